@@ -1,0 +1,340 @@
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  AmbiguousRequestError,
+  AuthError,
+  ConflictError,
+  ConnectionError,
+  ContractError,
+  GitbookClient,
+  GitbookError,
+  NotFoundError,
+  RateLimitError,
+  ServerError,
+  ValidationError,
+  type ClientOptions,
+} from "./index";
+
+const TOKEN = "gb_secret_token_ABC123xyz";
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+type Script = (req: Seen, res: http.ServerResponse, n: number) => void;
+
+const servers: http.Server[] = [];
+const errorsSeen: unknown[] = [];
+
+/** A loopback server answering each request with the script; it records what it saw. */
+async function serve(script: Script) {
+  const seen: Seen[] = [];
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      const s = { method: req.method!, url: req.url!, headers: req.headers, body };
+      seen.push(s);
+      script(s, res, seen.length);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen };
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(body === undefined ? "" : JSON.stringify(body));
+}
+const apiError = (res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
+  json(res, status, { error: { code: status, message } }, headers);
+
+/** Client with a fake clock: sleeps are recorded and advance time instantly. */
+function client(url: string, extra: Partial<ClientOptions> = {}) {
+  let now = 1_700_000_000_000;
+  const sleeps: number[] = [];
+  const c = new GitbookClient({
+    token: TOKEN,
+    apiUrl: url,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+    now: () => now,
+    random: () => 0.5,
+    ...extra,
+  });
+  return { c, sleeps, now: () => now };
+}
+
+async function failure(p: Promise<unknown>): Promise<GitbookError> {
+  try {
+    await p;
+  } catch (e) {
+    errorsSeen.push(e);
+    return e as GitbookError;
+  }
+  throw new Error("expected a failure");
+}
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+describe("requests", () => {
+  it("sends bearer auth, user agent, JSON body under /v1 and parses the answer", async () => {
+    const s = await serve((_req, res) => json(res, 201, { id: "x1", extra: "kept" }));
+    const { c } = client(s.url);
+    const out = await c.post("/orgs/o%2F1/sites", { body: { title: "Docs" }, schema: z.looseObject({ id: z.string() }) });
+    expect(out).toEqual({ id: "x1", extra: "kept" });
+    expect(s.seen[0]!.url).toBe("/v1/orgs/o%2F1/sites");
+    expect(s.seen[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(s.seen[0]!.headers["user-agent"]).toMatch(/^pulumi-gitbook\/\d+\.\d+\.\d+/);
+    expect(s.seen[0]!.headers["content-type"]).toBe("application/json");
+    expect(JSON.parse(s.seen[0]!.body)).toEqual({ title: "Docs" });
+  });
+
+  it("fails with the name of the field when a response breaks the contract", async () => {
+    const s = await serve((_req, res) => json(res, 200, { id: 42 }));
+    const { c } = client(s.url);
+    const e = await failure(c.get("/x", { schema: z.looseObject({ id: z.string() }) }));
+    expect(e).toBeInstanceOf(ContractError);
+    expect(e.message).toContain("id:");
+    expect(s.seen).toHaveLength(1);
+  });
+});
+
+describe("error mapping", () => {
+  const cases: [number, new (...a: never[]) => GitbookError][] = [
+    [400, ValidationError],
+    [422, ValidationError],
+    [401, AuthError],
+    [403, AuthError],
+    [404, NotFoundError],
+    [409, ConflictError],
+    [500, ServerError],
+  ];
+  for (const [status, cls] of cases) {
+    it(`maps ${status} to ${cls.name} with status, API message, method and path, once`, async () => {
+      const s = await serve((_req, res) => apiError(res, status, `boom ${status} for ${TOKEN}`));
+      const { c } = client(s.url);
+      const e = await failure(c.patch("/orgs/o1/sites/s1", { body: {} }));
+      expect(e).toBeInstanceOf(cls);
+      expect(e.status).toBe(status);
+      expect(e.method).toBe("PATCH");
+      expect(e.path).toBe("/v1/orgs/o1/sites/s1");
+      expect(e.apiMessage).toContain(`boom ${status}`);
+      expect(e.message).not.toContain(TOKEN);
+      expect(s.seen).toHaveLength(1);
+    });
+  }
+
+  it("treats DELETE 204, 205 and 404 as success", async () => {
+    const statuses = [204, 205, 404];
+    const s = await serve((_req, res, n) => (statuses[n - 1] === 404 ? apiError(res, 404, "gone") : json(res, statuses[n - 1]!, undefined)));
+    const { c } = client(s.url);
+    for (let i = 0; i < 3; i++) await c.delete("/orgs/o/sites/s");
+    expect(s.seen).toHaveLength(3);
+  });
+});
+
+describe("retries", () => {
+  for (const status of [408, 429, 502, 503, 504]) {
+    it(`retries a GET after ${status} and succeeds`, async () => {
+      const s = await serve((_req, res, n) => (n < 3 ? apiError(res, status, "later") : json(res, 200, { ok: true })));
+      const { c, sleeps } = client(s.url);
+      expect(await c.get("/x")).toEqual({ ok: true });
+      expect(s.seen).toHaveLength(3);
+      expect(sleeps).toHaveLength(2);
+    });
+  }
+
+  it("does not retry a 500", async () => {
+    const s = await serve((_req, res) => apiError(res, 500, "bug"));
+    const { c } = client(s.url);
+    expect(await failure(c.get("/x"))).toBeInstanceOf(ServerError);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  for (const method of ["PUT", "PATCH", "DELETE"] as const) {
+    it(`retries ${method} after the connection is dropped`, async () => {
+      const s = await serve((req, res, n) => (n === 1 ? req && res.socket!.destroy() : json(res, 200, { ok: 1 })));
+      const { c } = client(s.url);
+      await c.request(method, "/x", { body: {} });
+      expect(s.seen).toHaveLength(2);
+    });
+  }
+
+  it("uses capped exponential backoff with jitter", async () => {
+    const s = await serve((_req, res) => apiError(res, 503, "down"));
+    const { c, sleeps } = client(s.url, { random: () => 1, retry: { maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 500 } });
+    await failure(c.get("/x"));
+    expect(sleeps).toEqual([100, 200, 400, 500, 500]);
+    expect(s.seen).toHaveLength(6);
+  });
+
+  it("honours Retry-After in seconds", async () => {
+    const s = await serve((_req, res, n) => (n === 1 ? apiError(res, 429, "slow", { "retry-after": "7" }) : json(res, 200, {})));
+    const { c, sleeps } = client(s.url);
+    await c.get("/x");
+    expect(sleeps).toEqual([7000]);
+  });
+
+  it("honours Retry-After as an HTTP date", async () => {
+    let at = 0;
+    const s = await serve((_req, res, n) =>
+      n === 1 ? apiError(res, 503, "slow", { "retry-after": new Date(at + 12_000).toUTCString() }) : json(res, 200, {}),
+    );
+    const k = client(s.url);
+    at = k.now();
+    await k.c.get("/x");
+    expect(k.sleeps).toEqual([12_000]);
+  });
+
+  it("honours X-RateLimit-Reset (epoch seconds) when there is no Retry-After", async () => {
+    let reset = 0;
+    const s = await serve((_req, res, n) =>
+      n === 1
+        ? apiError(res, 429, "slow", { "x-ratelimit-limit": "100", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset) })
+        : json(res, 200, {}),
+    );
+    const k = client(s.url);
+    reset = Math.floor(k.now() / 1000) + 9;
+    await k.c.get("/x");
+    expect(k.sleeps).toEqual([reset * 1000 - 1_700_000_000_000]);
+  });
+
+  it("gives up at once when the server asks for a wait beyond the deadline", async () => {
+    let reset = 0;
+    const s = await serve((_req, res) => apiError(res, 429, "slow", { "x-ratelimit-reset": String(reset) }));
+    const k = client(s.url, { retry: { deadlineMs: 60_000 } });
+    reset = Math.floor(k.now() / 1000) + 600;
+    const e = await failure(k.c.get("/x"));
+    expect(e).toBeInstanceOf(RateLimitError);
+    expect((e as RateLimitError).resetAt).toBe(reset * 1000);
+    expect(k.sleeps).toEqual([]);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("stops retrying when the overall deadline is spent", async () => {
+    const s = await serve((_req, res) => apiError(res, 502, "bad gateway"));
+    const k = client(s.url, { random: () => 1, retry: { maxAttempts: 100, baseDelayMs: 1000, maxDelayMs: 4000, deadlineMs: 10_000 } });
+    const e = await failure(k.c.get("/x"));
+    expect(e).toBeInstanceOf(ServerError);
+    // 1000 + 2000 + 4000 = 7000; another 4000 would pass 10 000.
+    expect(k.sleeps).toEqual([1000, 2000, 4000]);
+    expect(s.seen).toHaveLength(4);
+  });
+
+  it("times out a slow answer and retries a GET", async () => {
+    const s = await serve((_req, res, n) => (n === 1 ? setTimeout(() => json(res, 200, { late: true }), 2000) : json(res, 200, { ok: true })));
+    const { c } = client(s.url, { timeoutMs: 150 });
+    expect(await c.get("/x")).toEqual({ ok: true });
+    expect(s.seen).toHaveLength(2);
+  });
+});
+
+describe("non-idempotent requests", () => {
+  it("retries a POST after 429 (the server did not process it)", async () => {
+    const s = await serve((_req, res, n) => (n === 1 ? apiError(res, 429, "slow", { "retry-after": "1" }) : json(res, 201, { id: "a" })));
+    const { c } = client(s.url);
+    expect(await c.post("/x", { body: {} })).toEqual({ id: "a" });
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it("reports a POST whose connection dropped after sending as ambiguous, without resending", async () => {
+    const s = await serve((_req, res) => res.socket!.destroy());
+    const { c } = client(s.url);
+    const e = await failure(c.post("/x", { body: { name: "n" } }));
+    expect(e).toBeInstanceOf(AmbiguousRequestError);
+    expect((e as AmbiguousRequestError).cause).toBeInstanceOf(ConnectionError);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("reports a POST answered 502/503/504 as ambiguous, without resending", async () => {
+    const s = await serve((_req, res) => apiError(res, 503, "gateway"));
+    const { c } = client(s.url);
+    const e = await failure(c.post("/x", { body: {} }));
+    expect(e).toBeInstanceOf(AmbiguousRequestError);
+    expect(e.status).toBe(503);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("reports a POST that timed out as ambiguous", async () => {
+    const s = await serve((_req, res) => setTimeout(() => json(res, 201, {}), 2000));
+    const { c } = client(s.url, { timeoutMs: 150 });
+    expect(await failure(c.post("/x", { body: {} }))).toBeInstanceOf(AmbiguousRequestError);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("treats a creating PUT marked non-idempotent like a POST", async () => {
+    const s = await serve((_req, res) => res.socket!.destroy());
+    const { c } = client(s.url);
+    expect(await failure(c.put("/orgs/o/teams", { body: { title: "t" }, idempotent: false }))).toBeInstanceOf(AmbiguousRequestError);
+    expect(s.seen).toHaveLength(1);
+  });
+
+  it("retries a POST whose connection was refused (it never reached the server)", async () => {
+    const s = await serve(() => undefined);
+    const closed = s.url;
+    await Promise.all(servers.splice(0).map((x) => new Promise((r) => x.close(r))));
+    const attempts: string[] = [];
+    const { c } = client(closed, { retry: { maxAttempts: 3 }, onAttempt: (a) => attempts.push(a.error ?? "") });
+    const e = await failure(c.post("/x", { body: {} }));
+    expect(e).toBeInstanceOf(ConnectionError);
+    expect((e as ConnectionError).code).toBe("ECONNREFUSED");
+    expect(attempts).toEqual(["ECONNREFUSED", "ECONNREFUSED", "ECONNREFUSED"]);
+  });
+});
+
+describe("pagination", () => {
+  const items = Array.from({ length: 2345 }, (_, i) => ({ id: `i${i}` }));
+  function pager() {
+    return serve((req, res) => {
+      const u = new URL(req.url, "http://x");
+      const limit = Number(u.searchParams.get("limit"));
+      const start = Number(u.searchParams.get("page") ?? 0);
+      const slice = items.slice(start, start + limit);
+      const next = start + limit < items.length ? { page: String(start + limit) } : undefined;
+      json(res, 200, { items: slice, count: items.length, ...(next ? { next } : {}) });
+    });
+  }
+  const Item = z.looseObject({ id: z.string() });
+
+  it("follows next.page across several pages at limit 1000", async () => {
+    const s = await pager();
+    const { c } = client(s.url);
+    const got: string[] = [];
+    for await (const it of c.paginate("/orgs/o/sites/s/site-spaces", Item)) got.push(it.id);
+    expect(got).toEqual(items.map((i) => i.id));
+    expect(s.seen.map((r) => new URL(r.url, "http://x").searchParams.get("limit"))).toEqual(["1000", "1000", "1000"]);
+  });
+
+  it("shares one listing among concurrent readers and drops it after a write", async () => {
+    const s = await pager();
+    const { c } = client(s.url);
+    const lists = await Promise.all(Array.from({ length: 20 }, () => c.listAll("/l", Item)));
+    expect(lists.every((l) => l.length === items.length)).toBe(true);
+    expect(s.seen).toHaveLength(3);
+    await c.listAll("/l", Item);
+    expect(s.seen).toHaveLength(3);
+    await c.patch("/l/i1", { body: {} }).catch(() => undefined);
+    await c.listAll("/l", Item);
+    expect(s.seen).toHaveLength(3 + 1 + 3);
+  });
+});
+
+describe("the token", () => {
+  it("appears in no error message or property raised in this suite", () => {
+    expect(errorsSeen.length).toBeGreaterThan(15);
+    for (const e of errorsSeen) {
+      expect(JSON.stringify({ ...(e as object), message: (e as Error).message, stack: (e as Error).stack })).not.toContain(TOKEN);
+    }
+  });
+});

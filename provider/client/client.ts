@@ -1,0 +1,302 @@
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { z } from "zod";
+import {
+  AmbiguousRequestError,
+  ConnectionError,
+  ContractError,
+  errorFromResponse,
+  GitbookError,
+  redact,
+  type ErrorContext,
+} from "./errors";
+import { backoffMs, DEFAULT_RETRY, NOT_SENT_CODES, rateLimitResetAt, RETRY_STATUSES, serverRequestedWaitMs, type RetryPolicy } from "./retry";
+import { listEnvelope } from "./schemas";
+
+export const DEFAULT_API_URL = "https://api.gitbook.com";
+/** The API's own cap on `limit`; asking for the most per page keeps listings at O(N/1000) requests. */
+export const MAX_PAGE_SIZE = 1000;
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface ClientOptions {
+  token: string;
+  /** Base URL without `/v1`. */
+  apiUrl?: string;
+  /** Per-attempt time limit for headers and for the body. */
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  /** How long a fetched list stays fresh for reads (writes through this client clear it at once). */
+  listCacheTtlMs?: number;
+  dispatcher?: Dispatcher;
+  /** Injected for tests: a fake clock makes retry timing observable without waiting. */
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  random?: () => number;
+  /** Called after every HTTP attempt; never given headers, so never the token. */
+  onAttempt?: (a: AttemptInfo) => void;
+}
+
+export interface AttemptInfo {
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  attempt: number;
+  error?: string;
+}
+
+export interface RequestOptions<T> {
+  query?: Query;
+  body?: unknown;
+  /** Parses the JSON response; unknown extra fields pass through. */
+  schema?: z.ZodType<T>;
+  /**
+   * False when sending the request twice could create two objects. POST is non-idempotent by
+   * default; `PUT /orgs/{id}/teams` creates a team and must say so.
+   */
+  idempotent?: boolean;
+}
+
+/** Builds a `/v1` path with every parameter URI-encoded: p`/orgs/${org}/sites/${id}`. */
+export function p(strings: TemplateStringsArray, ...values: string[]): string {
+  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(values[i]!) : ""), "");
+}
+
+let cachedVersion: string | undefined;
+/** This package's version, found by walking up from this file (works from source and from dist). */
+export function packageVersion(): string {
+  if (cachedVersion) return cachedVersion;
+  let dir = __dirname;
+  for (let i = 0; i < 6; i++) {
+    const candidate = path.join(dir, "package.json");
+    if (fs.existsSync(candidate)) {
+      const pkg = JSON.parse(fs.readFileSync(candidate, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "pulumi-gitbook" && pkg.version) return (cachedVersion = pkg.version);
+    }
+    dir = path.dirname(dir);
+  }
+  return (cachedVersion = "0.0.0");
+}
+
+interface CacheEntry {
+  expires: number;
+  value: Promise<unknown[]>;
+}
+
+/**
+ * The one client for the GitBook API: bearer auth, JSON, typed errors, retries with jittered backoff
+ * honouring Retry-After and X-RateLimit-Reset within a deadline, and async-iterable pagination.
+ */
+export class GitbookClient {
+  readonly apiUrl: string;
+  private readonly token: string;
+  private readonly timeoutMs: number;
+  private readonly policy: RetryPolicy;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly onAttempt?: (a: AttemptInfo) => void;
+  private readonly userAgent: string;
+  private readonly listCacheTtlMs: number;
+  private readonly listCache = new Map<string, CacheEntry>();
+
+  constructor(opts: ClientOptions) {
+    if (!opts.token) throw new Error("GitbookClient: a token is required");
+    this.token = opts.token;
+    this.apiUrl = (opts.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
+    this.timeoutMs = opts.timeoutMs ?? 30_000;
+    this.policy = { ...DEFAULT_RETRY, ...opts.retry };
+    this.ownsDispatcher = !opts.dispatcher;
+    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? Math.random;
+    if (opts.onAttempt) this.onAttempt = opts.onAttempt;
+    this.userAgent = `pulumi-gitbook/${packageVersion()}`;
+    this.listCacheTtlMs = opts.listCacheTtlMs ?? 30_000;
+  }
+
+  get<T>(path: string, opts: Omit<RequestOptions<T>, "body"> = {}): Promise<T> {
+    return this.request("GET", path, opts);
+  }
+  post<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    return this.request("POST", path, opts);
+  }
+  put<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    return this.request("PUT", path, opts);
+  }
+  patch<T>(path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    return this.request("PATCH", path, opts);
+  }
+  /** Idempotent: success for 204 (was already gone), 205 (deleted), any 2xx, and 404. */
+  async delete(path: string): Promise<void> {
+    try {
+      await this.request("DELETE", path, {});
+    } catch (e) {
+      if (e instanceof GitbookError && e.status === 404) return;
+      throw e;
+    }
+  }
+
+  /** Yields every item of a list endpoint, following `next.page`, at the largest page size. */
+  async *paginate<T>(path: string, item: z.ZodType<T>, query: Query = {}): AsyncGenerator<T> {
+    const schema = listEnvelope(item);
+    let page: string | undefined;
+    do {
+      const res = await this.get(path, { query: { ...query, limit: query.limit ?? MAX_PAGE_SIZE, page }, schema });
+      for (const it of res.items) yield it;
+      page = res.next?.page;
+    } while (page);
+  }
+
+  /**
+   * The whole list, shared by concurrent callers and kept for `listCacheTtlMs`: a refresh of N
+   * objects that can only be read from their list costs one listing, not N. Any write through this
+   * client drops every cached list, so a read never misses its own writes.
+   */
+  listAll<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
+    const key = `${path}?${JSON.stringify(query)}`;
+    const hit = this.listCache.get(key);
+    if (hit && hit.expires > this.now()) return hit.value as Promise<T[]>;
+    const value = (async () => {
+      const out: T[] = [];
+      for await (const it of this.paginate(path, item, query)) out.push(it);
+      return out;
+    })();
+    this.listCache.set(key, { expires: this.now() + this.listCacheTtlMs, value });
+    value.catch(() => this.listCache.delete(key));
+    return value;
+  }
+
+  /** Forgets cached lists (after changes made outside this client). */
+  invalidateLists(): void {
+    this.listCache.clear();
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    const idempotent = opts.idempotent ?? method !== "POST";
+    const ctx: ErrorContext = { method, path: `/v1${path}` };
+    if (method !== "GET") this.listCache.clear();
+    const started = this.now();
+    for (let attempt = 0; ; attempt++) {
+      let outcome: { ok: true; value: T } | { ok: false; error: GitbookError; wait?: number; sent: boolean };
+      try {
+        outcome = await this.attempt(method, path, opts, ctx, attempt);
+      } catch (e) {
+        // attempt() turns HTTP answers into outcomes itself; what is thrown is either already typed
+        // (a contract break: never retried) or a transport failure outside the request call.
+        if (e instanceof GitbookError) throw e;
+        const err = toConnectionError(e, ctx, this.token);
+        outcome = { ok: false, error: err, sent: !NOT_SENT_CODES.has(err.code) };
+      }
+      if (outcome.ok) return outcome.value;
+      const { error } = outcome;
+      if (method !== "GET") this.listCache.clear();
+
+      const serverSaysRetry = error.status !== 0 && RETRY_STATUSES.has(error.status);
+      const connection = error instanceof ConnectionError;
+      if (!serverSaysRetry && !connection) throw error;
+      // A non-idempotent request may be resent only when the server certainly did not act on it:
+      // a 429, or a connection that was never established.
+      if (!idempotent && !(error.status === 429 || (connection && !outcome.sent))) {
+        throw new AmbiguousRequestError(error);
+      }
+      if (attempt + 1 >= this.policy.maxAttempts) throw error;
+      const wait = outcome.wait ?? backoffMs(attempt, this.policy, this.random);
+      if (this.now() - started + wait > this.policy.deadlineMs) throw error;
+      await this.sleep(wait);
+    }
+  }
+
+  private async attempt<T>(
+    method: string,
+    path: string,
+    opts: RequestOptions<T>,
+    ctx: ErrorContext,
+    attempt: number,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: GitbookError; wait?: number; sent: boolean }> {
+    const url = new URL(`${this.apiUrl}/v1${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.token}`,
+      accept: "application/json",
+      "user-agent": this.userAgent,
+    };
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] = "application/json";
+    }
+    const t0 = performance.now();
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await undiciRequest(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        dispatcher: this.dispatcher,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+      });
+    } catch (e) {
+      const err = toConnectionError(e, ctx, this.token);
+      this.onAttempt?.({ method, path: ctx.path, status: 0, ms: performance.now() - t0, attempt, error: err.code });
+      return { ok: false, error: err, sent: !NOT_SENT_CODES.has(err.code) };
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (e) {
+      const err = toConnectionError(e, ctx, this.token);
+      this.onAttempt?.({ method, path: ctx.path, status: 0, ms: performance.now() - t0, attempt, error: err.code });
+      return { ok: false, error: err, sent: true };
+    }
+    this.onAttempt?.({ method, path: ctx.path, status: res.statusCode, ms: performance.now() - t0, attempt });
+    const parsed = parseJson(text);
+    if (res.statusCode >= 200 && res.statusCode < 300) {
+      if (!opts.schema) return { ok: true, value: parsed as T };
+      const result = opts.schema.safeParse(parsed);
+      if (!result.success) {
+        const issue = result.error.issues[0]!;
+        const field = issue.path.length ? issue.path.join(".") : "(body)";
+        throw new ContractError(`${field}: ${issue.message}`, ctx);
+      }
+      return { ok: true, value: result.data };
+    }
+    const safeBody = typeof parsed === "string" ? redact(parsed, this.token) : redactDeep(parsed, this.token);
+    const resetAt = rateLimitResetAt(res.headers);
+    const error = errorFromResponse(res.statusCode, safeBody, ctx, resetAt !== undefined ? { resetAt } : {});
+    const wait = res.statusCode === 429 || res.statusCode === 503 ? serverRequestedWaitMs(res.headers, this.now()) : undefined;
+    return wait !== undefined ? { ok: false, error, wait, sent: true } : { ok: false, error, sent: true };
+  }
+}
+
+function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function redactDeep(v: unknown, token: string): unknown {
+  return JSON.parse(redact(JSON.stringify(v ?? null), token));
+}
+
+function toConnectionError(e: unknown, ctx: ErrorContext, token: string): ConnectionError {
+  if (e instanceof ConnectionError) return e;
+  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err?.code ?? err?.cause?.code ?? "ECONNECTION";
+  const detail = err?.cause?.message ?? err?.message ?? String(e);
+  return new ConnectionError(code, redact(detail, token), ctx);
+}
+

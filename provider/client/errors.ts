@@ -1,0 +1,126 @@
+/**
+ * Typed errors for every way a GitBook API call can fail. One factory (`errorFromResponse`) maps an
+ * HTTP answer to its class, so callers branch on `instanceof` instead of status numbers.
+ *
+ * No error ever carries the API token: messages are built from the method, the path and the API's
+ * own `error.message`, and `redact` scrubs the token out of anything the server echoes back.
+ */
+
+export interface ErrorContext {
+  method: string;
+  /** Path without query string (query strings can carry share keys). */
+  path: string;
+}
+
+export class GitbookError extends Error {
+  /** HTTP status, or 0 when no response was received. */
+  readonly status: number;
+  readonly method: string;
+  readonly path: string;
+  /** The API's `error.message` (or a description of the transport failure). */
+  readonly apiMessage: string;
+  /** Whether retrying the same request may succeed. */
+  readonly retryable: boolean;
+
+  constructor(status: number, apiMessage: string, ctx: ErrorContext, retryable: boolean) {
+    const where = `${ctx.method} ${ctx.path}`;
+    super(status ? `GitBook API ${status} on ${where}: ${apiMessage}` : `GitBook API ${where} failed: ${apiMessage}`);
+    this.name = new.target.name;
+    this.status = status;
+    this.method = ctx.method;
+    this.path = ctx.path;
+    this.apiMessage = apiMessage;
+    this.retryable = retryable;
+  }
+}
+
+/** 404: the object does not exist (or the token cannot see it). */
+export class NotFoundError extends GitbookError {}
+/** 400 or 422: the API rejected the body or query. */
+export class ValidationError extends GitbookError {}
+/** 401 or 403: token missing, invalid, revoked, or lacking permission. */
+export class AuthError extends GitbookError {}
+/** 409: the object already exists (e.g. an OpenAPI spec slug) or a concurrent change conflicted. */
+export class ConflictError extends GitbookError {}
+/** 429: rate limited past what the retry budget allows. */
+export class RateLimitError extends GitbookError {
+  /** Epoch milliseconds when the API said the limit resets, if it said. */
+  readonly resetAt?: number;
+  constructor(apiMessage: string, ctx: ErrorContext, resetAt?: number) {
+    super(429, apiMessage, ctx, true);
+    if (resetAt !== undefined) this.resetAt = resetAt;
+  }
+}
+/** 5xx (and 408): the service failed. For a POST this is ambiguous: see `AmbiguousRequestError`. */
+export class ServerError extends GitbookError {}
+/** Any other unexpected status. */
+export class UnexpectedStatusError extends GitbookError {}
+/** No response: connection refused, reset, or timed out. */
+export class ConnectionError extends GitbookError {
+  /** Low-level code, e.g. ECONNREFUSED, UND_ERR_SOCKET, UND_ERR_HEADERS_TIMEOUT. */
+  readonly code: string;
+  constructor(code: string, detail: string, ctx: ErrorContext) {
+    super(0, `${code}: ${detail}`, ctx, true);
+    this.code = code;
+  }
+}
+/**
+ * A non-idempotent request (POST, or a PUT that creates) was sent and no trustworthy answer came back:
+ * the server may or may not have applied it. The resource layer must look for what it may have created
+ * before trying again, so a retry never leaves a duplicate.
+ */
+export class AmbiguousRequestError extends GitbookError {
+  override readonly cause: GitbookError;
+  constructor(cause: GitbookError) {
+    super(cause.status, `outcome unknown (the request may have been applied): ${cause.apiMessage}`, cause, true);
+    this.cause = cause;
+  }
+}
+/** The response did not match the API contract (a field missing or of the wrong type). */
+export class ContractError extends GitbookError {
+  constructor(detail: string, ctx: ErrorContext) {
+    super(0, `unexpected response shape: ${detail}`, ctx, false);
+  }
+}
+
+/** Extracts `error.message` from the service's `{"error":{"code","message"}}` body, tolerating anything else. */
+export function apiMessageOf(body: unknown, fallback: string): string {
+  if (body && typeof body === "object" && "error" in body) {
+    const err = (body as { error: unknown }).error;
+    if (err && typeof err === "object" && typeof (err as { message?: unknown }).message === "string") {
+      return (err as { message: string }).message;
+    }
+    if (typeof err === "string") return err;
+  }
+  if (typeof body === "string" && body.trim()) return body.trim().slice(0, 500);
+  return fallback;
+}
+
+/** The single mapping from an HTTP status to an error class. */
+export function errorFromResponse(
+  status: number,
+  body: unknown,
+  ctx: ErrorContext,
+  headers: { resetAt?: number } = {},
+): GitbookError {
+  const message = apiMessageOf(body, `HTTP ${status}`);
+  if (status === 404) return new NotFoundError(status, message, ctx, false);
+  if (status === 400 || status === 422) return new ValidationError(status, message, ctx, false);
+  if (status === 401 || status === 403) {
+    const hint =
+      status === 401
+        ? " (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked)"
+        : " (the token lacks permission for this object)";
+    return new AuthError(status, message + hint, ctx, false);
+  }
+  if (status === 409) return new ConflictError(status, message, ctx, false);
+  if (status === 429) return new RateLimitError(message, ctx, headers.resetAt);
+  if (status === 408 || status >= 500) return new ServerError(status, message, ctx, [408, 502, 503, 504].includes(status));
+  return new UnexpectedStatusError(status, message, ctx, false);
+}
+
+/** Replaces every occurrence of `secret` (and its bearer header form) with a marker. */
+export function redact(text: string, secret: string | undefined): string {
+  if (!secret || secret.length < 4) return text;
+  return text.split(secret).join("[REDACTED]");
+}

@@ -1,0 +1,135 @@
+/**
+ * Response shapes of the GitBook API, as far as this package relies on them. Every object schema is
+ * loose: fields the API adds later pass through untouched, while a missing or mistyped field we do
+ * use fails with its name (see ContractError) instead of a TypeError somewhere later.
+ */
+import { z } from "zod";
+
+const url = z.string();
+const urls = z.looseObject({ location: url.optional(), app: url.optional(), published: url.optional() });
+
+export function listEnvelope<T>(item: z.ZodType<T>) {
+  return z.looseObject({
+    items: z.array(item),
+    count: z.number().optional(),
+    next: z.looseObject({ page: z.string() }).optional().nullable(),
+  });
+}
+
+export const Role = z.enum(["admin", "create", "review", "edit", "comment", "read"]);
+export const TeamRole = z.enum(["owner", "member"]);
+
+export const ApiSpace = z.looseObject({
+  object: z.literal("space").optional(),
+  id: z.string(),
+  title: z.string(),
+  organization: z.string().optional(),
+});
+export type ApiSpace = z.infer<typeof ApiSpace>;
+
+export const ApiUser = z.looseObject({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() });
+export const ApiMember = z.looseObject({ id: z.string(), role: Role.nullable().optional(), user: ApiUser });
+export type ApiMember = z.infer<typeof ApiMember>;
+
+export const ApiSite = z.looseObject({
+  object: z.literal("site"),
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  visibility: z.string(),
+  published: z.boolean(),
+  siteSpaces: z.number().optional(),
+  createdAt: z.string(),
+  hostname: z.string().optional().nullable(),
+  basename: z.string().optional().nullable(),
+  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
+  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+  agentsContext: z.string().optional(),
+  urls: urls.optional(),
+});
+export type ApiSite = z.infer<typeof ApiSite>;
+
+export const ApiSiteSpace = z.looseObject({
+  object: z.literal("site-space"),
+  id: z.string(),
+  path: z.string(),
+  section: z.string().optional().nullable(),
+  title: z.string().optional(),
+  default: z.boolean().optional(),
+  condition: z.string().optional().nullable(),
+  space: z.looseObject({ id: z.string() }),
+  urls: urls.optional(),
+});
+export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
+
+export const ApiSiteSection = z.looseObject({
+  object: z.literal("site-section"),
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional().nullable(),
+  default: z.boolean().optional(),
+  path: z.string(),
+  condition: z.string().optional().nullable(),
+  sectionGroup: z.string().optional().nullable(),
+  icon: z.string().optional().nullable(),
+  siteSpaces: z.array(ApiSiteSpace).optional(),
+  urls: urls.optional(),
+});
+export type ApiSiteSection = z.infer<typeof ApiSiteSection>;
+
+export const ApiShareLink = z.looseObject({
+  object: z.literal("share-link"),
+  id: z.string(),
+  createdAt: z.string(),
+  name: z.string().optional().nullable(),
+  active: z.boolean().optional(),
+  urls: urls.optional(),
+});
+export type ApiShareLink = z.infer<typeof ApiShareLink>;
+
+export const ApiTeam = z.looseObject({
+  object: z.literal("team"),
+  id: z.string(),
+  title: z.string().optional(),
+  members: z.number().optional(),
+  createdAt: z.string().optional(),
+});
+export type ApiTeam = z.infer<typeof ApiTeam>;
+
+export const ApiTeamMember = z.looseObject({
+  organization: ApiMember,
+  team: z.looseObject({ role: TeamRole }),
+});
+export type ApiTeamMember = z.infer<typeof ApiTeamMember>;
+
+export const ApiSamlProvider = z.looseObject({
+  object: z.literal("saml-provider"),
+  id: z.string(),
+  label: z.string(),
+  ssoURL: z.string().optional().nullable(),
+  entityID: z.string().optional().nullable(),
+  certificate: z.string().optional().nullable(),
+  defaultTeam: z.looseObject({ id: z.string() }).optional().nullable(),
+  defaultRole: Role.optional().nullable(),
+  createdAt: z.string().optional(),
+  status: z.string().optional(),
+  service: z.looseObject({ acsURL: z.string().optional(), startURL: z.string().optional(), entityID: z.string().optional() }).optional(),
+  urls: urls.optional(),
+});
+export type ApiSamlProvider = z.infer<typeof ApiSamlProvider>;
+
+export const ApiOpenApiSpec = z.looseObject({
+  object: z.literal("openapi-spec"),
+  id: z.string(),
+  slug: z.string(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  sourceURL: z.string().optional().nullable(),
+  processingState: z.string(),
+  visibility: z.string().optional(),
+  lastVersion: z.string().optional().nullable(),
+  lastProcessedAt: z.string().optional().nullable(),
+  lastProcessErrorCode: z.string().optional().nullable(),
+  urls: urls.optional(),
+});
+export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;
