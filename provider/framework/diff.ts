@@ -1,0 +1,57 @@
+/**
+ * The one diff helper. It compares only the inputs a resource declares (never `__provider`, never
+ * computed outputs), makes no request, and says which changes force a replacement.
+ *
+ * Old values come from the resource's outputs: every resource stores each input the user set under
+ * the same name in its outputs, and nothing else under those names, so "set before, absent now" means
+ * the user removed the field.
+ */
+import equal from "fast-deep-equal";
+import { UNKNOWN } from "./check";
+
+export interface DiffRules {
+  /** Input fields compared, in order. */
+  fields: readonly string[];
+  /** Fields the API cannot change in place. */
+  replaceOn: readonly string[];
+  /** Whether the replacement would collide with the old object, so the old one must go first. */
+  deleteBeforeReplace?: boolean;
+  /** Maps a property bag to its comparable view (e.g. a document to its hash). */
+  view?: (props: Record<string, unknown>) => Record<string, unknown>;
+}
+
+export interface DiffOutcome {
+  changes: boolean;
+  replaces: string[];
+  deleteBeforeReplace: boolean;
+  /** The fields that differ; what an update must send. */
+  changed: string[];
+}
+
+function hasUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (v && typeof v === "object") return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+/** Treats an explicit null like an absent value: both mean "not set". */
+function norm(v: unknown): unknown {
+  return v === null ? undefined : v;
+}
+
+export function changedFields(rules: DiffRules, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
+  const o = rules.view ? rules.view(olds) : olds;
+  const n = rules.view ? rules.view(news) : news;
+  return rules.fields.filter((f) => hasUnknown(n[f]) || !equal(norm(o[f]), norm(n[f])));
+}
+
+export function diffProps(rules: DiffRules, olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {
+  const changed = changedFields(rules, olds, news);
+  const replaces = changed.filter((f) => rules.replaceOn.includes(f));
+  return {
+    changes: changed.length > 0,
+    replaces,
+    deleteBeforeReplace: replaces.length > 0 && rules.deleteBeforeReplace === true,
+    changed,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Runs one provider call for one resource kind: the bridge between the host's dynamic-provider
+ * protocol and a ResourceDef. Everything resource-independent about Pulumi's contract lives here:
+ * `{}` from read when the object is gone, inputs returned from read so refresh shows drift, outputs
+ * free of undefined, `__provider` kept on partial failures, the token checked before any request.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { configureFrom, currentConfig, getClient, type ConfigSource } from "../config";
+import { checkInputs } from "./check";
+import { diffProps } from "./diff";
+import { adoptTargetMissing, cleanOutputs, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+
+function ctx(): Ctx {
+  return { client: getClient(), config: currentConfig() };
+}
+
+function schemaFields(def: ResourceDef): string[] {
+  return Object.keys(def.schema.shape);
+}
+
+function withProvider(e: unknown, from: Props): unknown {
+  if (e instanceof PartialFailure) {
+    e.properties = cleanOutputs({ ...e.properties, __provider: from.__provider });
+  }
+  return e;
+}
+
+export async function configure(req: { config?: ConfigSource } | undefined): Promise<void> {
+  configureFrom(req?.config);
+}
+
+export async function check(def: ResourceDef, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
+  return failures.length ? { inputs: news, failures } : { inputs };
+}
+
+export async function diff(def: ResourceDef, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const d = diffProps(def.diff, olds, news);
+  return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+}
+
+export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+  const c = ctx();
+  try {
+    const adoptId = inputs.adoptId;
+    if (typeof adoptId === "string" && adoptId) {
+      const live = await def.read(c, adoptId, stripProvider(inputs));
+      if (!live) throw adoptTargetMissing(def.kind, adoptId);
+      const outs = await def.update(c, adoptId, live, stripProvider(inputs));
+      return { id: adoptId, outs: cleanOutputs(outs) };
+    }
+    const { id, outs } = await def.create(c, stripProvider(inputs));
+    return { id, outs: cleanOutputs(outs) };
+  } catch (e) {
+    throw withProvider(e, inputs);
+  }
+}
+
+export async function read(def: ResourceDef, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+  const live = await def.read(ctx(), id, stripProvider(props));
+  // An empty result is how a dynamic provider tells the engine the object is gone.
+  if (!live) return {};
+  const outs = cleanOutputs(live);
+  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), outs);
+  return { id, props: outs, inputs: cleanOutputs(inputs) } as pulumi.dynamic.ReadResult;
+}
+
+export async function update(def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  try {
+    const outs = await def.update(ctx(), id, stripProvider(olds), stripProvider(news));
+    return { outs: cleanOutputs(outs) };
+  } catch (e) {
+    throw withProvider(e, news);
+  }
+}
+
+export async function remove(def: ResourceDef, id: string, props: Props): Promise<void> {
+  await def.delete(ctx(), id, stripProvider(props));
+}
+
+function stripProvider(p: Props): Props {
+  const { __provider: _ignored, ...rest } = p;
+  return rest;
+}

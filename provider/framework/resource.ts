@@ -1,0 +1,151 @@
+/**
+ * What every resource module provides, and the shared pieces of its lifecycle: output cleaning,
+ * partial failures, adoption and creation that never duplicates.
+ */
+import { z } from "zod";
+import { AmbiguousRequestError, type GitbookClient, NotFoundError, ServerError } from "../client";
+import type { ProviderConfig } from "../config";
+import type { DiffRules } from "./diff";
+
+export interface Ctx {
+  client: GitbookClient;
+  config: ProviderConfig;
+}
+
+export type Props = Record<string, unknown>;
+
+export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
+  /** Type name, e.g. "Site"; the Pulumi type token is `pulumi-nodejs:dynamic/gitbook:<kind>`. */
+  kind: string;
+  /** Input schema: validates at check, and its `.describe()` texts are the documentation. */
+  schema: z.ZodObject;
+  diff: DiffRules;
+  /** Fields not scoped to the organization (none today) set this false. */
+  organizationScoped?: boolean;
+  create(ctx: Ctx, inputs: I): Promise<{ id: string; outs: O }>;
+  /**
+   * Live outputs for the object, with every input field present in `props` refreshed from the API;
+   * undefined when the object is gone.
+   */
+  read(ctx: Ctx, id: string, props: O): Promise<O | undefined>;
+  /** Converges the object from `olds` (outputs) to `news` (inputs), sending only what changed. */
+  update(ctx: Ctx, id: string, olds: O, news: I): Promise<O>;
+  /** Idempotent. */
+  delete(ctx: Ctx, id: string, props: O): Promise<void>;
+  /** The inputs that reproduce `outs` (what refresh records as the program's inputs). Default: the schema's fields present in outs. */
+  toInputs?(outs: O): Props;
+}
+
+/**
+ * Thrown when the object exists but could not be fully converged: the engine keeps it in state with
+ * these outputs and reasons, and the next run picks up from there.
+ */
+export class PartialFailure extends Error {
+  readonly id: string;
+  properties: Props;
+  readonly reasons: string[];
+  constructor(id: string, properties: Props, reasons: string[]) {
+    super(reasons.join("; "));
+    this.name = "PartialFailure";
+    this.id = id;
+    this.properties = properties;
+    this.reasons = reasons;
+  }
+}
+
+/** Removes `undefined` (the host cannot encode it) and anything not plain JSON. */
+export function cleanOutputs<T extends Props>(outs: T): T {
+  return JSON.parse(JSON.stringify(outs)) as T;
+}
+
+/** The schema's fields that are present in `props`. */
+export function pickInputs(fields: readonly string[], props: Props): Props {
+  const out: Props = {};
+  for (const f of fields) if (props[f] !== undefined && props[f] !== null) out[f] = props[f];
+  return out;
+}
+
+/** Copies the declared (non-undefined) inputs, dropping engine bookkeeping. */
+export function declared<T extends Props>(inputs: T): Partial<T> {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(inputs)) if (k !== "__provider" && v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}
+
+/**
+ * Sends a creating request at most once per outcome: when the answer is lost (connection dropped,
+ * 5xx from a gateway) the object may exist, so `find` looks for it first and adopts it; only when it
+ * is certainly absent is the request sent again.
+ */
+export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<T | undefined>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await send();
+    } catch (e) {
+      const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
+      if (!ambiguous || i >= attempts) throw e;
+      const existing = await find();
+      if (existing !== undefined) return existing;
+    }
+  }
+}
+
+/** GET that answers undefined for 404 instead of throwing. */
+export async function getOrUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof NotFoundError) return undefined;
+    throw e;
+  }
+}
+
+/** Error for an `adoptId` naming nothing. */
+export function adoptTargetMissing(kind: string, id: string): Error {
+  return new Error(`${kind}: adoptId "${id}" names no existing object in this organization; remove adoptId to create a new one.`);
+}
+
+/**
+ * Refreshes the declared inputs in `props` from the object's live view. `live` holds a key for every
+ * field the API reports (undefined when the API shows it unset); fields the API cannot report
+ * (organizationId, adoptId) keep their recorded value. Fields the user never set stay absent, so a
+ * later diff does not mistake them for removals.
+ */
+export function refreshDeclared(fields: readonly string[], props: Props, live: Props): Props {
+  const out: Props = {};
+  for (const f of fields) {
+    if (props[f] === undefined) continue;
+    out[f] = f in live ? live[f] : props[f];
+  }
+  return out;
+}
+
+export interface PatchRules {
+  /** Fields the PATCH endpoint accepts under the same name. */
+  patchable: readonly string[];
+  /** Fields the API clears with an explicit null when the user removes them. */
+  nullable?: readonly string[];
+  /** Values to send when the user removes a field that has an API default. */
+  onRemove?: Props;
+}
+
+/** The PATCH body for the changed fields: new values, null to clear, or the API default. */
+export function patchBody(changed: readonly string[], news: Props, rules: PatchRules): Props {
+  const body: Props = {};
+  for (const f of changed) {
+    if (!rules.patchable.includes(f)) continue;
+    const v = news[f];
+    if (v !== undefined && v !== null) body[f] = v;
+    else if (rules.nullable?.includes(f)) body[f] = null;
+    else if (rules.onRemove && f in rules.onRemove) body[f] = rules.onRemove[f];
+  }
+  return body;
+}
+
+/** A definition whose every call fails: registered for a kind whose module is not written yet. */
+export function notImplemented(kind: string): ResourceDef {
+  const fail = async (): Promise<never> => {
+    throw new Error(`pulumi-gitbook: the ${kind} resource is not implemented in this version`);
+  };
+  return { kind, schema: z.object({}), diff: { fields: [], replaceOn: [] }, create: fail, read: fail, update: fail, delete: fail };
+}

@@ -1,0 +1,106 @@
+/**
+ * In-process driver for resource unit tests: a fresh emulator, the provider configured against it,
+ * and the provider's methods called through the same `dispatch` the serialized shim uses. `up`,
+ * `refresh` and `destroy` sequence those calls the way the engine does for one resource.
+ *
+ * (The out-of-process path, through the SDK's dynamic-provider host over gRPC, is test/harness.)
+ */
+import { Emulator, type EmulatorOptions } from "../emulator/emulator";
+import { configureFrom, resetConfig, setClientOverrides } from "../../provider/config";
+import { dispatch } from "../../provider/impl";
+import type { Props } from "../../provider/framework/resource";
+
+export interface State {
+  id: string;
+  outs: Props;
+}
+
+export interface CheckFailure {
+  property: string;
+  reason: string;
+}
+
+export class CheckFailed extends Error {
+  constructor(readonly failures: CheckFailure[]) {
+    super(failures.map((f) => f.reason).join("; "));
+  }
+}
+
+/** The shape of every provider call result we read in tests. */
+export type DiffResult = { changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean };
+
+export type Step = "create" | "update" | "replace" | "same";
+
+export interface ProviderEnv {
+  emu: Emulator;
+  org: string;
+  call<T = any>(kind: string, method: string, ...args: unknown[]): Promise<T>;
+  check(kind: string, news: Props, olds?: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
+  diff(kind: string, state: State, news: Props): Promise<DiffResult>;
+  /** check, diff, then create / update / replace, like `pulumi up` for one resource. */
+  up(kind: string, news: Props, state?: State): Promise<{ state: State; step: Step; diff?: DiffResult }>;
+  /** read, like `pulumi refresh`: undefined when the provider says the object is gone. */
+  refresh(kind: string, state: State): Promise<{ state: State; inputs: Props } | undefined>;
+  destroy(kind: string, state: State): Promise<void>;
+  /** Forget cached lists after an out-of-band change made through `emu.store`. */
+  outOfBand(): void;
+  close(): Promise<void>;
+}
+
+export async function startProviderEnv(opts: EmulatorOptions = {}): Promise<ProviderEnv> {
+  const emu = await Emulator.start(opts);
+  resetConfig();
+  const config: Record<string, string> = {
+    "gitbook:token": emu.token,
+    "gitbook:apiUrl": emu.url,
+    "gitbook:organizationId": emu.seeded.organizationId,
+    "gitbook:openApiWaitSeconds": "5",
+  };
+  await dispatch(1, "Site", "configure", [{ config: { get: (k: string) => config[k] } }]);
+  // Fast retries: the suite exercises retry paths, not real back-off times.
+  setClientOverrides({ retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 } });
+
+  const call = <T>(kind: string, method: string, ...args: unknown[]) => dispatch(1, kind, method as never, args) as Promise<T>;
+  const provider = "__provider_placeholder__";
+
+  const env: ProviderEnv = {
+    emu,
+    org: emu.seeded.organizationId,
+    call,
+    check: (kind, news, olds = {}) => call(kind, "check", olds, { ...news, __provider: provider }),
+    diff: (kind, state, news) => call(kind, "diff", state.id, { ...state.outs, __provider: provider }, { ...news, __provider: provider }),
+    async up(kind, news, state) {
+      const checked = await env.check(kind, news, state?.outs);
+      if (checked.failures?.length) throw new CheckFailed(checked.failures);
+      const inputs = { ...checked.inputs, __provider: provider };
+      if (!state) {
+        const r = await call<{ id: string; outs: Props }>(kind, "create", inputs);
+        return { state: { id: r.id, outs: r.outs }, step: "create" };
+      }
+      const d = await env.diff(kind, state, inputs);
+      if (d.replaces?.length) {
+        if (d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
+        const r = await call<{ id: string; outs: Props }>(kind, "create", inputs);
+        if (!d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
+        return { state: { id: r.id, outs: r.outs }, step: "replace", diff: d };
+      }
+      if (d.changes) {
+        const r = await call<{ outs: Props }>(kind, "update", state.id, { ...state.outs, __provider: provider }, inputs);
+        return { state: { id: state.id, outs: r.outs }, step: "update", diff: d };
+      }
+      return { state, step: "same", diff: d };
+    },
+    async refresh(kind, state) {
+      const r = await call<{ id?: string; props?: Props; inputs?: Props }>(kind, "read", state.id, { ...state.outs, __provider: provider });
+      if (!r.id) return undefined;
+      return { state: { id: r.id, outs: r.props! }, inputs: r.inputs! };
+    },
+    destroy: (kind, state) => call(kind, "delete", state.id, { ...state.outs, __provider: provider }),
+    outOfBand: () => setClientOverrides({ retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 } }),
+    async close() {
+      resetConfig();
+      await emu.close();
+    },
+  };
+  return env;
+}
