@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../framework/check";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+
+let env: ProviderEnv;
+beforeAll(async () => {
+  env = await startProviderEnv();
+});
+afterAll(async () => env.close());
+beforeEach(() => env.emu.faults.clear());
+
+const base = { title: "Acme Docs" };
+
+async function created(extra: Record<string, unknown> = {}): Promise<State> {
+  return (await env.up("Site", { ...base, ...extra })).state;
+}
+
+describe("check", () => {
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ["title", { title: "A" }, /title must be 2 to 128 characters/],
+    ["title", { title: "x".repeat(129) }, /title must be 2 to 128 characters/],
+    ["basename", { basename: "" }, /basename must be 1 to 100 characters/],
+    ["basename", { basename: "b".repeat(101) }, /basename must be 1 to 100 characters/],
+    ["visibility", { visibility: "secret" }, /visibility must be one of public, unlisted, share-link, visitor-auth/],
+    ["agentsContext", { agentsContext: "maybe" }, /agentsContext must be excluded or included/],
+    ["proxy", { proxy: "not a proxy" }, /proxy must match host\/path/],
+    ["proxy", { proxy: `example.com/${"a".repeat(510)}` }, /proxy must be at most 512 characters/],
+    ["type", { type: "Fancy Type" }, /type must be a lower-case site type/],
+    ["adaptiveContent.enabled", { adaptiveContent: { enabled: "yes" } }, /adaptiveContent.enabled/],
+  ];
+  for (const [property, input, reason] of bad) {
+    it(`rejects a bad ${property} before sending anything`, async () => {
+      env.emu.log.reset();
+      const r = await env.check("Site", { ...base, ...input });
+      expect(r.failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
+      expect(env.emu.log.count()).toBe(0);
+    });
+  }
+
+  it("requires a title and says so", async () => {
+    const r = await env.check("Site", {});
+    expect(r.failures).toContainEqual({ property: "title", reason: "title is required" });
+  });
+
+  it("fills defaults and the organization from config", async () => {
+    const r = await env.check("Site", base);
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs).toEqual({ ...base, organizationId: env.org, type: "basic", visibility: "public" });
+  });
+
+  it("skips values not known until apply", async () => {
+    const r = await env.check("Site", { title: UNKNOWN, basename: UNKNOWN });
+    expect(r.failures).toBeUndefined();
+  });
+
+  it("fails up with the property named", async () => {
+    await expect(env.up("Site", { title: "A" })).rejects.toThrow(CheckFailed);
+  });
+});
+
+describe("diff", () => {
+  let state: State;
+  beforeAll(async () => {
+    state = await created({ basename: "acme", proxy: "acme.com/docs" });
+  });
+  const inputs = async (news: Record<string, unknown>) => (await env.check("Site", news)).inputs!;
+
+  it("reports no change for the same program, without a request", async () => {
+    env.emu.log.reset();
+    const d = await env.diff("Site", state, await inputs({ ...base, basename: "acme", proxy: "acme.com/docs" }));
+    expect(d.changes).toBe(false);
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("updates in place for a title change", async () => {
+    const d = await env.diff("Site", state, await inputs({ ...base, title: "New", basename: "acme", proxy: "acme.com/docs" }));
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("replaces for a type or organization change", async () => {
+    const d = await env.diff("Site", state, await inputs({ ...base, basename: "acme", proxy: "acme.com/docs", type: "premium" }));
+    expect(d.replaces).toEqual(["type"]);
+    const d2 = await env.diff("Site", state, await inputs({ ...base, basename: "acme", proxy: "acme.com/docs", organizationId: "other" }));
+    expect(d2.replaces).toEqual(["organizationId"]);
+  });
+
+  it("sees a removed optional field as a change", async () => {
+    const d = await env.diff("Site", state, await inputs({ ...base, basename: "acme" }));
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("treats an unknown replace field as a possible replacement", async () => {
+    const d = await env.diff("Site", state, { ...(await inputs({ ...base, basename: "acme", proxy: "acme.com/docs" })), type: UNKNOWN });
+    expect(d.replaces).toEqual(["type"]);
+  });
+
+  it("ignores adoptId once the site is managed", async () => {
+    const d = await env.diff("Site", state, await inputs({ ...base, basename: "acme", proxy: "acme.com/docs", adoptId: "site_x" }));
+    expect(d.changes).toBe(false);
+  });
+});
+
+describe("lifecycle", () => {
+  it("creates with one POST and one PATCH for settings POST cannot take", async () => {
+    env.emu.log.reset();
+    const s = await created({ basename: "guides", agentsContext: "included", adaptiveContent: { enabled: true } });
+    expect(env.emu.log.count({ method: "POST" })).toBe(1);
+    expect(env.emu.log.count({ method: "PATCH" })).toBe(1);
+    const live = env.emu.store.sites.get(s.id)!;
+    expect(live).toMatchObject({ title: "Acme Docs", basename: "guides", agentsContext: "included", adaptiveContent: { enabled: true } });
+    expect(s.outs).toMatchObject({ title: "Acme Docs", basename: "guides", createdAt: expect.any(String), published: false, siteSpaces: 0 });
+    expect(Object.values(s.outs)).not.toContain(undefined);
+  });
+
+  it("creates with a single POST when nothing else is declared", async () => {
+    env.emu.log.reset();
+    await created();
+    expect(env.emu.log.writes()).toBe(1);
+  });
+
+  it("updates only what changed, and nothing when nothing changed", async () => {
+    const s = await created({ basename: "one" });
+    env.emu.log.reset();
+    const same = await env.up("Site", { ...base, basename: "one" }, s);
+    expect(same.step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+    const changed = await env.up("Site", { ...base, basename: "two", visibility: "unlisted" }, s);
+    expect(changed.step).toBe("update");
+    const patch = env.emu.log.entries.filter((e) => e.method === "PATCH");
+    expect(patch).toHaveLength(1);
+    expect(env.emu.store.sites.get(s.id)).toMatchObject({ basename: "two", visibility: "unlisted" });
+  });
+
+  it("clears the proxy and returns visibility and adaptive content to their defaults when removed", async () => {
+    const s = await created({ proxy: "acme.com/docs", visibility: "unlisted", adaptiveContent: { enabled: true } });
+    expect(env.emu.store.sites.get(s.id)!.proxy).toBeDefined();
+    const r = await env.up("Site", base, s);
+    expect(r.step).toBe("update");
+    const live = env.emu.store.sites.get(s.id)!;
+    expect(live.proxy).toBeUndefined();
+    expect(live.visibility).toBe("public");
+    expect(live.adaptiveContent.enabled).toBe(false);
+    expect(r.state.outs.proxy).toBeUndefined();
+  });
+
+  it("replaces for a type change: a new site, the old one deleted", async () => {
+    const s = await created();
+    const r = await env.up("Site", { ...base, type: "premium" }, s);
+    expect(r.step).toBe("replace");
+    expect(r.state.id).not.toBe(s.id);
+    expect(env.emu.store.sites.has(s.id)).toBe(false);
+    expect(env.emu.store.sites.get(r.state.id)!.type).toBe("premium");
+  });
+
+  it("shows drift after refresh and converges it on the next up", async () => {
+    const s = await created({ basename: "drift" });
+    env.emu.store.sites.get(s.id)!.title = "Changed by hand";
+    env.emu.store.sites.get(s.id)!.basename = "hand";
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs).toMatchObject({ title: "Changed by hand", basename: "hand" });
+    expect(refreshed!.inputs).not.toHaveProperty("proxy");
+    const r = await env.up("Site", { ...base, basename: "drift" }, refreshed!.state);
+    expect(r.step).toBe("update");
+    expect(env.emu.store.sites.get(s.id)).toMatchObject({ title: "Acme Docs", basename: "drift" });
+  });
+
+  it("drops a site deleted outside Pulumi at refresh, and deletes idempotently", async () => {
+    const s = await created();
+    await env.destroy("Site", s);
+    expect(env.emu.store.sites.has(s.id)).toBe(false);
+    expect(await env.refresh("Site", s)).toBeUndefined();
+    await env.destroy("Site", s);
+  });
+
+  it("adopts an existing site and converges it to the program", async () => {
+    const existing = await created({ basename: "legacy" });
+    env.emu.log.reset();
+    const r = await env.up("Site", { title: "Adopted Docs", basename: "legacy", adoptId: existing.id });
+    expect(r.state.id).toBe(existing.id);
+    expect(env.emu.log.count({ method: "POST" })).toBe(0);
+    expect(env.emu.store.sites.get(existing.id)!.title).toBe("Adopted Docs");
+  });
+
+  it("fails clearly when adoptId names nothing", async () => {
+    await expect(env.up("Site", { ...base, adoptId: "site_missing" })).rejects.toThrow(/adoptId "site_missing" names no existing object/);
+  });
+
+  it("recovers from a lost POST answer without creating the site twice", async () => {
+    const title = "Lost Answer Docs";
+    env.emu.faults.add({ match: { method: "POST", route: /\/sites$/ }, dropAfterProcess: true, times: 1 });
+    const r = await env.up("Site", { title });
+    const sites = [...env.emu.store.sites.values()].filter((x) => x.title === title);
+    expect(sites.map((x) => x.id)).toEqual([r.state.id]);
+  });
+
+  it("keeps a created site in state when its settings fail to apply", async () => {
+    env.emu.faults.add({ match: { method: "PATCH", route: /\/sites\/:site$/ }, errorRate: 1, status: 500 });
+    const err = await env.up("Site", { ...base, basename: "partial" }).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: expect.any(String) });
+    expect(err.properties).toMatchObject({ title: "Acme Docs" });
+    expect(err.properties.basename).not.toBe("partial");
+    expect(env.emu.store.sites.has(err.id)).toBe(true);
+    env.emu.faults.clear();
+    const next = await env.up("Site", { ...base, basename: "partial" }, { id: err.id, outs: err.properties });
+    expect(next.step).toBe("update");
+    expect(env.emu.store.sites.get(err.id)!.basename).toBe("partial");
+  });
+});
