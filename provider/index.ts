@@ -1,2 +1,5 @@
 export { Site, type SiteArgs, type SiteInputs, type SiteOutputs } from "./resources/site";
+export { SiteSection, type SiteSectionArgs, type SiteSectionInputs, type SiteSectionOutputs } from "./resources/siteSection";
+export { SiteSpace, type SiteSpaceArgs, type SiteSpaceInputs, type SiteSpaceOutputs } from "./resources/siteSpace";
+export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
 export * as client from "./client";

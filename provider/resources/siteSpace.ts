@@ -1,0 +1,288 @@
+/**
+ * SiteSpace: a space published in a docs site, at the site's root or inside a section (where several
+ * site spaces are the section's variants, e.g. versions or languages).
+ *
+ * A SiteSection creates the site space of the space it is created with; that one is managed through
+ * the SiteSection (its `siteSpaceId` output), never through a SiteSpace. Creating a SiteSpace for a
+ * space already shown in the target section fails rather than adding a second copy: set `adoptId` to
+ * the existing site space to manage it here instead.
+ *
+ * There is no GET for a single site space: reads find it in the site's site-space list, which the
+ * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiSite, ApiSiteSection, ApiSiteSpace, p } from "../client";
+import { adoptIdField, organizationIdField, text } from "../framework/check";
+import { changedFields, type DiffRules } from "../framework/diff";
+import {
+  createOnce,
+  declared,
+  getOrUndefined,
+  PartialFailure,
+  patchBody,
+  refreshDeclared,
+  type Ctx,
+  type PatchRules,
+  type Props,
+  type ResourceDef,
+} from "../framework/resource";
+import { providerFor } from "../shim";
+
+// ---- Types ---------------------------------------------------------------------------------------
+
+export type SiteSpaceInputs = {
+  organizationId: string;
+  siteId: string;
+  spaceId: string;
+  sectionId?: string;
+  path?: string;
+  condition?: string;
+  default?: boolean;
+  adoptId?: string;
+};
+
+export type SiteSpaceOutputs = SiteSpaceInputs & {
+  /** The section holding the site space (also when `sectionId` was omitted); absent at the root level. */
+  parentSectionId?: string;
+  /** Title shown for the site space: its space's title. */
+  title: string;
+  urls: { published?: string };
+};
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+export const siteSpaceSchema = z.object({
+  organizationId: organizationIdField,
+  siteId: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .describe("ID of the site to publish the space in. Changing it replaces the site space."),
+  spaceId: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay)."),
+  sectionId: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .optional()
+    .describe(
+      "ID of the section to add the space to. When omitted the space goes to the site's default section, or to the root level when the site has no sections. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
+    ),
+  path: text({ min: 1, max: 100 })
+    .optional()
+    .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path."),
+  condition: text({ min: 1, max: 1024 })
+    .optional()
+    .describe("Adaptive-content expression deciding which visitors see this site space, 1 to 1024 characters. Removing it shows the site space to everyone."),
+  default: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(
+      "When true, this site space is the default of its section (or of the site, at the root level). False or absent leaves the choice alone: a section always has a default, so setting it back to false does not move it.",
+    ),
+  adoptId: adoptIdField,
+});
+
+// ---- Diff rules ----------------------------------------------------------------------------------
+
+export const siteSpaceDiff: DiffRules = {
+  fields: ["organizationId", "siteId", "spaceId", "sectionId", "path", "condition", "default"],
+  replaceOn: ["organizationId", "siteId", "sectionId"],
+  // The replacement may land in the container the old one is in (e.g. sectionId added naming the
+  // section it was placed in by default, or removed while naming the default section), where create
+  // refuses to show the same space twice.
+  deleteBeforeReplace: true,
+};
+
+const siteSpacePatch: PatchRules = {
+  patchable: ["spaceId", "path", "condition"],
+  nullable: ["condition"],
+};
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+const sitePath = (org: string, site: string) => p`/orgs/${org}/sites/${site}`;
+const sectionsPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`;
+const sectionPath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`;
+const siteSpacesPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`;
+const siteSpacePath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`;
+
+function liveInputs(ss: ApiSiteSpace, props: Props): Props {
+  return {
+    spaceId: ss.space.id,
+    sectionId: ss.section ?? undefined,
+    path: ss.path,
+    condition: ss.condition ?? undefined,
+    // Only `default: true` is managed; a declared false must not read as drift when it is the default.
+    default: props.default === true ? ss.default === true : props.default,
+  };
+}
+
+function outputs(declaredInputs: Props, ss: ApiSiteSpace): SiteSpaceOutputs {
+  const out: SiteSpaceOutputs = {
+    ...(declaredInputs as unknown as SiteSpaceInputs),
+    title: ss.title ?? "",
+    urls: { ...ss.urls },
+  };
+  if (ss.section) out.parentSectionId = ss.section;
+  return out;
+}
+
+function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpace[]> {
+  return ctx.client.listAll(siteSpacesPath(org, site), ApiSiteSpace);
+}
+
+async function findSiteSpace(ctx: Ctx, org: string, site: string, id: string): Promise<ApiSiteSpace | undefined> {
+  const all = await getOrUndefined(listSiteSpaces(ctx, org, site));
+  return all?.find((ss) => ss.id === id);
+}
+
+/** Where POST puts the site space: the given section, else the default section, else the root (undefined). */
+async function targetSection(ctx: Ctx, inputs: SiteSpaceInputs): Promise<string | undefined> {
+  if (inputs.sectionId !== undefined) return inputs.sectionId;
+  const sections = await ctx.client.listAll(sectionsPath(inputs.organizationId, inputs.siteId), ApiSiteSection);
+  return sections.find((s) => s.default)?.id;
+}
+
+/** The section's (or the root's) default is set on the section, the root's on the site. */
+async function makeDefault(ctx: Ctx, org: string, site: string, ss: ApiSiteSpace): Promise<void> {
+  if (ss.section) {
+    await ctx.client.patch(sectionPath(org, site, ss.section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
+  } else {
+    await ctx.client.patch(sitePath(org, site), { body: { defaultSiteSpace: ss.id }, schema: ApiSite });
+  }
+}
+
+async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; outs: SiteSpaceOutputs }> {
+  const { organizationId: org, siteId: site, spaceId } = inputs;
+  const container = await targetSection(ctx, inputs);
+  const inContainer = async () =>
+    (await listSiteSpaces(ctx, org, site)).find((ss) => ss.space.id === spaceId && (ss.section ?? undefined) === container);
+  // The API would happily show the same space twice in one section; that is never what a program means.
+  const existing = await inContainer();
+  if (existing) {
+    const where = container ? `section ${container}` : "the root level";
+    throw new Error(
+      `SiteSpace: space ${spaceId} is already published in ${where} of site ${site} as site space ${existing.id}. ` +
+        `If a SiteSection was created with this space, that site space is managed by the SiteSection (its siteSpaceId output); ` +
+        `otherwise set adoptId: "${existing.id}" to manage it with this resource.`,
+    );
+  }
+  const body: Props = { spaceId };
+  if (inputs.sectionId !== undefined) body.sectionId = inputs.sectionId;
+  // Nothing showed this space in the container before we sent, so after a lost answer one that does is ours.
+  let ss = await createOnce(() => ctx.client.post(siteSpacesPath(org, site), { body, schema: ApiSiteSpace }), inContainer);
+  // POST takes only the space and section; path and condition need one PATCH, the default another.
+  const rest = patchBody(["path", "condition"], inputs, siteSpacePatch);
+  try {
+    if (Object.keys(rest).length > 0) ss = await ctx.client.patch(siteSpacePath(org, site, ss.id), { body: rest, schema: ApiSiteSpace });
+    if (inputs.default === true) {
+      await makeDefault(ctx, org, site, ss);
+      ss = { ...ss, default: true };
+    }
+  } catch (e) {
+    const live = refreshDeclared(siteSpaceDiff.fields, declared(inputs), liveInputs(ss, inputs));
+    throw new PartialFailure(ss.id, outputs({ ...declared(inputs), ...live }, ss), [
+      `site space ${ss.id} was created but its settings could not be applied: ${(e as Error).message}`,
+    ]);
+  }
+  return { id: ss.id, outs: outputs(declared(inputs), ss) };
+}
+
+async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
+  const ss = await findSiteSpace(ctx, props.organizationId, props.siteId, id);
+  if (!ss) return undefined;
+  return outputs(refreshDeclared([...siteSpaceDiff.fields, "adoptId"], props, liveInputs(ss, props)), ss);
+}
+
+async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs): Promise<SiteSpaceOutputs> {
+  const { organizationId: org, siteId: site } = news;
+  const changed = changedFields(siteSpaceDiff, olds, news);
+  // diff replaces for these; they reach update only when adoptId names a site space that does not match.
+  const fixed = changed.filter((f) => siteSpaceDiff.replaceOn.includes(f));
+  if (fixed.length > 0) {
+    throw new Error(
+      `SiteSpace: site space ${id} has ${fixed.map((f) => `${f}=${JSON.stringify(olds[f as keyof SiteSpaceOutputs] ?? null)}`).join(", ")}, ` +
+        `which cannot change in place; adopt a site space that matches (${fixed.join(", ")}) or remove adoptId to create a new one.`,
+    );
+  }
+  const body = patchBody(changed, news, siteSpacePatch);
+  let ss = Object.keys(body).length > 0 ? await ctx.client.patch(siteSpacePath(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
+  const patched = ss !== undefined;
+  ss ??= await findSiteSpace(ctx, org, site, id);
+  if (!ss) throw new Error(`SiteSpace: site space ${id} no longer exists in site ${site}; run \`pulumi refresh\` to drop it from state.`);
+  if (changed.includes("default") && news.default === true) {
+    try {
+      await makeDefault(ctx, org, site, ss);
+    } catch (e) {
+      if (!patched) throw e;
+      throw new PartialFailure(id, outputs({ ...declared(news), default: olds.default }, ss), [
+        `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
+      ]);
+    }
+  }
+  return outputs(declared(news), ss);
+}
+
+async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
+  await ctx.client.delete(siteSpacePath(props.organizationId, props.siteId, id));
+}
+
+export const definition: ResourceDef<SiteSpaceInputs, SiteSpaceOutputs> = {
+  kind: "SiteSpace",
+  schema: siteSpaceSchema,
+  diff: siteSpaceDiff,
+  create,
+  read,
+  update,
+  delete: remove,
+};
+
+// ---- Resource class ------------------------------------------------------------------------------
+
+export type SiteSpaceArgs = {
+  [K in keyof Omit<SiteSpaceInputs, "organizationId" | "siteId" | "spaceId">]?: pulumi.Input<SiteSpaceInputs[K]>;
+} & {
+  organizationId?: pulumi.Input<string>;
+  siteId: pulumi.Input<string>;
+  spaceId: pulumi.Input<string>;
+};
+
+/** A space published in a GitBook docs site, at its root or in a section. */
+export class SiteSpace extends pulumi.dynamic.Resource {
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly siteId: pulumi.Output<string>;
+  declare readonly spaceId: pulumi.Output<string>;
+  declare readonly sectionId: pulumi.Output<string | undefined>;
+  declare readonly path: pulumi.Output<string | undefined>;
+  declare readonly condition: pulumi.Output<string | undefined>;
+  declare readonly default: pulumi.Output<boolean | undefined>;
+  declare readonly adoptId: pulumi.Output<string | undefined>;
+  /** The section holding the site space, also when `sectionId` was omitted; undefined at the root level. */
+  declare readonly parentSectionId: pulumi.Output<string | undefined>;
+  declare readonly title: pulumi.Output<string>;
+  declare readonly urls: pulumi.Output<SiteSpaceOutputs["urls"]>;
+
+  constructor(name: string, args: SiteSpaceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("SiteSpace"),
+      name,
+      {
+        organizationId: undefined,
+        sectionId: undefined,
+        path: undefined,
+        condition: undefined,
+        default: undefined,
+        adoptId: undefined,
+        ...args,
+        parentSectionId: undefined,
+        title: undefined,
+        urls: undefined,
+      },
+      opts,
+      "gitbook",
+      "SiteSpace",
+    );
+  }
+}
