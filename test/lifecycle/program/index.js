@@ -1,0 +1,26 @@
+// A Pulumi program whose resources come from config, so each lifecycle test step can declare a
+// different program without writing one. Arguments may refer to another resource's output with
+// {"$ref": "<name>.<output>"}.
+const pulumi = require("@pulumi/pulumi");
+const gitbook = require("pulumi-gitbook");
+
+module.exports = async () => {
+  const decls = new pulumi.Config("lifecycle").requireObject("resources");
+  const made = {};
+  const resolve = (v) => {
+    if (Array.isArray(v)) return v.map(resolve);
+    if (v && typeof v === "object") {
+      if (typeof v.$ref === "string") {
+        const [name, output] = v.$ref.split(".");
+        return made[name][output];
+      }
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
+    }
+    return v;
+  };
+  for (const d of decls) {
+    const opts = d.dependsOn ? { dependsOn: d.dependsOn.map((n) => made[n]) } : undefined;
+    made[d.name] = new gitbook[d.kind](d.name, resolve(d.args), opts);
+  }
+  return Object.fromEntries(Object.entries(made).map(([n, r]) => [n, r.id]));
+};
