@@ -1,0 +1,320 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../framework/check";
+import { teamMemberKey } from "../../test/emulator/emulator";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+
+let env: ProviderEnv;
+let ada: string, grace: string, alan: string, katherine: string;
+beforeAll(async () => {
+  env = await startProviderEnv();
+  [ada, grace, alan, katherine] = env.emu.seeded.members.map((m) => m.id) as [string, string, string, string];
+});
+afterAll(async () => env.close());
+beforeEach(() => env.emu.faults.clear());
+
+const TEAMS = "/v1/orgs/:org/teams";
+const TEAM = "/v1/orgs/:org/teams/:team";
+const MEMBERS = "/v1/orgs/:org/teams/:team/members";
+
+let n = 0;
+/** A fresh title per test, so find-by-title never sees another test's team. */
+const title = () => `Team ${++n}`;
+
+/** The membership the emulator holds, as {userId: role}. */
+function liveRoles(teamId: string): Record<string, string> {
+  return Object.fromEntries(env.emu.store.teamMembersOf(teamId).map((m) => [m.userId, m.role]));
+}
+
+function addOutOfBand(teamId: string, userId: string, role: "owner" | "member" = "member") {
+  const { seq, createdAt } = env.emu.store.newId("tm");
+  const id = teamMemberKey(teamId, userId);
+  env.emu.store.teamMembers.set(id, { id, seq, createdAt, teamId, userId, role });
+  env.outOfBand();
+}
+
+async function created(inputs: Record<string, unknown>): Promise<State> {
+  return (await env.up("Team", inputs)).state;
+}
+
+describe("check", () => {
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ["title", { title: "" }, /^title must be 1 to 64 characters/],
+    ["title", { title: "t".repeat(65) }, /^title must be 1 to 64 characters/],
+    ["members", { title: "T", members: "everyone" }, /^members must be a list of \{user, role\}/],
+    ["members[0].user", { title: "T", members: [{ user: "" }] }, /^members\[0\]\.user must not be empty/],
+    ["members[0].role", { title: "T", members: [{ user: "ada@acme.test", role: "boss" }] }, /^members\[0\]\.role must be owner or member/],
+    ["members[1].user", { title: "T", members: [{ user: "ada@acme.test" }, { user: "ADA@acme.test" }] }, /lists the same user as members\[0\]\.user/],
+  ];
+  for (const [property, input, reason] of bad) {
+    it(`rejects a bad ${property} before sending anything`, async () => {
+      env.emu.log.reset();
+      const r = await env.check("Team", input);
+      expect(r.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
+      expect(env.emu.log.count()).toBe(0);
+    });
+  }
+
+  it("requires a title", async () => {
+    const r = await env.check("Team", {});
+    expect(r.failures).toContainEqual({ property: "title", reason: "title is required" });
+  });
+
+  it("fills the organization and default roles, and sorts members so order never matters", async () => {
+    const r = await env.check("Team", { title: "T", members: [{ user: "grace@acme.test", role: "owner" }, { user: "Ada@acme.test" }] });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs).toEqual({
+      title: "T",
+      organizationId: env.org,
+      members: [
+        { user: "Ada@acme.test", role: "member" },
+        { user: "grace@acme.test", role: "owner" },
+      ],
+    });
+  });
+
+  it("skips values not known until apply", async () => {
+    expect((await env.check("Team", { title: UNKNOWN, members: UNKNOWN })).failures).toBeUndefined();
+    expect((await env.check("Team", { title: "T", members: [{ user: UNKNOWN, role: "owner" }] })).failures).toBeUndefined();
+  });
+
+  it("fails up with the property named", async () => {
+    await expect(env.up("Team", { title: "" })).rejects.toThrow(CheckFailed);
+  });
+});
+
+describe("diff", () => {
+  let state: State;
+  const members = () => [
+    { user: ada, role: "owner" },
+    { user: "grace@acme.test", role: "member" },
+  ];
+  beforeAll(async () => {
+    state = await created({ title: "Diffed", members: members() });
+  });
+  const inputs = async (news: Record<string, unknown>) => (await env.check("Team", news)).inputs!;
+
+  it("reports no change for the same program in another member order, without a request", async () => {
+    env.emu.log.reset();
+    const d = await env.diff("Team", state, await inputs({ title: "Diffed", members: members().reverse() }));
+    expect(d.changes).toBe(false);
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("updates in place for a title or role change", async () => {
+    expect(await env.diff("Team", state, await inputs({ title: "Renamed", members: members() }))).toMatchObject({ changes: true, replaces: [] });
+    const roles = members().map((m) => ({ ...m, role: "owner" }));
+    expect(await env.diff("Team", state, await inputs({ title: "Diffed", members: roles }))).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("replaces for an organization change", async () => {
+    const d = await env.diff("Team", state, await inputs({ title: "Diffed", members: members(), organizationId: "org_other" }));
+    expect(d.replaces).toEqual(["organizationId"]);
+    expect(d.deleteBeforeReplace).toBeFalsy();
+  });
+
+  it("sees removed members as a change", async () => {
+    expect(await env.diff("Team", state, await inputs({ title: "Diffed" }))).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("treats an unknown member as a possible change", async () => {
+    const d = await env.diff("Team", state, { ...(await inputs({ title: "Diffed", members: members() })), members: [{ user: UNKNOWN, role: "member" }] });
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("lifecycle", () => {
+  it("creates a team without members with a single PUT", async () => {
+    env.emu.log.reset();
+    const s = await created({ title: "Solo" });
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.log.count({ method: "PUT", route: TEAMS })).toBe(1);
+    expect(env.emu.store.teams.get(s.id)!.title).toBe("Solo");
+    expect(s.outs).toEqual({ organizationId: env.org, title: "Solo", memberCount: 0, createdAt: expect.any(String) });
+  });
+
+  it("creates a team and its membership with one members PUT", async () => {
+    env.emu.log.reset();
+    const s = await created({ title: title(), members: [{ user: grace }, { user: ada, role: "owner" }] });
+    expect(env.emu.log.count({ method: "PUT", route: TEAMS })).toBe(1);
+    expect(env.emu.log.count({ method: "PUT", route: MEMBERS })).toBe(1);
+    expect(env.emu.log.writes()).toBe(2);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "owner", [grace]: "member" });
+    expect(s.outs.members).toEqual([
+      { user: ada, role: "owner" },
+      { user: grace, role: "member" },
+    ].sort((a, b) => (a.user < b.user ? -1 : 1)));
+    expect(s.outs.memberCount).toBe(2);
+  });
+
+  it("renames with one PATCH and leaves membership alone", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    env.emu.log.reset();
+    const r = await env.up("Team", { title: `${t} renamed`, members: [{ user: ada }] }, s);
+    expect(r.step).toBe("update");
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.log.count({ method: "PATCH", route: TEAM })).toBe(1);
+    expect(env.emu.store.teams.get(s.id)!.title).toBe(`${t} renamed`);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "member" });
+  });
+
+  it("converges membership (add, remove, role change) with one members PUT and nothing else", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }, { user: grace }] });
+    env.emu.log.reset();
+    const r = await env.up("Team", { title: t, members: [{ user: ada, role: "owner" }, { user: alan }] }, s);
+    expect(r.step).toBe("update");
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.log.count({ method: "PUT", route: MEMBERS })).toBe(1);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "owner", [alan]: "member" });
+    expect(r.state.outs.memberCount).toBe(2);
+    const again = await env.up("Team", { title: t, members: [{ user: alan }, { user: ada, role: "owner" }] }, r.state);
+    expect(again.step).toBe("same");
+  });
+
+  it("accepts users given by e-mail in any case without seeing drift", async () => {
+    const t = title();
+    const members = [{ user: "Grace@ACME.test", role: "owner" }, { user: "alan@acme.test" }];
+    const s = await created({ title: t, members });
+    expect(liveRoles(s.id)).toEqual({ [grace]: "owner", [alan]: "member" });
+    const refreshed = await env.refresh("Team", s);
+    expect(refreshed!.inputs.members).toEqual((await env.check("Team", { title: t, members })).inputs!.members);
+    env.emu.log.reset();
+    expect((await env.up("Team", { title: t, members }, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("shows a member added outside Pulumi as drift and removes it on the next up", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    addOutOfBand(s.id, katherine, "owner");
+    env.emu.store.teamMembers.get(teamMemberKey(s.id, ada))!.role = "owner";
+    const refreshed = await env.refresh("Team", s);
+    expect(refreshed!.inputs.members).toHaveLength(2);
+    expect(refreshed!.inputs.members).toEqual(
+      expect.arrayContaining([
+        { user: ada, role: "owner" },
+        { user: "katherine@acme.test", role: "owner" },
+      ]),
+    );
+    env.emu.log.reset();
+    const r = await env.up("Team", { title: t, members: [{ user: ada }] }, refreshed!.state);
+    expect(r.step).toBe("update");
+    expect(env.emu.log.writes()).toBe(1);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "member" });
+  });
+
+  it("shows a member removed outside Pulumi as drift and adds it back", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }, { user: grace }] });
+    env.emu.store.teamMembers.delete(teamMemberKey(s.id, grace));
+    env.outOfBand();
+    const refreshed = await env.refresh("Team", s);
+    expect(refreshed!.inputs.members).toEqual([{ user: ada, role: "member" }]);
+    await env.up("Team", { title: t, members: [{ user: ada }, { user: grace }] }, refreshed!.state);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "member", [grace]: "member" });
+  });
+
+  it("leaves membership alone when members are not declared, or no longer declared", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    env.emu.log.reset();
+    const r = await env.up("Team", { title: t }, s);
+    expect(r.step).toBe("update");
+    expect(env.emu.log.writes()).toBe(0);
+    expect(r.state.outs).not.toHaveProperty("members");
+    addOutOfBand(s.id, grace);
+    const refreshed = await env.refresh("Team", r.state);
+    expect(refreshed!.inputs).not.toHaveProperty("members");
+    expect((await env.up("Team", { title: t }, refreshed!.state)).step).toBe("same");
+    expect(liveRoles(s.id)).toEqual({ [ada]: "member", [grace]: "member" });
+  });
+
+  it("empties the team when members is an empty list", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }, { user: grace }] });
+    await env.up("Team", { title: t, members: [] }, s);
+    expect(liveRoles(s.id)).toEqual({});
+  });
+
+  it("shows a title changed outside Pulumi as drift and converges it", async () => {
+    const t = title();
+    const s = await created({ title: t });
+    env.emu.store.teams.get(s.id)!.title = "Hand made";
+    const refreshed = await env.refresh("Team", s);
+    expect(refreshed!.inputs).toEqual({ organizationId: env.org, title: "Hand made" });
+    await env.up("Team", { title: t }, refreshed!.state);
+    expect(env.emu.store.teams.get(s.id)!.title).toBe(t);
+  });
+
+  it("drops a team deleted outside Pulumi at refresh, and deletes idempotently", async () => {
+    const s = await created({ title: title(), members: [{ user: ada }] });
+    await env.destroy("Team", s);
+    expect(env.emu.store.teams.has(s.id)).toBe(false);
+    expect(env.emu.store.teamMembersOf(s.id)).toEqual([]);
+    expect(await env.refresh("Team", s)).toBeUndefined();
+    await env.destroy("Team", s);
+  });
+
+  it("adopts an existing team and converges its title and membership", async () => {
+    const existing = await created({ title: title(), members: [{ user: grace, role: "owner" }, { user: katherine }] });
+    env.emu.log.reset();
+    const r = await env.up("Team", { title: "Adopted", members: [{ user: grace }, { user: ada }], adoptId: existing.id });
+    expect(r.state.id).toBe(existing.id);
+    expect(env.emu.log.count({ method: "PUT", route: TEAMS })).toBe(0);
+    expect(env.emu.log.count({ method: "PATCH", route: TEAM })).toBe(1);
+    expect(env.emu.log.count({ method: "PUT", route: MEMBERS })).toBe(1);
+    expect(env.emu.store.teams.get(existing.id)!.title).toBe("Adopted");
+    expect(liveRoles(existing.id)).toEqual({ [grace]: "member", [ada]: "member" });
+  });
+
+  it("fails clearly when adoptId names nothing", async () => {
+    await expect(env.up("Team", { title: "T", adoptId: "team_missing" })).rejects.toThrow(/adoptId "team_missing" names no existing object/);
+  });
+
+  it("recovers from a lost create answer without creating the team twice", async () => {
+    const t = title();
+    env.emu.faults.add({ match: { method: "PUT", route: TEAMS }, dropAfterProcess: true, times: 1 });
+    env.emu.log.reset();
+    const r = await env.up("Team", { title: t, members: [{ user: ada }] });
+    const teams = [...env.emu.store.teams.values()].filter((x) => x.title === t);
+    expect(teams.map((x) => x.id)).toEqual([r.state.id]);
+    // The lost PUT was not resent: the team it created was found and adopted.
+    expect(env.emu.log.count({ method: "PUT", route: TEAMS })).toBe(1);
+    expect(liveRoles(r.state.id)).toEqual({ [ada]: "member" });
+  });
+
+  it("keeps a created team in state when its membership fails, and converges on the next up", async () => {
+    const t = title();
+    const err = await env.up("Team", { title: t, members: [{ user: ada }, { user: "nobody@elsewhere.test" }] }).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: expect.any(String) });
+    expect(err.message).toMatch(/nobody@elsewhere\.test/);
+    expect(env.emu.store.teams.get(err.id)!.title).toBe(t);
+    expect(err.properties).toMatchObject({ title: t, members: [] });
+    const next = await env.up("Team", { title: t, members: [{ user: ada }] }, { id: err.id, outs: err.properties });
+    expect(next.step).toBe("update");
+    expect(liveRoles(err.id)).toEqual({ [ada]: "member" });
+    expect([...env.emu.store.teams.values()].filter((x) => x.title === t)).toHaveLength(1);
+  });
+
+  it("keeps the real membership in state when a membership update fails", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    const err = await env.up("Team", { title: `${t}!`, members: [{ user: ada }, { user: "ghost@acme.test" }] }, s).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: s.id });
+    expect(err.properties).toMatchObject({ title: `${t}!`, members: [{ user: ada, role: "member" }] });
+    const next = await env.up("Team", { title: `${t}!`, members: [{ user: grace }] }, { id: s.id, outs: err.properties });
+    expect(next.step).toBe("update");
+    expect(liveRoles(s.id)).toEqual({ [grace]: "member" });
+  });
+
+  it("refuses a user listed twice, by ID and by e-mail, before changing membership", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    env.emu.log.reset();
+    await expect(env.up("Team", { title: t, members: [{ user: ada }, { user: "ada@acme.test", role: "owner" }] }, s)).rejects.toThrow(
+      /name the same user/,
+    );
+    expect(env.emu.log.writes()).toBe(0);
+  });
+});

@@ -1,0 +1,275 @@
+/**
+ * Team: a named group of organization members, optionally with its membership managed here.
+ *
+ * Membership is all-or-nothing: with `members` set, the team holds exactly those users with exactly
+ * those roles (anyone added in the GitBook app is removed on the next `up`); without it, membership is
+ * left to the app. Users may be named by user ID or by e-mail; the API accepts both in membership
+ * bodies, and live members are matched back to the declared form so neither reads as drift.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ApiTeam, ApiTeamMember, p } from "../client";
+import { adoptIdField, organizationIdField, text } from "../framework/check";
+import { changedFields, type DiffRules } from "../framework/diff";
+import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, type Ctx, type ResourceDef } from "../framework/resource";
+import { providerFor } from "../shim";
+
+// ---- Types ---------------------------------------------------------------------------------------
+
+export type TeamRole = "owner" | "member";
+
+export type TeamMember = {
+  user: string;
+  role: TeamRole;
+};
+
+export type TeamInputs = {
+  organizationId: string;
+  title: string;
+  members?: TeamMember[];
+  adoptId?: string;
+};
+
+export type TeamOutputs = TeamInputs & {
+  memberCount: number;
+  createdAt: string;
+};
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+/** The order members are kept in, in inputs and outputs alike, so the diff ignores list order. */
+function byUser(a: TeamMember, b: TeamMember): number {
+  const x = a.user.toLowerCase();
+  const y = b.user.toLowerCase();
+  return x < y ? -1 : x > y ? 1 : a.user < b.user ? -1 : a.user > b.user ? 1 : 0;
+}
+
+const memberSchema = z.object({
+  user: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .describe("The user: their GitBook user ID, or the e-mail address they are a member of the organization with (matched case-insensitively)."),
+  role: z
+    .enum(["owner", "member"], { error: "must be owner or member" })
+    .default("member")
+    .describe("Role in the team: `owner` (manages the team's members) or `member`. Defaults to `member`."),
+});
+
+export const teamSchema = z.object({
+  organizationId: organizationIdField,
+  title: text({ min: 1, max: 64 }).describe("Name of the team, 1 to 64 characters."),
+  members: z
+    .array(memberSchema, { error: "must be a list of {user, role}" })
+    .superRefine((members, ctx) => {
+      // An e-mail and the ID of the same user cannot be told apart here; that case fails at apply time.
+      const seen = new Map<string, number>();
+      members.forEach((m, i) => {
+        const key = m.user.toLowerCase();
+        const first = seen.get(key);
+        if (first !== undefined) {
+          ctx.addIssue({ code: "custom", path: [i, "user"], message: `lists the same user as members[${first}].user` });
+        } else seen.set(key, i);
+      });
+    })
+    .transform((members) => [...members].sort(byUser))
+    .optional()
+    .describe(
+      "The team's members, in any order. When set, membership is authoritative: users not listed are removed and roles are set as declared. When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place.",
+    ),
+  adoptId: adoptIdField,
+});
+
+// ---- Diff rules ----------------------------------------------------------------------------------
+
+export const teamDiff: DiffRules = {
+  fields: ["organizationId", "title", "members"],
+  replaceOn: ["organizationId"],
+};
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+const teamsPath = (org: string) => p`/orgs/${org}/teams`;
+const teamPath = (org: string, id: string) => p`/orgs/${org}/teams/${id}`;
+const membersPath = (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`;
+
+/** How far the API's clock may trail ours when telling a team we created from an older namesake. */
+const CLOCK_SKEW_MS = 120_000;
+
+/** IDs are opaque and compared exactly; e-mail addresses are compared case-insensitively. */
+function isUser(ref: string, m: ApiTeamMember): boolean {
+  const member = m.organization;
+  if (ref === member.id || ref === member.user.id) return true;
+  return member.user.email !== undefined && member.user.email.toLowerCase() === ref.toLowerCase();
+}
+
+/**
+ * The live membership written the way the program writes it: a member the program names keeps the
+ * program's spelling (ID or e-mail); anyone else appears by e-mail, so drift is readable.
+ */
+function liveMembers(declaredMembers: readonly TeamMember[], live: readonly ApiTeamMember[]): TeamMember[] {
+  return live
+    .map((m) => ({
+      user: declaredMembers.find((d) => isUser(d.user, m))?.user ?? m.organization.user.email ?? m.organization.id,
+      role: m.team.role,
+    }))
+    .sort(byUser);
+}
+
+type MembershipChange = { add: string[]; remove: string[]; memberships: Record<string, { role: TeamRole }> };
+
+/** The single members PUT that turns `live` into `wanted`; undefined when they already agree. */
+function membershipChange(wanted: readonly TeamMember[], live: readonly ApiTeamMember[]): MembershipChange | undefined {
+  const change: MembershipChange = { add: [], remove: [], memberships: {} };
+  const matchedBy = new Map<string, string>();
+  for (const w of wanted) {
+    const m = live.find((l) => isUser(w.user, l));
+    if (!m) {
+      // The role is sent for new members too: the API's default role for `add` is not documented.
+      change.add.push(w.user);
+      change.memberships[w.user] = { role: w.role };
+      continue;
+    }
+    const id = m.organization.id;
+    const other = matchedBy.get(id);
+    if (other !== undefined) throw new Error(`Team members "${other}" and "${w.user}" name the same user (${id}); list each user once.`);
+    matchedBy.set(id, w.user);
+    if (m.team.role !== w.role) change.memberships[id] = { role: w.role };
+  }
+  for (const l of live) if (!matchedBy.has(l.organization.id)) change.remove.push(l.organization.id);
+  const empty = change.add.length === 0 && change.remove.length === 0 && Object.keys(change.memberships).length === 0;
+  return empty ? undefined : change;
+}
+
+/** Fresh (uncached) membership: what a write is computed from. */
+async function fetchMembers(ctx: Ctx, org: string, id: string): Promise<ApiTeamMember[]> {
+  const out: ApiTeamMember[] = [];
+  for await (const m of ctx.client.paginate(membersPath(org, id), ApiTeamMember)) out.push(m);
+  return out;
+}
+
+function outputs(declaredInputs: Partial<TeamInputs>, team: ApiTeam): TeamOutputs {
+  return {
+    ...(declaredInputs as TeamInputs),
+    memberCount: team.members ?? 0,
+    createdAt: team.createdAt ?? "",
+  };
+}
+
+/**
+ * Applies the declared membership. When the PUT fails the team exists all the same, so the failure
+ * is partial: state records the membership the team really has and the next `up` converges it.
+ */
+async function applyMembers(ctx: Ctx, org: string, team: ApiTeam, inputs: TeamInputs, live: ApiTeamMember[]): Promise<ApiTeam> {
+  const change = membershipChange(inputs.members!, live);
+  if (!change) return team;
+  try {
+    await ctx.client.put(membersPath(org, team.id), { body: change });
+  } catch (e) {
+    const now = await fetchMembers(ctx, org, team.id).catch(() => live);
+    const current = await ctx.client.get(teamPath(org, team.id), { schema: ApiTeam }).catch(() => team);
+    throw new PartialFailure(team.id, outputs({ ...declared(inputs), members: liveMembers(inputs.members!, now) }, current), [
+      `team ${team.id} exists but its membership could not be applied: ${(e as Error).message}`,
+    ]);
+  }
+  return ctx.client.get(teamPath(org, team.id), { schema: ApiTeam });
+}
+
+async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
+  const org = inputs.organizationId;
+  const sentAt = Date.now();
+  const team = await createOnce(
+    // PUT on the collection creates a team: sending it twice makes two teams.
+    () => ctx.client.put(teamsPath(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
+    // A lost answer may still have created the team: adopt the newest team with this title created since we sent.
+    async () => {
+      const teams = await ctx.client.listAll(teamsPath(org), ApiTeam, { title: inputs.title });
+      return teams
+        .filter((t) => t.title === inputs.title && t.createdAt !== undefined && Date.parse(t.createdAt) >= sentAt - CLOCK_SKEW_MS)
+        .sort((a, b) => Date.parse(b.createdAt!) - Date.parse(a.createdAt!))[0];
+    },
+  );
+  if (!inputs.members) return { id: team.id, outs: outputs(declared(inputs), team) };
+  // A recovered team may already have members (e.g. added by a default-team SSO rule), so start from the live list.
+  const live = team.members ? await fetchMembers(ctx, org, team.id) : [];
+  const final = await applyMembers(ctx, org, team, inputs, live);
+  return { id: team.id, outs: outputs(declared(inputs), final) };
+}
+
+async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutputs | undefined> {
+  const org = props.organizationId;
+  const team = await getOrUndefined(ctx.client.get(teamPath(org, id), { schema: ApiTeam }));
+  if (!team) return undefined;
+  const live: Record<string, unknown> = { title: team.title };
+  if (props.members !== undefined) {
+    const members = await getOrUndefined(ctx.client.listAll(membersPath(org, id), ApiTeamMember));
+    if (!members) return undefined;
+    live.members = liveMembers(props.members, members);
+  }
+  return outputs(refreshDeclared([...teamDiff.fields, "adoptId"], props, live), team);
+}
+
+async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs): Promise<TeamOutputs> {
+  const org = news.organizationId;
+  const changed = changedFields(teamDiff, olds, news);
+  let team: ApiTeam | undefined;
+  if (changed.includes("title")) {
+    team = await ctx.client.patch(teamPath(org, id), { body: { title: news.title }, schema: ApiTeam });
+  }
+  // Removing `members` only stops managing them, so it sends nothing.
+  if (changed.includes("members") && news.members) {
+    team ??= await ctx.client.get(teamPath(org, id), { schema: ApiTeam });
+    team = await applyMembers(ctx, org, team, news, await fetchMembers(ctx, org, id));
+  }
+  team ??= await ctx.client.get(teamPath(org, id), { schema: ApiTeam });
+  return outputs(declared(news), team);
+}
+
+async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
+  await ctx.client.delete(teamPath(props.organizationId, id));
+}
+
+export const definition: ResourceDef<TeamInputs, TeamOutputs> = {
+  kind: "Team",
+  schema: teamSchema,
+  diff: teamDiff,
+  create,
+  read,
+  update,
+  delete: remove,
+};
+
+// ---- Resource class ------------------------------------------------------------------------------
+
+export type TeamArgs = {
+  title: pulumi.Input<string>;
+  organizationId?: pulumi.Input<string>;
+  members?: pulumi.Input<pulumi.Input<{ user: pulumi.Input<string>; role?: pulumi.Input<TeamRole> }>[]>;
+  adoptId?: pulumi.Input<string>;
+};
+
+/** A GitBook team, optionally with authoritative membership. */
+export class Team extends pulumi.dynamic.Resource {
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly title: pulumi.Output<string>;
+  declare readonly members: pulumi.Output<TeamMember[] | undefined>;
+  declare readonly memberCount: pulumi.Output<number>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      providerFor("Team"),
+      name,
+      {
+        organizationId: undefined,
+        members: undefined,
+        adoptId: undefined,
+        ...args,
+        memberCount: undefined,
+        createdAt: undefined,
+      },
+      opts,
+      "gitbook",
+      "Team",
+    );
+  }
+}
