@@ -111,10 +111,15 @@ const sectionPath = (org: string, site: string, id: string) => p`/orgs/${org}/si
 
 type ApiSiteSpaceOf = NonNullable<ApiSiteSection["siteSpaces"]>[number];
 
-/** The section's own site space: the recorded one, else the one showing the declared space. */
+/**
+ * The section's own site space: the recorded one, else the one showing the declared space. With none
+ * recorded (adoption) and none showing the declared space, the section's first site space stands for
+ * the space it was made from, so a mismatched adoption shows up as a spaceId change.
+ */
 function ownSiteSpace(section: ApiSiteSection, props: Props): ApiSiteSpaceOf | undefined {
   const spaces = section.siteSpaces ?? [];
-  return spaces.find((ss) => ss.id === props.siteSpaceId) ?? spaces.find((ss) => ss.space.id === props.spaceId);
+  const own = spaces.find((ss) => ss.id === props.siteSpaceId) ?? spaces.find((ss) => ss.space.id === props.spaceId);
+  return own ?? (props.siteSpaceId === undefined ? spaces[0] : undefined);
 }
 
 /** Every input the API reports, keyed like the inputs (`props` resolves what is only partly managed). */
@@ -167,7 +172,8 @@ async function create(ctx: Ctx, inputs: SiteSectionInputs): Promise<{ id: string
   );
   const siteSpaceId = ownSiteSpace(section, { spaceId })?.id;
   // POST takes only the space, title and icon; the rest needs one PATCH, and the default one site PATCH.
-  const rest = patchBody(["path", "condition", "description"], inputs, sectionPatch);
+  // (No nullable rule here: an undeclared field is simply not sent.)
+  const rest = patchBody(["path", "condition", "description"], inputs, { patchable: sectionPatch.patchable });
   try {
     if (Object.keys(rest).length > 0) {
       section = await ctx.client.patch(sectionPath(org, site, section.id), { body: rest, schema: ApiSiteSection });

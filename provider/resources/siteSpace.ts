@@ -174,7 +174,8 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   // Nothing showed this space in the container before we sent, so after a lost answer one that does is ours.
   let ss = await createOnce(() => ctx.client.post(siteSpacesPath(org, site), { body, schema: ApiSiteSpace }), inContainer);
   // POST takes only the space and section; path and condition need one PATCH, the default another.
-  const rest = patchBody(["path", "condition"], inputs, siteSpacePatch);
+  // (No nullable rule here: an undeclared field is simply not sent.)
+  const rest = patchBody(["path", "condition"], inputs, { patchable: siteSpacePatch.patchable });
   try {
     if (Object.keys(rest).length > 0) ss = await ctx.client.patch(siteSpacePath(org, site, ss.id), { body: rest, schema: ApiSiteSpace });
     if (inputs.default === true) {
