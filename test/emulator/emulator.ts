@@ -1,0 +1,203 @@
+// A stateful, in-memory emulator of the parts of GitBook's public API (/v1) that the
+// pulumi-gitbook resources use, with deterministic fault injection. node:http only.
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { setTimeout as delay } from "node:timers/promises";
+
+import { Faults } from "./faults";
+import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
+import { RequestLog, UNKNOWN_ROUTE } from "./log";
+import { View } from "./render";
+import { buildRouter, type Ctx } from "./routes";
+import { seedStore, Store, type Seeded } from "./store";
+
+export type { FaultHandle, FaultPlan, FaultSpec } from "./faults";
+export { ERROR_WINDOW, Faults } from "./faults";
+export { LIMITS, LIST_LIMIT } from "./http";
+export type { LogEntry, RouteFilter } from "./log";
+export { RequestLog } from "./log";
+export * from "./store";
+
+export interface EmulatorOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: "127.0.0.1";
+  /** The valid bearer token; random ("gb_emu_" + hex) by default. */
+  token?: string;
+  /** Seed of every PRNG (fault decisions, ids, share keys). Default 0x5eed. */
+  seed?: number;
+  /** GETs of a spec that still answer "pending" after POST/PUT; default 1. Infinity freezes processing. */
+  openApiProcessingReads?: number;
+}
+
+const DEFAULT_SEED = 0x5eed;
+
+export class Emulator {
+  /** "http://127.0.0.1:PORT", without /v1. */
+  readonly url: string;
+  /** The bearer token currently accepted (unless revoked); may be reassigned by tests. */
+  token: string;
+  readonly seeded: Seeded;
+  readonly store: Store;
+  readonly log = new RequestLog();
+  faults: Faults;
+
+  private readonly revoked = new Set<string>();
+  private readonly router = buildRouter();
+  private readonly view: View;
+
+  private constructor(
+    private readonly server: http.Server,
+    url: string,
+    opts: EmulatorOptions,
+  ) {
+    const seed = opts.seed ?? DEFAULT_SEED;
+    this.url = url;
+    this.token = opts.token ?? `gb_emu_${randomBytes(16).toString("hex")}`;
+    this.store = new Store({ seed, openApiProcessingReads: opts.openApiProcessingReads ?? 1 });
+    this.seeded = seedStore(this.store);
+    this.faults = new Faults(seed);
+    this.view = new View(this.store, url);
+  }
+
+  static async start(opts: EmulatorOptions = {}): Promise<Emulator> {
+    const host = opts.host ?? "127.0.0.1";
+    const server = http.createServer();
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(opts.port ?? 0, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const { port } = server.address() as AddressInfo;
+    const emu = new Emulator(server, `http://${host}:${port}`, opts);
+    server.on("request", (req, res) => {
+      emu.handle(req, res).catch((e: unknown) => {
+        // Never let a bug in the emulator crash the test process; surface it as a 500 instead.
+        if (!res.headersSent && !res.destroyed) send(res, { status: 500, body: errorBody(500, `Emulator bug: ${String(e)}`) });
+        else req.socket.destroy();
+      });
+    });
+    return emu;
+  }
+
+  /** From now on the current token answers 401 (assign a new `token` to recover). */
+  revokeToken(): void {
+    this.revoked.add(this.token);
+  }
+
+  /** Shortcut for `store.settings.openApiProcessingReads` (Infinity freezes every pending spec). */
+  get openApiProcessingReads(): number {
+    return this.store.settings.openApiProcessingReads;
+  }
+  set openApiProcessingReads(n: number) {
+    this.store.settings.openApiProcessingReads = n;
+  }
+
+  /** Every "METHOD template" the emulator serves. */
+  routes(): string[] {
+    return this.router.templates();
+  }
+
+  async close(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const started = performance.now();
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", "http://emulator.invalid");
+    const path = url.pathname;
+    let raw: string;
+    try {
+      raw = await readBody(req);
+    } catch {
+      req.socket.destroy();
+      return;
+    }
+    const match = this.router.match(method, path);
+    const route = match?.template ?? UNKNOWN_ROUTE;
+    const record = (status: number) => this.log.record({ method, route, path, status, ms: performance.now() - started });
+
+    const plan = this.faults.plan(method, route, path);
+    if (plan.latencyMs > 0) await delay(plan.latencyMs);
+    if (plan.dropBefore) {
+      record(0);
+      req.socket.destroy();
+      return;
+    }
+    const reply: Reply = plan.reject
+      ? { status: plan.reject.status, body: errorBody(plan.reject.status, plan.reject.message), headers: plan.reject.headers }
+      : this.process(req, method, path, url.searchParams, raw, match);
+    if (plan.dropAfter && !plan.reject) {
+      record(0);
+      req.socket.destroy();
+      return;
+    }
+    record(reply.status);
+    send(res, reply);
+  }
+
+  private process(
+    req: http.IncomingMessage,
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    raw: string,
+    match: RouteMatch<Ctx> | undefined,
+  ): Reply {
+    try {
+      // Authentication is checked before routing, as GitBook does: a bad token never learns which routes exist.
+      const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+      if (!auth) fail(401, "Missing bearer token in the Authorization header");
+      if (auth[1] !== this.token || this.revoked.has(auth[1]!)) fail(401, "Invalid or revoked API token");
+      if (!match) fail(404, `No route for ${method} ${path}`);
+      const body = method === "GET" || method === "DELETE" ? undefined : parseJson(raw);
+      return match.handler({ params: match.params, query, body, store: this.store, view: this.view });
+    } catch (e) {
+      if (e instanceof ApiError) return { status: e.status, body: errorBody(e.status, e.message), headers: e.headers };
+      const message = e instanceof Error ? e.stack ?? e.message : String(e);
+      return { status: 500, body: errorBody(500, `Emulator bug: ${message}`) };
+    }
+  }
+}
+
+function parseJson(raw: string): unknown {
+  if (raw.trim() === "") return {};
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return fail(400, "body: must be valid JSON");
+  }
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: http.ServerResponse, reply: Reply): void {
+  const headers: Record<string, string | number> = { ...reply.headers };
+  if (reply.body === undefined) {
+    // 204 must not carry Content-Length; 205 must announce its empty body.
+    if (reply.status !== 204) headers["Content-Length"] = 0;
+    res.writeHead(reply.status, headers);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(reply.body);
+  headers["Content-Type"] = "application/json; charset=utf-8";
+  headers["Content-Length"] = Buffer.byteLength(text);
+  res.writeHead(reply.status, headers);
+  res.end(text);
+}

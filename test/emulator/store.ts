@@ -1,0 +1,366 @@
+// In-memory state of the emulator. Records are plain mutable objects so tests can
+// make out-of-band changes (e.g. `store.sites.get(id)!.hostname = "docs.acme.test"`);
+// everything the API returns is derived from them at read time by render.ts, so
+// such edits show up in the next response without any cache to invalidate.
+
+export const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
+export type Role = (typeof ROLES)[number];
+export const TEAM_ROLES = ["owner", "member"] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+export const SITE_TYPES = ["basic", "premium", "ultimate"] as const;
+export type SiteType = (typeof SITE_TYPES)[number];
+export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
+export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
+export const AGENTS_CONTEXTS = ["excluded", "included"] as const;
+export type AgentsContext = (typeof AGENTS_CONTEXTS)[number];
+export const OPENAPI_VISIBILITIES = ["private", "public"] as const;
+export type OpenApiVisibility = (typeof OPENAPI_VISIBILITIES)[number];
+export type SpaceVisibility = "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
+export type OpenApiProcessingState = "pending" | "complete" | "failed";
+export type OpenApiSource = { url: string } | { text: string };
+
+/** Every record carries `seq`, a store-wide creation counter: lists are ordered by it and page cursors point at it. */
+interface Base {
+  id: string;
+  seq: number;
+  createdAt: string;
+}
+
+export interface OrgRecord extends Base {
+  title: string;
+  hostname: string;
+  emailDomains: string[];
+}
+
+export interface SpaceRecord extends Base {
+  orgId: string;
+  title: string;
+  emoji: string;
+  visibility: SpaceVisibility;
+  updatedAt: string;
+  revision: string;
+}
+
+/** An organization member; `id` is the user id, `createdAt` doubles as `joinedAt`. */
+export interface MemberRecord extends Base {
+  orgId: string;
+  email: string;
+  displayName: string;
+  role: Role | null;
+}
+
+export interface SiteRecord extends Base {
+  orgId: string;
+  type: SiteType;
+  title: string;
+  /** Custom hostname; the API cannot set it, tests may (out of band). */
+  hostname?: string;
+  basename: string;
+  visibility: SiteVisibility;
+  agentsContext: AgentsContext;
+  adaptiveContent: { enabled: boolean };
+  proxy?: { origin: string; target: string };
+  /** Pointer to the default section. When it dangles, the first section (by seq) is the default. */
+  defaultSectionId?: string;
+  /** Pointer to the default root-level site space (same dangling rule). */
+  defaultSiteSpaceId?: string;
+  adaptiveSchema: { jsonSchema: Record<string, unknown>; updatedAt: string };
+}
+
+export interface SectionRecord extends Base {
+  siteId: string;
+  /** null = follow the title of the space the section shows (the API's "null clears title"). */
+  title: string | null;
+  /** The space the section was created with; its title is the fallback when the default site space is gone. */
+  spaceId: string;
+  path: string;
+  description?: string;
+  condition?: string;
+  icon?: string;
+  defaultSiteSpaceId?: string;
+}
+
+export interface SectionGroupRecord extends Base {
+  siteId: string;
+  title: string;
+  icon?: string;
+  sectionIds: string[];
+}
+
+export interface SiteSpaceRecord extends Base {
+  siteId: string;
+  /** Absent for root-level site spaces. */
+  sectionId?: string;
+  spaceId: string;
+  path: string;
+  condition?: string;
+}
+
+export interface ShareLinkRecord extends Base {
+  siteId: string;
+  name: string;
+  active: boolean;
+  /** The secret put in the published URL as `?share=`. */
+  key: string;
+}
+
+export interface TeamRecord extends Base {
+  orgId: string;
+  title: string;
+}
+
+/** Keyed in `Store.teamMembers` by `teamMemberKey(teamId, userId)`. */
+export interface TeamMemberRecord extends Base {
+  teamId: string;
+  userId: string;
+  role: TeamRole;
+}
+
+export interface SamlProviderRecord extends Base {
+  orgId: string;
+  label: string;
+  entityID?: string;
+  certificate?: string;
+  ssoURL?: string;
+  defaultTeamId?: string;
+  defaultRole: Role | null;
+}
+
+export interface OpenApiSpecRecord extends Base {
+  orgId: string;
+  slug: string;
+  source: OpenApiSource;
+  updatedAt: string;
+  visibility: OpenApiVisibility;
+  processingState: OpenApiProcessingState;
+  /** GETs of the spec seen since the last POST/PUT while pending. */
+  pendingReads: number;
+  /** Per-spec freeze: stays "pending" whatever the reads (the global switch is `settings.openApiProcessingReads = Infinity`). */
+  frozen?: boolean;
+  lastVersionId?: string;
+  lastProcessedAt?: string;
+  lastProcessErrorCode?: "invalid_spec" | "fetch_failed";
+}
+
+export interface OpenApiVersionRecord extends Base {
+  specId: string;
+  url: string;
+}
+
+export interface StoreSettings {
+  /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
+  openApiProcessingReads: number;
+}
+
+export const teamMemberKey = (teamId: string, userId: string): string => `${teamId}/${userId}`;
+
+/** mulberry32: tiny, fast, good enough for test determinism. */
+export function createPrng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+export class Store {
+  readonly orgs = new Map<string, OrgRecord>();
+  readonly spaces = new Map<string, SpaceRecord>();
+  readonly members = new Map<string, MemberRecord>();
+  readonly sites = new Map<string, SiteRecord>();
+  readonly sections = new Map<string, SectionRecord>();
+  readonly sectionGroups = new Map<string, SectionGroupRecord>();
+  readonly siteSpaces = new Map<string, SiteSpaceRecord>();
+  readonly shareLinks = new Map<string, ShareLinkRecord>();
+  readonly teams = new Map<string, TeamRecord>();
+  readonly teamMembers = new Map<string, TeamMemberRecord>();
+  readonly samlProviders = new Map<string, SamlProviderRecord>();
+  readonly openApiSpecs = new Map<string, OpenApiSpecRecord>();
+  readonly openApiVersions = new Map<string, OpenApiVersionRecord>();
+  readonly settings: StoreSettings;
+
+  private seqCounter = 0;
+  private readonly rand: () => number;
+
+  constructor(opts: { seed: number; openApiProcessingReads?: number }) {
+    // A stream separate from the fault PRNGs, so creating objects never shifts fault decisions.
+    this.rand = createPrng(opts.seed ^ 0x9e3779b9);
+    this.settings = { openApiProcessingReads: opts.openApiProcessingReads ?? 1 };
+  }
+
+  /** Random-looking but unique id: prefix, 6 random chars, then the base-36 counter (never reused). */
+  newId(prefix: string): { id: string; seq: number; createdAt: string } {
+    const seq = ++this.seqCounter;
+    return { id: `${prefix}_${this.randomString(6)}${seq.toString(36)}`, seq, createdAt: new Date().toISOString() };
+  }
+
+  randomString(length: number): string {
+    let s = "";
+    for (let i = 0; i < length; i++) s += ALPHABET[Math.floor(this.rand() * ALPHABET.length)];
+    return s;
+  }
+
+  // ---- site structure helpers (ordered by seq; default pointers resolved lazily) ----
+
+  sectionsOf(siteId: string): SectionRecord[] {
+    return bySeq([...this.sections.values()].filter((s) => s.siteId === siteId));
+  }
+
+  siteSpacesOf(siteId: string): SiteSpaceRecord[] {
+    return bySeq([...this.siteSpaces.values()].filter((s) => s.siteId === siteId));
+  }
+
+  /** Site spaces of one container: a section, or the root level when `sectionId` is undefined. */
+  siteSpacesIn(siteId: string, sectionId: string | undefined): SiteSpaceRecord[] {
+    return this.siteSpacesOf(siteId).filter((s) => s.sectionId === sectionId);
+  }
+
+  defaultSection(site: SiteRecord): SectionRecord | undefined {
+    const sections = this.sectionsOf(site.id);
+    return sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+  }
+
+  defaultSiteSpaceIn(site: SiteRecord, sectionId: string | undefined): SiteSpaceRecord | undefined {
+    const list = this.siteSpacesIn(site.id, sectionId);
+    const pointer = sectionId === undefined ? site.defaultSiteSpaceId : this.sections.get(sectionId)?.defaultSiteSpaceId;
+    return list.find((s) => s.id === pointer) ?? list[0];
+  }
+
+  isDefaultSiteSpace(ss: SiteSpaceRecord): boolean {
+    const site = this.sites.get(ss.siteId);
+    return site !== undefined && this.defaultSiteSpaceIn(site, ss.sectionId)?.id === ss.id;
+  }
+
+  teamMembersOf(teamId: string): TeamMemberRecord[] {
+    return bySeq([...this.teamMembers.values()].filter((m) => m.teamId === teamId));
+  }
+
+  findOpenApiSpec(orgId: string, slug: string): OpenApiSpecRecord | undefined {
+    for (const s of this.openApiSpecs.values()) if (s.orgId === orgId && s.slug === slug) return s;
+    return undefined;
+  }
+
+  /** Resolves a user reference the way team-membership bodies do: member id, or e-mail (case-insensitive). */
+  findMember(orgId: string, ref: string): MemberRecord | undefined {
+    const direct = this.members.get(ref);
+    if (direct && direct.orgId === orgId) return direct;
+    const email = ref.toLowerCase();
+    for (const m of this.members.values()) if (m.orgId === orgId && m.email.toLowerCase() === email) return m;
+    return undefined;
+  }
+
+  // ---- cascading deletes ----
+
+  deleteSiteSpace(id: string): boolean {
+    return this.siteSpaces.delete(id);
+  }
+
+  deleteSection(id: string): boolean {
+    const section = this.sections.get(id);
+    if (!section) return false;
+    for (const ss of this.siteSpacesIn(section.siteId, id)) this.siteSpaces.delete(ss.id);
+    for (const g of this.sectionGroups.values()) g.sectionIds = g.sectionIds.filter((s) => s !== id);
+    // The default pointer of the site may now dangle: defaultSection() then falls back to the first remaining section.
+    return this.sections.delete(id);
+  }
+
+  deleteSite(id: string): boolean {
+    if (!this.sites.has(id)) return false;
+    for (const s of this.sectionsOf(id)) this.deleteSection(s.id);
+    for (const ss of this.siteSpacesOf(id)) this.siteSpaces.delete(ss.id);
+    for (const g of [...this.sectionGroups.values()]) if (g.siteId === id) this.sectionGroups.delete(g.id);
+    for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
+    return this.sites.delete(id);
+  }
+
+  deleteTeam(id: string): boolean {
+    for (const m of this.teamMembersOf(id)) this.teamMembers.delete(m.id);
+    return this.teams.delete(id);
+  }
+
+  deleteOpenApiSpec(id: string): boolean {
+    for (const v of [...this.openApiVersions.values()]) if (v.specId === id) this.openApiVersions.delete(v.id);
+    return this.openApiSpecs.delete(id);
+  }
+}
+
+export function bySeq<T extends { seq: number }>(items: T[]): T[] {
+  return items.sort((a, b) => a.seq - b.seq);
+}
+
+/** Lower-case ASCII slug of at most `max` characters; "untitled" when nothing is left. */
+export function slugify(text: string, max = 100): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, max)
+    .replace(/-+$/g, "");
+  return slug || "untitled";
+}
+
+/** `base`, or `base-2`, `base-3`, ... : the first one not in `taken`, kept within `max` characters. */
+export function uniqueSlug(base: string, taken: Iterable<string>, max = 100): string {
+  const used = new Set(taken);
+  if (!used.has(base)) return base;
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = base.slice(0, max - suffix.length) + suffix;
+    if (!used.has(candidate)) return candidate;
+  }
+}
+
+export interface Seeded {
+  organizationId: string;
+  spaceIds: string[];
+  members: { id: string; email: string; displayName: string }[];
+}
+
+const SEED_SPACES: [string, string][] = [
+  ["Getting started", "🚀"],
+  ["API reference", "📘"],
+  ["Guides", "🧭"],
+  ["Changelog", "📝"],
+  ["SDK for TypeScript", "🧩"],
+  ["Internal handbook", "🔒"],
+];
+
+const SEED_MEMBERS: [string, string, Role | null][] = [
+  ["Ada Lovelace", "ada@acme.test", "admin"],
+  ["Grace Hopper", "grace@acme.test", "create"],
+  ["Alan Turing", "alan@acme.test", "edit"],
+  ["Katherine Johnson", "katherine@acme.test", "review"],
+  ["Edsger Dijkstra", "edsger@acme.test", "read"],
+];
+
+export function seedStore(store: Store): Seeded {
+  const org: OrgRecord = { ...store.newId("org"), title: "Acme Docs", hostname: "acme.gitbook.io", emailDomains: ["acme.test"] };
+  store.orgs.set(org.id, org);
+  const spaceIds = SEED_SPACES.map(([title, emoji]) => {
+    const base = store.newId("spc");
+    const space: SpaceRecord = {
+      ...base,
+      orgId: org.id,
+      title,
+      emoji,
+      visibility: title === "Internal handbook" ? "private" : "in-collection",
+      updatedAt: base.createdAt,
+      revision: `rev_${store.randomString(10)}`,
+    };
+    store.spaces.set(space.id, space);
+    return space.id;
+  });
+  const members = SEED_MEMBERS.map(([displayName, email, role]) => {
+    const m: MemberRecord = { ...store.newId("usr"), orgId: org.id, email, displayName, role };
+    store.members.set(m.id, m);
+    return { id: m.id, email, displayName };
+  });
+  return { organizationId: org.id, spaceIds, members };
+}
