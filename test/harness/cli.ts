@@ -45,7 +45,7 @@ export function formatReport(r: RunReport, stack: string): string {
 async function main(argv: string[]): Promise<number> {
   const op = argv[0] as Op;
   if (!["preview", "up", "refresh", "destroy"].includes(op)) {
-    console.error("usage: cli.js <preview|up|refresh|destroy> --program <dir> --stack <name> [--state <file>] [--report <file>]");
+    console.error("usage: cli.js <preview|up|refresh|destroy> --program <dir> --stack <name> [--state <file>] [--report <file>] [--host-log <file>] [--parallel N]");
     return 2;
   }
   const flag = (name: string) => {
@@ -58,7 +58,12 @@ async function main(argv: string[]): Promise<number> {
   linkPackage(dir, packageRoot);
   const extra = process.env.HARNESS_CONFIG ? (JSON.parse(process.env.HARNESS_CONFIG) as Record<string, string>) : {};
   const state = flag("state");
-  const opts = runOptionsFor(dir, stack, op, { config: extra, ...(state ? { statePath: path.resolve(state) } : {}) });
+  const hostLog = flag("host-log");
+  const opts = runOptionsFor(dir, stack, op, {
+    config: extra,
+    ...(state ? { statePath: path.resolve(state) } : {}),
+    ...(hostLog ? { hostLog: path.resolve(hostLog) } : {}),
+  });
   const parallel = flag("parallel");
   if (parallel) opts.parallel = Number(parallel);
   const report = await run(opts);

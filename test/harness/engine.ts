@@ -351,7 +351,8 @@ async function runProgram(opts: RunOptions, onResource: (r: Registration) => Pro
           type,
           name,
           custom: req.getCustom(),
-          inputs: rpc.deserializeProperties(req.getObject(), true),
+          // Raw wire values: unknowns stay the engine's sentinel string, secrets their wrapper, as the engine sees them.
+          inputs: req.getObject().toJavaScript(),
           additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
           ...(req.getParent() ? { parent: req.getParent() } : {}),
         };

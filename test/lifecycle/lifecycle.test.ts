@@ -1,0 +1,249 @@
+/**
+ * Every resource through a real Pulumi program, the SDK's serialization and the SDK's
+ * dynamic-provider host over gRPC (test/harness): create, no-op, update, replace, refresh with drift,
+ * refresh after an out-of-band delete, adoption, destroy. Requests are counted on the emulator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Emulator } from "../emulator/emulator";
+import { startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+
+const ref = (s: string) => ({ $ref: s });
+
+interface Scenario {
+  kind: string;
+  /** The program: dependencies first, the resource under test named "subject". */
+  program(emu: Emulator, variant: "base" | "update" | "replace"): Decl[];
+  /** The fields an update and a replace are expected to touch. */
+  updateField: string;
+  replaceField: string;
+  /** The subject's live record, or undefined when gone. */
+  live(emu: Emulator, id: string): Record<string, any> | undefined;
+  /** Changes the subject outside Pulumi; returns the input field that should show as drift. */
+  drift(emu: Emulator, id: string): string;
+  remove(emu: Emulator, id: string): void;
+  /** Creates an equivalent object outside Pulumi (through the API) and returns its id. */
+  existing(emu: Emulator, d: Deployment): Promise<string>;
+  /** Objects of this kind on the emulator (to prove destroy leaves nothing). */
+  count(emu: Emulator): number;
+}
+
+async function api(emu: Emulator, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${emu.url}/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${emu.token}`, "content-type": "application/json" },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return res.status === 204 || res.status === 205 ? undefined : res.json();
+}
+
+const site = (title = "Lifecycle Docs"): Decl => ({ kind: "Site", name: "site", args: { title } });
+const org = (emu: Emulator) => emu.seeded.organizationId;
+
+const scenarios: Scenario[] = [
+  {
+    kind: "Site",
+    program: (_e, v) => [
+      { kind: "Site", name: "subject", args: { title: v === "update" ? "Renamed Docs" : "Lifecycle Docs", ...(v === "replace" ? { type: "premium" } : {}) } },
+    ],
+    updateField: "title",
+    replaceField: "type",
+    live: (e, id) => e.store.sites.get(id),
+    drift: (e, id) => ((e.store.sites.get(id)!.title = "Edited in the app"), "title"),
+    remove: (e, id) => e.store.sites.delete(id),
+    existing: async (e) => (await api(e, "POST", `/orgs/${org(e)}/sites`, { title: "Legacy Docs" })).id,
+    count: (e) => e.store.sites.size,
+  },
+  {
+    kind: "SiteSection",
+    program: (e, v) => [
+      site(),
+      {
+        kind: "SiteSection",
+        name: "subject",
+        args: { siteId: ref("site.id"), spaceId: e.seeded.spaceIds[v === "replace" ? 1 : 0], title: v === "update" ? "Guides v2" : "Guides" },
+      },
+    ],
+    updateField: "title",
+    replaceField: "spaceId",
+    live: (e, id) => e.store.sections.get(id),
+    drift: (e, id) => ((e.store.sections.get(id)!.title = "Edited in the app"), "title"),
+    remove: (e, id) => e.store.sections.delete(id),
+    existing: async (e, d) => {
+      const siteId = d.resource("site").id!;
+      return (await api(e, "POST", `/orgs/${org(e)}/sites/${siteId}/sections`, { spaceId: e.seeded.spaceIds[0], title: "Guides" })).id;
+    },
+    count: (e) => e.store.sections.size,
+  },
+  {
+    kind: "SiteSpace",
+    program: (e, v) => [
+      site(),
+      { kind: "SiteSection", name: "sectionA", args: { siteId: ref("site.id"), spaceId: e.seeded.spaceIds[0], title: "Section A" } },
+      { kind: "SiteSection", name: "sectionB", args: { siteId: ref("site.id"), spaceId: e.seeded.spaceIds[1], title: "Section B" } },
+      {
+        kind: "SiteSpace",
+        name: "subject",
+        args: {
+          siteId: ref("site.id"),
+          sectionId: ref(v === "replace" ? "sectionB.id" : "sectionA.id"),
+          spaceId: e.seeded.spaceIds[2],
+          path: v === "update" ? "guides-v2" : "guides",
+        },
+      },
+    ],
+    updateField: "path",
+    replaceField: "sectionId",
+    live: (e, id) => e.store.siteSpaces.get(id),
+    drift: (e, id) => ((e.store.siteSpaces.get(id)!.path = "edited-in-app"), "path"),
+    remove: (e, id) => e.store.siteSpaces.delete(id),
+    existing: async (e, d) => {
+      const siteId = d.resource("site").id!;
+      const sectionId = d.resource("sectionA").id!;
+      return (await api(e, "POST", `/orgs/${org(e)}/sites/${siteId}/site-spaces`, { spaceId: e.seeded.spaceIds[2], sectionId })).id;
+    },
+    count: (e) => [...e.store.siteSpaces.values()].filter((s) => s.spaceId === e.seeded.spaceIds[2]).length,
+  },
+  {
+    kind: "ShareLink",
+    program: (_e, v) => [
+      site(),
+      { kind: "Site", name: "site2", args: { title: "Other Docs" } },
+      { kind: "ShareLink", name: "subject", args: { siteId: ref(v === "replace" ? "site2.id" : "site.id"), name: "Reviewers", active: v !== "update" } },
+    ],
+    updateField: "active",
+    replaceField: "siteId",
+    live: (e, id) => e.store.shareLinks.get(id),
+    drift: (e, id) => ((e.store.shareLinks.get(id)!.name = "Renamed in app"), "name"),
+    remove: (e, id) => e.store.shareLinks.delete(id),
+    existing: async (e, d) => (await api(e, "POST", `/orgs/${org(e)}/sites/${d.resource("site").id}/share-links`, { name: "Reviewers" })).id,
+    count: (e) => e.store.shareLinks.size,
+  },
+];
+
+for (const sc of scenarios) {
+  describe(`${sc.kind} through the dynamic-provider host`, () => {
+    let d: Deployment;
+    let id: string;
+    beforeAll(async () => {
+      d = await startDeployment();
+    });
+    afterAll(async () => d?.close());
+
+    it("previews a create without sending anything", async () => {
+      const r = await d.run("preview", sc.program(d.emu, "base"));
+      expect(r.error).toBeUndefined();
+      expect(steps(r)).toContain("create subject");
+      expect(d.emu.log.count()).toBe(0);
+    });
+
+    it("creates, then re-runs as a no-op with zero requests", async () => {
+      const r = await d.run("up", sc.program(d.emu, "base"));
+      expect(r.error).toBeUndefined();
+      expect(steps(r)).toContain("create subject");
+      id = d.resource("subject").id!;
+      expect(sc.live(d.emu, id)).toBeDefined();
+      d.emu.log.reset();
+      const again = await d.run("up");
+      expect(again.error).toBeUndefined();
+      expect(steps(again).every((s) => s.startsWith("same"))).toBe(true);
+      expect(d.emu.log.count()).toBe(0);
+    });
+
+    it(`updates in place when ${sc.updateField} changes`, async () => {
+      const preview = await d.run("preview", sc.program(d.emu, "update"));
+      expect(preview.steps.find((s) => s.name === "subject")).toMatchObject({ op: "update", changed: [sc.updateField] });
+      const r = await d.run("up");
+      expect(r.error).toBeUndefined();
+      expect(d.resource("subject").id).toBe(id);
+      expect(d.resource("subject").inputs[sc.updateField]).toBe(sc.program(d.emu, "update").at(-1)!.args[sc.updateField]);
+    });
+
+    it(`replaces when ${sc.replaceField} changes`, async () => {
+      const r = await d.run("up", sc.program(d.emu, "replace"));
+      expect(r.error).toBeUndefined();
+      expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: [sc.replaceField] });
+      const newId = d.resource("subject").id!;
+      expect(newId).not.toBe(id);
+      expect(sc.live(d.emu, id)).toBeUndefined();
+      expect(sc.live(d.emu, newId)).toBeDefined();
+      id = newId;
+    });
+
+    it("shows drift made outside Pulumi at refresh, and converges it on the next up", async () => {
+      const field = sc.drift(d.emu, id);
+      const r = await d.run("refresh");
+      expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "refresh", changed: [field] });
+      const back = await d.run("up");
+      expect(back.steps.find((s) => s.name === "subject")).toMatchObject({ op: "update", changed: [field] });
+      d.emu.log.reset();
+      expect(steps(await d.run("up")).every((s) => s.startsWith("same"))).toBe(true);
+      expect(d.emu.log.writes()).toBe(0);
+    });
+
+    it("drops an object deleted outside Pulumi at refresh, and recreates it on up", async () => {
+      sc.remove(d.emu, id);
+      const r = await d.run("refresh");
+      expect(r.steps.find((s) => s.name === "subject")?.op).toBe("read-gone");
+      expect(d.state().resources.some((x) => x.name === "subject")).toBe(false);
+      const up = await d.run("up");
+      expect(up.steps.find((s) => s.name === "subject")?.op).toBe("create");
+      id = d.resource("subject").id!;
+    });
+
+    it("adopts an existing object instead of creating another", async () => {
+      await d.run("up", sc.program(d.emu, "base").filter((x) => x.name !== "subject"));
+      expect(sc.live(d.emu, id)).toBeUndefined();
+      const existing = await sc.existing(d.emu, d);
+      const before = sc.count(d.emu);
+      const program = sc.program(d.emu, "base");
+      program.at(-1)!.args.adoptId = existing;
+      d.emu.log.reset();
+      const r = await d.run("up", program);
+      expect(r.error).toBeUndefined();
+      expect(d.resource("subject").id).toBe(existing);
+      expect(sc.count(d.emu)).toBe(before);
+      expect(d.emu.log.count({ method: "POST" })).toBe(0);
+    });
+
+    it("destroys everything it made, leaving nothing behind", async () => {
+      const r = await d.run("destroy");
+      expect(r.error).toBeUndefined();
+      expect(d.state().resources).toEqual([]);
+      expect(sc.count(d.emu)).toBe(0);
+    });
+  });
+}
+
+describe("state written by the harness", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+    const r = await d.run("up", [site(), { kind: "ShareLink", name: "link", args: { siteId: ref("site.id"), name: "Reviewers" } }]);
+    expect(r.error).toBeUndefined();
+  });
+  afterAll(async () => d?.close());
+
+  it("holds neither the token nor an absolute path, and __provider is a small stable shim", () => {
+    const raw = require("node:fs").readFileSync(d.statePath, "utf8") as string;
+    expect(raw).not.toContain(d.emu.token);
+    const provider = d.resource("site").inputs.__provider as string;
+    expect(provider).toContain('require("pulumi-gitbook/impl")');
+    expect(provider).not.toMatch(/\/(work|home|tmp|usr)\//);
+    expect(provider.length).toBeLessThan(4096);
+    // The same shim text for every resource of a kind: nothing instance-specific is captured.
+    console.log(`serialized __provider: ${provider.length} bytes`);
+  });
+
+  it("never prints the token: not in the host's output, the plan, or the report", () => {
+    const fs = require("node:fs");
+    expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(d.emu.token);
+    for (const f of fs.readdirSync(d.dir)) expect(fs.readFileSync(`${d.dir}/${f}`, "utf8")).not.toContain(d.emu.token);
+  });
+
+  it("stores the share link URL as a secret, never in plain text", () => {
+    const link = d.resource("link");
+    const liveKey = [...d.emu.store.shareLinks.values()][0]!.key;
+    expect(JSON.stringify(d.state())).not.toContain(liveKey);
+    expect(link.outputs.url).toMatchObject({ ciphertext: expect.stringMatching(/^v1:/) });
+  });
+});
