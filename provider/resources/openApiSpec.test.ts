@@ -1,0 +1,379 @@
+import { createHash } from "node:crypto";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../framework/check";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { nextPollDelay, processingPoll } from "./openApiSpec";
+
+let env: ProviderEnv;
+const savedPoll = { ...processingPoll };
+beforeAll(async () => {
+  env = await startProviderEnv();
+  // Processing takes a couple of GETs in the emulator; poll every few ms instead of every 250ms+.
+  Object.assign(processingPoll, { firstMs: 1, maxMs: 4 });
+});
+afterAll(async () => {
+  Object.assign(processingPoll, savedPoll);
+  await env.close();
+});
+beforeEach(() => env.emu.faults.clear());
+
+const SPECS = "/v1/orgs/:org/openapi";
+const SPEC = "/v1/orgs/:org/openapi/:slug";
+
+const doc = (title: string) => `openapi: 3.1.0\ninfo:\n  title: ${title}\n  version: 1.0.0\npaths: {}\n`;
+const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+
+let n = 0;
+const slug = () => `spec-${++n}`;
+
+async function created(inputs: Record<string, unknown>): Promise<State> {
+  return (await env.up("OpenApiSpec", inputs)).state;
+}
+const live = (s: string) => env.emu.store.findOpenApiSpec(env.org, s)!;
+
+/** Reconfigures the provider as the engine would, with another processing wait. */
+async function setWaitSeconds(seconds: string) {
+  const cfg: Record<string, string> = {
+    "gitbook:token": env.emu.token,
+    "gitbook:apiUrl": env.emu.url,
+    "gitbook:organizationId": env.org,
+    "gitbook:openApiWaitSeconds": seconds,
+  };
+  await env.call("OpenApiSpec", "configure", { config: { get: (k: string) => cfg[k] } });
+}
+
+describe("check", () => {
+  const url = { url: "https://api.acme.test/openapi.json" };
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ["slug", { slug: "", source: url }, /^slug must be 1 to 100 characters/],
+    ["slug", { slug: "a".repeat(101), source: url }, /^slug must be 1 to 100 characters/],
+    ["slug", { slug: "Payments_API", source: url }, /^slug must match lower-case letters and digits/],
+    ["slug", { slug: "payments--api", source: url }, /^slug must match lower-case letters and digits/],
+    ["slug", { slug: "-payments", source: url }, /^slug must match lower-case letters and digits/],
+    ["source", { slug: "s", source: {} }, /^source must set exactly one of url or text/],
+    ["source", { slug: "s", source: { ...url, text: doc("x") } }, /^source must set exactly one of url or text/],
+    ["source", { slug: "s", source: "https://api.acme.test/openapi.json" }, /^source must be an object \{url\} or \{text\}/],
+    ["source", { slug: "s", source: { file: "openapi.yaml" } }, /^source has unknown field\(s\) file: use url or text/],
+    ["source.url", { slug: "s", source: { url: "api.acme.test/openapi.json" } }, /^source\.url must be an absolute http\(s\) URL/],
+    ["source.url", { slug: "s", source: { url: `https://api.acme.test/${"o".repeat(2027)}` } }, /^source\.url must be at most 2048 characters/],
+    ["source.text", { slug: "s", source: { text: "" } }, /^source\.text must not be empty/],
+    ["visibility", { slug: "s", source: url, visibility: "unlisted" }, /^visibility must be private or public/],
+  ];
+  for (const [property, input, reason] of bad) {
+    it(`rejects a bad ${property} before sending anything`, async () => {
+      env.emu.log.reset();
+      const r = await env.check("OpenApiSpec", input);
+      expect(r.failures).toContainEqual({ property, reason: expect.stringMatching(reason) });
+      // An empty slug also fails the pattern; every failure names this property.
+      expect(r.failures!.map((f) => f.property)).toEqual(r.failures!.map(() => property));
+      expect(env.emu.log.count()).toBe(0);
+    });
+  }
+
+  it("requires a slug and a source", async () => {
+    const r = await env.check("OpenApiSpec", {});
+    expect(r.failures).toEqual(
+      expect.arrayContaining([
+        { property: "slug", reason: "slug is required" },
+        { property: "source", reason: expect.stringMatching(/^source /) },
+      ]),
+    );
+  });
+
+  it("accepts the limits exactly and defaults visibility to private", async () => {
+    const r = await env.check("OpenApiSpec", { slug: "a".repeat(100), source: { url: `https://api.acme.test/${"o".repeat(2026)}` } });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs).toMatchObject({ organizationId: env.org, visibility: "private" });
+  });
+
+  it("skips values not known until apply", async () => {
+    expect((await env.check("OpenApiSpec", { slug: UNKNOWN, source: UNKNOWN })).failures).toBeUndefined();
+    expect((await env.check("OpenApiSpec", { slug: "s", source: { url: UNKNOWN } })).failures).toBeUndefined();
+  });
+
+  it("fails up with the property named", async () => {
+    await expect(env.up("OpenApiSpec", { slug: "Bad Slug", source: url })).rejects.toThrow(CheckFailed);
+  });
+});
+
+describe("diff", () => {
+  let urlState: State;
+  let textState: State;
+  const urlSource = { url: "https://api.acme.test/diff.json" };
+  const text = doc("Diff");
+  beforeAll(async () => {
+    urlState = await created({ slug: "diff-url", source: urlSource, visibility: "public" });
+    textState = await created({ slug: "diff-text", source: { text } });
+  });
+  const inputs = async (news: Record<string, unknown>) => (await env.check("OpenApiSpec", news)).inputs!;
+
+  it("reports no change for the same program, text compared by hash, without a request", async () => {
+    env.emu.log.reset();
+    expect((await env.diff("OpenApiSpec", urlState, await inputs({ slug: "diff-url", source: urlSource, visibility: "public" }))).changes).toBe(false);
+    expect((await env.diff("OpenApiSpec", textState, await inputs({ slug: "diff-text", source: { text } }))).changes).toBe(false);
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("updates in place for a changed text, url or visibility", async () => {
+    const d = await env.diff("OpenApiSpec", textState, await inputs({ slug: "diff-text", source: { text: doc("Diff v2") } }));
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    const d2 = await env.diff("OpenApiSpec", textState, await inputs({ slug: "diff-text", source: urlSource }));
+    expect(d2).toMatchObject({ changes: true, replaces: [] });
+    const d3 = await env.diff("OpenApiSpec", textState, await inputs({ slug: "diff-text", source: { text }, visibility: "public" }));
+    expect(d3).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("replaces for a new slug or organization, creating the new spec before deleting the old", async () => {
+    const d = await env.diff("OpenApiSpec", urlState, await inputs({ slug: "diff-url-2", source: urlSource, visibility: "public" }));
+    expect(d.replaces).toEqual(["slug"]);
+    expect(d.deleteBeforeReplace).toBeFalsy();
+    const d2 = await env.diff("OpenApiSpec", urlState, await inputs({ slug: "diff-url", source: urlSource, visibility: "public", organizationId: "org_b" }));
+    expect(d2.replaces).toEqual(["organizationId"]);
+    expect(d2.deleteBeforeReplace).toBeFalsy();
+  });
+
+  it("sees a removed visibility as a change back to private", async () => {
+    const d = await env.diff("OpenApiSpec", urlState, await inputs({ slug: "diff-url", source: urlSource }));
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("treats unknown values as possible changes", async () => {
+    const d = await env.diff("OpenApiSpec", textState, { ...(await inputs({ slug: "diff-text", source: { text } })), source: { text: UNKNOWN } });
+    expect(d).toMatchObject({ changes: true, replaces: [] });
+    const d2 = await env.diff("OpenApiSpec", textState, { ...(await inputs({ slug: "diff-text", source: { text } })), slug: UNKNOWN });
+    expect(d2.replaces).toEqual(["slug"]);
+  });
+});
+
+describe("lifecycle", () => {
+  it("creates from a url with one POST and waits until processing completes", async () => {
+    const s = slug();
+    env.emu.log.reset();
+    const r = await created({ slug: s, source: { url: `https://api.acme.test/${s}.json` } });
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.log.count({ method: "POST", route: SPECS })).toBe(1);
+    // The emulator answers "pending" to the first GET after a POST: the provider had to poll again.
+    expect(env.emu.log.count({ method: "GET", route: SPEC })).toBe(2);
+    expect(r.id).toBe(live(s).id);
+    expect(r.outs).toMatchObject({
+      slug: s,
+      source: { url: `https://api.acme.test/${s}.json` },
+      visibility: "private",
+      processingState: "complete",
+      lastVersion: live(s).lastVersionId,
+      lastProcessedAt: expect.any(String),
+      urls: { published: expect.stringContaining(s) },
+    });
+    expect(r.outs).not.toHaveProperty("lastProcessErrorCode");
+  });
+
+  it("creates from text and keeps only the text's hash in the outputs", async () => {
+    const s = slug();
+    const text = doc("Payments") + "x: " + "y".repeat(500) + "\n";
+    const r = await created({ slug: s, source: { text } });
+    expect(live(s).source).toEqual({ text });
+    expect(r.outs.source).toEqual({ textSha256: sha(text) });
+    expect(JSON.stringify(r.outs)).not.toContain("y".repeat(100));
+    expect(r.outs.processingState).toBe("complete");
+  });
+
+  it("creates a public spec with a POST then a PATCH", async () => {
+    const s = slug();
+    env.emu.log.reset();
+    const r = await created({ slug: s, source: { text: doc("Public") }, visibility: "public" });
+    expect(env.emu.log.count({ method: "POST", route: SPECS })).toBe(1);
+    expect(env.emu.log.count({ method: "PATCH", route: SPEC })).toBe(1);
+    expect(live(s).visibility).toBe("public");
+    expect(r.outs.visibility).toBe("public");
+  });
+
+  it("sends a changed text with one PUT and waits for the new version", async () => {
+    const s = slug();
+    const first = await created({ slug: s, source: { text: doc("v1") } });
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", { slug: s, source: { text: doc("v2") } }, first);
+    expect(r.step).toBe("update");
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.log.count({ method: "PUT", route: SPEC })).toBe(1);
+    expect(live(s).source).toEqual({ text: doc("v2") });
+    expect(r.state.outs).toMatchObject({ source: { textSha256: sha(doc("v2")) }, processingState: "complete" });
+    expect(r.state.outs.lastVersion).not.toBe(first.outs.lastVersion);
+  });
+
+  it("changes visibility with one PATCH and no PUT, and returns to private when removed", async () => {
+    const s = slug();
+    const source = { url: `https://api.acme.test/${s}.json` };
+    const first = await created({ slug: s, source });
+    env.emu.log.reset();
+    const pub = await env.up("OpenApiSpec", { slug: s, source, visibility: "public" }, first);
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.log.count({ method: "PATCH", route: SPEC })).toBe(1);
+    expect(live(s).visibility).toBe("public");
+    expect(pub.state.outs.lastVersion).toBe(first.outs.lastVersion);
+    await env.up("OpenApiSpec", { slug: s, source }, pub.state);
+    expect(live(s).visibility).toBe("private");
+  });
+
+  it("keeps a spec whose processing failed in state, retries it on the next up, and converges once fixed", async () => {
+    const s = slug();
+    const err = await env.up("OpenApiSpec", { slug: s, source: { text: "just some notes" } }).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: live(s).id });
+    expect(err.message).toMatch(/failed to process: invalid_spec/);
+    expect(err.properties).toMatchObject({ processingState: "failed", lastProcessErrorCode: "invalid_spec", source: { textSha256: sha("just some notes") } });
+    const state = { id: err.id, outs: err.properties };
+    // The same source again: resent, since the last processing failed.
+    env.emu.log.reset();
+    const again = await env.up("OpenApiSpec", { slug: s, source: { text: "just some notes" } }, state).catch((e) => e);
+    expect(again.name).toBe("PartialFailure");
+    expect(env.emu.log.count({ method: "PUT", route: SPEC })).toBe(1);
+    const fixed = await env.up("OpenApiSpec", { slug: s, source: { text: doc("Fixed") } }, { id: again.id, outs: again.properties });
+    expect(fixed.step).toBe("update");
+    expect(fixed.state.outs).toMatchObject({ processingState: "complete" });
+    expect(fixed.state.outs).not.toHaveProperty("lastProcessErrorCode");
+    expect((await env.up("OpenApiSpec", { slug: s, source: { text: doc("Fixed") } }, fixed.state)).step).toBe("same");
+  });
+
+  it("reports a url GitBook cannot fetch", async () => {
+    const s = slug();
+    const err = await env.up("OpenApiSpec", { slug: s, source: { url: "https://invalid.example/openapi.json" } }).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", properties: { lastProcessErrorCode: "fetch_failed" } });
+    expect(err.message).toMatch(/fetch_failed/);
+    expect(env.emu.store.openApiSpecs.has(err.id)).toBe(true);
+  });
+
+  it("stops waiting after gitbook:openApiWaitSeconds and keeps the still-processing spec in state", async () => {
+    const s = slug();
+    env.emu.openApiProcessingReads = Infinity;
+    await setWaitSeconds("0.2");
+    try {
+      const started = Date.now();
+      const err = await env.up("OpenApiSpec", { slug: s, source: { text: doc("Slow") } }).catch((e) => e);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(err).toMatchObject({ name: "PartialFailure", id: live(s).id, properties: { processingState: "pending" } });
+      expect(err.message).toMatch(/still processing \(pending\) after 0\.2s/);
+      // Processing finishes later: a refresh shows it, and the next up has nothing to do.
+      env.emu.openApiProcessingReads = 1;
+      const refreshed = await env.refresh("OpenApiSpec", { id: err.id, outs: err.properties });
+      expect(refreshed!.state.outs.processingState).toBe("complete");
+      expect((await env.up("OpenApiSpec", { slug: s, source: { text: doc("Slow") } }, refreshed!.state)).step).toBe("same");
+    } finally {
+      env.emu.openApiProcessingReads = 1;
+      await setWaitSeconds("5");
+    }
+  });
+
+  it("backs off between polls up to a cap", () => {
+    const saved = { ...processingPoll };
+    Object.assign(processingPoll, { firstMs: 250, maxMs: 5000 });
+    try {
+      const delays = [250];
+      for (let i = 0; i < 6; i++) delays.push(nextPollDelay(delays.at(-1)!));
+      expect(delays).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
+    } finally {
+      Object.assign(processingPoll, saved);
+    }
+  });
+
+  it("refreshes a text source to inputs that diff equal to the program", async () => {
+    const s = slug();
+    const text = doc("Stable");
+    const first = await created({ slug: s, source: { text } });
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.inputs).toEqual({ organizationId: env.org, slug: s, source: { textSha256: sha(text) }, visibility: "private" });
+    const d = await env.diff("OpenApiSpec", refreshed!.state, (await env.check("OpenApiSpec", { slug: s, source: { text } })).inputs!);
+    expect(d.changes).toBe(false);
+  });
+
+  it("shows drift of visibility and source after refresh and converges it", async () => {
+    const s = slug();
+    const source = { url: `https://api.acme.test/${s}.json` };
+    const first = await created({ slug: s, source });
+    Object.assign(live(s), { visibility: "public", source: { url: "https://elsewhere.test/spec.json" } });
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.inputs).toMatchObject({ visibility: "public", source: { url: "https://elsewhere.test/spec.json" } });
+    await env.up("OpenApiSpec", { slug: s, source }, refreshed!.state);
+    expect(live(s)).toMatchObject({ visibility: "private", source });
+  });
+
+  it("sees a url source replaced by text outside Pulumi, and sends the url again", async () => {
+    const s = slug();
+    const source = { url: `https://api.acme.test/${s}.json` };
+    const first = await created({ slug: s, source });
+    live(s).source = { text: doc("By hand") };
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.inputs.source).toEqual({ textSha256: "unknown" });
+    const r = await env.up("OpenApiSpec", { slug: s, source }, refreshed!.state);
+    expect(r.step).toBe("update");
+    expect(live(s).source).toEqual(source);
+  });
+
+  it("drops a spec deleted (or replaced by another) outside Pulumi at refresh, and deletes idempotently", async () => {
+    const s = slug();
+    const first = await created({ slug: s, source: { text: doc("Gone") } });
+    await env.destroy("OpenApiSpec", first);
+    expect(live(s)).toBeUndefined();
+    expect(await env.refresh("OpenApiSpec", first)).toBeUndefined();
+    await env.destroy("OpenApiSpec", first);
+    // Another spec created at the same slug is not the one Pulumi managed.
+    await created({ slug: s, source: { text: doc("Other") } });
+    expect(await env.refresh("OpenApiSpec", first)).toBeUndefined();
+  });
+
+  it("replaces for a new slug: the new spec is created, then the old one deleted", async () => {
+    const s = slug();
+    const source = { text: doc("Moving") };
+    const first = await created({ slug: s, source });
+    const r = await env.up("OpenApiSpec", { slug: `${s}-renamed`, source }, first);
+    expect(r.step).toBe("replace");
+    expect(live(s)).toBeUndefined();
+    expect(live(`${s}-renamed`).id).toBe(r.state.id);
+  });
+
+  it("adopts an existing spec by slug, sending its text source (which cannot be read back)", async () => {
+    const s = slug();
+    const existing = await created({ slug: s, source: { url: `https://api.acme.test/${s}.json` } });
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", { slug: s, source: { text: doc("Adopted") }, visibility: "public", adoptId: s });
+    expect(r.state.id).toBe(s);
+    expect(env.emu.log.count({ method: "POST" })).toBe(0);
+    expect(env.emu.log.count({ method: "PUT", route: SPEC })).toBe(1);
+    expect(live(s)).toMatchObject({ id: existing.id, visibility: "public", source: { text: doc("Adopted") }, processingState: "complete" });
+    const refreshed = await env.refresh("OpenApiSpec", r.state);
+    expect(refreshed!.state.outs.source).toEqual({ textSha256: sha(doc("Adopted")) });
+  });
+
+  it("adopts by ID without resending an unchanged url", async () => {
+    const s = slug();
+    const source = { url: `https://api.acme.test/${s}.json` };
+    const existing = await created({ slug: s, source });
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", { slug: s, source, adoptId: existing.id });
+    expect(r.state.id).toBe(existing.id);
+    expect(env.emu.log.writes()).toBe(0);
+  });
+
+  it("fails clearly when adoptId names nothing, or another spec than the slug's", async () => {
+    const source = { url: "https://api.acme.test/x.json" };
+    await expect(env.up("OpenApiSpec", { slug: slug(), source, adoptId: "oas_missing" })).rejects.toThrow(/adoptId "oas_missing" names no existing object/);
+    const s = slug();
+    await created({ slug: s, source });
+    await expect(env.up("OpenApiSpec", { slug: s, source, adoptId: "oas_other" })).rejects.toThrow(/names no existing object/);
+  });
+
+  it("explains a slug already taken instead of overwriting the spec", async () => {
+    const s = slug();
+    await created({ slug: s, source: { text: doc("First") } });
+    await expect(env.up("OpenApiSpec", { slug: s, source: { text: doc("Second") } })).rejects.toThrow(/already has a spec with slug .* adoptId/);
+    expect(live(s).source).toEqual({ text: doc("First") });
+  });
+
+  it("recovers from a lost POST answer without creating the spec twice", async () => {
+    const s = slug();
+    env.emu.faults.add({ match: { method: "POST", route: SPECS }, dropAfterProcess: true, times: 1 });
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", { slug: s, source: { text: doc("Lost") } });
+    expect([...env.emu.store.openApiSpecs.values()].filter((x) => x.slug === s).map((x) => x.id)).toEqual([r.state.id]);
+    expect(env.emu.log.count({ method: "POST", route: SPECS })).toBe(1);
+    expect(r.state.outs.processingState).toBe("complete");
+  });
+});
