@@ -1,6 +1,7 @@
 /**
  * Reads a Pulumi project folder the way the CLI does: the project name and `main` from Pulumi.yaml,
- * project-level `config:` defaults there, and the stack's `Pulumi.<stack>.yaml` overrides on top.
+ * project-level `config:` defaults there, and the stack's `Pulumi.<stack>.yaml` (in `stackConfigDir` when
+ * set) overrides on top.
  * Values arrive namespaced (`docs-site:sections`), structured values as JSON text, as the engine
  * passes them to a program.
  */
@@ -37,7 +38,9 @@ export function readProject(dir: string, stack: string): Project {
     if (value !== undefined) config[namespaced(name, k)] = asText(value);
   }
   const skippedSecure: string[] = [];
-  const stackFile = path.join(dir, `Pulumi.${stack}.yaml`);
+  // `stackConfigDir` moves the stack files elsewhere (relative to Pulumi.yaml), as the CLI allows.
+  const stackDir = doc.stackConfigDir ? path.resolve(dir, String(doc.stackConfigDir)) : dir;
+  const stackFile = path.join(stackDir, `Pulumi.${stack}.yaml`);
   if (fs.existsSync(stackFile)) {
     const sdoc = (yaml.load(fs.readFileSync(stackFile, "utf8")) ?? {}) as Record<string, any>;
     for (const [k, v] of Object.entries((sdoc.config ?? {}) as Record<string, any>)) {
