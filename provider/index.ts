@@ -5,4 +5,13 @@ export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutp
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";
+export {
+  DocsSite,
+  validateTopology,
+  type DocsSiteTopology,
+  type DocsSiteSection,
+  type DocsSiteSiteSpace,
+  type DocsSiteShareLink,
+  type TopologyProblem,
+} from "./components/docsSite";
 export * as client from "./client";

@@ -1,0 +1,277 @@
+/**
+ * DocsSite under pulumi.runtime.setMocks: which resources it registers, with which arguments, under
+ * which parent and after which dependencies, and how a wrong topology fails before anything is
+ * registered. Nothing here talks to an API; the provider side is covered by the resources' own tests
+ * and by test/examples (the whole example through the dynamic-provider host).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DocsSite, validateTopology, type DocsSiteTopology } from "./docsSite";
+
+interface Registration {
+  type: string;
+  name: string;
+  urn: string;
+  parent: string;
+  inputs: Record<string, any>;
+  /** Input name -> URNs it depends on. */
+  propertyDeps: Record<string, string[]>;
+}
+
+const registered: Registration[] = [];
+
+const kind = (type: string) => type.replace(/^pulumi-nodejs:dynamic\/gitbook:/, "");
+const byName = (name: string) => {
+  const r = registered.find((x) => x.name === name);
+  if (!r) throw new Error(`nothing registered as ${name}; registered: ${registered.map((x) => x.name).join(", ")}`);
+  return r;
+};
+
+function value<T>(o: pulumi.Output<T>): Promise<T> {
+  return new Promise((resolve) => o.apply((v) => resolve(v)));
+}
+
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        const state: Record<string, unknown> = { ...args.inputs };
+        if (args.type.endsWith(":SiteSection")) state.siteSpaceId = `${args.name}#own-site-space`;
+        if (args.type.endsWith(":ShareLink")) state.url = `https://docs.example/${args.name}?share=k3y`;
+        if (args.type.endsWith(":Site")) state.urls = { published: `https://docs.example/${args.name}` };
+        return { id: args.custom ? `${args.name}#id` : undefined, state };
+      },
+      call: () => ({}),
+    },
+    "proj",
+    "stack",
+    false,
+  );
+  // The mock monitor does not pass parents or dependencies to `newResource`; record them from the request.
+  const monitor = pulumi.runtime.getMonitor() as any;
+  const original = monitor.registerResource.bind(monitor);
+  monitor.registerResource = (req: any, callback: any) => {
+    const propertyDeps: Record<string, string[]> = {};
+    req.getPropertydependenciesMap().forEach((deps: any, prop: string) => (propertyDeps[prop] = deps.getUrnsList()));
+    const inputs = req.getObject().toJavaScript();
+    delete inputs.__provider;
+    registered.push({
+      type: req.getType(),
+      name: req.getName(),
+      urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
+      parent: req.getParent(),
+      inputs,
+      propertyDeps,
+    });
+    return original(req, callback);
+  };
+});
+
+beforeEach(() => {
+  registered.length = 0;
+});
+
+const topology = (): DocsSiteTopology => ({
+  site: { title: "Acme Docs", visibility: "share-link" },
+  sections: [
+    { key: "start", spaceId: "spc_start", title: "Getting started", path: "start", default: true },
+    {
+      key: "guides",
+      spaceId: "spc_guides",
+      icon: "compass",
+      siteSpaces: [
+        { key: "ts", spaceId: "spc_ts", path: "typescript", condition: 'visitor.claims.unsigned.lang == "ts"', default: true },
+        { key: "py", spaceId: "spc_py", path: "python" },
+      ],
+    },
+  ],
+  shareLinks: [{ name: "Reviewers" }, { key: "legal", name: "Legal team", active: false }],
+});
+
+/** Constructs the component and waits until every child is registered and every output resolved. */
+async function build(name: string, t: DocsSiteTopology) {
+  const c = new DocsSite(name, t);
+  await Promise.all([
+    value(c.sectionIds),
+    value(c.siteSpaceIds),
+    value(c.shareLinkUrls),
+    value(c.siteUrls),
+    value(c.urn),
+  ]);
+  return c;
+}
+
+describe("DocsSite registration", () => {
+  it("registers the site, each section, each site space and each share link under the component, named by key", async () => {
+    await build("docs", topology());
+    const component = byName("docs");
+    expect(component.type).toBe("gitbook:components:DocsSite");
+    const children = registered.filter((r) => r !== component).map((r) => `${kind(r.type)} ${r.name}`);
+    expect(children.sort()).toEqual(
+      [
+        "Site docs",
+        "SiteSection docs/start",
+        "SiteSection docs/guides",
+        "SiteSpace docs/guides/ts",
+        "SiteSpace docs/guides/py",
+        "ShareLink docs/reviewers",
+        "ShareLink docs/legal",
+      ].sort(),
+    );
+    for (const r of registered.filter((x) => x !== component)) expect(r.parent, r.name).toBe(component.urn);
+  });
+
+  it("passes each entry's fields to its resource, and leaves unset fields out", async () => {
+    await build("docs", topology());
+    expect(byName("docs").inputs).toEqual({});
+    expect(byName("docs").type).not.toBe(byName("docs/start").type);
+    const site = registered.find((r) => kind(r.type) === "Site")!;
+    expect(site.inputs).toMatchObject({ title: "Acme Docs", visibility: "share-link" });
+    expect(byName("docs/start").inputs).toEqual({ siteId: "docs#id", spaceId: "spc_start", title: "Getting started", path: "start", default: true });
+    expect(byName("docs/guides").inputs).toEqual({ siteId: "docs#id", spaceId: "spc_guides", icon: "compass" });
+    expect(byName("docs/guides/ts").inputs).toEqual({
+      siteId: "docs#id",
+      sectionId: "docs/guides#id",
+      spaceId: "spc_ts",
+      path: "typescript",
+      condition: 'visitor.claims.unsigned.lang == "ts"',
+      default: true,
+    });
+    expect(byName("docs/guides/py").inputs).toEqual({ siteId: "docs#id", sectionId: "docs/guides#id", spaceId: "spc_py", path: "python" });
+    expect(byName("docs/reviewers").inputs).toEqual({ siteId: "docs#id", name: "Reviewers" });
+    expect(byName("docs/legal").inputs).toEqual({ siteId: "docs#id", name: "Legal team", active: false });
+  });
+
+  it("makes sections depend on the site and site spaces on their section", async () => {
+    await build("docs", topology());
+    const site = registered.find((r) => kind(r.type) === "Site")!;
+    expect(byName("docs/guides").propertyDeps.siteId).toEqual([site.urn]);
+    expect(byName("docs/guides/ts").propertyDeps.sectionId).toEqual([byName("docs/guides").urn]);
+    expect(byName("docs/guides/ts").propertyDeps.siteId).toEqual([site.urn]);
+    expect(byName("docs/legal").propertyDeps.siteId).toEqual([site.urn]);
+  });
+
+  it("gives the same names whatever the order of sections and site spaces, so reordering replaces nothing", async () => {
+    await build("docs", topology());
+    const before = registered.map((r) => r.urn).sort();
+    registered.length = 0;
+    const t = topology();
+    t.sections.reverse();
+    t.sections[0]!.siteSpaces!.reverse();
+    t.shareLinks!.reverse();
+    await build("docs", t);
+    expect(registered.map((r) => r.urn).sort()).toEqual(before);
+  });
+
+  it("passes the site's organizationId to every child, so they all live where the site does", async () => {
+    const t = topology();
+    t.site.organizationId = "org_other";
+    await build("docs", t);
+    for (const r of registered.filter((x) => x.name !== "docs" || kind(x.type) === "Site")) expect(r.inputs.organizationId, r.name).toBe("org_other");
+  });
+
+  it("exposes section ids, site space ids (own and declared) and share link URLs by key, the URLs as a secret", async () => {
+    const c = await build("docs", topology());
+    expect(await value(c.siteId)).toBe("docs#id");
+    expect(await value(c.siteUrls)).toEqual({ published: "https://docs.example/docs" });
+    expect(await value(c.sectionIds)).toEqual({ start: "docs/start#id", guides: "docs/guides#id" });
+    expect(await value(c.siteSpaceIds)).toEqual({
+      start: "docs/start#own-site-space",
+      guides: "docs/guides#own-site-space",
+      "guides/ts": "docs/guides/ts#id",
+      "guides/py": "docs/guides/py#id",
+    });
+    expect(await value(c.shareLinkUrls)).toEqual({
+      reviewers: "https://docs.example/docs/reviewers?share=k3y",
+      legal: "https://docs.example/docs/legal?share=k3y",
+    });
+    expect(await pulumi.isSecret(c.shareLinkUrls)).toBe(true);
+    expect(Object.keys(c.sections)).toEqual(["start", "guides"]);
+    expect(Object.keys(c.siteSpaces)).toEqual(["guides/ts", "guides/py"]);
+  });
+
+  it("accepts values known only at deployment time (Outputs), leaving their check to the resource", async () => {
+    const t = topology();
+    t.sections[1]!.spaceId = pulumi.output("spc_guides");
+    t.sections[1]!.siteSpaces![0]!.path = pulumi.output("x".repeat(200));
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(byName("docs/guides").inputs.spaceId).toBe("spc_guides");
+  });
+});
+
+describe("DocsSite topology mistakes", () => {
+  const fails = (mutate: (t: any) => void) => {
+    const t: any = topology();
+    mutate(t);
+    let error: Error | undefined;
+    try {
+      new DocsSite("bad", t);
+    } catch (e) {
+      error = e as Error;
+    }
+    // Nothing may be registered for a topology that fails.
+    expect(registered).toEqual([]);
+    expect(error, "construction should fail").toBeDefined();
+    return error!.message;
+  };
+
+  it("names the path and the limit of a field that breaks a resource's limit", () => {
+    const message = fails((t) => {
+      t.sections.push({ key: "api", spaceId: "spc_api", siteSpaces: [{ key: "v2", spaceId: "spc_v2", path: "p".repeat(101) }] });
+    });
+    expect(message).toContain("sections[2].siteSpaces[0].path must be 1 to 100 characters");
+    expect(message).toMatch(/^DocsSite "bad": /);
+  });
+
+  it("reports every mistake at once", () => {
+    const message = fails((t) => {
+      t.sections[0].title = "x";
+      t.site.title = "";
+      delete t.sections[1].spaceId;
+    });
+    expect(message).toContain("sections[0].title must be 2 to 128 characters");
+    expect(message).toContain("site.title must be 2 to 128 characters");
+    expect(message).toContain("sections[1].spaceId is required");
+  });
+
+  it("allows at most one default section and one default site space per section", () => {
+    expect(fails((t) => (t.sections[1].default = true))).toContain("sections[1].default is true but sections[0] is already the default section");
+    registered.length = 0;
+    expect(fails((t) => (t.sections[1].siteSpaces[1].default = true))).toContain(
+      "sections[1].siteSpaces[1].default is true but sections[1].siteSpaces[0] is already the default of this section",
+    );
+  });
+
+  it("refuses repeated keys, which would give two resources one name", () => {
+    expect(fails((t) => (t.sections[1].key = "start"))).toContain('sections[1].key "start" is already the key of sections[0]');
+    registered.length = 0;
+    expect(fails((t) => (t.sections[1].siteSpaces[1].key = "ts"))).toContain('sections[1].siteSpaces[1].key "ts" is already the key of sections[1].siteSpaces[0]');
+    registered.length = 0;
+    expect(fails((t) => t.shareLinks.push({ name: "reviewers!" }))).toContain('shareLinks[2].name gives the key "reviewers", already the key of shareLinks[0]');
+  });
+
+  it("refuses a key that could not be part of a resource name", () => {
+    expect(fails((t) => (t.sections[0].key = "a/b"))).toContain("sections[0].key must be 1 to 64 letters, digits");
+  });
+
+  it("refuses a section showing the same space twice", () => {
+    expect(fails((t) => (t.sections[1].siteSpaces[1].spaceId = "spc_guides"))).toContain(
+      "sections[1].siteSpaces[1].spaceId shows the same space as sections[1].spaceId (the section's own space)",
+    );
+  });
+
+  it("refuses share links on a site they could not open", () => {
+    expect(fails((t) => (t.site.visibility = "public"))).toContain("shareLinks open only a site whose visibility is share-link, but site.visibility is public");
+  });
+
+  it("names a misspelt field instead of ignoring it", () => {
+    expect(fails((t) => (t.sections[1].sitespaces = []))).toContain("sections[1] has unknown field sitespaces");
+  });
+
+  it("needs at least one section, and a default that is a plain boolean", () => {
+    expect(fails((t) => (t.sections = []))).toContain("sections must list at least one section");
+    registered.length = 0;
+    expect(fails((t) => (t.sections[0].default = pulumi.output(true)))).toContain("sections[0].default must be a plain boolean");
+  });
+});
