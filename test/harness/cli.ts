@@ -45,7 +45,7 @@ export function formatReport(r: RunReport, stack: string): string {
 async function main(argv: string[]): Promise<number> {
   const op = argv[0] as Op;
   if (!["preview", "up", "refresh", "destroy"].includes(op)) {
-    console.error("usage: cli.js <preview|up|refresh|destroy> --program <dir> --stack <name> [--state <file>] [--report <file>] [--host-log <file>] [--parallel N]");
+    console.error("usage: cli.js <preview|up|refresh|destroy> --program <dir> --stack <name> [--state <file>] [--report <file>] [--host-log <file>] [--parallel N] [--package <dir>]");
     return 2;
   }
   const flag = (name: string) => {
@@ -54,7 +54,8 @@ async function main(argv: string[]): Promise<number> {
   };
   const dir = path.resolve(flag("program") ?? ".");
   const stack = flag("stack") ?? "dev";
-  const packageRoot = path.resolve(__dirname, "../../..");
+  // The package the program's node_modules links to: this checkout unless a test supplies a copy.
+  const packageRoot = path.resolve(flag("package") ?? path.resolve(__dirname, "../../.."));
   linkPackage(dir, packageRoot);
   const extra = process.env.HARNESS_CONFIG ? (JSON.parse(process.env.HARNESS_CONFIG) as Record<string, string>) : {};
   const state = flag("state");

@@ -128,7 +128,7 @@ function saveState(file: string, state: StateFile): void {
 
 // ---- helpers -----------------------------------------------------------------------------------------
 
-function changedInputs(olds: Props, news: Props): string[] {
+function changedKeys(olds: Props, news: Props): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   keys.delete("__provider");
   return [...keys].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
@@ -251,7 +251,7 @@ export async function run(opts: RunOptions): Promise<RunReport> {
           return opts.op === "preview" ? { state: news } : create();
         }
         const d = await host.diff(reg.urn, old.id, oldOutputs, news, old.inputs);
-        const changed = changedInputs(old.inputs, news);
+        const changed = changedKeys(old.inputs, news);
         if (d.replaces.length) {
           Object.assign(step, { op: "replace", changed, replaces: d.replaces });
           if (opts.op === "preview") return { state: news };
@@ -306,7 +306,9 @@ async function refreshOne(host: ProviderHost, r: ResourceState, report: RunRepor
     return;
   }
   const inputs = res.inputs ?? r.inputs;
-  const changed = changedInputs(r.inputs, inputs);
+  // Like `pulumi refresh`, report drift on outputs: inputs may legitimately change shape on read (an
+  // OpenAPI text source comes back as its hash) without anything having drifted.
+  const changed = changedKeys(outs, res.properties);
   current.set(r.urn, { ...r, id: res.id, inputs, outputs: sealOutputs(res.properties, r.additionalSecretOutputs, passphrase) });
   report.steps.push({ urn: r.urn, type: r.type, name: r.name, op: changed.length ? "refresh" : "same", ...(changed.length ? { changed } : {}) });
 }

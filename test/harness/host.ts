@@ -86,6 +86,22 @@ export class ProviderHost {
 
   async stop(): Promise<void> {
     this.client.close();
+    // Opt-in for the benchmark: the host's own CPU time and peak RSS, read by the kernel's accounting
+    // just before it is stopped (a child cannot be asked for process.cpuUsage(), and rusage of a
+    // grandchild never reaches the bench). Linux only; silently skipped elsewhere.
+    const usageFile = process.env.HARNESS_HOST_USAGE;
+    if (usageFile && this.proc.pid && this.proc.exitCode === null) {
+      try {
+        const stat = fs.readFileSync(`/proc/${this.proc.pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        const tick = 1000 / 100; // ms per clock tick: USER_HZ is 100 on every Linux ABI
+        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${this.proc.pid}/status`, "utf8"));
+        const usage = { cpuUserMs: Number(fields[11]) * tick, cpuSystemMs: Number(fields[12]) * tick, peakRssKb: hwm ? Number(hwm[1]) : undefined };
+        fs.appendFileSync(usageFile, JSON.stringify(usage) + "\n");
+      } catch {
+        // no /proc: the bench reports the figures as unavailable
+      }
+    }
     if (this.proc.exitCode === null) {
       const exited = new Promise((r) => this.proc.once("exit", r));
       this.proc.kill("SIGTERM");

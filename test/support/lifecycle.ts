@@ -26,7 +26,7 @@ export interface Deployment {
   dir: string;
   statePath: string;
   hostLog: string;
-  run(op: "preview" | "up" | "refresh" | "destroy", resources?: Decl[], opts?: { programDir?: string }): Promise<RunReport & { stdout: string }>;
+  run(op: "preview" | "up" | "refresh" | "destroy", resources?: Decl[], opts?: { programDir?: string; packageRoot?: string }): Promise<RunReport & { stdout: string }>;
   state(): StateFile;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
@@ -61,7 +61,10 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string }
         // Async on purpose: the emulator answers from this process's event loop.
         execFile(
           process.execPath,
-          [CLI, op, "--program", programDir, "--stack", stack, "--state", statePath, "--report", reportPath, "--host-log", hostLog],
+          [
+            CLI, op, "--program", programDir, "--stack", stack, "--state", statePath, "--report", reportPath, "--host-log", hostLog,
+            ...(runOpts.packageRoot ? ["--package", runOpts.packageRoot] : []),
+          ],
           { env: { ...process.env, HARNESS_CONFIG: JSON.stringify(config), GITBOOK_TOKEN: "" }, maxBuffer: 16 * 1024 * 1024 },
           (err, out, errOut) => {
             fs.appendFileSync(hostLog, out + errOut);

@@ -1,7 +1,8 @@
 /**
- * Every resource through a real Pulumi program, the SDK's serialization and the SDK's
- * dynamic-provider host over gRPC (test/harness): create, no-op, update, replace, refresh with drift,
- * refresh after an out-of-band delete, adoption, destroy. Requests are counted on the emulator.
+ * The lifecycle every resource goes through in a real Pulumi program, the SDK's serialization and the
+ * SDK's dynamic-provider host over gRPC (test/harness): preview, create, no-op, update, replace,
+ * refresh with drift, refresh after an out-of-band delete, adoption, destroy. Requests are counted
+ * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../emulator/emulator";
@@ -39,7 +40,20 @@ async function api(emu: Emulator, method: string, path: string, body?: unknown):
 const site = (title = "Lifecycle Docs"): Decl => ({ kind: "Site", name: "site", args: { title } });
 const org = (emu: Emulator) => emu.seeded.organizationId;
 
-const scenarios: Scenario[] = [
+/** A second organization, for the resources whose only replace trigger is moving organizations. */
+function otherOrg(emu: Emulator): string {
+  const existing = [...emu.store.orgs.values()].find((o) => o.title === "Other Org");
+  if (existing) return existing.id;
+  const rec = { ...emu.store.newId("org"), title: "Other Org", hostname: "other", emailDomains: ["other.test"] };
+  emu.store.orgs.set(rec.id, rec);
+  return rec.id;
+}
+
+const SPEC = (title: string) => `openapi: 3.0.3\ninfo:\n  title: ${title}\n  version: 1.0.0\npaths: {}\n`;
+const specBySlugOrId = (e: Emulator, id: string) => [...e.store.openApiSpecs.values()].find((s) => s.id === id || s.slug === id);
+
+export const scenarios: Record<string, Scenario> = Object.fromEntries(
+  ([
   {
     kind: "Site",
     program: (_e, v) => [
@@ -118,9 +132,75 @@ const scenarios: Scenario[] = [
     existing: async (e, d) => (await api(e, "POST", `/orgs/${org(e)}/sites/${d.resource("site").id}/share-links`, { name: "Reviewers" })).id,
     count: (e) => e.store.shareLinks.size,
   },
-];
+  {
+    kind: "Team",
+    program: (e, v) => [
+      {
+        kind: "Team",
+        name: "subject",
+        args: {
+          title: v === "update" ? "Docs Writers" : "Docs Team",
+          ...(v === "replace" ? { organizationId: otherOrg(e) } : { members: [{ user: e.seeded.members[1]!.email, role: "owner" }, { user: e.seeded.members[2]!.id }] }),
+        },
+      },
+    ],
+    updateField: "title",
+    replaceField: "organizationId",
+    live: (e, id) => e.store.teams.get(id),
+    // Membership drift is covered in-process (team.test.ts); here the subject has moved organizations.
+    drift: (e, id) => ((e.store.teams.get(id)!.title = "Renamed in app"), "title"),
+    remove: (e, id) => e.store.teams.delete(id),
+    existing: async (e) => (await api(e, "PUT", `/orgs/${org(e)}/teams`, { title: "Legacy Team" })).id,
+    count: (e) => e.store.teams.size,
+  },
+  {
+    kind: "SamlProvider",
+    program: (e, v) => [
+      {
+        kind: "SamlProvider",
+        name: "subject",
+        args: {
+          label: v === "update" ? "Okta (new)" : "Okta",
+          entityID: "http://www.okta.com/exk1",
+          ssoURL: "https://acme.okta.com/app/sso/saml",
+          certificate: "MIIC-test-certificate",
+          defaultRole: "read",
+          ...(v === "replace" ? { organizationId: otherOrg(e) } : {}),
+        },
+      },
+    ],
+    updateField: "label",
+    replaceField: "organizationId",
+    live: (e, id) => e.store.samlProviders.get(id),
+    drift: (e, id) => ((e.store.samlProviders.get(id)!.ssoURL = "https://evil.example/sso"), "ssoURL"),
+    remove: (e, id) => e.store.samlProviders.delete(id),
+    existing: async (e) => (await api(e, "POST", `/orgs/${org(e)}/saml`, { label: "Legacy IdP" })).id,
+    count: (e) => e.store.samlProviders.size,
+  },
+  {
+    kind: "OpenApiSpec",
+    program: (_e, v) => [
+      {
+        kind: "OpenApiSpec",
+        name: "subject",
+        args: { slug: v === "replace" ? "public-api" : "petstore", source: { text: SPEC("Petstore") }, visibility: v === "update" ? "public" : "private" },
+      },
+    ],
+    updateField: "visibility",
+    replaceField: "slug",
+    live: specBySlugOrId,
+    drift: (e, id) => ((specBySlugOrId(e, id)!.visibility = "public"), "visibility"),
+    remove: (e, id) => e.store.openApiSpecs.delete(specBySlugOrId(e, id)!.id),
+    existing: async (e) => (await api(e, "POST", `/orgs/${org(e)}/openapi`, { slug: "petstore", source: { text: SPEC("Old") } })).id,
+    count: (e) => e.store.openApiSpecs.size,
+  },
+] as Scenario[]).map((s) => [s.kind, s]),
+);
 
-for (const sc of scenarios) {
+export { api, ref, site };
+
+export function lifecycleSuite(kind: string): void {
+  const sc = scenarios[kind]!;
   describe(`${sc.kind} through the dynamic-provider host`, () => {
     let d: Deployment;
     let id: string;
@@ -172,9 +252,14 @@ for (const sc of scenarios) {
     it("shows drift made outside Pulumi at refresh, and converges it on the next up", async () => {
       const field = sc.drift(d.emu, id);
       const r = await d.run("refresh");
-      expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "refresh", changed: [field] });
+      const drifted = r.steps.find((s) => s.name === "subject")!;
+      expect(drifted.op).toBe("refresh");
+      expect(drifted.changed).toContain(field);
+      expect(d.resource("subject").inputs[field]).toEqual(d.resource("subject").outputs[field]);
       const back = await d.run("up");
-      expect(back.steps.find((s) => s.name === "subject")).toMatchObject({ op: "update", changed: [field] });
+      const converged = back.steps.find((s) => s.name === "subject")!;
+      expect(converged.op).toBe("update");
+      expect(converged.changed).toContain(field);
       d.emu.log.reset();
       expect(steps(await d.run("up")).every((s) => s.startsWith("same"))).toBe(true);
       expect(d.emu.log.writes()).toBe(0);
@@ -214,36 +299,3 @@ for (const sc of scenarios) {
   });
 }
 
-describe("state written by the harness", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-    const r = await d.run("up", [site(), { kind: "ShareLink", name: "link", args: { siteId: ref("site.id"), name: "Reviewers" } }]);
-    expect(r.error).toBeUndefined();
-  });
-  afterAll(async () => d?.close());
-
-  it("holds neither the token nor an absolute path, and __provider is a small stable shim", () => {
-    const raw = require("node:fs").readFileSync(d.statePath, "utf8") as string;
-    expect(raw).not.toContain(d.emu.token);
-    const provider = d.resource("site").inputs.__provider as string;
-    expect(provider).toContain('require("pulumi-gitbook/impl")');
-    expect(provider).not.toMatch(/\/(work|home|tmp|usr)\//);
-    expect(provider.length).toBeLessThan(4096);
-    // The same shim text for every resource of a kind: nothing instance-specific is captured.
-    console.log(`serialized __provider: ${provider.length} bytes`);
-  });
-
-  it("never prints the token: not in the host's output, the plan, or the report", () => {
-    const fs = require("node:fs");
-    expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(d.emu.token);
-    for (const f of fs.readdirSync(d.dir)) expect(fs.readFileSync(`${d.dir}/${f}`, "utf8")).not.toContain(d.emu.token);
-  });
-
-  it("stores the share link URL as a secret, never in plain text", () => {
-    const link = d.resource("link");
-    const liveKey = [...d.emu.store.shareLinks.values()][0]!.key;
-    expect(JSON.stringify(d.state())).not.toContain(liveKey);
-    expect(link.outputs.url).toMatchObject({ ciphertext: expect.stringMatching(/^v1:/) });
-  });
-});

@@ -1,0 +1,74 @@
+/** What the harness writes to state: no token, no absolute path, a small shim, secrets encrypted. */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROGRAM, ROOT, startDeployment, type Deployment } from "../support/lifecycle";
+import { ref, site } from "./scenarios";
+
+describe("state written by the harness", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+    const r = await d.run("up", [site(), { kind: "ShareLink", name: "link", args: { siteId: ref("site.id"), name: "Reviewers" } }]);
+    expect(r.error).toBeUndefined();
+  });
+  afterAll(async () => d?.close());
+
+  it("holds neither the token nor an absolute path, and __provider is a small stable shim", () => {
+    const raw = fs.readFileSync(d.statePath, "utf8") as string;
+    expect(raw).not.toContain(d.emu.token);
+    const provider = d.resource("site").inputs.__provider as string;
+    expect(provider).toContain('require("pulumi-gitbook/impl")');
+    expect(provider).not.toMatch(/\/(work|home|tmp|usr)\//);
+    expect(provider.length).toBeLessThan(4096);
+    // The same shim text for every resource of a kind: nothing instance-specific is captured.
+    console.log(`serialized __provider: ${provider.length} bytes`);
+  });
+
+  it("never prints the token: not in the host's output, the plan, or the report", () => {
+        expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(d.emu.token);
+    for (const f of fs.readdirSync(d.dir)) expect(fs.readFileSync(`${d.dir}/${f}`, "utf8")).not.toContain(d.emu.token);
+  });
+
+  it("stores the share link URL as a secret, never in plain text", () => {
+    const link = d.resource("link");
+    const liveKey = [...d.emu.store.shareLinks.values()][0]!.key;
+    expect(JSON.stringify(d.state())).not.toContain(liveKey);
+    expect(link.outputs.url).toMatchObject({ ciphertext: expect.stringMatching(/^v1:/) });
+  });
+});
+
+describe("provider code in state", () => {
+  let d: Deployment;
+  let pkg: string;
+  let program: string;
+  beforeAll(async () => {
+    d = await startDeployment();
+    // A private copy of the built package, so the test can change its implementation.
+    pkg = path.join(d.dir, "pkg");
+    fs.mkdirSync(path.join(pkg, "dist"), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, "package.json"), path.join(pkg, "package.json"));
+    fs.cpSync(path.join(ROOT, "dist/provider"), path.join(pkg, "dist/provider"), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
+    program = path.join(d.dir, "program");
+    fs.cpSync(PROGRAM, program, { recursive: true, filter: (src) => !/node_modules|\.pulumi-harness/.test(src) });
+    fs.mkdirSync(path.join(program, "node_modules"));
+    fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(program, "node_modules/@pulumi"), "dir");
+  });
+  afterAll(async () => d?.close());
+
+  it("runs the package's current implementation for resources already in state", async () => {
+    const r = await d.run("up", [site()], { programDir: program, packageRoot: pkg });
+    expect(r.error).toBeUndefined();
+    const shim = d.resource("site").outputs.__provider;
+    // Upgrade the package in place: every read now stamps its outputs.
+    fs.appendFileSync(
+      path.join(pkg, "dist/provider/impl.js"),
+      `\nconst v1 = exports.dispatch;\nexports.dispatch = async (...a) => { const r = await v1(...a); if (a[2] === "read" && r && r.props) r.props.implementation = "v2"; return r; };\n`,
+    );
+    const refreshed = await d.run("refresh", undefined, { programDir: program, packageRoot: pkg });
+    expect(refreshed.error).toBeUndefined();
+    expect(d.resource("site").outputs.__provider).toBe(shim);
+    expect(d.resource("site").outputs.implementation).toBe("v2");
+  });
+});
