@@ -1,0 +1,166 @@
+/**
+ * `npm run demo`: the main example (examples/docs-site, project file ./Pulumi.yaml) end to end
+ * against the bundled GitBook API emulator: preview, up, a no-op re-run, a change, refresh after an
+ * edit made "in the GitBook app", destroy. After each step it prints the plan and what reached the
+ * API.
+ *
+ * With the Pulumi CLI on PATH it drives the real CLI through the Automation API with a local file
+ * backend; without it, the lifecycle harness (test/harness) runs the same program through the SDK's
+ * dynamic-provider host, which is what the engine would run. It says which.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Emulator } from "../test/emulator/emulator";
+import { linkPackage } from "../test/harness/project";
+
+const ROOT = path.resolve(__dirname, "../..");
+const STACK = process.env.DEMO_STACK ?? "dev";
+
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+/** Names the example's config uses for spaces (`docs-site:spaces`), mapped to the emulator's seeded spaces. */
+function spaceNames(emu: Emulator): Record<string, string> {
+  const byTitle = new Map([...emu.store.spaces.values()].map((s) => [s.title, s.id]));
+  const names: Record<string, string> = {
+    "getting-started": "Getting started",
+    "api-reference": "API reference",
+    guides: "Guides",
+    changelog: "Changelog",
+    "sdk-typescript": "SDK for TypeScript",
+    "internal-handbook": "Internal handbook",
+  };
+  return Object.fromEntries(Object.entries(names).map(([name, title]) => [name, byTitle.get(title)!]));
+}
+
+function inventory(emu: Emulator): string {
+  const s = emu.store;
+  const n = (m: Map<string, unknown>) => m.size;
+  return `sites ${n(s.sites)}, sections ${n(s.sections)}, site spaces ${n(s.siteSpaces)}, share links ${n(s.shareLinks)}, teams ${n(s.teams)}, SAML providers ${n(s.samlProviders)}, OpenAPI specs ${n(s.openApiSpecs)}`;
+}
+
+function traffic(emu: Emulator): string {
+  const byMethod: Record<string, number> = {};
+  for (const e of emu.log.entries) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
+  const parts = Object.entries(byMethod).map(([m, c]) => `${m} ${c}`);
+  return parts.length ? `${emu.log.entries.length} requests (${parts.join(", ")})` : "0 requests";
+}
+
+function hasPulumiCli(): boolean {
+  const r = spawnSync("pulumi", ["version"], { encoding: "utf8" });
+  return r.status === 0;
+}
+
+interface Phase {
+  title: string;
+  op: "preview" | "up" | "refresh" | "destroy";
+  config?: Record<string, string>;
+  before?: (emu: Emulator) => void;
+}
+
+const CHANGE = { "docs-site:title": "Acme Developer Docs, second edition" };
+
+const PHASES: Phase[] = [
+  { title: "1. Preview: what `pulumi up` would do (nothing is sent to the API)", op: "preview" },
+  { title: "2. Up: create everything", op: "up" },
+  { title: "3. Up again, unchanged: a no-op that sends nothing", op: "up" },
+  { title: "4. Preview a change to the site title", op: "preview", config: CHANGE },
+  { title: "5. Up: apply it (one PATCH)", op: "up", config: CHANGE },
+  {
+    title: "6. Refresh after someone renames the site in the GitBook app: drift is shown",
+    op: "refresh",
+    config: CHANGE,
+    before: (emu) => {
+      for (const site of emu.store.sites.values()) site.title = "Renamed by hand";
+    },
+  },
+  { title: "7. Up: converge the drift back to the program", op: "up", config: CHANGE },
+  { title: "8. Destroy: remove everything", op: "destroy", config: CHANGE },
+];
+
+async function withHarness(emu: Emulator, base: Record<string, string>): Promise<boolean> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-"));
+  const cli = path.join(ROOT, "dist/test/harness/cli.js");
+  for (const phase of PHASES) {
+    console.log(`\n${bold(phase.title)}`);
+    phase.before?.(emu);
+    emu.log.reset();
+    // One process per run, as `pulumi up` is: the SDK keeps per-run global state.
+    const args = [cli, phase.op, "--program", ROOT, "--stack", STACK, "--state", path.join(work, `${STACK}.json`), "--host-log", path.join(work, "host.log")];
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, args, {
+        stdio: ["ignore", "inherit", "inherit"],
+        env: { ...process.env, HARNESS_CONFIG: JSON.stringify({ ...base, ...phase.config }) },
+      });
+      child.on("exit", (c) => resolve(c ?? 1));
+    });
+    console.log(`  API traffic: ${traffic(emu)}`);
+    console.log(`  On the emulator: ${inventory(emu)}`);
+    if (code !== 0) return false;
+  }
+  console.log(`\nState and the provider host's log are in ${work}`);
+  return true;
+}
+
+async function withCli(emu: Emulator, base: Record<string, string>): Promise<boolean> {
+  // Loaded only here: the Automation API needs the CLI.
+  const auto = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
+  linkPackage(ROOT, ROOT);
+  const backend = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-backend-"));
+  const stack = await auto.LocalWorkspace.createOrSelectStack(
+    { stackName: STACK, workDir: ROOT },
+    { envVars: { PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "demo" } },
+  );
+  const setAll = async (cfg: Record<string, string>) => {
+    for (const [k, v] of Object.entries(cfg)) await stack.setConfig(k, { value: v, secret: k === "gitbook:token" });
+  };
+  for (const phase of PHASES) {
+    console.log(`\n${bold(phase.title)}`);
+    phase.before?.(emu);
+    emu.log.reset();
+    await setAll({ ...base, ...phase.config });
+    const out = (s: string) => process.stdout.write(s);
+    if (phase.op === "preview") await stack.preview({ onOutput: out, diff: true });
+    else if (phase.op === "up") await stack.up({ onOutput: out });
+    else if (phase.op === "refresh") await stack.refresh({ onOutput: out });
+    else await stack.destroy({ onOutput: out });
+    console.log(`  API traffic: ${traffic(emu)}`);
+    console.log(`  On the emulator: ${inventory(emu)}`);
+  }
+  await stack.workspace.removeStack(STACK);
+  return true;
+}
+
+async function main(): Promise<number> {
+  const emu = await Emulator.start({ openApiProcessingReads: 1 });
+  try {
+    console.log(bold("pulumi-gitbook demo"));
+    console.log(`GitBook API emulator at ${emu.url} (organization ${emu.seeded.organizationId}), stack "${STACK}".`);
+    const base = {
+      "gitbook:token": emu.token,
+      "gitbook:apiUrl": emu.url,
+      "gitbook:organizationId": emu.seeded.organizationId,
+      "docs-site:spaces": JSON.stringify(spaceNames(emu)),
+    };
+    const cli = hasPulumiCli() && process.env.DEMO_ENGINE !== "harness";
+    console.log(
+      cli
+        ? "Engine: the Pulumi CLI found on PATH, through the Automation API, with a local file backend."
+        : "Engine: no Pulumi CLI on PATH, so the bundled lifecycle harness runs the program through the SDK's dynamic-provider host (as the engine would).",
+    );
+    const ok = cli ? await withCli(emu, base) : await withHarness(emu, base);
+    console.log(ok ? `\n${bold("Demo finished.")} Next: \`npm test\`.` : `\n${bold("Demo stopped on an error (above).")}`);
+    return ok ? 0 : 1;
+  } finally {
+    await emu.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e instanceof Error ? e.message : e);
+    process.exit(1);
+  },
+);
