@@ -198,7 +198,7 @@ export async function run(opts: RunOptions): Promise<RunReport> {
       return report;
     }
     const replaced: ResourceState[] = [];
-    const outputs = await runProgram(opts, async (reg) => {
+    const { outputs, wire } = await runProgram(opts, async (reg) => {
       registered.push(reg.urn);
       const old = priorByUrn.get(reg.urn);
       const step: Step = { urn: reg.urn, type: reg.type, name: reg.name, op: "same" };
@@ -277,7 +277,8 @@ export async function run(opts: RunOptions): Promise<RunReport> {
     const dropped = prior.resources.filter((r) => !registered.includes(r.urn));
     for (const r of dropped) report.steps.push({ urn: r.urn, type: r.type, name: r.name, op: "delete" });
     if (opts.op === "preview") return report;
-    stackOutputs = outputs;
+    // State keeps stack outputs as the engine does: what the program marked secret, encrypted.
+    stackOutputs = (wire ? sealSecrets(wire, passphrase) : outputs) as Props;
     report.outputs = outputs;
     // Replaced objects and resources the program dropped go last, dependents first.
     for (const r of replaced.reverse()) await remove(r);
@@ -323,11 +324,23 @@ interface Registration {
   additionalSecretOutputs: string[];
 }
 
+/** Encrypts every value the SDK wrapped as a secret on the wire. */
+function sealSecrets(v: unknown, passphrase: string): unknown {
+  if (isSecret(v)) return encryptSecret(plain(v), passphrase);
+  if (Array.isArray(v)) return v.map((x) => sealSecrets(x, passphrase));
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sealSecrets(x, passphrase)]));
+  return v;
+}
+
 /**
  * Runs the program on the real SDK with a mock monitor whose registerResource hands each resource to
- * `onResource`. Returns the stack outputs.
+ * `onResource`. Returns the stack outputs, plain and (`wire`) as the SDK registered them, secrets wrapped.
  */
-async function runProgram(opts: RunOptions, onResource: (r: Registration) => Promise<{ id?: string; state: Props }>): Promise<Props> {
+async function runProgram(
+  opts: RunOptions,
+  onResource: (r: Registration) => Promise<{ id?: string; state: Props }>,
+): Promise<{ outputs: Props; wire?: Props }> {
+  let wire: Props | undefined;
   const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json", { paths: [opts.programDir] }));
   const pulumi = require(sdkDir) as typeof import("@pulumi/pulumi");
   const mocks = require(path.join(sdkDir, "runtime/mocks"));
@@ -374,6 +387,10 @@ async function runProgram(opts: RunOptions, onResource: (r: Registration) => Pro
         callback(err);
       }
     }
+    registerResourceOutputs(req: any, callback: (e: unknown, r?: unknown) => void) {
+      if (req.getUrn().split("::")[2] === "pulumi:pulumi:Stack") wire = req.getOutputs()?.toJavaScript();
+      return super.registerResourceOutputs(req, callback);
+    }
   }
 
   pulumi.runtime.setMockOptions(new Monitor(), opts.project, opts.stack, preview);
@@ -388,5 +405,5 @@ async function runProgram(opts: RunOptions, onResource: (r: Registration) => Pro
     return fn ? await fn() : mod;
   });
   await (pulumi.runtime as any).waitForRPCs?.();
-  return (outputs ?? {}) as Props;
+  return { outputs: (outputs ?? {}) as Props, ...(wire ? { wire } : {}) };
 }
