@@ -399,11 +399,22 @@ async function runProgram(
   store.supportsResourceReferences = true;
   store.supportsOutputValues = false;
   const entry = path.resolve(opts.main);
-  const outputs = await (pulumi.runtime as any).runInPulumiStack(async () => {
-    const mod = require(entry);
-    const fn = typeof mod === "function" ? mod : typeof mod?.default === "function" ? mod.default : undefined;
-    return fn ? await fn() : mod;
-  });
+  // A program that throws also rejects promises the SDK never awaits, some only after the run has
+  // failed. The language host reports the error instead of crashing, and so must we: the first such
+  // rejection fails the run, later ones (the same error again) are ignored. One run per process, so
+  // the listener stays.
+  let programFailed!: (e: unknown) => void;
+  const failed = new Promise<never>((_, reject) => (programFailed = reject));
+  failed.catch(() => undefined);
+  process.on("unhandledRejection", (e) => programFailed(e));
+  const outputs = await Promise.race([
+    (pulumi.runtime as any).runInPulumiStack(async () => {
+      const mod = require(entry);
+      const fn = typeof mod === "function" ? mod : typeof mod?.default === "function" ? mod.default : undefined;
+      return fn ? await fn() : mod;
+    }),
+    failed,
+  ]);
   await (pulumi.runtime as any).waitForRPCs?.();
   return { outputs: (outputs ?? {}) as Props, ...(wire ? { wire } : {}) };
 }
