@@ -16,7 +16,20 @@ import type * as pulumi from "@pulumi/pulumi";
 /** Bump only with a matching branch in impl.dispatch that still accepts older shims. */
 export const SHIM_PROTOCOL = 1;
 
+const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+/**
+ * One provider object per kind for the life of the program: the SDK caches a provider's serialized
+ * text by object identity, so a fresh object per resource re-serializes the closure every time
+ * (tens of milliseconds of the program's CPU per resource, most of a no-op `up` at 1000 resources).
+ */
 export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+  let shim = shims.get(kind);
+  if (!shim) shims.set(kind, (shim = shimFor(kind)));
+  return shim;
+}
+
+function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
   return {
     async configure(req) {
       return require("pulumi-gitbook/impl").dispatch(1, kind, "configure", [req]);
