@@ -103,13 +103,16 @@ const openApiSlug = read(
 );
 const openApiVisibility = read("openApiVisibility", z.enum(["private", "public"], { error: "must be private or public" }).default("private"), { json: false });
 
-/** The space ID a name stands for, or a problem naming where the name was used. */
+/**
+ * The space ID a name stands for. An unknown name is a problem reported where it was used; the name
+ * then stands in for the ID so the topology can still be checked (nothing is declared after a problem).
+ */
 function spaceId(name: string, where: string): string {
   const id = spaces?.[name];
   if (id === undefined && spaces !== undefined) {
     problems.push(`${where}: names no space in ${config.name}:spaces; set it with pulumi config set --path '${config.name}:spaces.${name}' <space-id>`);
   }
-  return id ?? "";
+  return id ?? `(space ${name})`;
 }
 
 const topology: DocsSiteTopology = {
@@ -129,7 +132,7 @@ const topology: DocsSiteTopology = {
 };
 
 // DocsSite's own check, reported against the config key each value came from.
-if (sections !== undefined && title !== undefined && problems.length === 0) {
+if (sections !== undefined && title !== undefined) {
   for (const p of validateTopology(topology)) {
     problems.push(`${configKeyOf(p.path)}: ${p.path ? p.message.slice(p.path.length + 1) : p.message}`);
   }

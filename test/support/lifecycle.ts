@@ -26,7 +26,12 @@ export interface Deployment {
   dir: string;
   statePath: string;
   hostLog: string;
-  run(op: "preview" | "up" | "refresh" | "destroy", resources?: Decl[], opts?: { programDir?: string; packageRoot?: string }): Promise<RunReport & { stdout: string }>;
+  /** `config` is merged over the run's own config (e.g. another program's settings, or a deliberate mistake). */
+  run(
+    op: "preview" | "up" | "refresh" | "destroy",
+    resources?: Decl[],
+    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string> },
+  ): Promise<RunReport & { stdout: string }>;
   state(): StateFile;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
@@ -55,6 +60,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string }
         "gitbook:organizationId": emu.seeded.organizationId,
         "gitbook:openApiWaitSeconds": "10",
         "lifecycle:resources": JSON.stringify(last),
+        ...runOpts.config,
       };
       const programDir = runOpts.programDir ?? PROGRAM;
       const stdout = await new Promise<string>((resolve, reject) => {

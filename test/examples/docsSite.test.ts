@@ -1,0 +1,198 @@
+/**
+ * The main example (examples/docs-site; project file ./Pulumi.yaml, stack files in its
+ * stackConfigDir) run as a user runs it: through the harness CLI, the real SDK and the SDK's
+ * dynamic-provider host, against the emulator, once per stack config. Each stack must converge,
+ * re-run as a no-op without a single write, and destroy without leaving anything behind; a config
+ * mistake must fail the preview naming its key, before any request.
+ */
+import * as fs from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Emulator } from "../emulator/emulator";
+import { readProject } from "../harness/project";
+import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../support/example";
+import { startDeployment, steps, type Deployment } from "../support/lifecycle";
+
+/** Objects of every kind the example manages, as the emulator holds them. */
+function inventory(emu: Emulator) {
+  const s = emu.store;
+  return {
+    sites: s.sites.size,
+    sections: s.sections.size,
+    siteSpaces: s.siteSpaces.size,
+    shareLinks: s.shareLinks.size,
+    teams: s.teams.size,
+    teamMembers: s.teamMembers.size,
+    samlProviders: s.samlProviders.size,
+    openApiSpecs: s.openApiSpecs.size,
+  };
+}
+
+const EMPTY = { sites: 0, sections: 0, siteSpaces: 0, shareLinks: 0, teams: 0, teamMembers: 0, samlProviders: 0, openApiSpecs: 0 };
+
+function emailOf(emu: Emulator, userId: string): string {
+  return emu.store.members.get(userId)!.email;
+}
+
+const expectations = {
+  dev: { title: "Acme Developer Docs (preview)", visibility: "share-link", shareLinks: 1, saml: 0, slug: "acme-api-preview", specVisibility: "private" },
+  prod: { title: "Acme Developer Docs", visibility: "public", shareLinks: 0, saml: 1, slug: "acme-api", specVisibility: "public" },
+} as const;
+
+for (const stack of ["dev", "prod"] as const) {
+  const want = expectations[stack];
+
+  describe(`the docs-site example, stack ${stack}`, () => {
+    let d: Deployment;
+    const run = (op: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}) =>
+      d.run(op, undefined, { programDir: EXAMPLE_DIR, config: { ...exampleConfig(d.emu), ...config } });
+
+    beforeAll(async () => {
+      d = await startDeployment({ stack });
+    });
+    afterAll(async () => d?.close());
+
+    it("previews the whole site without sending a request", async () => {
+      const r = await run("preview");
+      expect(r.error).toBeUndefined();
+      expect(steps(r).every((s) => s.startsWith("create "))).toBe(true);
+      expect(steps(r)).toContain("create docs/guides/typescript");
+      expect(d.emu.log.count()).toBe(0);
+    });
+
+    it("converges: the site, its sections, site spaces and defaults, the team, and what differs per stack", async () => {
+      const r = await run("up");
+      expect(r.error).toBeUndefined();
+      const emu = d.emu;
+      const site = [...emu.store.sites.values()];
+      expect(site).toHaveLength(1);
+      expect(site[0]).toMatchObject({ title: want.title, visibility: want.visibility, adaptiveContent: { enabled: true } });
+
+      const sections = emu.store.sectionsOf(site[0]!.id);
+      expect(sections.map((s) => s.title).sort()).toEqual(["API reference", "Getting started", "Guides"]);
+      const spaces = exampleSpaces(emu);
+      const sectionOf = (title: string) => sections.find((s) => s.title === title)!;
+      expect(emu.store.defaultSection(site[0]!)?.id).toBe(sectionOf("Getting started").id);
+
+      const guides = sectionOf("Guides");
+      const inGuides = emu.store.siteSpacesIn(site[0]!.id, guides.id);
+      expect(inGuides.map((ss) => ss.spaceId).sort()).toEqual([spaces.guides, spaces["sdk-typescript"], spaces["internal-handbook"]].sort());
+      expect(emu.store.defaultSiteSpaceIn(site[0]!, guides.id)?.spaceId).toBe(spaces["sdk-typescript"]);
+      expect(inGuides.find((ss) => ss.spaceId === spaces["internal-handbook"])).toMatchObject({ path: "internal", condition: "visitor.claims.staff == true" });
+      expect(emu.store.siteSpacesOf(site[0]!.id)).toHaveLength(7);
+
+      expect(emu.store.shareLinks.size).toBe(want.shareLinks);
+
+      const team = [...emu.store.teams.values()];
+      expect(team.map((t) => t.title)).toEqual(["Docs writers"]);
+      const members = emu.store.teamMembersOf(team[0]!.id).map((m) => `${emailOf(emu, m.userId)} ${m.role}`);
+      expect(members.sort()).toEqual(["ada@acme.test owner", "alan@acme.test member", "grace@acme.test member"]);
+
+      const saml = [...emu.store.samlProviders.values()];
+      expect(saml).toHaveLength(want.saml);
+      if (want.saml) expect(saml[0]).toMatchObject({ label: "Acme SSO", defaultTeamId: team[0]!.id, defaultRole: "read" });
+
+      const spec = [...emu.store.openApiSpecs.values()];
+      expect(spec).toHaveLength(1);
+      expect(spec[0]).toMatchObject({ slug: want.slug, visibility: want.specVisibility, processingState: "complete" });
+      expect((spec[0]!.source as { text: string }).text).toBe(fs.readFileSync(`${EXAMPLE_DIR}/examples/docs-site/openapi.yaml`, "utf8"));
+
+      expect(r.outputs?.siteId).toBe(site[0]!.id);
+      expect(Object.keys(r.outputs?.siteSpaceIds as object).sort()).toEqual(
+        ["api", "api/beta", "api/changelog", "guides", "guides/handbook", "guides/typescript", "start"].sort(),
+      );
+      expect("singleSignOn" in r.outputs!).toBe(want.saml === 1);
+    });
+
+    it("re-runs as a no-op without a single write", async () => {
+      d.emu.log.reset();
+      const r = await run("up");
+      expect(r.error).toBeUndefined();
+      expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual([]);
+      expect(d.emu.log.writes()).toBe(0);
+    });
+
+    it("keeps the share link URLs out of state in plain text", () => {
+      const raw = fs.readFileSync(d.statePath, "utf8");
+      expect(d.emu.store.shareLinks.size).toBe(want.shareLinks);
+      for (const link of d.emu.store.shareLinks.values()) expect(raw).not.toContain(link.key);
+      expect(raw).not.toContain(d.emu.token);
+    });
+
+    it("replaces nothing when the sections are listed in another order", async () => {
+      const sections = JSON.parse(exampleSectionsConfig());
+      d.emu.log.reset();
+      const r = await run("preview", { "docs-site:sections": JSON.stringify([...sections].reverse()) });
+      expect(r.error).toBeUndefined();
+      expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual([]);
+      expect(d.emu.log.count()).toBe(0);
+    });
+
+    it("destroys everything it made, leaving nothing on the emulator", async () => {
+      expect(inventory(d.emu)).not.toEqual(EMPTY);
+      const r = await run("destroy");
+      expect(r.error).toBeUndefined();
+      expect(d.state().resources).toEqual([]);
+      expect(inventory(d.emu)).toEqual(EMPTY);
+    });
+  });
+}
+
+/** The `sections` value of the project file, as the program receives it. */
+function exampleSectionsConfig(): string {
+  // Read as the harness (like the CLI) reads the project file, rather than parsing the YAML again here.
+  return readProject(EXAMPLE_DIR, "dev").config["docs-site:sections"]!;
+}
+
+describe("the docs-site example with a config mistake", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment({ stack: "dev" });
+  });
+  afterAll(async () => d?.close());
+
+  const preview = (config: Record<string, string>) =>
+    d.run("preview", undefined, { programDir: EXAMPLE_DIR, config: { ...exampleConfig(d.emu), ...config } });
+
+  it("fails the preview naming the key and the limit, before any request", async () => {
+    const sections = JSON.parse(exampleSectionsConfig());
+    sections[1].title = "G";
+    const r = await preview({ "docs-site:sections": JSON.stringify(sections) });
+    expect(r.error).toContain("docs-site:sections[1].title: must be 2 to 128 characters");
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("names every mistake, in whichever key it is", async () => {
+    const sections = JSON.parse(exampleSectionsConfig());
+    sections[2].siteSpaces[0].space = "no-such-space";
+    sections[1].siteSpaces[1].path = "p".repeat(101);
+    const r = await preview({
+      "docs-site:sections": JSON.stringify(sections),
+      "docs-site:team": JSON.stringify({ title: "Docs writers", members: [{ user: "ada" }] }),
+      "docs-site:visibility": "secret",
+    });
+    expect(r.error).toContain("docs-site:sections[2].siteSpaces[0].space: names no space in docs-site:spaces");
+    expect(r.error).toContain("docs-site:sections[1].siteSpaces[1].path: must be 1 to 100 characters");
+    expect(r.error).toContain("docs-site:team.members[0].user: must be the e-mail address of a member of the organization");
+    expect(r.error).toContain("docs-site:visibility: must be one of public, unlisted, share-link, visitor-auth");
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("reports the topology's own rules against the config key they came from", async () => {
+    const sections = JSON.parse(exampleSectionsConfig());
+    sections[2].default = true;
+    sections[1].siteSpaces[0].space = "guides";
+    const r = await preview({ "docs-site:sections": JSON.stringify(sections), "docs-site:title": "A" });
+    expect(r.error).toContain("docs-site:title: must be 2 to 128 characters");
+    expect(r.error).toContain("docs-site:sections[2].default: is true but sections[0] is already the default section");
+    expect(r.error).toContain("docs-site:sections[1].siteSpaces[0].space: shows the same space as sections[1].spaceId");
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("says how to set the space IDs when they are missing", async () => {
+    const { "docs-site:spaces": _omitted, ...withoutSpaces } = exampleConfig(d.emu);
+    const r = await d.run("preview", undefined, { programDir: EXAMPLE_DIR, config: withoutSpaces });
+    expect(r.error).toContain("docs-site:spaces: is required");
+    expect(r.error).toContain("pulumi config set --path 'docs-site:spaces.<name>' <space-id>");
+    expect(d.emu.log.count()).toBe(0);
+  });
+});
