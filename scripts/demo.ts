@@ -14,25 +14,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator } from "../test/emulator/emulator";
 import { linkPackage } from "../test/harness/project";
+import { exampleConfig } from "../test/support/example";
 
 const ROOT = path.resolve(__dirname, "../..");
 const STACK = process.env.DEMO_STACK ?? "dev";
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
-
-/** Names the example's config uses for spaces (`docs-site:spaces`), mapped to the emulator's seeded spaces. */
-function spaceNames(emu: Emulator): Record<string, string> {
-  const byTitle = new Map([...emu.store.spaces.values()].map((s) => [s.title, s.id]));
-  const names: Record<string, string> = {
-    "getting-started": "Getting started",
-    "api-reference": "API reference",
-    guides: "Guides",
-    changelog: "Changelog",
-    "sdk-typescript": "SDK for TypeScript",
-    "internal-handbook": "Internal handbook",
-  };
-  return Object.fromEntries(Object.entries(names).map(([name, title]) => [name, byTitle.get(title)!]));
-}
 
 function inventory(emu: Emulator): string {
   const s = emu.store;
@@ -137,12 +124,7 @@ async function main(): Promise<number> {
   try {
     console.log(bold("pulumi-gitbook demo"));
     console.log(`GitBook API emulator at ${emu.url} (organization ${emu.seeded.organizationId}), stack "${STACK}".`);
-    const base = {
-      "gitbook:token": emu.token,
-      "gitbook:apiUrl": emu.url,
-      "gitbook:organizationId": emu.seeded.organizationId,
-      "docs-site:spaces": JSON.stringify(spaceNames(emu)),
-    };
+    const base = exampleConfig(emu);
     const cli = hasPulumiCli() && process.env.DEMO_ENGINE !== "harness";
     console.log(
       cli

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFrom, currentConfig, getClient, type ConfigSource } from "../config";
 import { checkInputs } from "./check";
-import { diffProps } from "./diff";
+import { changedFields, diffProps } from "./diff";
 import { adoptTargetMissing, cleanOutputs, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
 function ctx(): Ctx {
@@ -46,6 +46,14 @@ export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dy
     if (typeof adoptId === "string" && adoptId) {
       const live = await def.read(c, adoptId, stripProvider(inputs));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
+      // What would force a replacement cannot be converged by an update: adopting would record a lie.
+      const fixed = changedFields(def.diff, live, inputs).filter((f) => def.diff.replaceOn.includes(f));
+      if (fixed.length > 0) {
+        const has = fixed.map((f) => `${f}=${JSON.stringify(live[f] ?? null)}`).join(", ");
+        throw new Error(
+          `${def.kind}: adoptId "${adoptId}" names an object with ${has}, which cannot change in place; adopt one that matches the program's ${fixed.join(", ")} or remove adoptId to create a new one.`,
+        );
+      }
       const outs = await def.update(c, adoptId, live, stripProvider(inputs));
       return { id: adoptId, outs: cleanOutputs(outs) };
     }

@@ -202,14 +202,6 @@ async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<Si
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs): Promise<SiteSectionOutputs> {
   const { organizationId: org, siteId: site } = news;
   const changed = changedFields(siteSectionDiff, olds, news);
-  // diff replaces for these; they reach update only when adoptId names a section that does not match.
-  const fixed = changed.filter((f) => siteSectionDiff.replaceOn.includes(f));
-  if (fixed.length > 0) {
-    throw new Error(
-      `SiteSection: section ${id} has ${fixed.map((f) => `${f}=${JSON.stringify(olds[f as keyof SiteSectionOutputs])}`).join(", ")}, ` +
-        `which cannot change in place; adopt a section that matches (${fixed.join(", ")}) or remove adoptId to create a new one.`,
-    );
-  }
   const body = patchBody(changed, news, sectionPatch);
   let section = Object.keys(body).length > 0 ? await ctx.client.patch(sectionPath(org, site, id), { body, schema: ApiSiteSection }) : undefined;
   if (changed.includes("default") && news.default === true) {

@@ -200,14 +200,6 @@ async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<Site
 async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs): Promise<SiteSpaceOutputs> {
   const { organizationId: org, siteId: site } = news;
   const changed = changedFields(siteSpaceDiff, olds, news);
-  // diff replaces for these; they reach update only when adoptId names a site space that does not match.
-  const fixed = changed.filter((f) => siteSpaceDiff.replaceOn.includes(f));
-  if (fixed.length > 0) {
-    throw new Error(
-      `SiteSpace: site space ${id} has ${fixed.map((f) => `${f}=${JSON.stringify(olds[f as keyof SiteSpaceOutputs] ?? null)}`).join(", ")}, ` +
-        `which cannot change in place; adopt a site space that matches (${fixed.join(", ")}) or remove adoptId to create a new one.`,
-    );
-  }
   const body = patchBody(changed, news, siteSpacePatch);
   let ss = Object.keys(body).length > 0 ? await ctx.client.patch(siteSpacePath(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
   const patched = ss !== undefined;

@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Emulator } from "../emulator/emulator";
 import { linkPackage } from "../harness/project";
+import { exampleConfig } from "../support/example";
 import { ROOT } from "../support/lifecycle";
 
 const hasCli = spawnSync("pulumi", ["version"], { encoding: "utf8" }).status === 0;
@@ -29,11 +30,7 @@ describe.skipIf(!hasCli)("the main example with the Pulumi CLI", () => {
       { stackName: "dev", workDir: ROOT },
       { envVars: { PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "test" } },
     );
-    const spaces = Object.fromEntries([...emu.store.spaces.values()].map((s) => [s.title.toLowerCase().replace(/ for /, " ").replace(/\s+/g, "-"), s.id]));
-    await stack.setConfig("gitbook:token", { value: emu.token, secret: true });
-    await stack.setConfig("gitbook:apiUrl", { value: emu.url });
-    await stack.setConfig("gitbook:organizationId", { value: emu.seeded.organizationId });
-    await stack.setConfig("docs-site:spaces", { value: JSON.stringify(spaces) });
+    for (const [key, value] of Object.entries(exampleConfig(emu))) await stack.setConfig(key, { value, secret: key === "gitbook:token" });
   });
   afterAll(async () => {
     await stack?.destroy().catch(() => undefined);
