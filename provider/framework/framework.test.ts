@@ -1,0 +1,130 @@
+/**
+ * The resource-independent contract with Pulumi: configuration and the missing-token error, check's
+ * property paths and unknown values, diff's null/absent rule, read's "gone" answer, and partial
+ * failures that keep `__provider`.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Emulator } from "../../test/emulator/emulator";
+import { configureFrom, currentConfig, resetConfig } from "../config";
+import { dispatch } from "../impl";
+import { checkInputs, UNKNOWN } from "./check";
+import { diffProps } from "./diff";
+import * as engine from "./engine";
+import { PartialFailure, type ResourceDef } from "./resource";
+
+const source = (cfg: Record<string, string>) => ({ get: (k: string) => cfg[k] });
+const saved = { ...process.env };
+afterEach(() => {
+  process.env = { ...saved };
+  resetConfig();
+});
+
+describe("configuration", () => {
+  let emu: Emulator;
+  beforeAll(async () => {
+    emu = await Emulator.start();
+  });
+  afterAll(async () => emu.close());
+
+  it("fails before any request when no token is set, naming both ways to set it", async () => {
+    delete process.env.GITBOOK_TOKEN;
+    configureFrom(source({ "gitbook:apiUrl": emu.url }));
+    emu.log.reset();
+    const err = await dispatch(1, "Site", "create", [{ organizationId: emu.seeded.organizationId, title: "Docs", type: "basic", visibility: "public" }]).catch((e) => e);
+    expect(err.message).toContain("pulumi config set --secret gitbook:token");
+    expect(err.message).toContain("GITBOOK_TOKEN");
+    expect(emu.log.count()).toBe(0);
+  });
+
+  it("takes stack config first, then the environment", () => {
+    process.env.GITBOOK_TOKEN = "from-env";
+    process.env.GITBOOK_API_URL = "http://env.example";
+    process.env.GITBOOK_ORGANIZATION_ID = "org_env";
+    expect(currentConfig()).toMatchObject({ token: "from-env", apiUrl: "http://env.example", organizationId: "org_env" });
+    configureFrom(source({ "gitbook:token": "from-config", "gitbook:organizationId": "org_cfg" }));
+    expect(currentConfig()).toMatchObject({ token: "from-config", apiUrl: "http://env.example", organizationId: "org_cfg" });
+  });
+
+  it("reaches the API with the configured token, and the organization default fills check", async () => {
+    configureFrom(source({ "gitbook:token": emu.token, "gitbook:apiUrl": emu.url, "gitbook:organizationId": emu.seeded.organizationId }));
+    const checked = (await dispatch(1, "Site", "check", [{}, { title: "Docs" }])) as { inputs: Record<string, unknown> };
+    expect(checked.inputs.organizationId).toBe(emu.seeded.organizationId);
+    const created = (await dispatch(1, "Site", "create", [checked.inputs])) as { id: string };
+    expect(emu.store.sites.has(created.id)).toBe(true);
+  });
+});
+
+describe("check", () => {
+  const schema = z.object({
+    organizationId: z.string(),
+    members: z.array(z.object({ user: z.string(), role: z.enum(["owner", "member"], { error: "must be owner or member" }) })),
+  });
+
+  it("names nested properties the way Pulumi paths them", () => {
+    const r = checkInputs(schema, { organizationId: "o", members: [{ user: "a", role: "owner" }, { user: "b", role: "boss" }] });
+    expect(r.failures).toEqual([{ property: "members[1].role", reason: "members[1].role must be owner or member" }]);
+  });
+
+  it("skips values unknown at preview, alone or as a whole list", () => {
+    expect(checkInputs(schema, { organizationId: UNKNOWN, members: UNKNOWN }).failures).toEqual([]);
+    expect(checkInputs(schema, { organizationId: "o", members: [{ user: UNKNOWN, role: "owner" }] }).failures).toEqual([]);
+  });
+
+  it("asks for the organization by config when none is given", () => {
+    const r = checkInputs(schema, { members: [] });
+    expect(r.failures[0]!.reason).toMatch(/organizationId is required: .*gitbook:organizationId/);
+  });
+});
+
+describe("diff", () => {
+  const rules = { fields: ["a", "b", "c"], replaceOn: ["c"], deleteBeforeReplace: true };
+
+  it("treats null and absent alike, and compares deeply", () => {
+    expect(diffProps(rules, { a: null, b: { x: [1, 2] } }, { b: { x: [1, 2] } }).changes).toBe(false);
+  });
+
+  it("ignores fields outside the rules (computed outputs, __provider)", () => {
+    expect(diffProps(rules, { a: 1, urls: "x", __provider: "old" }, { a: 1, __provider: "new" }).changes).toBe(false);
+  });
+
+  it("reports replaces and delete-before-replace only for replace fields", () => {
+    expect(diffProps(rules, { a: 1, c: 1 }, { a: 2, c: 1 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(diffProps(rules, { a: 1, c: 1 }, { a: 1, c: UNKNOWN })).toMatchObject({ replaces: ["c"], deleteBeforeReplace: true });
+  });
+});
+
+describe("engine", () => {
+  const fake = (over: Partial<ResourceDef>): ResourceDef => ({
+    kind: "Fake",
+    schema: z.object({}),
+    diff: { fields: [], replaceOn: [] },
+    create: async () => ({ id: "x", outs: {} }),
+    read: async () => undefined,
+    update: async () => ({}),
+    delete: async () => undefined,
+    ...over,
+  });
+  beforeEach(() => configureFrom(source({ "gitbook:token": "t", "gitbook:apiUrl": "http://127.0.0.1:9" })));
+
+  it("answers {} from read when the object is gone, so refresh drops it", async () => {
+    expect(await engine.read(fake({}), "x", { __provider: "p" })).toEqual({});
+  });
+
+  it("returns inputs with read so refresh records drift, and never undefined in outputs", async () => {
+    const def = fake({ schema: z.object({ title: z.string() }), read: async () => ({ title: "live", extra: undefined, urls: { a: undefined } }) });
+    const r = await engine.read(def, "x", { title: "old" });
+    expect(r).toEqual({ id: "x", props: { title: "live", urls: {} }, inputs: { title: "live" } });
+  });
+
+  it("keeps __provider in a partial failure so the engine can use the resource later", async () => {
+    const def = fake({
+      create: async () => {
+        throw new PartialFailure("x", { title: "half", gone: undefined }, ["settings failed"]);
+      },
+    });
+    const err = await engine.create(def, { title: "t", __provider: "shim" }).catch((e) => e);
+    expect(err).toMatchObject({ id: "x", reasons: ["settings failed"], properties: { title: "half", __provider: "shim" } });
+    expect(err.properties).not.toHaveProperty("gone");
+  });
+});
