@@ -247,15 +247,18 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 
 /** A GitBook docs site with its sections, site spaces and share links, from one topology object. */
 export class DocsSite extends pulumi.ComponentResource {
+  /** The Site resource (for its other outputs, or to depend on it). */
   readonly site: Site;
-  /** By section key. */
+  /** The SiteSection resources, by section key. */
   readonly sections: Readonly<Record<string, SiteSection>>;
-  /** By `<sectionKey>/<siteSpaceKey>`. */
+  /** The SiteSpace resources, by `<sectionKey>/<siteSpaceKey>`. */
   readonly siteSpaces: Readonly<Record<string, SiteSpace>>;
-  /** By share link key. */
+  /** The ShareLink resources, by share link key. */
   readonly shareLinks: Readonly<Record<string, ShareLink>>;
 
+  /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
+  /** The site's links; `published` is where readers find it. */
   readonly siteUrls: pulumi.Output<SiteOutputs["urls"]>;
   /** Section ID by section key. */
   readonly sectionIds: pulumi.Output<Record<string, string>>;

@@ -1,0 +1,333 @@
+/**
+ * `npm run docs`: writes docs/reference.md from the code, so the reference cannot drift from it.
+ *
+ * - Inputs come from each resource's zod schema (zod's JSON Schema export gives the type, whether
+ *   it is required, its limits and its `.describe()` text).
+ * - Outputs come from the resource class: its `declare readonly x: pulumi.Output<T>` members that are
+ *   not inputs, typed by the compiler and described by their doc comment (or the outputs type's).
+ * - What replaces comes from the resource's DiffRules (`replaceOn`, `deleteBeforeReplace`).
+ * - Examples are the function bodies of scripts/referenceExamples.ts, which `tsc` type-checks.
+ *
+ * test/docs/reference.test.ts fails when the checked-in file differs from what this produces.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import ts from "typescript";
+import { z } from "zod";
+import { docsSiteTopologySchema } from "../provider/components/docsSite";
+import type { DiffRules } from "../provider/framework/diff";
+import type { ResourceDef } from "../provider/framework/resource";
+import * as openApiSpec from "../provider/resources/openApiSpec";
+import * as samlProvider from "../provider/resources/samlProvider";
+import * as shareLink from "../provider/resources/shareLink";
+import * as site from "../provider/resources/site";
+import * as siteSection from "../provider/resources/siteSection";
+import * as siteSpace from "../provider/resources/siteSpace";
+import * as team from "../provider/resources/team";
+
+export const REFERENCE_FILE = "docs/reference.md";
+export const REGENERATE = "npm run docs";
+
+/** Resources in the order a site is built, with the source file that declares each class. */
+const RESOURCES: { def: ResourceDef; file: string; summary: string }[] = [
+  { def: site.definition as ResourceDef, file: "provider/resources/site.ts", summary: "A published docs site built from spaces." },
+  { def: siteSection.definition as ResourceDef, file: "provider/resources/siteSection.ts", summary: "A top-level section of a site (a tab in its header), created together with its first space." },
+  { def: siteSpace.definition as ResourceDef, file: "provider/resources/siteSpace.ts", summary: "A further space shown in a section (a version, a language, an audience), or at a site's root." },
+  { def: shareLink.definition as ResourceDef, file: "provider/resources/shareLink.ts", summary: "A secret URL opening a site whose visibility is `share-link`." },
+  { def: team.definition as ResourceDef, file: "provider/resources/team.ts", summary: "A team of organization members, optionally with authoritative membership." },
+  { def: samlProvider.definition as ResourceDef, file: "provider/resources/samlProvider.ts", summary: "Single sign-on for the organization through a SAML identity provider." },
+  { def: openApiSpec.definition as ResourceDef, file: "provider/resources/openApiSpec.ts", summary: "An OpenAPI document GitBook turns into API reference pages." },
+];
+
+const COMPONENT_FILE = "provider/components/docsSite.ts";
+const EXAMPLES_FILE = "scripts/referenceExamples.ts";
+
+// ---- Inputs, from the zod schemas -----------------------------------------------------------------
+
+type JsonSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  pattern?: string;
+  default?: unknown;
+  description?: string;
+};
+
+interface Row {
+  name: string;
+  type: string;
+  required: string;
+  limits: string;
+  description: string;
+}
+
+function typeOf(s: JsonSchema): string {
+  if (s.anyOf) return s.anyOf.map(typeOf).join(" \\| ");
+  if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ");
+  if (s.type === "array") return `${s.items ? typeOf(s.items) : "any"}[]`;
+  if (s.type === "object") return "object";
+  if (s.type === "null") return "`null`";
+  return typeof s.type === "string" ? s.type : "any";
+}
+
+function limitsOf(s: JsonSchema): string {
+  const out: string[] = [];
+  const { minLength: min, maxLength: max } = s;
+  if (max !== undefined) out.push(min ? `${min} to ${max} characters` : `at most ${max} characters`);
+  else if (min !== undefined && min > 1) out.push(`at least ${min} characters`);
+  if (s.pattern) out.push(`pattern \`${s.pattern}\``);
+  if (s.minItems) out.push(`at least ${s.minItems} item${s.minItems > 1 ? "s" : ""}`);
+  if (s.default !== undefined) out.push(`default \`${JSON.stringify(s.default)}\``);
+  for (const alt of s.anyOf ?? []) {
+    const inner = limitsOf(alt);
+    if (inner) out.push(inner);
+  }
+  return out.join("; ");
+}
+
+/** One row per field, nested fields (`source.url`, `members[].user`) after their parent. */
+function rows(schema: JsonSchema, prefix: string, required: (field: string, s: JsonSchema, parentRequired: string[]) => string): Row[] {
+  const out: Row[] = [];
+  for (const [name, s] of Object.entries(schema.properties ?? {})) {
+    const full = `${prefix}${name}`;
+    out.push({ name: full, type: typeOf(s), required: required(name, s, schema.required ?? []), limits: limitsOf(s), description: s.description ?? "" });
+    const nested = s.type === "object" ? s : s.type === "array" && s.items?.type === "object" ? s.items : undefined;
+    if (nested?.properties) out.push(...rows(nested, s.type === "array" ? `${full}[].` : `${full}.`, (n, ns, req) => (req.includes(n) && ns.default === undefined ? "yes" : "no")));
+  }
+  return out;
+}
+
+function inputRows(def: ResourceDef): Row[] {
+  const schema = z.toJSONSchema(def.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  return rows(schema, "", (name, s, req) => {
+    // check() fills organizationId from stack config, so a program may leave it out.
+    if (name === "organizationId" && def.organizationScoped !== false) return "no (`gitbook:organizationId`)";
+    return req.includes(name) && s.default === undefined ? "yes" : "no";
+  });
+}
+
+// ---- Outputs, from the resource classes ------------------------------------------------------------
+
+/** Outputs several resources share, described once here; a doc comment on the class member wins. */
+const COMMON_OUTPUTS: Record<string, string> = {
+  createdAt: "When GitBook created the object (ISO 8601).",
+  updatedAt: "When GitBook last changed the object (ISO 8601).",
+  urls: "Links to the object: `published` (where readers find it, when published), `app` (in the GitBook app), `location` (in the API).",
+  published: "Whether the site is published (reachable by the audience its visibility sets).",
+  hostname: "Custom hostname of the site, empty when it has none.",
+  siteSpaces: "Number of site spaces the site shows.",
+  memberCount: "Number of members the team has.",
+  processingState: "Where GitBook is in processing the last source sent, e.g. `pending`, `complete`, `failed`.",
+  lastProcessedAt: "When GitBook last finished processing a source (ISO 8601).",
+};
+
+interface OutputDoc {
+  name: string;
+  type: string;
+  description: string;
+}
+
+function compilerFor(root: string, files: string[]): ts.Program {
+  const configPath = path.join(root, "tsconfig.json");
+  const parsed = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, root);
+  return ts.createProgram(
+    files.map((f) => path.join(root, f)),
+    { ...parsed.options, noEmit: true },
+  );
+}
+
+function docOf(symbol: ts.Symbol | undefined, checker: ts.TypeChecker): string {
+  return symbol ? ts.displayPartsToString(symbol.getDocumentationComment(checker)).replace(/\s+/g, " ").trim() : "";
+}
+
+/**
+ * The public readonly members of class `className` in `file`. For a resource, those holding
+ * `pulumi.Output<T>` are its outputs (typed T); a member's own doc comment wins, else the doc of the
+ * same field in `<className>Outputs`.
+ */
+function classOutputs(program: ts.Program, root: string, file: string, className: string): OutputDoc[] {
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(path.join(root, file));
+  if (!source) throw new Error(`${file} is not part of the program`);
+  let outputsType: ts.Type | undefined;
+  let cls: ts.ClassDeclaration | undefined;
+  source.forEachChild((n) => {
+    if (ts.isClassDeclaration(n) && n.name?.text === className) cls = n;
+    if (ts.isTypeAliasDeclaration(n) && n.name.text === `${className}Outputs`) outputsType = checker.getTypeAtLocation(n);
+  });
+  if (!cls) throw new Error(`${file} declares no class ${className}`);
+  const out: OutputDoc[] = [];
+  for (const m of cls.members) {
+    if (!ts.isPropertyDeclaration(m) || !ts.isIdentifier(m.name) || !m.type) continue;
+    const mods = ts.getModifiers(m) ?? [];
+    if (!mods.some((x) => x.kind === ts.SyntaxKind.ReadonlyKeyword) || mods.some((x) => x.kind === ts.SyntaxKind.PrivateKeyword || x.kind === ts.SyntaxKind.ProtectedKeyword)) continue;
+    const name = m.name.text;
+    let typeNode: ts.TypeNode = m.type;
+    if (ts.isTypeReferenceNode(typeNode) && typeNode.typeName.getText(source).endsWith("Output") && typeNode.typeArguments?.length === 1) {
+      typeNode = typeNode.typeArguments[0]!;
+    }
+    // An output that may be absent is simply not in the table's type: the description says when.
+    const type = checker.getNonNullableType(checker.getTypeFromTypeNode(typeNode));
+    const shown = checker
+      .typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType)
+      .replace(/\?: ([^;]+?) \| undefined;/g, "?: $1;");
+    const own = docOf(checker.getSymbolAtLocation(m.name), checker);
+    out.push({ name, type: shown, description: own || docOf(outputsType?.getProperty(name), checker) || COMMON_OUTPUTS[name] || "" });
+  }
+  return out;
+}
+
+// ---- Examples, from scripts/referenceExamples.ts ---------------------------------------------------
+
+function examples(program: ts.Program, root: string): Map<string, string> {
+  const source = program.getSourceFile(path.join(root, EXAMPLES_FILE));
+  if (!source) throw new Error(`${EXAMPLES_FILE} is not part of the program`);
+  const out = new Map<string, string>();
+  source.forEachChild((n) => {
+    if (!ts.isFunctionDeclaration(n) || !n.name || !n.body || !(ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return;
+    const text = n.body.getText(source).slice(1, -1).replace(/^\n/, "").trimEnd();
+    const indent = Math.min(...text.split("\n").filter((l) => l.trim()).map((l) => l.length - l.trimStart().length));
+    const body = text
+      .split("\n")
+      .map((l) => l.slice(indent))
+      // `export_("x", v)` stands for a top-level `export const x = v` (which a function cannot hold).
+      .map((l) => l.replace(/^export_\("(\w+)", (.*)\);/, "export const $1 = $2;"))
+      .join("\n");
+    const imports = [...(body.includes("fs.") ? ['import * as fs from "node:fs";'] : []), 'import * as gitbook from "pulumi-gitbook";'];
+    out.set(n.name.text, `${imports.join("\n")}\n\n${body}`);
+  });
+  return out;
+}
+
+// ---- Rendering ---------------------------------------------------------------------------------------
+
+const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const code = (s: string) => `\`${s}\``;
+
+function inputTable(list: Row[]): string[] {
+  return [
+    "| Input | Type | Required | Limits | Description |",
+    "|---|---|---|---|---|",
+    ...list.map((r) => `| ${code(r.name)} | ${r.type.includes("`") ? r.type : cell(r.type)} | ${r.required} | ${cell(r.limits)} | ${cell(r.description)} |`),
+  ];
+}
+
+function outputTable(list: OutputDoc[]): string[] {
+  return ["| Output | Type | Description |", "|---|---|---|", ...list.map((o) => `| ${code(o.name)} | ${code(cell(o.type))} | ${cell(o.description)} |`)];
+}
+
+function replacement(kind: string, diff: DiffRules): string[] {
+  const inPlace = diff.fields.filter((f) => !diff.replaceOn.includes(f));
+  const order = diff.deleteBeforeReplace
+    ? "The old object is deleted before its replacement is created (the two would collide)."
+    : "The replacement is created before the old object is deleted.";
+  return [
+    `Replaced when ${diff.replaceOn.map(code).join(" or ")} changes. ${order}`,
+    "",
+    `Updated in place: ${inPlace.map(code).join(", ")}. \`adoptId\` matters only at creation.`,
+  ];
+}
+
+function anchor(title: string): string {
+  return title.toLowerCase().replace(/[^a-z0-9 -]/g, "").replace(/ /g, "-");
+}
+
+export function generateReference(root: string): string {
+  const program = compilerFor(root, [...RESOURCES.map((r) => r.file), COMPONENT_FILE, EXAMPLES_FILE]);
+  const ex = examples(program, root);
+  const lines: string[] = [
+    "# pulumi-gitbook reference",
+    "",
+    `<!-- Generated by \`${REGENERATE}\` (scripts/reference.ts) from the resources' zod schemas, classes and diff rules. Do not edit by hand. -->`,
+    "",
+    'Every resource is a Pulumi dynamic resource imported from `pulumi-gitbook` (`import * as gitbook from "pulumi-gitbook"`).',
+    "Inputs are checked before anything is sent to GitBook: a value outside its limits fails `pulumi preview` naming the input.",
+    "Every input is also an output of the same name, and every resource's `id` is the GitBook ID of its object.",
+    "",
+    ...[...RESOURCES.map((r) => r.def.kind), "DocsSite"].map((k) => `- [${k}](#${anchor(k)})`),
+    "",
+  ];
+  for (const r of RESOURCES) {
+    const kind = r.def.kind;
+    const inputs = new Set(Object.keys(r.def.schema.shape));
+    const outputs = classOutputs(program, root, r.file, kind).filter((o) => !inputs.has(o.name));
+    const example = ex.get(kind);
+    if (!example) throw new Error(`${EXAMPLES_FILE} has no example function ${kind}`);
+    lines.push(
+      `## ${kind}`,
+      "",
+      r.summary,
+      "",
+      "### Inputs",
+      "",
+      ...inputTable(inputRows(r.def)),
+      "",
+      "### Outputs",
+      "",
+      ...outputTable(outputs),
+      "",
+      "### Replacement",
+      "",
+      ...replacement(kind, r.def.diff),
+      "",
+      "### Example",
+      "",
+      "```ts",
+      example,
+      "```",
+      "",
+    );
+  }
+  const topology = z.toJSONSchema(docsSiteTopologySchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  // The site's own fields are the Site's inputs, documented above.
+  const topologyRows = rows(topology, "", (n, s, req) => (req.includes(n) && s.default === undefined ? "yes" : "no")).filter((row) => !row.name.startsWith("site."));
+  lines.push(
+    "## DocsSite",
+    "",
+    "A component that declares a whole site from one topology object: the Site, a SiteSection per section, a SiteSpace per further space of a section, and a ShareLink per share link, all children of the component.",
+    "Child names come from the keys (`<name>/<sectionKey>`, `<name>/<sectionKey>/<siteSpaceKey>`, `<name>/<shareLinkKey>`), so reordering entries replaces nothing.",
+    "The topology is checked when the component is constructed: a mistake names its path (e.g. `sections[2].siteSpaces[0].path must be 1 to 100 characters`) before anything is registered.",
+    "Field values may be Outputs (checked by the resource instead); the lists, keys and `default` flags must be plain values.",
+    "",
+    "### Topology",
+    "",
+    ...inputTable(topologyRows),
+    "",
+    "### Outputs",
+    "",
+    ...outputTable(classOutputs(program, root, COMPONENT_FILE, "DocsSite")),
+    "",
+    "### Example",
+    "",
+    "```ts",
+    ex.get("DocsSite") ?? "",
+    "```",
+    "",
+  );
+  return lines.join("\n");
+}
+
+/** The repository root: the nearest folder up from here whose package.json is this package's. */
+export function packageRoot(from = __dirname): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "pulumi-gitbook") return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no pulumi-gitbook package.json above ${from}`);
+  }
+}
+
+if (require.main === module) {
+  const root = packageRoot();
+  const file = path.join(root, REFERENCE_FILE);
+  const text = generateReference(root);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const before = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
+  fs.writeFileSync(file, text);
+  console.log(`${REFERENCE_FILE}: ${before === text ? "already up to date" : "written"} (${RESOURCES.length} resources and DocsSite)`);
+}

@@ -1,0 +1,99 @@
+/**
+ * The short examples in docs/reference.md, one function per resource named after it. scripts/reference.ts
+ * copies each function's body into the reference; keeping them here means `tsc` checks every example
+ * against the real types on each build, so the reference cannot show code that does not compile.
+ * Never run.
+ */
+import * as fs from "node:fs";
+import * as gitbook from "pulumi-gitbook";
+
+export function Site() {
+  const site = new gitbook.Site("docs", {
+    title: "Acme Developer Docs",
+    visibility: "unlisted",
+    adaptiveContent: { enabled: true },
+  });
+  export_("siteUrl", site.urls.apply((u) => u.published));
+}
+
+export function SiteSection() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const guides = new gitbook.SiteSection("guides", {
+    siteId: site.id,
+    spaceId: "spc_guides", // its own site space: guides.siteSpaceId
+    title: "Guides",
+    path: "guides",
+    icon: "compass",
+    default: true,
+  });
+  export_("guidesUrl", guides.urls.apply((u) => u.published));
+}
+
+export function SiteSpace() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides_v2" });
+  // A second variant of the section, shown only to visitors whose claims say they use version 1.
+  new gitbook.SiteSpace("guides-v1", {
+    siteId: site.id,
+    sectionId: guides.id,
+    spaceId: "spc_guides_v1",
+    path: "v1",
+    condition: "visitor.claims.unsigned.v1 == true",
+  });
+}
+
+export function ShareLink() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs", visibility: "share-link" });
+  const reviewers = new gitbook.ShareLink("reviewers", { siteId: site.id, name: "Reviewers" });
+  export_("reviewersUrl", reviewers.url); // a secret
+}
+
+export function Team() {
+  new gitbook.Team("writers", {
+    title: "Docs writers",
+    members: [{ user: "ada@acme.test", role: "owner" }, { user: "grace@acme.test" }],
+  });
+}
+
+export function SamlProvider() {
+  const writers = new gitbook.Team("writers", { title: "Docs writers" });
+  const sso = new gitbook.SamlProvider("sso", {
+    label: "Acme SSO",
+    entityID: "https://idp.acme.test/saml/metadata",
+    ssoURL: "https://idp.acme.test/saml/sso",
+    certificate: fs.readFileSync("idp-certificate.pem", "utf8"),
+    defaultTeam: writers.id,
+    defaultRole: "read",
+  });
+  export_("acsURL", sso.acsURL); // give these two to the identity provider's admin
+  export_("serviceEntityID", sso.serviceEntityID);
+}
+
+export function OpenApiSpec() {
+  new gitbook.OpenApiSpec("api", {
+    slug: "acme-api",
+    source: { text: fs.readFileSync("openapi.yaml", "utf8") }, // or { url: "https://..." }
+    visibility: "public",
+  });
+}
+
+export function DocsSite() {
+  const docs = new gitbook.DocsSite("docs", {
+    site: { title: "Acme Developer Docs", visibility: "share-link" },
+    sections: [
+      { key: "start", spaceId: "spc_start", title: "Getting started", default: true },
+      {
+        key: "guides",
+        spaceId: "spc_guides",
+        title: "Guides",
+        siteSpaces: [{ key: "typescript", spaceId: "spc_ts", path: "typescript", default: true }],
+      },
+    ],
+    shareLinks: [{ name: "Reviewers" }],
+  });
+  export_("sectionIds", docs.sectionIds);
+  export_("shareLinkUrls", docs.shareLinkUrls); // a secret
+}
+
+/** Stands for `export const <name> = value` at the top level of a program. */
+declare function export_(name: string, value: unknown): void;
