@@ -1,0 +1,93 @@
+/**
+ * The request model of the benchmark: for each phase, the fewest requests the GitBook API needs to do
+ * what the phase asks, derived from the topology and the API's contract (api-spec.md), never from the
+ * provider's code, so the ratio measured against it says something about the provider.
+ */
+
+export interface Topology {
+  sections: number;
+  /** SiteSpace resources per section, besides the site space each section is created with. */
+  siteSpacesPerSection: number;
+  shareLinks: number;
+}
+
+export type Phase = "converge" | "noop" | "preview" | "refresh" | "change" | "destroy";
+
+export type MethodCounts = Record<string, number>;
+
+export interface PhaseModel {
+  /** Minimal requests by method. */
+  min: MethodCounts;
+  /** Requests on the longest chain of requests that must happen one after another. */
+  chain: number;
+  /** Concurrent provider operations the harness allows in this phase. */
+  parallelism: number;
+  /** Why this is the minimum, for the printed table and the JSON. */
+  why: string;
+}
+
+/** The API's cap on `limit`: a listing of n items costs ceil(n / 1000) requests (at least one). */
+export const PAGE = 1000;
+const pages = (n: number) => Math.max(1, Math.ceil(n / PAGE));
+
+export function resourceCount(t: Topology): number {
+  return 1 + t.sections + t.sections * t.siteSpacesPerSection + t.shareLinks;
+}
+
+export const total = (c: MethodCounts) => Object.values(c).reduce((a, b) => a + b, 0);
+
+/**
+ * `parallel` is the harness's `--parallel`. Its destroy deletes one resource at a time (dependents
+ * first), so that phase's parallelism is 1 whatever the flag says.
+ */
+export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
+  const N = t.sections;
+  const M = t.sections * t.siteSpacesPerSection;
+  const L = t.shareLinks;
+  switch (phase) {
+    case "converge": {
+      // POST @SITE/site-spaces takes only spaceId and sectionId, so each declared path is one PATCH;
+      // POST share-links creates an active link, so the revoked one is one PATCH. Titles and the
+      // site's visibility ride on their POSTs.
+      const revoked = L > 0 ? 1 : 0;
+      return {
+        min: { POST: 1 + N + M + L, PATCH: M + revoked },
+        // site POST, then section POST, then site-space POST and PATCH; or site POST, link POST, PATCH.
+        chain: 1 + Math.max(N > 0 ? 1 + (M > 0 ? 2 : 0) : 0, L > 0 ? 1 + revoked : 0),
+        parallelism: parallel,
+        why: "one POST per object; a PATCH only for what POST cannot carry (site-space path, inactive link)",
+      };
+    }
+    case "noop":
+    case "preview":
+      return { min: {}, chain: 0, parallelism: parallel, why: "diff compares saved state with the program: nothing to ask the API" };
+    case "refresh":
+      // The site has a GET by ID; sections, site spaces and share links have no single GET, only their
+      // site's list, so one listing per kind serves every resource of that kind. (A tighter bound
+      // exists: the section list embeds each section's site spaces, which would spare the site-space
+      // listing; we count it because a SiteSpace can also live at the site's root, where only that
+      // listing shows it.)
+      return {
+        min: { GET: 1 + (N > 0 ? pages(N) : 0) + (N + M > 0 ? pages(N + M) : 0) + (L > 0 ? pages(L) : 0) },
+        chain: Math.max(1, pages(N + M)),
+        parallelism: parallel,
+        why: "GET the site; one paginated listing each of sections, site spaces, share links",
+      };
+    case "change":
+      return { min: { PATCH: 1 }, chain: 1, parallelism: parallel, why: "one section title: one PATCH" };
+    case "destroy":
+      // Deleting the site cascades to everything under it, but the engine calls Delete on every
+      // resource (dependents first) and a Delete cannot know whether its parent is about to go too:
+      // `pulumi destroy --target`, or removing one resource from the program, must remove exactly
+      // that object. So the floor is one DELETE per resource, and no reads.
+      return { min: { DELETE: resourceCount(t) }, chain: resourceCount(t), parallelism: 1, why: "one DELETE per resource (Pulumi deletes each; see README)" };
+  }
+}
+
+/**
+ * Lower bound on wall time from requests alone: the longest chain, or all requests spread over the
+ * allowed parallelism, whichever is longer, times the injected latency per request.
+ */
+export function criticalPathMs(m: PhaseModel, latencyMs: number): number {
+  return Math.max(m.chain, Math.ceil(total(m.min) / m.parallelism)) * latencyMs;
+}
