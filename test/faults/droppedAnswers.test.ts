@@ -1,0 +1,71 @@
+/**
+ * "Process, then drop the connection": the API does the write and the answer never arrives. A POST
+ * resent blindly would make a second object; a PATCH or DELETE resent is harmless. The provider must
+ * recover every lost create by finding what it made, and finish the run as if nothing happened.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FaultHandle } from "../emulator/emulator";
+import type { Deployment } from "../support/lifecycle";
+import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
+
+/**
+ * The first answer on every route of these methods is lost. (A fault limited by count per method
+ * would land every loss on one request when the harness deletes one resource at a time.)
+ */
+function loseFirstAnswer(d: Deployment, methods: string[]): FaultHandle[] {
+  return d.emu
+    .routes()
+    .map((r) => r.split(" ") as [string, string])
+    .filter(([m, route]) => methods.includes(m) && route !== "/v1/orgs/:org/teams")
+    .map(([method, route]) => d.emu.faults.add({ match: { method, route }, dropAfterProcess: true, times: 1 }));
+}
+
+describe("every write's answer lost after the API processed it", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy();
+  });
+  afterAll(async () => d?.close());
+
+  it("converges from empty with exactly one object per resource, though no create ever got its answer", async () => {
+    const decls = topology(d.emu);
+    // Every create, forever: each one must be recovered by finding the object, never by sending again.
+    const posts = d.emu.faults.add({ match: { method: "POST" }, dropAfterProcess: true });
+    // Team creation is a PUT on the collection: as unsafe to resend as a POST.
+    const teamPut = d.emu.faults.add({ match: { method: "PUT", route: "/v1/orgs/:org/teams" }, dropAfterProcess: true });
+    // Updates, membership, deletes: the first answer on every route is lost; resending those is safe.
+    const firstAnswers = loseFirstAnswer(d, ["PATCH", "PUT"]);
+    const r = await d.run("up", decls);
+    expect(r.error).toBeUndefined();
+    expect(posts.hits).toBeGreaterThanOrEqual(decls.length - 2);
+    expect(teamPut.hits).toBe(1);
+    expect(firstAnswers.filter((f) => f.hits === 1).map((f) => f.spec.match!.route)).toEqual(expect.arrayContaining([
+      "/v1/orgs/:org/sites/:site",
+      "/v1/orgs/:org/sites/:site/sections/:section",
+      "/v1/orgs/:org/sites/:site/site-spaces/:siteSpace",
+      "/v1/orgs/:org/sites/:site/share-links/:shareLink",
+      "/v1/orgs/:org/openapi/:slug",
+      "/v1/orgs/:org/teams/:team/members",
+    ]));
+    // No POST was sent twice: one per object created.
+    expect(d.emu.log.count({ method: "POST" })).toBe(posts.hits);
+    expectExactlyDeclared(d, decls);
+  });
+
+  it("destroys everything though the first DELETE answers are lost, leaving nothing behind", async () => {
+    const deletes = loseFirstAnswer(d, ["DELETE"]);
+    const r = await d.run("destroy");
+    expect(r.error).toBeUndefined();
+    // One lost answer per kind of object deleted: site, section, site space, share link, team, SSO, spec.
+    expect(deletes.filter((f) => f.hits === 1)).toHaveLength(7);
+    expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
+    const st = d.emu.store;
+    expect([st.sites, st.sections, st.siteSpaces, st.shareLinks, st.teams, st.samlProviders, st.openApiSpecs].map((m) => m.size)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it("re-runs to the same result with the faults gone, and never wrote the token anywhere", async () => {
+    const decls = topology(d.emu);
+    await expectConvergedRerun(d, decls);
+    expectTokenNowhere(d, [d.emu.token]);
+  });
+});
