@@ -27,6 +27,7 @@ import {
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
+import { forgetSection, learnSection } from "./siteContents";
 
 // ---- Types ---------------------------------------------------------------------------------------
 
@@ -171,6 +172,8 @@ async function create(ctx: Ctx, inputs: SiteSectionInputs): Promise<{ id: string
     },
   );
   const siteSpaceId = ownSiteSpace(section, { spaceId })?.id;
+  // SiteSpaces added to this new section then need no listing to know what it already shows.
+  learnSection(ctx.client, org, site, section.id, section.siteSpaces);
   // POST takes only the space, title and icon; the rest needs one PATCH, and the default one site PATCH.
   // (No nullable rule here: an undeclared field is simply not sent.)
   const rest = patchBody(["path", "condition", "description"], inputs, { patchable: sectionPatch.patchable });
@@ -222,6 +225,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {
   // Deleting the section also deletes its site spaces, the one it was created with included.
+  forgetSection(ctx.client, props.organizationId, props.siteId, id);
   await ctx.client.delete(sectionPath(props.organizationId, props.siteId, id));
 }
 

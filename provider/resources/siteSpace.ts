@@ -28,6 +28,7 @@ import {
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
+import { forgetSection, knownContents } from "./siteContents";
 
 // ---- Types ---------------------------------------------------------------------------------------
 
@@ -160,7 +161,12 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   const inContainer = async () =>
     (await listSiteSpaces(ctx, org, site)).find((ss) => ss.space.id === spaceId && (ss.section ?? undefined) === container);
   // The API would happily show the same space twice in one section; that is never what a program means.
-  const existing = await inContainer();
+  // A section this deployment created is known without a request (see siteContents.ts); others are listed.
+  const known = container !== undefined ? knownContents(ctx.client, org, site, container) : undefined;
+  const existing = known ? (known.has(spaceId) ? { id: known.get(spaceId) } : undefined) : await inContainer();
+  if (existing && existing.id === undefined) {
+    throw new Error(`SiteSpace: space ${spaceId} is declared twice for section ${container} of site ${site} in this program; declare it once.`);
+  }
   if (existing) {
     const where = container ? `section ${container}` : "the root level";
     throw new Error(
@@ -172,7 +178,17 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   const body: Props = { spaceId };
   if (inputs.sectionId !== undefined) body.sectionId = inputs.sectionId;
   // Nothing showed this space in the container before we sent, so after a lost answer one that does is ours.
-  let ss = await createOnce(() => ctx.client.post(siteSpacesPath(org, site), { body, schema: ApiSiteSpace }), inContainer);
+  // Reserved before sending, so a second SiteSpace for this space and section fails instead of racing this one.
+  known?.set(spaceId, undefined);
+  let ss: ApiSiteSpace;
+  try {
+    ss = await createOnce(() => ctx.client.post(siteSpacesPath(org, site), { body, schema: ApiSiteSpace }), inContainer);
+  } catch (e) {
+    // Whether the space is now shown there is unknown: later SiteSpaces for this section list instead.
+    forgetSection(ctx.client, org, site, container);
+    throw e;
+  }
+  known?.set(spaceId, ss.id);
   // POST takes only the space and section; path and condition need one PATCH, the default another.
   // (No nullable rule here: an undeclared field is simply not sent.)
   const rest = patchBody(["path", "condition"], inputs, { patchable: siteSpacePatch.patchable });
@@ -201,6 +217,8 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
   const { organizationId: org, siteId: site } = news;
   const changed = changedFields(siteSpaceDiff, olds, news);
   const body = patchBody(changed, news, siteSpacePatch);
+  // Repointing changes which space the section shows.
+  if (body.spaceId !== undefined) forgetSection(ctx.client, org, site, olds.parentSectionId ?? olds.sectionId);
   let ss = Object.keys(body).length > 0 ? await ctx.client.patch(siteSpacePath(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
   const patched = ss !== undefined;
   ss ??= await findSiteSpace(ctx, org, site, id);
@@ -219,6 +237,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
+  forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
   await ctx.client.delete(siteSpacePath(props.organizationId, props.siteId, id));
 }
 
