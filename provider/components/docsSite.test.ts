@@ -251,6 +251,18 @@ describe("DocsSite topology mistakes", () => {
     expect(fails((t) => t.shareLinks.push({ name: "reviewers!" }))).toContain('shareLinks[2].name gives the key "reviewers", already the key of shareLinks[0]');
   });
 
+  it("keeps positions right around an entry that is not an object, and reports a missing key once", () => {
+    const message = fails((t) => {
+      t.sections.unshift("guides");
+      t.sections.push({ key: "start", spaceId: "spc_other" }, { spaceId: "spc_a" }, { spaceId: "spc_b" });
+    });
+    expect(message).toContain("sections[0] ");
+    expect(message).toContain('sections[3].key "start" is already the key of sections[1]');
+    expect(message).toContain("sections[4].key is required");
+    expect(message).toContain("sections[5].key is required");
+    expect(message).not.toContain('"undefined"');
+  });
+
   it("refuses a key that could not be part of a resource name", () => {
     expect(fails((t) => (t.sections[0].key = "a/b"))).toContain("sections[0].key must be 1 to 64 letters, digits");
   });

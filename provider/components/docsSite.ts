@@ -121,7 +121,9 @@ export const docsSiteTopologySchema = z
 
 type Issue = { path: PropertyKey[]; message: string };
 
-const list = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === "object") : []);
+/** The object entries of a list with their positions (zod has already reported anything else). */
+const entries = (v: unknown): [Record<string, unknown>, number][] =>
+  Array.isArray(v) ? v.flatMap((x, i): [Record<string, unknown>, number][] => (x && typeof x === "object" ? [[x, i]] : [])) : [];
 
 /**
  * The rules that relate entries to each other. They run on the raw topology, not inside zod, because
@@ -132,10 +134,11 @@ function relations(t: Record<string, unknown>): Issue[] {
   const issue = (path: PropertyKey[], message: string) => issues.push({ path, message });
   const firstAt = new Map<unknown, number>();
   let defaultSection: number | undefined;
-  list(t.sections).forEach((s, i) => {
+  for (const [s, i] of entries(t.sections)) {
+    // A missing or malformed key is zod's to report; only well-formed keys can collide.
     const prior = firstAt.get(s.key);
     if (prior !== undefined) issue(["sections", i, "key"], `"${String(s.key)}" is already the key of sections[${prior}]`);
-    else firstAt.set(s.key, i);
+    else if (typeof s.key === "string") firstAt.set(s.key, i);
     if (s.default === true) {
       if (defaultSection !== undefined) issue(["sections", i, "default"], `is true but sections[${defaultSection}] is already the default section`);
       else defaultSection = i;
@@ -144,11 +147,11 @@ function relations(t: Record<string, unknown>): Issue[] {
     // A section shows each space once: GitBook would add a second copy, and SiteSpace refuses to.
     const spaces = new Map<unknown, string>(typeof s.spaceId === "string" ? [[s.spaceId, `sections[${i}].spaceId (the section's own space)`]] : []);
     let defaultSs: number | undefined;
-    list(s.siteSpaces).forEach((ss, j) => {
+    for (const [ss, j] of entries(s.siteSpaces)) {
       const at = ["sections", i, "siteSpaces", j];
       const p = ssFirst.get(ss.key);
       if (p !== undefined) issue([...at, "key"], `"${String(ss.key)}" is already the key of sections[${i}].siteSpaces[${p}]`);
-      else ssFirst.set(ss.key, j);
+      else if (typeof ss.key === "string") ssFirst.set(ss.key, j);
       if (typeof ss.spaceId === "string") {
         const same = spaces.get(ss.spaceId);
         if (same) issue([...at, "spaceId"], `shows the same space as ${same}; a section shows each space once`);
@@ -158,17 +161,20 @@ function relations(t: Record<string, unknown>): Issue[] {
         if (defaultSs !== undefined) issue([...at, "default"], `is true but sections[${i}].siteSpaces[${defaultSs}] is already the default of this section`);
         else defaultSs = j;
       }
-    });
-  });
+    }
+  }
   const linkFirst = new Map<string, number>();
-  const links = list(t.shareLinks);
-  links.forEach((l, i) => {
+  const links = entries(t.shareLinks);
+  for (const [l, i] of links) {
     const k = shareLinkKey(l);
-    if (k === undefined) return issue(["shareLinks", i, "key"], "is required when name is not a plain string");
+    if (k === undefined) {
+      issue(["shareLinks", i, "key"], "is required when name is not a plain string");
+      continue;
+    }
     const p = linkFirst.get(k);
     if (p !== undefined) issue(["shareLinks", i, l.key === undefined ? "name" : "key"], `gives the key "${k}", already the key of shareLinks[${p}]; set distinct keys`);
     else linkFirst.set(k, i);
-  });
+  }
   const site = t.site && typeof t.site === "object" ? (t.site as Record<string, unknown>) : {};
   const visibility = site.visibility ?? "public";
   if (links.length && typeof visibility === "string" && visibility !== "share-link") {
