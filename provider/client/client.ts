@@ -236,6 +236,14 @@ export class GitbookClient {
       headers["content-type"] = "application/json";
     }
     const t0 = performance.now();
+    // undici runs its headers and body timeouts on a timer wheel of about a second, so a sub-second
+    // limit (requestTimeoutSeconds 0.2) would really be a second or more: a native timer ends the
+    // attempt on time, and undici's own timeouts stay as a backstop.
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(Object.assign(new Error(`no answer within ${this.timeoutMs} ms`), { code: "ETIMEDOUT" })),
+      this.timeoutMs,
+    );
     let res: Dispatcher.ResponseData;
     try {
       res = await undiciRequest(url, {
@@ -245,8 +253,10 @@ export class GitbookClient {
         dispatcher: this.dispatcher,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        signal: deadline.signal,
       });
     } catch (e) {
+      clearTimeout(timer);
       const err = toConnectionError(e, ctx, this.token);
       this.onAttempt?.({ method, path: ctx.path, status: 0, ms: performance.now() - t0, attempt, error: err.code });
       return { ok: false, error: err, sent: !NOT_SENT_CODES.has(err.code) };
@@ -258,6 +268,8 @@ export class GitbookClient {
       const err = toConnectionError(e, ctx, this.token);
       this.onAttempt?.({ method, path: ctx.path, status: 0, ms: performance.now() - t0, attempt, error: err.code });
       return { ok: false, error: err, sent: true };
+    } finally {
+      clearTimeout(timer);
     }
     this.onAttempt?.({ method, path: ctx.path, status: res.statusCode, ms: performance.now() - t0, attempt });
     const parsed = parseJson(text);
