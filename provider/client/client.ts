@@ -103,6 +103,8 @@ export class GitbookClient {
   private readonly userAgent: string;
   private readonly listCacheTtlMs: number;
   private readonly listCache = new Map<string, CacheEntry>();
+  /** Until then no list is cached: a create given up on may still take effect (see AmbiguousRequestError.settleMs). */
+  private unsettledUntil = 0;
 
   constructor(opts: ClientOptions) {
     if (!opts.token) throw new Error("GitbookClient: a token is required");
@@ -160,13 +162,15 @@ export class GitbookClient {
    */
   listAll<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
     const key = `${path}?${JSON.stringify(query)}`;
+    const settled = this.now() >= this.unsettledUntil;
     const hit = this.listCache.get(key);
-    if (hit && hit.expires > this.now()) return hit.value as Promise<T[]>;
+    if (settled && hit && hit.expires > this.now()) return hit.value as Promise<T[]>;
     const value = (async () => {
       const out: T[] = [];
       for await (const it of this.paginate(path, item, query)) out.push(it);
       return out;
     })();
+    if (!settled) return value;
     this.listCache.set(key, { expires: this.now() + this.listCacheTtlMs, value });
     value.catch(() => this.listCache.delete(key));
     return value;
@@ -207,7 +211,11 @@ export class GitbookClient {
       // A non-idempotent request may be resent only when the server certainly did not act on it:
       // a 429, or a connection that was never established.
       if (!idempotent && !(error.status === 429 || (connection && !outcome.sent))) {
-        throw new AmbiguousRequestError(error);
+        // A request given up on may still be running on the server: lists fetched meanwhile may
+        // predate its effect, so none is cached until it has had time to settle.
+        const settleMs = givenUp(error) ? 2 * this.timeoutMs + 1000 : 0;
+        if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.now() + settleMs);
+        throw new AmbiguousRequestError(error, settleMs);
       }
       if (attempt + 1 >= this.policy.maxAttempts) throw error;
       const wait = outcome.wait ?? backoffMs(attempt, this.policy, this.random);
@@ -289,6 +297,12 @@ export class GitbookClient {
     const wait = res.statusCode === 429 || res.statusCode === 503 ? serverRequestedWaitMs(res.headers, this.now()) : undefined;
     return wait !== undefined ? { ok: false, error, wait, sent: true } : { ok: false, error, sent: true };
   }
+}
+
+/** Our time limit, undici's, or a gateway that stopped waiting: the server may not have finished. */
+function givenUp(error: GitbookError): boolean {
+  if (error instanceof ConnectionError) return ["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"].includes(error.code);
+  return error.status === 504;
 }
 
 function parseJson(text: string): unknown {

@@ -71,9 +71,15 @@ export class ConnectionError extends GitbookError {
  */
 export class AmbiguousRequestError extends GitbookError {
   override readonly cause: GitbookError;
-  constructor(cause: GitbookError) {
+  /**
+   * How long the API may still be working on the request: non-zero when it was given up on (our time
+   * limit, or a gateway's 504) rather than answered or cut off, so its effect may appear only later.
+   */
+  readonly settleMs: number;
+  constructor(cause: GitbookError, settleMs = 0) {
     super(cause.status, `outcome unknown (the request may have been applied): ${cause.apiMessage}`, cause, true);
     this.cause = cause;
+    this.settleMs = settleMs;
   }
 }
 /** The response did not match the API contract (a field missing or of the wrong type). */

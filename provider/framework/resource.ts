@@ -2,6 +2,7 @@
  * What every resource module provides, and the shared pieces of its lifecycle: output cleaning,
  * partial failures, adoption and creation that never duplicates.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { AmbiguousRequestError, type GitbookClient, NotFoundError, ServerError } from "../client";
 import type { ProviderConfig } from "../config";
@@ -76,6 +77,11 @@ export function declared<T extends Props>(inputs: T): Partial<T> {
  * Sends a creating request at most once per outcome: when the answer is lost (connection dropped,
  * 5xx from a gateway) the object may exist, so `find` looks for it first and adopts it; only when it
  * is certainly absent is the request sent again.
+ *
+ * A request that was given up on (timed out) may still be running on the server, so its object can
+ * appear after a first look finds nothing: `find` then looks again, at doubling intervals, for as
+ * long as the client says the request may take to settle, before anything is resent. (Without this,
+ * an answer slower than gitbook:requestTimeoutSeconds left one duplicate per create.)
  */
 export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<T | undefined>, attempts = 4): Promise<T> {
   for (let i = 1; ; i++) {
@@ -86,6 +92,12 @@ export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<
       if (!ambiguous || i >= attempts) throw e;
       const existing = await find();
       if (existing !== undefined) return existing;
+      const settleMs = e instanceof AmbiguousRequestError ? e.settleMs : 0;
+      for (let waited = 0, step = Math.max(50, settleMs / 16); waited < settleMs; waited += step, step *= 2) {
+        await sleep(Math.min(step, settleMs - waited));
+        const late = await find();
+        if (late !== undefined) return late;
+      }
     }
   }
 }

@@ -1,0 +1,43 @@
+/**
+ * A create the provider gave up on (no answer within the time limit) may still be carried out by the
+ * API afterwards. Sending it again before that shows would make a second object.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { setClientOverrides } from "../config";
+import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
+
+let env: ProviderEnv;
+beforeAll(async () => {
+  env = await startProviderEnv();
+});
+afterAll(async () => env.close());
+beforeEach(() => {
+  env.emu.faults.clear();
+  env.emu.log.reset();
+  // A 200 ms time limit, and the API carries out the first create 450 ms after receiving it.
+  setClientOverrides({ timeoutMs: 200, retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 } });
+});
+
+/** The API has finished with the slow request (it logs a request when done with it). */
+const slowRequestDone = () => vi.waitFor(() => expect(env.emu.log.entries.some((e) => e.ms >= 450)).toBe(true), { timeout: 5_000 });
+
+describe("a create that timed out", () => {
+  it("is found once the API has carried it out, and never sent again", async () => {
+    env.emu.faults.add({ match: { method: "POST", route: "/v1/orgs/:org/sites" }, latencyMs: 450, times: 1 });
+    const site = await env.up("Site", { title: "Slow Docs" });
+    await slowRequestDone();
+    expect([...env.emu.store.sites.values()].filter((s) => s.title === "Slow Docs").map((s) => s.id)).toEqual([site.state.id]);
+    expect(env.emu.log.count({ method: "POST" })).toBe(1);
+  });
+
+  it("is sent again, once, when the API dropped it without creating anything", async () => {
+    // Too slow, and then never carried out: nothing appears however long one looks.
+    const match = { method: "PUT", route: "/v1/orgs/:org/teams" };
+    env.emu.faults.add({ match, latencyMs: 450, times: 1 });
+    env.emu.faults.add({ match, dropBeforeProcess: true, times: 1 });
+    const team = await env.up("Team", { title: "Retried Team" });
+    await slowRequestDone();
+    expect([...env.emu.store.teams.values()].filter((t) => t.title === "Retried Team").map((t) => t.id)).toEqual([team.state.id]);
+    expect(env.emu.log.count(match)).toBe(2);
+  });
+});
