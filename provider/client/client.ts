@@ -299,10 +299,13 @@ export class GitbookClient {
   }
 }
 
-/** Our time limit, undici's, or a gateway that stopped waiting: the server may not have finished. */
+/**
+ * Our time limit (or undici's) ran out: the server may not have finished. A gateway's 504 may mean
+ * the same, but how long its upstream goes on is not ours to know, so it is looked for once like
+ * any other lost answer.
+ */
 function givenUp(error: GitbookError): boolean {
-  if (error instanceof ConnectionError) return ["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"].includes(error.code);
-  return error.status === 504;
+  return error instanceof ConnectionError && ["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"].includes(error.code);
 }
 
 function parseJson(text: string): unknown {

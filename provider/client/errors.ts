@@ -72,8 +72,9 @@ export class ConnectionError extends GitbookError {
 export class AmbiguousRequestError extends GitbookError {
   override readonly cause: GitbookError;
   /**
-   * How long the API may still be working on the request: non-zero when it was given up on (our time
-   * limit, or a gateway's 504) rather than answered or cut off, so its effect may appear only later.
+   * How long the API may still be working on the request: non-zero when our time limit ran out
+   * before any answer (rather than the request being answered or cut off), so its effect may appear
+   * only later.
    */
   readonly settleMs: number;
   constructor(cause: GitbookError, settleMs = 0) {
