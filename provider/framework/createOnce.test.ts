@@ -41,3 +41,15 @@ describe("a create that timed out", () => {
     expect(env.emu.log.count(match)).toBe(2);
   });
 });
+
+describe("a create whose every answer is lost", () => {
+  it("adopts what its last attempt made instead of leaving it behind", async () => {
+    const match = { method: "POST", route: "/v1/orgs/:org/saml" };
+    // Three attempts never reach the API; the fourth and last is carried out and its answer lost.
+    env.emu.faults.add({ match, dropBeforeProcess: true, times: 3 });
+    env.emu.faults.add({ match, dropAfterProcess: true, times: 1 });
+    const saml = await env.up("SamlProvider", { label: "Last try" });
+    expect(env.emu.log.count(match)).toBe(4);
+    expect([...env.emu.store.samlProviders.values()].filter((p) => p.label === "Last try").map((p) => p.id)).toEqual([saml.state.id]);
+  });
+});

@@ -89,7 +89,8 @@ export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<
       return await send();
     } catch (e) {
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
-      if (!ambiguous || i >= attempts) throw e;
+      if (!ambiguous) throw e;
+      // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
       const existing = await find();
       if (existing !== undefined) return existing;
       const settleMs = e instanceof AmbiguousRequestError ? e.settleMs : 0;
@@ -98,6 +99,7 @@ export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<
         const late = await find();
         if (late !== undefined) return late;
       }
+      if (i >= attempts) throw e;
     }
   }
 }
