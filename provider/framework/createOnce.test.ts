@@ -3,6 +3,7 @@
  * API afterwards. Sending it again before that shows would make a second object.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_RETRY } from "../client";
 import { setClientOverrides } from "../config";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 
@@ -45,11 +46,11 @@ describe("a create that timed out", () => {
 describe("a create whose every answer is lost", () => {
   it("adopts what its last attempt made instead of leaving it behind", async () => {
     const match = { method: "POST", route: "/v1/orgs/:org/saml" };
-    // Three attempts never reach the API; the fourth and last is carried out and its answer lost.
-    env.emu.faults.add({ match, dropBeforeProcess: true, times: 3 });
+    // Every attempt but the last never reaches the API; the last is carried out and its answer lost.
+    env.emu.faults.add({ match, dropBeforeProcess: true, times: DEFAULT_RETRY.maxAttempts - 1 });
     env.emu.faults.add({ match, dropAfterProcess: true, times: 1 });
     const saml = await env.up("SamlProvider", { label: "Last try" });
-    expect(env.emu.log.count(match)).toBe(4);
+    expect(env.emu.log.count(match)).toBe(DEFAULT_RETRY.maxAttempts);
     expect([...env.emu.store.samlProviders.values()].filter((p) => p.label === "Last try").map((p) => p.id)).toEqual([saml.state.id]);
   });
 });
