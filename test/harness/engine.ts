@@ -168,6 +168,28 @@ export async function run(opts: RunOptions): Promise<RunReport> {
   const report: RunReport = { op: opts.op, steps: [] };
   const host = await ProviderHost.start(opts.programDir, opts.project, opts.hostLog);
   const limit = limiter(opts.parallel ?? 16);
+  // As the engine does once a step fails: nothing new starts, and the run ends only after what was in
+  // flight has finished and been recorded. (Stopping the host mid-create left objects the API had
+  // made but state never heard of.)
+  let stepFailed = false;
+  const inflight = new Set<Promise<unknown>>();
+  const operate = <T>(fn: () => Promise<T>): Promise<T> => {
+    const p = limit(async () => {
+      if (stepFailed && opts.op !== "preview") throw new Error("not started: an earlier step failed");
+      try {
+        return await fn();
+      } catch (e) {
+        stepFailed = true;
+        throw e;
+      }
+    });
+    inflight.add(p);
+    void p.then(
+      () => inflight.delete(p),
+      () => inflight.delete(p),
+    );
+    return p;
+  };
   // What exists now, starting from the prior state and updated after every provider call, then
   // written out (even when the run fails), so nothing the provider did is unknown to the next run.
   const current = new Map(prior.resources.map((r) => [r.urn, r]));
@@ -226,7 +248,7 @@ export async function run(opts: RunOptions): Promise<RunReport> {
         return { state: {} };
       }
       if (!reg.type.startsWith(DYNAMIC_PREFIX)) throw new Error(`the harness only runs dynamic resources, not ${reg.type}`);
-      return limit(async () => {
+      return operate(async () => {
         const oldOutputs = old ? openOutputs(old.outputs, passphrase) : {};
         const checked = await host.check(reg.urn, old?.inputs ?? {}, inputs);
         if (checked.failures.length) {
@@ -306,6 +328,7 @@ export async function run(opts: RunOptions): Promise<RunReport> {
     persist();
     return report;
   } catch (e) {
+    await Promise.allSettled([...inflight]);
     report.error = (e as Error).message;
     persist();
     return report;
