@@ -143,7 +143,16 @@ async function waitForProcessing(ctx: Ctx, org: string, slug: string, spec: ApiO
 
 /** Waits for processing; anything but success keeps the spec in state and fails the step with why. */
 async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: ApiOpenApiSpec): Promise<ApiOpenApiSpec> {
-  const spec = await waitForProcessing(ctx, inputs.organizationId, inputs.slug, sent);
+  let spec: ApiOpenApiSpec;
+  try {
+    spec = await waitForProcessing(ctx, inputs.organizationId, inputs.slug, sent);
+  } catch (e) {
+    // The spec exists and has its source, whatever became of the polling: a plain error here would
+    // leave a created spec out of state, and the next up would fail on its slug.
+    throw new PartialFailure(id, outputs(declared(inputs), sent), [
+      `OpenAPI spec "${inputs.slug}" was sent but its processing could not be followed: ${(e as Error).message}`,
+    ]);
+  }
   const outs = () => outputs(declared(inputs), spec);
   if (IN_FLIGHT_STATES.has(spec.processingState)) {
     throw new PartialFailure(id, outs(), [

@@ -189,10 +189,18 @@ async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs:
     },
   );
   if (!inputs.members) return { id: team.id, outs: outputs(declared(inputs), team) };
-  // A recovered team may already have members (e.g. added by a default-team SSO rule), so start from the live list.
-  const live = team.members ? await fetchMembers(ctx, org, team.id) : [];
-  const final = await applyMembers(ctx, org, team, inputs, live);
-  return { id: team.id, outs: outputs(declared(inputs), final) };
+  try {
+    // A recovered team may already have members (e.g. added by a default-team SSO rule), so start from the live list.
+    const live = team.members ? await fetchMembers(ctx, org, team.id) : [];
+    const final = await applyMembers(ctx, org, team, inputs, live);
+    return { id: team.id, outs: outputs(declared(inputs), final) };
+  } catch (e) {
+    if (e instanceof PartialFailure) throw e;
+    // The team exists whatever failed after: keep it in state with its membership unconfirmed (absent),
+    // so the next up reads the members and applies them, instead of leaving a team state never heard of.
+    const { members: _unconfirmed, ...rest } = declared(inputs);
+    throw new PartialFailure(team.id, outputs(rest, team), [`team ${team.id} was created but its membership could not be confirmed: ${(e as Error).message}`]);
+  }
 }
 
 async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutputs | undefined> {
