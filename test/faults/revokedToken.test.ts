@@ -1,0 +1,72 @@
+/**
+ * The API token is revoked in the middle of a run (deterministically: right after a given request).
+ * The run must stop with an error that says the token is the problem, and never show the token; what
+ * was created before must be in state; a run with a new token picks up from there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LogEntry } from "../emulator/emulator";
+import type { Deployment } from "../support/lifecycle";
+import { deploy, expectConvergedRerun, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
+
+describe("the token revoked in the middle of a run", () => {
+  let d: Deployment;
+  const tokens: string[] = [];
+  const errors: string[] = [];
+  /** Revokes the current token as soon as the API has answered a request matching `when`. */
+  const revokeAfter = (when: (e: LogEntry) => boolean) => {
+    const record = d.emu.log.record.bind(d.emu.log);
+    d.emu.log.record = (e) => {
+      record(e);
+      if (when(e)) {
+        d.emu.revokeToken();
+        d.emu.log.record = record;
+      }
+    };
+  };
+  const rotate = () => {
+    d.emu.token = `gb_emu_rotated_${tokens.length}_0123456789abcdef`;
+    tokens.push(d.emu.token);
+  };
+  beforeAll(async () => {
+    d = await deploy();
+    tokens.push(d.emu.token);
+  });
+  afterAll(async () => d?.close());
+
+  it("stops converging with an error naming the revoked token, keeping every object already made in state", async () => {
+    const decls = topology(d.emu);
+    revokeAfter((e) => e.method === "POST" && e.route.endsWith("/site-spaces"));
+    const r = await d.run("up", decls);
+    errors.push(r.error ?? "", r.stdout);
+    expect(r.error).toMatch(/GitBook API 401 on \w+ \/v1\/\S+: Invalid or revoked API token \(check gitbook:token or GITBOOK_TOKEN/);
+    // Some of the program was made before the revocation, and all of that is in state.
+    expect(d.emu.store.sites.size).toBe(1);
+    expect(d.emu.store.siteSpaces.size).toBeGreaterThan(0);
+    expectStateMatchesEmulator(d);
+  });
+
+  it("converges with a new token from where the failed run stopped", async () => {
+    rotate();
+    await expectConvergedRerun(d, topology(d.emu));
+  });
+
+  it("stops destroying with the same clear error, then destroys the rest with a new token", async () => {
+    let deletes = 0;
+    revokeAfter((e) => e.method === "DELETE" && ++deletes === 5);
+    const r = await d.run("destroy");
+    errors.push(r.error ?? "", r.stdout);
+    expect(r.error).toMatch(/GitBook API 401 on DELETE \/v1\/\S+: Invalid or revoked API token/);
+    expectStateMatchesEmulator(d);
+    expect(d.state().resources.filter((x) => x.custom)).toHaveLength(topology(d.emu).length - 5);
+    rotate();
+    const rest = await d.run("destroy");
+    expect(rest.error).toBeUndefined();
+    expectStateMatchesEmulator(d);
+    expect(d.emu.store.sites.size).toBe(0);
+  });
+
+  it("never showed any of the tokens: not in state, host log, output, reports or errors", () => {
+    expect(tokens).toHaveLength(3);
+    expectTokenNowhere(d, tokens, errors);
+  });
+});
