@@ -164,3 +164,13 @@ export function notImplemented(kind: string): ResourceDef {
   };
   return { kind, schema: z.object({}), diff: { fields: [], replaceOn: [] }, create: fail, read: fail, update: fail, delete: fail };
 }
+
+/**
+ * The property bag a Resource class registers: a key for every input of the schema (so each becomes
+ * an Output on the resource even when the program leaves it unset), the program's args, and the
+ * computed outputs, unset until the provider fills them in.
+ */
+export function resourceProps(schema: z.ZodObject, args: object, outputs: readonly string[]): Record<string, unknown> {
+  const unset = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, undefined]));
+  return { ...unset(Object.keys(schema.shape)), ...args, ...unset(outputs) };
+}

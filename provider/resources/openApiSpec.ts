@@ -17,7 +17,7 @@ import { z } from "zod";
 import { ApiOpenApiSpec, ConflictError, p } from "../client";
 import { adoptIdField, httpUrl, isUnknown, organizationIdField, text } from "../framework/check";
 import { changedFields, type DiffRules } from "../framework/diff";
-import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, type Ctx, type Props, type ResourceDef } from "../framework/resource";
+import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, resourceProps, type Ctx, type Props, type ResourceDef } from "../framework/resource";
 import { providerFor } from "../shim";
 
 // ---- Types ---------------------------------------------------------------------------------------
@@ -295,19 +295,7 @@ export class OpenApiSpec extends pulumi.dynamic.Resource {
     super(
       providerFor("OpenApiSpec"),
       name,
-      {
-        organizationId: undefined,
-        visibility: undefined,
-        adoptId: undefined,
-        ...args,
-        processingState: undefined,
-        lastVersion: undefined,
-        lastProcessedAt: undefined,
-        lastProcessErrorCode: undefined,
-        urls: undefined,
-        createdAt: undefined,
-        updatedAt: undefined,
-      },
+      resourceProps(openApiSpecSchema, args, ["processingState", "lastVersion", "lastProcessedAt", "lastProcessErrorCode", "urls", "createdAt", "updatedAt"]),
       opts,
       "gitbook",
       "OpenApiSpec",

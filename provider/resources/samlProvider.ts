@@ -23,6 +23,7 @@ import {
   type Ctx,
   type PatchRules,
   type Props,
+  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -230,21 +231,7 @@ export class SamlProvider extends pulumi.dynamic.Resource {
     super(
       providerFor("SamlProvider"),
       name,
-      {
-        organizationId: undefined,
-        entityID: undefined,
-        certificate: undefined,
-        ssoURL: undefined,
-        defaultTeam: undefined,
-        defaultRole: undefined,
-        adoptId: undefined,
-        ...args,
-        status: undefined,
-        acsURL: undefined,
-        startURL: undefined,
-        serviceEntityID: undefined,
-        createdAt: undefined,
-      },
+      resourceProps(samlProviderSchema, args, ["status", "acsURL", "startURL", "serviceEntityID", "createdAt"]),
       opts,
       "gitbook",
       "SamlProvider",

@@ -19,6 +19,7 @@ import {
   refreshDeclared,
   type Ctx,
   type PatchRules,
+  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -176,14 +177,7 @@ export class ShareLink extends pulumi.dynamic.Resource {
     super(
       providerFor("ShareLink"),
       name,
-      {
-        organizationId: undefined,
-        active: undefined,
-        adoptId: undefined,
-        ...args,
-        url: undefined,
-        createdAt: undefined,
-      },
+      resourceProps(shareLinkSchema, args, ["url", "createdAt"]),
       // The URL holds the share key: keep it encrypted in state and masked in previews, whatever else the user marked.
       { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), "url"])] },
       "gitbook",

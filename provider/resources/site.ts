@@ -18,6 +18,7 @@ import {
   refreshDeclared,
   type Ctx,
   type PatchRules,
+  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -215,19 +216,7 @@ export class Site extends pulumi.dynamic.Resource {
     super(
       providerFor("Site"),
       name,
-      {
-        basename: undefined,
-        agentsContext: undefined,
-        proxy: undefined,
-        adaptiveContent: undefined,
-        adoptId: undefined,
-        ...args,
-        published: undefined,
-        hostname: undefined,
-        urls: undefined,
-        createdAt: undefined,
-        siteSpaces: undefined,
-      },
+      resourceProps(siteSchema, args, ["published", "hostname", "urls", "createdAt", "siteSpaces"]),
       opts,
       "gitbook",
       "Site",

@@ -24,6 +24,7 @@ import {
   type Ctx,
   type PatchRules,
   type Props,
+  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -269,19 +270,7 @@ export class SiteSection extends pulumi.dynamic.Resource {
     super(
       providerFor("SiteSection"),
       name,
-      {
-        organizationId: undefined,
-        title: undefined,
-        icon: undefined,
-        path: undefined,
-        condition: undefined,
-        description: undefined,
-        default: undefined,
-        adoptId: undefined,
-        ...args,
-        siteSpaceId: undefined,
-        urls: undefined,
-      },
+      resourceProps(siteSectionSchema, args, ["siteSpaceId", "urls"]),
       opts,
       "gitbook",
       "SiteSection",

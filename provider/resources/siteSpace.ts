@@ -25,6 +25,7 @@ import {
   type Ctx,
   type PatchRules,
   type Props,
+  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -280,18 +281,7 @@ export class SiteSpace extends pulumi.dynamic.Resource {
     super(
       providerFor("SiteSpace"),
       name,
-      {
-        organizationId: undefined,
-        sectionId: undefined,
-        path: undefined,
-        condition: undefined,
-        default: undefined,
-        adoptId: undefined,
-        ...args,
-        parentSectionId: undefined,
-        title: undefined,
-        urls: undefined,
-      },
+      resourceProps(siteSpaceSchema, args, ["parentSectionId", "title", "urls"]),
       opts,
       "gitbook",
       "SiteSpace",

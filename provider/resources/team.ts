@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ApiTeam, ApiTeamMember, p } from "../client";
 import { adoptIdField, organizationIdField, text } from "../framework/check";
 import { changedFields, type DiffRules } from "../framework/diff";
-import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, type Ctx, type ResourceDef } from "../framework/resource";
+import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, resourceProps, type Ctx, type ResourceDef } from "../framework/resource";
 import { providerFor } from "../shim";
 
 // ---- Types ---------------------------------------------------------------------------------------
@@ -267,14 +267,7 @@ export class Team extends pulumi.dynamic.Resource {
     super(
       providerFor("Team"),
       name,
-      {
-        organizationId: undefined,
-        members: undefined,
-        adoptId: undefined,
-        ...args,
-        memberCount: undefined,
-        createdAt: undefined,
-      },
+      resourceProps(teamSchema, args, ["memberCount", "createdAt"]),
       opts,
       "gitbook",
       "Team",

@@ -1,0 +1,47 @@
+/**
+ * The Resource classes as a program sees them: every input and every output is an Output property,
+ * even when the program leaves the input unset, and the type token is `gitbook:<Kind>`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { OpenApiSpec, SamlProvider, ShareLink, Site, SiteSection, SiteSpace, Team } from "../index";
+import { definitionOf } from "../impl";
+
+const registered: { type: string; inputs: Record<string, unknown> }[] = [];
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push({ type: args.type, inputs: args.inputs });
+        return { id: `${args.name}-id`, state: args.inputs };
+      },
+      call: () => ({}),
+    },
+    "classes",
+    "test",
+    false,
+  );
+});
+
+const cases: [string, () => pulumi.CustomResource][] = [
+  ["Site", () => new Site("s", { title: "Docs" })],
+  ["SiteSection", () => new SiteSection("sec", { siteId: "site", spaceId: "space" })],
+  ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space" })],
+  ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
+  ["Team", () => new Team("t", { title: "Writers" })],
+  ["SamlProvider", () => new SamlProvider("p", { label: "Okta" })],
+  ["OpenApiSpec", () => new OpenApiSpec("o", { slug: "api", source: { url: "https://example.com/openapi.yaml" } })],
+];
+
+describe("resource classes", () => {
+  for (const [kind, make] of cases) {
+    it(`${kind} exposes every input as an Output, set or not, and registers as gitbook:${kind}`, async () => {
+      const r = make() as unknown as Record<string, unknown>;
+      for (const input of Object.keys(definitionOf(kind).schema.shape)) {
+        expect(pulumi.Output.isInstance(r[input]), `${kind}.${input}`).toBe(true);
+      }
+      await new Promise<void>((resolve) => (r.urn as pulumi.Output<string>).apply(() => resolve()));
+      expect(registered.map((x) => x.type)).toContain(`pulumi-nodejs:dynamic/gitbook:${kind}`);
+    });
+  }
+});
