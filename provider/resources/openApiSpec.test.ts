@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { nextPollDelay, processingPoll } from "./openApiSpec";
 
 let env: ProviderEnv;
@@ -44,7 +44,7 @@ async function setWaitSeconds(seconds: string) {
 
 describe("check", () => {
   const url = { url: "https://api.acme.test/openapi.json" };
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["slug", { slug: "", source: url }, /^slug must be 1 to 100 characters/],
     ["slug", { slug: "a".repeat(101), source: url }, /^slug must be 1 to 100 characters/],
     ["slug", { slug: "Payments_API", source: url }, /^slug must match lower-case letters and digits/],
@@ -59,16 +59,7 @@ describe("check", () => {
     ["source.text", { slug: "s", source: { text: "" } }, /^source\.text must not be empty/],
     ["visibility", { slug: "s", source: url, visibility: "unlisted" }, /^visibility must be private or public/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("OpenApiSpec", input);
-      expect(r.failures).toContainEqual({ property, reason: expect.stringMatching(reason) });
-      // An empty slug also fails the pattern; every failure names this property.
-      expect(r.failures!.map((f) => f.property)).toEqual(r.failures!.map(() => property));
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "OpenApiSpec", {}, bad);
 
   it("requires a slug and a source", async () => {
     const r = await env.check("OpenApiSpec", {});

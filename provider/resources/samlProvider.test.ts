@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 
 let env: ProviderEnv;
 let teamId: string;
@@ -29,7 +29,7 @@ async function created(extra: Record<string, unknown> = {}): Promise<State> {
 const live = (id: string) => env.emu.store.samlProviders.get(id)!;
 
 describe("check", () => {
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["label", { label: "" }, /^label must be 1 to 30 characters/],
     ["label", { label: "l".repeat(31) }, /^label must be 1 to 30 characters/],
     ["entityID", { entityID: "e".repeat(1025) }, /^entityID must be at most 1024 characters/],
@@ -40,14 +40,7 @@ describe("check", () => {
     ["defaultTeam", { defaultTeam: "" }, /^defaultTeam must not be empty/],
     ["defaultRole", { defaultRole: "guest" }, /^defaultRole must be one of admin, create, review, edit, comment, read, or null for guests/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("SamlProvider", { ...base, ...input });
-      expect(r.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "SamlProvider", base, bad);
 
   it("accepts the limits exactly", async () => {
     const r = await env.check("SamlProvider", {

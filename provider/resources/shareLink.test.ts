@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
 import { ShareLink } from "./shareLink";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 
 let env: ProviderEnv;
 let siteId: string;
@@ -29,21 +29,14 @@ function spyBodies(method: string): () => unknown[] {
 }
 
 describe("check", () => {
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["name", { name: "" }, /name must be 1 to 50 characters/],
     ["name", { name: "n".repeat(51) }, /name must be 1 to 50 characters/],
     ["name", { name: 42 }, /name must be a string/],
     ["active", { active: "yes" }, /active must be a boolean/],
     ["siteId", { siteId: "" }, /siteId must not be empty/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} (${JSON.stringify(input).slice(0, 40)}) before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("ShareLink", { siteId: "site_x", name: "Partners", ...input });
-      expect(r.failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "ShareLink", { siteId: "site_x", name: "Partners" }, bad);
 
   it("requires a site and a name and says so", async () => {
     const r = await env.check("ShareLink", {});

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 
 let env: ProviderEnv;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ async function created(extra: Record<string, unknown> = {}): Promise<State> {
 }
 
 describe("check", () => {
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["title", { title: "A" }, /title must be 2 to 128 characters/],
     ["title", { title: "x".repeat(129) }, /title must be 2 to 128 characters/],
     ["basename", { basename: "" }, /basename must be 1 to 100 characters/],
@@ -28,14 +28,7 @@ describe("check", () => {
     ["type", { type: "Fancy Type" }, /type must be a lower-case site type/],
     ["adaptiveContent.enabled", { adaptiveContent: { enabled: "yes" } }, /adaptiveContent.enabled/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("Site", { ...base, ...input });
-      expect(r.failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "Site", base, bad);
 
   it("requires a title and says so", async () => {
     const r = await env.check("Site", {});

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { SiteSection } from "./siteSection";
 
 let env: ProviderEnv;
@@ -36,7 +36,7 @@ function spyBodies(method: string): () => unknown[] {
 }
 
 describe("check", () => {
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["title", { title: "A" }, /title must be 2 to 128 characters/],
     ["title", { title: "t".repeat(129) }, /title must be 2 to 128 characters/],
     ["icon", { icon: "i".repeat(51) }, /icon must be at most 50 characters/],
@@ -49,14 +49,7 @@ describe("check", () => {
     ["siteId", { siteId: "" }, /siteId must not be empty/],
     ["spaceId", { spaceId: "" }, /spaceId must not be empty/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} (${JSON.stringify(input).slice(0, 30)}) before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("SiteSection", { siteId: "site_x", spaceId: "spc_x", ...input });
-      expect(r.failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "SiteSection", { siteId: "site_x", spaceId: "spc_x" }, bad);
 
   it("accepts the limits themselves", async () => {
     const r = await env.check("SiteSection", {

@@ -3,7 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { SiteSpace } from "./siteSpace";
 
 let env: ProviderEnv;
@@ -43,7 +43,7 @@ function spyBodies(method: string): () => unknown[] {
 }
 
 describe("check", () => {
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["path", { path: "" }, /path must be 1 to 100 characters/],
     ["path", { path: "p".repeat(101) }, /path must be 1 to 100 characters/],
     ["condition", { condition: "" }, /condition must be 1 to 1024 characters/],
@@ -53,14 +53,7 @@ describe("check", () => {
     ["spaceId", { spaceId: "" }, /spaceId must not be empty/],
     ["sectionId", { sectionId: "" }, /sectionId must not be empty/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} (${JSON.stringify(input).slice(0, 30)}) before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("SiteSpace", { siteId: "site_x", spaceId: "spc_x", ...input });
-      expect(r.failures).toEqual([expect.objectContaining({ property, reason: expect.stringMatching(reason) })]);
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "SiteSpace", { siteId: "site_x", spaceId: "spc_x" }, bad);
 
   it("accepts the limits themselves", async () => {
     const r = await env.check("SiteSpace", { siteId: "site_x", spaceId: "spc_x", path: "p".repeat(100), condition: "c".repeat(1024) });

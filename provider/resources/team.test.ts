@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { teamMemberKey } from "../../test/emulator/emulator";
-import { CheckFailed, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 
 let env: ProviderEnv;
 let ada: string, grace: string, alan: string, katherine: string;
@@ -37,7 +37,7 @@ async function created(inputs: Record<string, unknown>): Promise<State> {
 }
 
 describe("check", () => {
-  const bad: [string, Record<string, unknown>, RegExp][] = [
+  const bad: BadInput[] = [
     ["title", { title: "" }, /^title must be 1 to 64 characters/],
     ["title", { title: "t".repeat(65) }, /^title must be 1 to 64 characters/],
     ["members", { title: "T", members: "everyone" }, /^members must be a list of \{user, role\}/],
@@ -45,14 +45,7 @@ describe("check", () => {
     ["members[0].role", { title: "T", members: [{ user: "ada@acme.test", role: "boss" }] }, /^members\[0\]\.role must be owner or member/],
     ["members[1].user", { title: "T", members: [{ user: "ada@acme.test" }, { user: "ADA@acme.test" }] }, /lists the same user as members\[0\]\.user/],
   ];
-  for (const [property, input, reason] of bad) {
-    it(`rejects a bad ${property} before sending anything`, async () => {
-      env.emu.log.reset();
-      const r = await env.check("Team", input);
-      expect(r.failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-      expect(env.emu.log.count()).toBe(0);
-    });
-  }
+  rejectsAtCheck(() => env, "Team", {}, bad);
 
   it("requires a title", async () => {
     const r = await env.check("Team", {});

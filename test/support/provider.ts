@@ -5,6 +5,7 @@
  *
  * (The out-of-process path, through the SDK's dynamic-provider host over gRPC, is test/harness.)
  */
+import { expect, it } from "vitest";
 import { Emulator, type EmulatorOptions } from "../emulator/emulator";
 import { configureFrom, resetConfig, setClientOverrides } from "../../provider/config";
 import { dispatch } from "../../provider/impl";
@@ -103,4 +104,25 @@ export async function startProviderEnv(opts: EmulatorOptions = {}): Promise<Prov
     },
   };
   return env;
+}
+
+/** A bad input: the property it must be reported against, the input, and what the reason must say. */
+export type BadInput = [property: string, input: Props, reason: RegExp];
+
+/**
+ * One test per bad input: check fails on that property (and no other) with a reason naming the
+ * limit, and nothing reaches the API.
+ */
+export function rejectsAtCheck(getEnv: () => ProviderEnv, kind: string, base: Props, bad: BadInput[]): void {
+  for (const [property, input, reason] of bad) {
+    it(`rejects a bad ${property} (${JSON.stringify(input).slice(0, 40)}) before sending anything`, async () => {
+      const env = getEnv();
+      env.emu.log.reset();
+      const r = await env.check(kind, { ...base, ...input });
+      expect(r.failures?.length).toBeGreaterThan(0);
+      expect(r.failures!.map((f) => f.property)).toEqual(r.failures!.map(() => property));
+      expect(r.failures).toContainEqual({ property, reason: expect.stringMatching(reason) });
+      expect(env.emu.log.count()).toBe(0);
+    });
+  }
 }
