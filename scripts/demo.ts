@@ -31,7 +31,8 @@ function traffic(emu: Emulator): string {
   const byMethod: Record<string, number> = {};
   for (const e of emu.log.entries) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
   const parts = Object.entries(byMethod).map(([m, c]) => `${m} ${c}`);
-  return parts.length ? `${emu.log.entries.length} requests (${parts.join(", ")})` : "0 requests";
+  const n = emu.log.entries.length;
+  return parts.length ? `${n} request${n === 1 ? "" : "s"} (${parts.join(", ")})` : "0 requests";
 }
 
 function hasPulumiCli(): boolean {
