@@ -84,7 +84,12 @@ export function declared<T extends Props>(inputs: T): Partial<T> {
  * an answer slower than gitbook:requestTimeoutSeconds left one duplicate per create.)
  */
 // As many tries as the client gives any other request: with 4, a run through 30% 503s lost a create about one time in ten.
-export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<T | undefined>, attempts = DEFAULT_RETRY.maxAttempts): Promise<T> {
+export async function createOnce<T>(
+  send: () => Promise<T>,
+  find: (sentAt: number) => Promise<T | undefined>,
+  attempts = DEFAULT_RETRY.maxAttempts,
+): Promise<T> {
+  const sentAt = Date.now();
   for (let i = 1; ; i++) {
     try {
       return await send();
@@ -92,17 +97,38 @@ export async function createOnce<T>(send: () => Promise<T>, find: () => Promise<
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
       if (!ambiguous) throw e;
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
-      const existing = await find();
+      const existing = await find(sentAt);
       if (existing !== undefined) return existing;
       const settleMs = e instanceof AmbiguousRequestError ? e.settleMs : 0;
       for (let waited = 0, step = Math.max(50, settleMs / 16); waited < settleMs; waited += step, step *= 2) {
         await sleep(Math.min(step, settleMs - waited));
-        const late = await find();
+        const late = await find(sentAt);
         if (late !== undefined) return late;
       }
       if (i >= attempts) throw e;
     }
   }
+}
+
+/** How far the API's clock may trail ours when telling an object a lost create made from an older namesake. */
+export const CLOCK_SKEW_MS = 120_000;
+
+/** Whether an object was created no earlier than `sentAt` (our clock), allowing for the API's clock skew. */
+export function createdSince(createdAt: string | null | undefined, sentAt: number): boolean {
+  return createdAt != null && Date.parse(createdAt) >= sentAt - CLOCK_SKEW_MS;
+}
+
+/**
+ * Names need not be unique, so among same-named objects only one created since the lost request was
+ * sent can be ours: the newest.
+ */
+export function newestCreatedSince<T extends { createdAt?: string | null }>(candidates: readonly T[], sentAt: number): T | undefined {
+  return candidates.filter((c) => createdSince(c.createdAt, sentAt)).sort((a, b) => Date.parse(b.createdAt!) - Date.parse(a.createdAt!))[0];
+}
+
+/** The object exists but a follow-up write failed: keep it in state with what it really has. */
+export function settingsFailed(what: string, id: string, outs: Props, cause: unknown): PartialFailure {
+  return new PartialFailure(id, outs, [`${what} ${id} was created but its settings could not be applied: ${(cause as Error).message}`]);
 }
 
 /** GET that answers undefined for 404 instead of throwing. */

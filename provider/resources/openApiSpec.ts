@@ -17,7 +17,18 @@ import { z } from "zod";
 import { ApiOpenApiSpec, ConflictError, p } from "../client";
 import { adoptIdField, httpUrl, isUnknown, organizationIdField, text } from "../framework/check";
 import { changedFields, type DiffRules } from "../framework/diff";
-import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, resourceProps, type Ctx, type Props, type ResourceDef } from "../framework/resource";
+import {
+  createdSince,
+  createOnce,
+  declared,
+  getOrUndefined,
+  PartialFailure,
+  refreshDeclared,
+  resourceProps,
+  type Ctx,
+  type Props,
+  type ResourceDef,
+} from "../framework/resource";
 import { providerFor } from "../shim";
 
 // ---- Types ---------------------------------------------------------------------------------------
@@ -172,8 +183,6 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: Api
 const specsPath = (org: string) => p`/orgs/${org}/openapi`;
 const specPath = (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`;
 
-/** How far the API's clock may trail ours when telling a spec we created from an older one. */
-const CLOCK_SKEW_MS = 120_000;
 
 /** Inputs the API reports. It echoes a URL source but never a text source. */
 function liveInputs(spec: ApiOpenApiSpec, recorded: unknown): Props {
@@ -200,15 +209,14 @@ function outputs(declaredInputs: Partial<OpenApiSpecInputs> | Partial<OpenApiSpe
 
 async function create(ctx: Ctx, inputs: OpenApiSpecInputs): Promise<{ id: string; outs: OpenApiSpecOutputs }> {
   const { organizationId: org, slug } = inputs;
-  const sentAt = Date.now();
   let spec: ApiOpenApiSpec;
   try {
     spec = await createOnce(
       () => ctx.client.post(specsPath(org), { body: { slug, source: inputs.source }, schema: ApiOpenApiSpec }),
       // The slug identifies the spec: one created since we sent is the one our lost POST created.
-      async () => {
+      async (sentAt) => {
         const found = await getOrUndefined(ctx.client.get(specPath(org, slug), { schema: ApiOpenApiSpec }));
-        return found && (!found.createdAt || Date.parse(found.createdAt) >= sentAt - CLOCK_SKEW_MS) ? found : undefined;
+        return found && (!found.createdAt || createdSince(found.createdAt, sentAt)) ? found : undefined;
       },
     );
   } catch (e) {

@@ -18,12 +18,13 @@ import {
   createOnce,
   declared,
   getOrUndefined,
+  newestCreatedSince,
   patchBody,
   refreshDeclared,
+  resourceProps,
   type Ctx,
   type PatchRules,
   type Props,
-  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -102,8 +103,6 @@ const samlPatch: PatchRules = {
 const providersPath = (org: string) => p`/orgs/${org}/saml`;
 const providerPath = (org: string, id: string) => p`/orgs/${org}/saml/${id}`;
 
-/** How far the API's clock may trail ours when telling a provider we created from an older namesake. */
-const CLOCK_SKEW_MS = 120_000;
 
 /** Every input the API reports, keyed like the inputs (undefined when unset). */
 function liveInputs(live: ApiSamlProvider): Props {
@@ -139,15 +138,12 @@ function samlPatchBody(changed: readonly string[], news: SamlProviderInputs): Pr
 async function create(ctx: Ctx, inputs: SamlProviderInputs): Promise<{ id: string; outs: SamlProviderOutputs }> {
   const org = inputs.organizationId;
   const { organizationId: _org, adoptId: _adopt, ...body } = inputs;
-  const sentAt = Date.now();
   const created = await createOnce(
     () => ctx.client.post(providersPath(org), { body, schema: ApiSamlProvider }),
     // A lost answer may still have created the provider: adopt the newest one with this label created since we sent.
-    async () => {
+    async (sentAt) => {
       const all = await ctx.client.listAll(providersPath(org), ApiSamlProvider);
-      return all
-        .filter((s) => s.label === inputs.label && s.createdAt !== undefined && Date.parse(s.createdAt) >= sentAt - CLOCK_SKEW_MS)
-        .sort((a, b) => Date.parse(b.createdAt!) - Date.parse(a.createdAt!))[0];
+      return newestCreatedSince(all.filter((s) => s.label === inputs.label), sentAt);
     },
   );
   return { id: created.id, outs: outputs(declared(inputs), created) };

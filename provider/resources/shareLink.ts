@@ -14,12 +14,13 @@ import {
   createOnce,
   declared,
   getOrUndefined,
-  PartialFailure,
+  newestCreatedSince,
   patchBody,
   refreshDeclared,
+  resourceProps,
+  settingsFailed,
   type Ctx,
   type PatchRules,
-  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -76,8 +77,6 @@ const shareLinkPatch: PatchRules = {
 const linksPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/share-links`;
 const linkPath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/share-links/${id}`;
 
-/** Clock skew tolerated when deciding whether a link found after a lost answer is the one we created. */
-const CREATE_WINDOW_MS = 120_000;
 
 function liveInputs(link: ApiShareLink): Record<string, unknown> {
   return { name: link.name ?? undefined, active: link.active ?? true };
@@ -99,13 +98,12 @@ async function findLink(ctx: Ctx, org: string, site: string, id: string): Promis
 
 async function create(ctx: Ctx, inputs: ShareLinkInputs): Promise<{ id: string; outs: ShareLinkOutputs }> {
   const { organizationId: org, siteId: site } = inputs;
-  const sentAt = Date.now();
   const created = await createOnce(
     () => ctx.client.post(linksPath(org, site), { body: { name: inputs.name }, schema: ApiShareLink }),
     // Names are not unique: only a link with this name created since we sent can be ours (the newest wins).
-    async () => {
+    async (sentAt) => {
       const links = await ctx.client.listAll(linksPath(org, site), ApiShareLink);
-      return links.filter((l) => l.name === inputs.name && Date.parse(l.createdAt) >= sentAt - CREATE_WINDOW_MS).at(-1);
+      return newestCreatedSince(links.filter((l) => l.name === inputs.name), sentAt);
     },
   );
   // POST takes only the name; a link starts active, so an inactive one needs a PATCH.
@@ -115,9 +113,7 @@ async function create(ctx: Ctx, inputs: ShareLinkInputs): Promise<{ id: string; 
     return { id: link.id, outs: outputs(declared(inputs), link) };
   } catch (e) {
     const live = refreshDeclared(shareLinkDiff.fields, declared(inputs), liveInputs(created));
-    throw new PartialFailure(created.id, outputs({ ...declared(inputs), ...live }, created), [
-      `share link ${created.id} was created but could not be set active=${inputs.active}: ${(e as Error).message}`,
-    ]);
+    throw settingsFailed("share link", created.id, outputs({ ...declared(inputs), ...live }, created), e);
   }
 }
 

@@ -13,12 +13,13 @@ import {
   createOnce,
   declared,
   getOrUndefined,
-  PartialFailure,
+  newestCreatedSince,
   patchBody,
   refreshDeclared,
+  resourceProps,
+  settingsFailed,
   type Ctx,
   type PatchRules,
-  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -132,13 +133,12 @@ function outputs(declaredInputs: Record<string, unknown>, site: ApiSite): SiteOu
 
 async function create(ctx: Ctx, inputs: SiteInputs): Promise<{ id: string; outs: SiteOutputs }> {
   const org = inputs.organizationId;
-  const sentAt = Date.now();
   const created = await createOnce(
     () => ctx.client.post(sitesPath(org), { body: { type: inputs.type, title: inputs.title, visibility: inputs.visibility }, schema: ApiSite }),
     // A lost answer may still have created the site: adopt a site with this title created since we sent.
-    async () => {
+    async (sentAt) => {
       const sites = await ctx.client.listAll(sitesPath(org), ApiSite, { title: inputs.title });
-      return sites.find((s) => s.title === inputs.title && s.type === inputs.type && Date.parse(s.createdAt) >= sentAt - 120_000);
+      return newestCreatedSince(sites.filter((s) => s.title === inputs.title && s.type === inputs.type), sentAt);
     },
   );
   // POST accepts only type, title and visibility; the rest needs a PATCH.
@@ -148,11 +148,8 @@ async function create(ctx: Ctx, inputs: SiteInputs): Promise<{ id: string; outs:
     const site = await ctx.client.patch(sitePath(org, created.id), { body: rest, schema: ApiSite });
     return { id: site.id, outs: outputs(declared(inputs), site) };
   } catch (e) {
-    // The site exists: keep it in state with what it really has, so the next run finishes the job.
     const live = refreshDeclared(siteDiff.fields, declared(inputs), liveInputs(created));
-    throw new PartialFailure(created.id, outputs({ ...declared(inputs), ...live }, created), [
-      `site ${created.id} was created but its settings could not be applied: ${(e as Error).message}`,
-    ]);
+    throw settingsFailed("site", created.id, outputs({ ...declared(inputs), ...live }, created), e);
   }
 }
 

@@ -21,10 +21,11 @@ import {
   PartialFailure,
   patchBody,
   refreshDeclared,
+  resourceProps,
+  settingsFailed,
   type Ctx,
   type PatchRules,
   type Props,
-  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -187,11 +188,8 @@ async function create(ctx: Ctx, inputs: SiteSectionInputs): Promise<{ id: string
       section = { ...section, default: true };
     }
   } catch (e) {
-    // The section exists: keep it in state with what it really has, so the next run finishes the job.
     const live = refreshDeclared(siteSectionDiff.fields, declared(inputs), liveInputs(section, { ...inputs, siteSpaceId }));
-    throw new PartialFailure(section.id, outputs({ ...declared(inputs), ...live }, section, siteSpaceId), [
-      `site section ${section.id} was created but its settings could not be applied: ${(e as Error).message}`,
-    ]);
+    throw settingsFailed("site section", section.id, outputs({ ...declared(inputs), ...live }, section, siteSpaceId), e);
   }
   return { id: section.id, outs: outputs(declared(inputs), section, siteSpaceId) };
 }

@@ -22,10 +22,11 @@ import {
   PartialFailure,
   patchBody,
   refreshDeclared,
+  resourceProps,
+  settingsFailed,
   type Ctx,
   type PatchRules,
   type Props,
-  resourceProps,
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
@@ -201,9 +202,7 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
     }
   } catch (e) {
     const live = refreshDeclared(siteSpaceDiff.fields, declared(inputs), liveInputs(ss, inputs));
-    throw new PartialFailure(ss.id, outputs({ ...declared(inputs), ...live }, ss), [
-      `site space ${ss.id} was created but its settings could not be applied: ${(e as Error).message}`,
-    ]);
+    throw settingsFailed("site space", ss.id, outputs({ ...declared(inputs), ...live }, ss), e);
   }
   return { id: ss.id, outs: outputs(declared(inputs), ss) };
 }

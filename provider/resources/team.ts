@@ -11,7 +11,17 @@ import { z } from "zod";
 import { ApiTeam, ApiTeamMember, p } from "../client";
 import { adoptIdField, organizationIdField, text } from "../framework/check";
 import { changedFields, type DiffRules } from "../framework/diff";
-import { createOnce, declared, getOrUndefined, PartialFailure, refreshDeclared, resourceProps, type Ctx, type ResourceDef } from "../framework/resource";
+import {
+  createOnce,
+  declared,
+  getOrUndefined,
+  newestCreatedSince,
+  PartialFailure,
+  refreshDeclared,
+  resourceProps,
+  type Ctx,
+  type ResourceDef,
+} from "../framework/resource";
 import { providerFor } from "../shim";
 
 // ---- Types ---------------------------------------------------------------------------------------
@@ -92,8 +102,6 @@ const teamsPath = (org: string) => p`/orgs/${org}/teams`;
 const teamPath = (org: string, id: string) => p`/orgs/${org}/teams/${id}`;
 const membersPath = (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`;
 
-/** How far the API's clock may trail ours when telling a team we created from an older namesake. */
-const CLOCK_SKEW_MS = 120_000;
 
 /** IDs are opaque and compared exactly; e-mail addresses are compared case-insensitively. */
 function isUser(ref: string, m: ApiTeamMember): boolean {
@@ -176,16 +184,13 @@ async function applyMembers(ctx: Ctx, org: string, team: ApiTeam, inputs: TeamIn
 
 async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
   const org = inputs.organizationId;
-  const sentAt = Date.now();
   const team = await createOnce(
     // PUT on the collection creates a team: sending it twice makes two teams.
     () => ctx.client.put(teamsPath(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
     // A lost answer may still have created the team: adopt the newest team with this title created since we sent.
-    async () => {
+    async (sentAt) => {
       const teams = await ctx.client.listAll(teamsPath(org), ApiTeam, { title: inputs.title });
-      return teams
-        .filter((t) => t.title === inputs.title && t.createdAt !== undefined && Date.parse(t.createdAt) >= sentAt - CLOCK_SKEW_MS)
-        .sort((a, b) => Date.parse(b.createdAt!) - Date.parse(a.createdAt!))[0];
+      return newestCreatedSince(teams.filter((t) => t.title === inputs.title), sentAt);
     },
   );
   if (!inputs.members) return { id: team.id, outs: outputs(declared(inputs), team) };
