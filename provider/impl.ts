@@ -5,6 +5,7 @@
  */
 import * as engine from "./framework/engine";
 import type { ResourceDef } from "./framework/resource";
+import { SHIM_PROTOCOL } from "./shim";
 
 import * as openApiSpec from "./resources/openApiSpec";
 import * as samlProvider from "./resources/samlProvider";
@@ -33,7 +34,7 @@ export function definitionOf(kind: string): ResourceDef {
 type Method = "configure" | "check" | "diff" | "create" | "read" | "update" | "delete";
 
 export async function dispatch(protocol: number, kind: string, method: Method, args: unknown[]): Promise<unknown> {
-  if (protocol !== 1) throw new Error(`pulumi-gitbook: unsupported provider protocol ${protocol}; upgrade the pulumi-gitbook package`);
+  if (protocol !== SHIM_PROTOCOL) throw new Error(`pulumi-gitbook: unsupported provider protocol ${protocol}; upgrade the pulumi-gitbook package`);
   if (method === "configure") return engine.configure(args[0] as never);
   const def = definitionOf(kind);
   const a = args as never[];

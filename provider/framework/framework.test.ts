@@ -128,3 +128,10 @@ describe("engine", () => {
     expect(err.properties).not.toHaveProperty("gone");
   });
 });
+
+describe("state written by another version", () => {
+  it("refuses a shim protocol or a resource kind this version does not know, saying to upgrade", async () => {
+    await expect(dispatch(2, "Site", "check", [{}, {}])).rejects.toThrow(/unsupported provider protocol 2; upgrade the pulumi-gitbook package/);
+    await expect(dispatch(1, "Subdomain", "check", [{}, {}])).rejects.toThrow(/unknown resource kind "Subdomain"/);
+  });
+});

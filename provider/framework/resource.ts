@@ -183,14 +183,6 @@ export function patchBody(changed: readonly string[], news: Props, rules: PatchR
   return body;
 }
 
-/** A definition whose every call fails: registered for a kind whose module is not written yet. */
-export function notImplemented(kind: string): ResourceDef {
-  const fail = async (): Promise<never> => {
-    throw new Error(`pulumi-gitbook: the ${kind} resource is not implemented in this version`);
-  };
-  return { kind, schema: z.object({}), diff: { fields: [], replaceOn: [] }, create: fail, read: fail, update: fail, delete: fail };
-}
-
 /**
  * The property bag a Resource class registers: a key for every input of the schema (so each becomes
  * an Output on the resource even when the program leaves it unset), the program's args, and the
