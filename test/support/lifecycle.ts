@@ -1,6 +1,7 @@
 /**
- * Drives whole Pulumi programs through the harness CLI (a child process per run, as `pulumi up` is a
- * process per run) against an emulator living in the test process. The program is
+ * Drives whole Pulumi programs, a process per run as `pulumi up` is, against an emulator living in the
+ * test process: through the real Pulumi CLI (test/support/cli.ts) when it is built, and always in CI;
+ * through the lifecycle harness otherwise, or when GITBOOK_TEST_ENGINE=harness. The program is
  * test/lifecycle/program, which declares whatever resources a step lists.
  */
 import { execFile } from "node:child_process";
@@ -9,6 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator, type EmulatorOptions } from "../emulator/emulator";
 import type { RunReport, StateFile } from "../harness/engine";
+import { createCliStack, testEngine, type CliStack, type Engine } from "./cli";
 
 export const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/test/harness/cli.js");
@@ -23,6 +25,8 @@ export interface Decl {
 
 export interface Deployment {
   emu: Emulator;
+  /** The engine running the programs: the real Pulumi CLI, or the lifecycle harness. */
+  engine: Engine;
   dir: string;
   statePath: string;
   hostLog: string;
@@ -38,30 +42,77 @@ export interface Deployment {
   close(): Promise<void>;
 }
 
-export async function startDeployment(opts: EmulatorOptions & { stack?: string } = {}): Promise<Deployment> {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
+export async function startDeployment(opts: EmulatorOptions & { stack?: string; engine?: Engine } = {}): Promise<Deployment> {
+  const engine = opts.engine ?? testEngine();
+  if (engine === "harness" && !fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
   const emu = await Emulator.start(opts);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-lifecycle-"));
   const statePath = path.join(dir, "state.json");
   const hostLog = path.join(dir, "host.log");
   const stack = opts.stack ?? "test";
   let last: Decl[] = [];
+  const configFor = (runOpts: { config?: Record<string, string> }) => ({
+    "gitbook:token": emu.token,
+    "gitbook:apiUrl": emu.url,
+    "gitbook:organizationId": emu.seeded.organizationId,
+    "gitbook:openApiWaitSeconds": "10",
+    "lifecycle:resources": JSON.stringify(last),
+    ...runOpts.config,
+  });
+  const close = async () => {
+    await emu.close();
+  };
+  const resource = (d: Deployment) => (name: string) => {
+    const r = d.state().resources.find((x) => x.name === name);
+    if (!r) throw new Error(`no resource ${name} in state`);
+    return r;
+  };
+
+  if (engine === "cli") {
+    // The CLI keeps one stack per program folder; programs given per run share it, as a user's would.
+    const stacks = new Map<string, CliStack>();
+    let current: CliStack | undefined;
+    const stackFor = async (programDir: string, packageRoot?: string) => {
+      const key = `${programDir}\0${packageRoot ?? ""}`;
+      if (!stacks.has(key)) {
+        const sub = path.join(dir, `cli-${stacks.size}`);
+        fs.mkdirSync(sub);
+        stacks.set(key, await createCliStack(sub, programDir, stack, packageRoot));
+      }
+      return stacks.get(key)!;
+    };
+    const d: Deployment = {
+      emu,
+      dir,
+      engine,
+      get statePath() {
+        return current?.statePath ?? statePath;
+      },
+      hostLog,
+      async run(op, resources, runOpts = {}) {
+        if (resources) last = resources;
+        current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
+        const report = await current.run(op, configFor(runOpts));
+        fs.appendFileSync(hostLog, report.stdout);
+        return report;
+      },
+      state: () => current?.state() ?? { version: 1, resources: [] },
+      resource: (name) => resource(d)(name),
+      close,
+    };
+    return d;
+  }
+
   const d: Deployment = {
     emu,
     dir,
+    engine,
     statePath,
     hostLog,
     async run(op, resources, runOpts = {}) {
       if (resources) last = resources;
       const reportPath = path.join(dir, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-      const config = {
-        "gitbook:token": emu.token,
-        "gitbook:apiUrl": emu.url,
-        "gitbook:organizationId": emu.seeded.organizationId,
-        "gitbook:openApiWaitSeconds": "10",
-        "lifecycle:resources": JSON.stringify(last),
-        ...runOpts.config,
-      };
+      const config = configFor(runOpts);
       const programDir = runOpts.programDir ?? PROGRAM;
       const stdout = await new Promise<string>((resolve, reject) => {
         // Async on purpose: the emulator answers from this process's event loop.
@@ -83,14 +134,8 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string }
       return { ...report, stdout };
     },
     state: () => (fs.existsSync(statePath) ? (JSON.parse(fs.readFileSync(statePath, "utf8")) as StateFile) : { version: 1, resources: [] }),
-    resource(name) {
-      const r = d.state().resources.find((x) => x.name === name);
-      if (!r) throw new Error(`no resource ${name} in state`);
-      return r;
-    },
-    async close() {
-      await emu.close();
-    },
+    resource: (name) => resource(d)(name),
+    close,
   };
   return d;
 }

@@ -1,0 +1,260 @@
+/**
+ * Runs Pulumi programs through the real `pulumi` CLI (built by `npm run pulumi-cli` into
+ * .pulumi-cli/) with a local file backend, and turns what the engine reports (its event log, its
+ * exit code, `pulumi stack export`) into the same RunReport and StateFile shapes the lifecycle
+ * harness produces, so one test can run on either engine. The CLI is the reference: in CI
+ * (CI=true) every suite runs through it, and a missing CLI fails the run instead of skipping.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as yaml from "js-yaml";
+import type { RunReport, StateFile, Step, StepKind } from "../harness/engine";
+import { linkPackage } from "../harness/project";
+
+const ROOT = path.resolve(__dirname, "../..");
+const SDK_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
+export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`, "bin");
+const PULUMI = path.join(CLI_BIN, "pulumi");
+const PASSPHRASE = "pulumi-gitbook-tests";
+
+export type Engine = "cli" | "harness";
+
+/** Why the CLI cannot be used here, or undefined when it can. */
+export function cliMissing(): string | undefined {
+  for (const b of ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
+    if (!fs.existsSync(path.join(CLI_BIN, b))) return `${path.relative(ROOT, path.join(CLI_BIN, b))} is not built: run \`npm run pulumi-cli\` (needs Go; about 4 minutes cold)`;
+  }
+  return undefined;
+}
+
+/**
+ * The engine tests run on: GITBOOK_TEST_ENGINE when set, else the CLI when it is built and the harness
+ * otherwise. In CI the CLI is required.
+ */
+export function testEngine(): Engine {
+  const asked = process.env.GITBOOK_TEST_ENGINE;
+  if (asked && asked !== "cli" && asked !== "harness") throw new Error(`GITBOOK_TEST_ENGINE must be "cli" or "harness" (got "${asked}")`);
+  const missing = cliMissing();
+  if (process.env.CI === "true" && asked !== "harness" && missing) throw new Error(`CI runs every suite through the real Pulumi CLI, and ${missing}`);
+  if (asked === "cli" && missing) throw new Error(missing);
+  return (asked as Engine | undefined) ?? (missing ? "harness" : "cli");
+}
+
+/** The environment every CLI call gets: its own home and backend, offline, no ambient GitBook settings. */
+export function cliEnv(home: string, backend: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("GITBOOK_") && !k.startsWith("PULUMI_")) env[k] = v;
+  return {
+    ...env,
+    PATH: `${CLI_BIN}${path.delimiter}${process.env.PATH ?? ""}`,
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    // Unhides --event-log, as the Automation API does.
+    PULUMI_DEBUG_COMMANDS: "true",
+    GITBOOK_TOKEN: "",
+  };
+}
+
+interface EngineEvent {
+  resourcePreEvent?: { metadata: StepMeta; planning?: boolean };
+  resOutputsEvent?: { metadata: StepMeta; planning?: boolean };
+  resOpFailedEvent?: { metadata: StepMeta };
+  diagnosticEvent?: { urn?: string; message: string; severity: string; prefix?: string };
+  summaryEvent?: { result?: string };
+}
+
+interface StepMeta {
+  op: string;
+  urn: string;
+  type: string;
+  old?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+  new?: { inputs?: Record<string, unknown>; outputs?: Record<string, unknown> };
+  keys?: string[];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+function changedKeys(a: Record<string, unknown> = {}, b: Record<string, unknown> = {}): string[] {
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => k !== "__provider" && !same(a[k], b[k])).sort();
+}
+
+const STEP_OF: Record<string, StepKind> = {
+  create: "create",
+  update: "update",
+  same: "same",
+  delete: "delete",
+  replace: "replace",
+  "create-replacement": "replace",
+  "delete-replaced": "replace",
+};
+
+/** The engine's event log as the steps the harness reports (providers left out, as the harness has none). */
+export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error"> & { diagnostics: string[] } {
+  const steps = new Map<string, Step>();
+  const errors: string[] = [];
+  const diagnostics: string[] = [];
+  for (const line of lines) {
+    if (!line.trim()) continue;
+    const e = JSON.parse(line) as EngineEvent;
+    const d = e.diagnosticEvent;
+    if (d && d.severity !== "debug") diagnostics.push(`${d.severity}: ${d.message.trim()}`);
+    if (d && d.severity === "error") errors.push(d.message.trim());
+    const m = (e.resOutputsEvent ?? e.resourcePreEvent ?? e.resOpFailedEvent)?.metadata;
+    if (!m || m.type.startsWith("pulumi:providers:")) continue;
+    const name = m.urn.split("::").pop()!;
+    let kind: StepKind | undefined;
+    let changed: string[] = [];
+    if (op === "refresh") {
+      if (!e.resOutputsEvent) continue;
+      if (m.op === "delete") kind = "read-gone";
+      else {
+        changed = changedKeys(m.old?.outputs, m.new?.outputs);
+        kind = changed.length ? "refresh" : "same";
+      }
+    } else {
+      kind = STEP_OF[m.op];
+      if (!kind) continue;
+      // A replacement is reported in three events; the one carrying the replace keys wins.
+      const prior = steps.get(m.urn);
+      if (prior?.op === "replace" && kind === "replace" && !m.keys?.length) continue;
+      if (kind === "update" || kind === "replace") changed = changedKeys(m.old?.inputs, m.new?.inputs);
+    }
+    steps.set(m.urn, {
+      urn: m.urn,
+      type: m.type,
+      name,
+      op: kind,
+      ...(changed.length ? { changed } : {}),
+      ...(kind === "replace" && m.keys?.length ? { replaces: [...m.keys] } : {}),
+    });
+  }
+  return { steps: [...steps.values()], ...(errors.length ? { error: errors.join("\n") } : {}), diagnostics };
+}
+
+export interface CliStack {
+  name: string;
+  programDir: string;
+  configFile: string;
+  statePath: string;
+  env: NodeJS.ProcessEnv;
+  /** Runs `pulumi <args>` in the program's folder; resolves whatever the exit code. */
+  pulumi(args: string[], opts?: { cwd?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
+  run(op: RunReport["op"], config: Record<string, string>, opts?: { programDir?: string; flags?: string[] }): Promise<RunReport & { stdout: string; code: number; diagnostics: string[] }>;
+  state(): StateFile;
+  /** `pulumi stack export`, as the CLI writes it. */
+  exported(): { deployment: { resources?: Array<Record<string, any>> } };
+}
+
+const SECRET_KEY = /token|secret|password|certificate/i;
+
+function projectOf(programDir: string): { name: string; stackFile: (stack: string) => string } {
+  const doc = yaml.load(fs.readFileSync(path.join(programDir, "Pulumi.yaml"), "utf8")) as Record<string, any>;
+  const stackDir = doc.stackConfigDir ? path.resolve(programDir, String(doc.stackConfigDir)) : programDir;
+  return { name: String(doc.name), stackFile: (stack) => path.join(stackDir, `Pulumi.${stack}.yaml`) };
+}
+
+/**
+ * A stack of the project in `programDir` on a file backend under `dir`. Its config lives in a file of
+ * its own (--config-file), seeded from the project's stack file when there is one, so the tests never
+ * write into the checkout.
+ */
+export async function createCliStack(dir: string, programDir: string, stack: string, packageRoot = ROOT): Promise<CliStack> {
+  const home = path.join(dir, "pulumi-home");
+  const backend = path.join(dir, "backend");
+  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(backend, { recursive: true });
+  const env = cliEnv(home, backend);
+  const project = projectOf(programDir);
+  const configFile = path.join(dir, `Pulumi.${stack}.yaml`);
+  const seeded = fs.existsSync(project.stackFile(stack)) ? (yaml.load(fs.readFileSync(project.stackFile(stack), "utf8")) as Record<string, any>) : {};
+  const baseConfig: Record<string, unknown> = { ...(seeded?.config ?? {}) };
+  let secretsSet: Record<string, string> = {};
+  let cache: ReturnType<CliStack["exported"]> | undefined;
+
+  const pulumi: CliStack["pulumi"] = (args, opts = {}) =>
+    new Promise((resolve) => {
+      // Async on purpose: tests keep the emulator in their own event loop.
+      execFile(PULUMI, args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  const must = async (args: string[], cwd?: string) => {
+    const r = await pulumi(args, { cwd });
+    if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} failed: ${r.stderr || r.stdout}`);
+    return r;
+  };
+
+  // `stack init` writes the stack's file into the project folder it runs in: give it a scratch one.
+  const initDir = path.join(dir, "init");
+  fs.mkdirSync(initDir, { recursive: true });
+  fs.writeFileSync(path.join(initDir, "Pulumi.yaml"), `name: ${project.name}\nruntime: nodejs\n`);
+  await must(["stack", "init", stack, "--non-interactive"], initDir);
+  fs.writeFileSync(configFile, yaml.dump({ config: baseConfig }));
+
+  const cli: CliStack = {
+    name: stack,
+    programDir,
+    configFile,
+    statePath: path.join(backend, ".pulumi", "stacks", project.name, `${stack}.json`),
+    env,
+    pulumi,
+    async run(op, config, runOpts = {}) {
+      const cwd = runOpts.programDir ?? programDir;
+      linkPackage(cwd, packageRoot);
+      const secrets = Object.fromEntries(Object.entries(config).filter(([k]) => SECRET_KEY.test(k)));
+      for (const [k, v] of Object.entries(secrets)) {
+        if (secretsSet[k] === v) continue;
+        await must(["config", "set", "--secret", k, "--config-file", configFile, "-s", stack, "--", v], cwd);
+      }
+      secretsSet = { ...secrets };
+      // Plain values are written straight into the file; secure ones were encrypted by the CLI above.
+      const doc = (yaml.load(fs.readFileSync(configFile, "utf8")) ?? {}) as Record<string, any>;
+      const secure = Object.fromEntries(Object.entries(doc.config ?? {}).filter(([k, v]) => v && typeof v === "object" && "secure" in (v as object) && k in secrets));
+      const plain = Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_KEY.test(k)));
+      doc.config = { ...baseConfig, ...plain, ...secure };
+      fs.writeFileSync(configFile, yaml.dump(doc, { lineWidth: -1 }));
+
+      const events = path.join(dir, `events-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
+      const flags = ["-s", stack, "--config-file", configFile, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
+      const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
+      const r = await pulumi([...verb, ...flags], { cwd });
+      cache = undefined;
+      const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
+      const parsed = reportFromEvents(op, lines);
+      const stdout = r.stdout + r.stderr;
+      const report: RunReport & { stdout: string; code: number; diagnostics: string[] } = { op, steps: parsed.steps, stdout, code: r.code, diagnostics: parsed.diagnostics };
+      if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
+      if (op !== "preview" && op !== "destroy") {
+        const out = await pulumi(["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd });
+        if (out.code === 0 && out.stdout.trim()) report.outputs = JSON.parse(out.stdout);
+      }
+      return report;
+    },
+    exported() {
+      cache ??= JSON.parse(execFileSync(PULUMI, ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
+      return cache!;
+    },
+    state() {
+      const resources = (cli.exported().deployment.resources ?? [])
+        .filter((r) => !String(r.type).startsWith("pulumi:providers:"))
+        .map((r) => ({
+          urn: r.urn,
+          type: r.type,
+          name: String(r.urn).split("::").pop()!,
+          custom: !!r.custom,
+          ...(r.parent ? { parent: r.parent } : {}),
+          ...(r.id ? { id: r.id } : {}),
+          inputs: r.inputs ?? {},
+          outputs: r.outputs ?? {},
+          ...(r.additionalSecretOutputs ? { additionalSecretOutputs: r.additionalSecretOutputs } : {}),
+        }));
+      return { version: 1, resources };
+    },
+  };
+  return cli;
+}
