@@ -146,8 +146,13 @@ function configKeyOf(topologyPath: string): string {
 }
 
 if (problems.length) {
-  // RunError: Pulumi prints the message alone, without a stack trace of this program.
-  throw new pulumi.RunError(`invalid stack configuration:\n  ${problems.join("\n  ")}`);
+  // RunError: Pulumi prints the message alone, without a stack trace of this program. The stack is
+  // dropped all the same: @pulumi/pulumi 3.248 also formats every uncaught error with util.inspect,
+  // and Node 20.20's util.inspect loops on frames such as "node_modules/@pulumi/resource.ts" (which
+  // the SDK's source maps produce) until the string is too long: 15 s and 3 GB before the message.
+  const error = new pulumi.RunError(`invalid stack configuration:\n  ${problems.join("\n  ")}`);
+  error.stack = `${error.name}: ${error.message}`;
+  throw error;
 }
 
 // ---- Resources ---------------------------------------------------------------------------------------

@@ -12,7 +12,15 @@ import * as yaml from "js-yaml";
 import type { RunReport, StateFile, Step, StepKind } from "../harness/engine";
 import { linkPackage } from "../harness/project";
 
-const ROOT = path.resolve(__dirname, "../..");
+/** The checkout: found upwards, since this module also runs compiled from dist/ (bench, demo). */
+const ROOT = (() => {
+  let dir = __dirname;
+  while (!fs.existsSync(path.join(dir, "tools/pulumi-cli/go.mod"))) {
+    if (path.dirname(dir) === dir) throw new Error(`no pulumi-gitbook checkout above ${__dirname}`);
+    dir = path.dirname(dir);
+  }
+  return dir;
+})();
 const SDK_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
 export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`, "bin");
 const PULUMI = path.join(CLI_BIN, "pulumi");
@@ -162,12 +170,18 @@ function projectOf(programDir: string): { name: string; stackFile: (stack: strin
  * its own (--config-file), seeded from the project's stack file when there is one, so the tests never
  * write into the checkout.
  */
-export async function createCliStack(dir: string, programDir: string, stack: string, packageRoot = ROOT): Promise<CliStack> {
+export async function createCliStack(
+  dir: string,
+  programDir: string,
+  stack: string,
+  opts: { packageRoot?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<CliStack> {
+  const packageRoot = opts.packageRoot ?? ROOT;
   const home = path.join(dir, "pulumi-home");
   const backend = path.join(dir, "backend");
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(backend, { recursive: true });
-  const env = cliEnv(home, backend);
+  const env = { ...cliEnv(home, backend), ...opts.env };
   const project = projectOf(programDir);
   const configFile = path.join(dir, `Pulumi.${stack}.yaml`);
   const seeded = fs.existsSync(project.stackFile(stack)) ? (yaml.load(fs.readFileSync(project.stackFile(stack), "utf8")) as Record<string, any>) : {};

@@ -77,7 +77,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       if (!stacks.has(key)) {
         const sub = path.join(dir, `cli-${stacks.size}`);
         fs.mkdirSync(sub);
-        stacks.set(key, await createCliStack(sub, programDir, stack, packageRoot));
+        stacks.set(key, await createCliStack(sub, programDir, stack, { packageRoot }));
       }
       return stacks.get(key)!;
     };

@@ -1,6 +1,6 @@
 // A Pulumi program whose resources come from config, so each lifecycle test step can declare a
 // different program without writing one. Arguments may refer to another resource's output with
-// {"$ref": "<name>.<output>"}.
+// {"$ref": "<name>.<output>"}, and mark a value secret with {"$secret": value}.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
@@ -10,6 +10,7 @@ module.exports = async () => {
   const resolve = (v) => {
     if (Array.isArray(v)) return v.map(resolve);
     if (v && typeof v === "object") {
+      if ("$secret" in v) return pulumi.secret(resolve(v.$secret));
       if (typeof v.$ref === "string") {
         const [name, output] = v.$ref.split(".");
         return made[name][output];
