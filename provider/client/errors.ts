@@ -116,7 +116,10 @@ export function errorFromResponse(
   if (status === 401 || status === 403) {
     const hint =
       status === 401
-        ? " (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked)"
+        ? // Pulumi records the stack config a dynamic provider was configured with in state, and
+          // `destroy` and `refresh` configure it from there: a token changed since the last `up`
+          // reaches them only with --run-program.
+          " (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked; after changing it, run `pulumi up`, or `pulumi destroy`/`pulumi refresh` with --run-program, since those otherwise use the token recorded at the last `up`)"
         : " (the token lacks permission for this object)";
     return new AuthError(status, message + hint, ctx, false);
   }

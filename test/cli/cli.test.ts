@@ -14,24 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Emulator } from "../emulator/emulator";
 import { createCliStack, cliMissing, type CliStack } from "../support/cli";
 import { EXAMPLE_DIR, exampleConfig } from "../support/example";
-import { startDeployment, steps, type Deployment } from "../support/lifecycle";
+import { filesUnder, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
 const missing = cliMissing();
 if (missing && process.env.CI === "true") throw new Error(`CI must run the CLI suite, and ${missing}`);
 if (missing) console.warn(`test/cli skipped: ${missing}`);
 
 const ref = (s: string) => ({ $ref: s });
-
-/** Every file under `dir`, read as text. */
-function filesUnder(dir: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p));
-    else if (e.isFile()) out.push([p, fs.readFileSync(p, "utf8")]);
-  }
-  return out;
-}
 
 describe.skipIf(!!missing)("the main example through the Pulumi CLI", () => {
   for (const [stackName, tokenVia] of [
@@ -101,7 +90,8 @@ describe.skipIf(!!missing)("the main example through the Pulumi CLI", () => {
         const diff = await stack.run("preview", changed, { flags: ["--diff"] });
         expect(diff.code, diff.stdout).toBe(0);
         expect(diff.stdout).toMatch(/~ title\s*: "Acme Developer Docs[^"]*" => "Acme Docs, renamed"/);
-        const json = await stack.pulumi(["preview", "--json", "-s", stackName, "--config-file", stack.configFile, "--non-interactive"]);
+        const { file } = await stack.writeRunConfig(changed);
+        const json = await stack.pulumi(["preview", "--json", "-s", stackName, "--config-file", file, "--non-interactive"]);
         expect(json.code, json.stderr).toBe(0);
         const plan = JSON.parse(json.stdout) as { steps: Array<{ op: string; urn: string }>; changeSummary: Record<string, number> };
         const updates = plan.steps.filter((s) => s.op === "update" && s.urn.endsWith("::docs"));
@@ -169,9 +159,10 @@ describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
       {
         kind: "SamlProvider",
         name: "sso",
-        args: { label: "Okta", entityID: "http://www.okta.com/exk1", ssoURL: "https://acme.okta.com/sso", certificate: { $secret: "MIIC-secret-certificate" } },
+        // As a program would: from secret stack config.
+        args: { label: "Okta", entityID: "http://www.okta.com/exk1", ssoURL: "https://acme.okta.com/sso", certificate: { $secretConfig: "samlCertificate" } },
       },
-    ]);
+    ], { config: { "lifecycle:samlCertificate": "MIIC-secret-certificate" } });
     expect(r.error).toBeUndefined();
     expect(JSON.stringify(d.state())).not.toContain("MIIC-secret-certificate");
     expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("MIIC-secret-certificate");

@@ -69,27 +69,38 @@ describe("the API's limits, as bad input to a whole program", () => {
   });
   afterAll(async () => d?.close());
 
+  // The engine stops a preview at the first resource whose check fails, so each row is its own
+  // program; four previews run at a time.
   it("fails preview at check for every row, naming the field and the limit, with zero requests", async () => {
     d.emu.log.reset();
-    const r = await d.run("preview", program);
-    outputs.push(r.stdout, r.error ?? "");
-    expect(r.error).toBeDefined();
+    const results: Awaited<ReturnType<Deployment["preview"]>>[] = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < ROWS.length) {
+          const i = next++;
+          results[i] = await d.preview([program[i]!]);
+        }
+      }),
+    );
     ROWS.forEach(([row, , , , property, reason], i) => {
+      const r = results[i]!;
+      outputs.push(r.stdout, r.error ?? "");
+      expect(r.error, row).toBeDefined();
       const failures = (r.checkFailures ?? []).filter((f) => f.urn.endsWith(`::bad${i}`));
       // An empty slug also breaks the slug pattern: that second failure may come along.
       expect(failures, row).toContainEqual(expect.objectContaining({ property, reason: expect.stringMatching(reason) }));
+      // What the user reads names the resource and the field.
+      expect(r.stdout, row).toMatch(new RegExp(`bad${i}'?:? .*${reason.source}`));
     });
-    // What the user reads names the resource and the field.
-    expect(r.stdout).toMatch(/error: bad0: title must be 2 to 128 characters/);
     expect(d.emu.log.count()).toBe(0);
-  });
+  }, 300_000);
 
   it("fails up at check before anything is sent or recorded", async () => {
     d.emu.log.reset();
     const r = await d.run("up", program);
     outputs.push(r.stdout, r.error ?? "");
-    // Like the engine, up stops starting steps at the first failure, so not every row need be reached.
-    expect(r.error).toMatch(/bad\d+: \S+ must be/);
+    expect(r.error).toMatch(/\S+ must be/);
     expect(r.checkFailures!.length).toBeGreaterThan(0);
     for (const i of new Set(r.checkFailures!.map((f) => Number(/::bad(\d+)$/.exec(f.urn)![1])))) {
       const [row, , , , property, reason] = ROWS[i]!;

@@ -4,11 +4,10 @@
  * appears in no file the run wrote.
  */
 import * as fs from "node:fs";
-import * as path from "node:path";
 import { expect } from "vitest";
 import type { Emulator } from "../emulator/emulator";
 import type { StateFile } from "../harness/engine";
-import { startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -136,11 +135,10 @@ export async function expectConvergedRerun(d: Deployment, decls: Decl[]): Promis
   expect(d.emu.log.writes()).toBe(0);
 }
 
-/** Every file the harness wrote for this deployment (state, host log with stdout and stderr, reports), and any extra text. */
+/** Every file the engine wrote for this deployment (state and its backups, logs, event logs, config), and any extra text. */
 export function expectTokenNowhere(d: Deployment, tokens: string[], extra: string[] = []): void {
-  const files = fs.readdirSync(d.dir).map((f) => path.join(d.dir, f));
-  expect(files.some((f) => f.endsWith("state.json"))).toBe(true);
-  for (const text of [...files.map((f) => fs.readFileSync(f, "utf8")), ...extra]) {
-    for (const t of tokens) expect(text.includes(t), "the API token leaked").toBe(false);
+  expect(fs.existsSync(d.statePath)).toBe(true);
+  for (const [file, text] of [...filesUnder(d.dir), ...extra.map((t) => ["output", t] as const)]) {
+    for (const t of tokens) expect(text.includes(t), `the API token leaked into ${file}`).toBe(false);
   }
 }

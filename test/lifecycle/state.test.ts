@@ -2,10 +2,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROGRAM, ROOT, startDeployment, type Deployment } from "../support/lifecycle";
+import { filesUnder, PROGRAM, ROOT, startDeployment, type Deployment } from "../support/lifecycle";
 import { ref, site } from "./scenarios";
 
-describe("state written by the harness", () => {
+describe("state written by the engine", () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await startDeployment();
@@ -27,7 +27,7 @@ describe("state written by the harness", () => {
 
   it("never prints the token: not in the host's output, the plan, or the report", () => {
         expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(d.emu.token);
-    for (const f of fs.readdirSync(d.dir)) expect(fs.readFileSync(`${d.dir}/${f}`, "utf8")).not.toContain(d.emu.token);
+    for (const [file, text] of filesUnder(d.dir)) expect(text, file).not.toContain(d.emu.token);
   });
 
   it("stores the share link URL as a secret, never in plain text", () => {

@@ -101,16 +101,22 @@ const STEP_OF: Record<string, StepKind> = {
 };
 
 /** The engine's event log as the steps the harness reports (providers left out, as the harness has none). */
-export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error"> & { diagnostics: string[] } {
+export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error" | "checkFailures"> & { diagnostics: string[] } {
   const steps = new Map<string, Step>();
   const errors: string[] = [];
   const diagnostics: string[] = [];
+  const checkFailures: NonNullable<RunReport["checkFailures"]> = [];
   for (const line of lines) {
     if (!line.trim()) continue;
     const e = JSON.parse(line) as EngineEvent;
     const d = e.diagnosticEvent;
     if (d && d.severity !== "debug") diagnostics.push(`${d.severity}: ${d.message.trim()}`);
-    if (d && d.severity === "error") errors.push(d.message.trim());
+    if (d && d.severity === "error") {
+      errors.push(d.message.trim());
+      // How the engine words a failure that Check returned.
+      const failure = /resource '[^']+': property (\S+) value \{.*\} has a problem: (.*)$/s.exec(d.message.trim());
+      if (failure && d.urn) checkFailures.push({ urn: d.urn, property: failure[1]!, reason: failure[2]! });
+    }
     const m = (e.resOutputsEvent ?? e.resourcePreEvent ?? e.resOpFailedEvent)?.metadata;
     if (!m || m.type.startsWith("pulumi:providers:")) continue;
     const name = m.urn.split("::").pop()!;
@@ -140,7 +146,12 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
       ...(kind === "replace" && m.keys?.length ? { replaces: [...m.keys] } : {}),
     });
   }
-  return { steps: [...steps.values()], ...(errors.length ? { error: errors.join("\n") } : {}), diagnostics };
+  return {
+    steps: [...steps.values()],
+    ...(errors.length ? { error: errors.join("\n") } : {}),
+    ...(checkFailures.length ? { checkFailures } : {}),
+    diagnostics,
+  };
 }
 
 export interface CliStack {
@@ -152,6 +163,11 @@ export interface CliStack {
   /** Runs `pulumi <args>` in the program's folder; resolves whatever the exit code. */
   pulumi(args: string[], opts?: { cwd?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
   run(op: RunReport["op"], config: Record<string, string>, opts?: { programDir?: string; flags?: string[] }): Promise<RunReport & { stdout: string; code: number; diagnostics: string[] }>;
+  /**
+   * Writes `config` into a config file of its own for one run (secret keys encrypted by the CLI),
+   * to pass as --config-file; runs with different config can then go at once.
+   */
+  writeRunConfig(config: Record<string, string>, cwd?: string): Promise<{ file: string; id: string }>;
   state(): StateFile;
   /** `pulumi stack export`, as the CLI writes it. */
   exported(): { deployment: { resources?: Array<Record<string, any>> } };
@@ -186,7 +202,8 @@ export async function createCliStack(
   const configFile = path.join(dir, `Pulumi.${stack}.yaml`);
   const seeded = fs.existsSync(project.stackFile(stack)) ? (yaml.load(fs.readFileSync(project.stackFile(stack), "utf8")) as Record<string, any>) : {};
   const baseConfig: Record<string, unknown> = { ...(seeded?.config ?? {}) };
-  let secretsSet: Record<string, string> = {};
+  const secretsSet: Record<string, string> = {};
+  let secretsWritten: Promise<unknown> = Promise.resolve();
   let cache: ReturnType<CliStack["exported"]> | undefined;
 
   const pulumi: CliStack["pulumi"] = (args, opts = {}) =>
@@ -220,34 +237,54 @@ export async function createCliStack(
     async run(op, config, runOpts = {}) {
       const cwd = runOpts.programDir ?? programDir;
       linkPackage(cwd, packageRoot);
-      const secrets = Object.fromEntries(Object.entries(config).filter(([k]) => SECRET_KEY.test(k)));
-      for (const [k, v] of Object.entries(secrets)) {
-        if (secretsSet[k] === v) continue;
-        await must(["config", "set", "--secret", k, "--config-file", configFile, "-s", stack, "--", v], cwd);
-      }
-      secretsSet = { ...secrets };
-      // Plain values are written straight into the file; secure ones were encrypted by the CLI above.
-      const doc = (yaml.load(fs.readFileSync(configFile, "utf8")) ?? {}) as Record<string, any>;
-      const secure = Object.fromEntries(Object.entries(doc.config ?? {}).filter(([k, v]) => v && typeof v === "object" && "secure" in (v as object) && k in secrets));
-      const plain = Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_KEY.test(k)));
-      doc.config = { ...baseConfig, ...plain, ...secure };
-      fs.writeFileSync(configFile, yaml.dump(doc, { lineWidth: -1 }));
-
-      const events = path.join(dir, `events-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
-      const flags = ["-s", stack, "--config-file", configFile, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
+      const { file: runConfig, id } = await cli.writeRunConfig(config, cwd);
+      const events = path.join(dir, `events-${id}.jsonl`);
+      const flags = ["-s", stack, "--config-file", runConfig, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
       const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
       const r = await pulumi([...verb, ...flags], { cwd });
       cache = undefined;
       const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
       const parsed = reportFromEvents(op, lines);
       const stdout = r.stdout + r.stderr;
-      const report: RunReport & { stdout: string; code: number; diagnostics: string[] } = { op, steps: parsed.steps, stdout, code: r.code, diagnostics: parsed.diagnostics };
+      const report: RunReport & { stdout: string; code: number; diagnostics: string[] } = {
+        op,
+        steps: parsed.steps,
+        stdout,
+        code: r.code,
+        diagnostics: parsed.diagnostics,
+        ...(parsed.checkFailures ? { checkFailures: parsed.checkFailures } : {}),
+      };
       if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
       if (op !== "preview" && op !== "destroy") {
         const out = await pulumi(["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd });
         if (out.code === 0 && out.stdout.trim()) report.outputs = JSON.parse(out.stdout);
       }
       return report;
+    },
+    async writeRunConfig(config, cwd = programDir) {
+      const secrets = Object.fromEntries(Object.entries(config).filter(([k]) => SECRET_KEY.test(k)));
+      // One writer of the shared file at a time.
+      const setting = secretsWritten.then(async () => {
+        for (const [k, v] of Object.entries(secrets)) {
+          if (secretsSet[k] === v) continue;
+          await must(["config", "set", "--secret", k, "--config-file", configFile, "-s", stack, "--", v], cwd);
+          secretsSet[k] = v;
+        }
+      });
+      secretsWritten = setting.catch(() => undefined);
+      await setting;
+      // Plain values are written straight into the file; secure ones were encrypted by the CLI above.
+      const doc = { ...((yaml.load(fs.readFileSync(configFile, "utf8")) ?? {}) as Record<string, any>) };
+      const secure = Object.fromEntries(Object.entries(doc.config ?? {}).filter(([k, v]) => v && typeof v === "object" && "secure" in (v as object) && k in secrets));
+      const plain = Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_KEY.test(k)));
+      doc.config = { ...baseConfig, ...plain, ...secure };
+      // A file per run, so that runs with different programs can go at once; it keeps the salt
+      // the secure values were encrypted with.
+      const id = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const runConfig = path.join(dir, `Pulumi.${stack}.${id}.yaml`);
+      fs.writeFileSync(runConfig, yaml.dump(doc, { lineWidth: -1 }));
+
+      return { file: runConfig, id };
     },
     exported() {
       cache ??= JSON.parse(execFileSync(PULUMI, ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));

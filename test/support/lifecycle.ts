@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator, type EmulatorOptions } from "../emulator/emulator";
-import type { RunReport, StateFile } from "../harness/engine";
+import type { Op, RunReport, StateFile } from "../harness/engine";
 import { createCliStack, testEngine, type CliStack, type Engine } from "./cli";
 
 export const ROOT = path.resolve(__dirname, "../..");
@@ -34,8 +34,11 @@ export interface Deployment {
   run(
     op: "preview" | "up" | "refresh" | "destroy",
     resources?: Decl[],
-    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string> },
+    /** `flags` go to the CLI's command line (the harness takes none). */
+    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[] },
   ): Promise<RunReport & { stdout: string }>;
+  /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
+  preview(resources: Decl[], opts?: { config?: Record<string, string> }): Promise<RunReport & { stdout: string }>;
   state(): StateFile;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
@@ -51,12 +54,12 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
   const hostLog = path.join(dir, "host.log");
   const stack = opts.stack ?? "test";
   let last: Decl[] = [];
-  const configFor = (runOpts: { config?: Record<string, string> }) => ({
+  const configFor = (runOpts: { config?: Record<string, string> }, resources = last) => ({
     "gitbook:token": emu.token,
     "gitbook:apiUrl": emu.url,
     "gitbook:organizationId": emu.seeded.organizationId,
     "gitbook:openApiWaitSeconds": "10",
-    "lifecycle:resources": JSON.stringify(last),
+    "lifecycle:resources": JSON.stringify(resources),
     ...runOpts.config,
   });
   const close = async () => {
@@ -70,14 +73,14 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
 
   if (engine === "cli") {
     // The CLI keeps one stack per program folder; programs given per run share it, as a user's would.
-    const stacks = new Map<string, CliStack>();
+    const stacks = new Map<string, Promise<CliStack>>();
     let current: CliStack | undefined;
-    const stackFor = async (programDir: string, packageRoot?: string) => {
+    const stackFor = (programDir: string, packageRoot?: string) => {
       const key = `${programDir}\0${packageRoot ?? ""}`;
       if (!stacks.has(key)) {
         const sub = path.join(dir, `cli-${stacks.size}`);
         fs.mkdirSync(sub);
-        stacks.set(key, await createCliStack(sub, programDir, stack, { packageRoot }));
+        stacks.set(key, createCliStack(sub, programDir, stack, { packageRoot }));
       }
       return stacks.get(key)!;
     };
@@ -92,7 +95,12 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       async run(op, resources, runOpts = {}) {
         if (resources) last = resources;
         current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
-        const report = await current.run(op, configFor(runOpts));
+        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags });
+        fs.appendFileSync(hostLog, report.stdout);
+        return report;
+      },
+      async preview(resources, runOpts = {}) {
+        const report = await (current ?? (current = await stackFor(PROGRAM))).run("preview", configFor(runOpts, resources));
         fs.appendFileSync(hostLog, report.stdout);
         return report;
       },
@@ -111,8 +119,15 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
     hostLog,
     async run(op, resources, runOpts = {}) {
       if (resources) last = resources;
+      return harnessRun(op, configFor(runOpts), runOpts);
+    },
+    preview: (resources, runOpts = {}) => harnessRun("preview", configFor(runOpts, resources), {}),
+    state: () => (fs.existsSync(statePath) ? (JSON.parse(fs.readFileSync(statePath, "utf8")) as StateFile) : { version: 1, resources: [] }),
+    resource: (name) => resource(d)(name),
+    close,
+  };
+  async function harnessRun(op: Op, config: Record<string, string>, runOpts: { programDir?: string; packageRoot?: string }) {
       const reportPath = path.join(dir, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-      const config = configFor(runOpts);
       const programDir = runOpts.programDir ?? PROGRAM;
       const stdout = await new Promise<string>((resolve, reject) => {
         // Async on purpose: the emulator answers from this process's event loop.
@@ -132,12 +147,19 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       });
       const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as RunReport;
       return { ...report, stdout };
-    },
-    state: () => (fs.existsSync(statePath) ? (JSON.parse(fs.readFileSync(statePath, "utf8")) as StateFile) : { version: 1, resources: [] }),
-    resource: (name) => resource(d)(name),
-    close,
-  };
+  }
   return d;
+}
+
+/** Every file under `dir` (the deployment's state, logs, event logs, config and backend), with its text. */
+export function filesUnder(dir: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...filesUnder(p));
+    else if (e.isFile()) out.push([p, fs.readFileSync(p, "utf8")]);
+  }
+  return out;
 }
 
 /** Steps of a report other than the root stack, as "op name" strings. */

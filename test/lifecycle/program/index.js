@@ -1,6 +1,7 @@
 // A Pulumi program whose resources come from config, so each lifecycle test step can declare a
 // different program without writing one. Arguments may refer to another resource's output with
-// {"$ref": "<name>.<output>"}, and mark a value secret with {"$secret": value}.
+// {"$ref": "<name>.<output>"}, mark a value secret with {"$secret": value}, and read secret stack config
+// with {"$secretConfig": "<key in the lifecycle namespace>"}.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
@@ -11,6 +12,7 @@ module.exports = async () => {
     if (Array.isArray(v)) return v.map(resolve);
     if (v && typeof v === "object") {
       if ("$secret" in v) return pulumi.secret(resolve(v.$secret));
+      if (typeof v.$secretConfig === "string") return new pulumi.Config("lifecycle").requireSecret(v.$secretConfig);
       if (typeof v.$ref === "string") {
         const [name, output] = v.$ref.split(".");
         return made[name][output];
