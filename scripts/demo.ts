@@ -4,16 +4,17 @@
  * edit made "in the GitBook app", destroy. After each step it prints the plan and what reached the
  * API.
  *
- * With the Pulumi CLI on PATH it drives the real CLI through the Automation API with a local file
- * backend; without it, the lifecycle harness (test/harness) runs the same program through the SDK's
- * dynamic-provider host, which is what the engine would run. It says which.
+ * It runs the real Pulumi CLI with a local file backend: the one `npm run pulumi-cli` builds (built
+ * here first when Go is installed), else a `pulumi` on PATH. It says which, and stops with a non-zero
+ * exit code at the first step that fails. DEMO_ENGINE=harness runs the lifecycle harness instead
+ * (test/harness, our stand-in for the engine; it is not the reference).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator } from "../test/emulator/emulator";
-import { linkPackage } from "../test/harness/project";
+import { CLI_BIN, cliMissing, createCliStack } from "../test/support/cli";
 import { exampleConfig } from "../test/support/example";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -35,9 +36,18 @@ function traffic(emu: Emulator): string {
   return parts.length ? `${n} request${n === 1 ? "" : "s"} (${parts.join(", ")})` : "0 requests";
 }
 
-function hasPulumiCli(): boolean {
-  const r = spawnSync("pulumi", ["version"], { encoding: "utf8" });
-  return r.status === 0;
+const onPath = (cmd: string) => spawnSync(cmd, ["version"], { encoding: "utf8" }).status === 0;
+
+/** The CLI the demo runs: built here (building it when Go is installed), or the user's own. */
+function findCli(): string | undefined {
+  if (!cliMissing()) return `the Pulumi CLI built by npm run pulumi-cli (${path.relative(ROOT, CLI_BIN)})`;
+  if (spawnSync("go", ["version"]).status === 0) {
+    console.log("Building the Pulumi CLI from Go modules first (once; npm run pulumi-cli):");
+    if (spawnSync("bash", [path.join(ROOT, "scripts/pulumi-cli.sh")], { stdio: "inherit" }).status !== 0) throw new Error("building the Pulumi CLI failed (above)");
+    return `the Pulumi CLI built by npm run pulumi-cli (${path.relative(ROOT, CLI_BIN)})`;
+  }
+  if (onPath("pulumi")) return "the Pulumi CLI on PATH";
+  return undefined;
 }
 
 interface Phase {
@@ -92,31 +102,19 @@ async function withHarness(emu: Emulator, base: Record<string, string>): Promise
 }
 
 async function withCli(emu: Emulator, base: Record<string, string>): Promise<boolean> {
-  // Loaded only here: the Automation API needs the CLI.
-  const auto = require("@pulumi/pulumi/automation") as typeof import("@pulumi/pulumi/automation");
-  linkPackage(ROOT, ROOT);
-  const backend = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-backend-"));
-  const stack = await auto.LocalWorkspace.createOrSelectStack(
-    { stackName: STACK, workDir: ROOT },
-    { envVars: { PULUMI_BACKEND_URL: `file://${backend}`, PULUMI_CONFIG_PASSPHRASE: "demo" } },
-  );
-  const setAll = async (cfg: Record<string, string>) => {
-    for (const [k, v] of Object.entries(cfg)) await stack.setConfig(k, { value: v, secret: k === "gitbook:token" });
-  };
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-"));
+  const stack = await createCliStack(work, ROOT, STACK);
   for (const phase of PHASES) {
     console.log(`\n${bold(phase.title)}`);
     phase.before?.(emu);
     emu.log.reset();
-    await setAll({ ...base, ...phase.config });
-    const out = (s: string) => process.stdout.write(s);
-    if (phase.op === "preview") await stack.preview({ onOutput: out, diff: true });
-    else if (phase.op === "up") await stack.up({ onOutput: out });
-    else if (phase.op === "refresh") await stack.refresh({ onOutput: out });
-    else await stack.destroy({ onOutput: out });
+    const r = await stack.run(phase.op, { ...base, ...phase.config }, { flags: phase.op === "preview" ? ["--diff"] : [] });
+    console.log(r.stdout.trimEnd());
     console.log(`  API traffic: ${traffic(emu)}`);
     console.log(`  On the emulator: ${inventory(emu)}`);
+    if (r.code !== 0) return false;
   }
-  await stack.workspace.removeStack(STACK);
+  console.log(`\nThe stack's state (a local file backend) and its config are in ${work}`);
   return true;
 }
 
@@ -126,12 +124,13 @@ async function main(): Promise<number> {
     console.log(bold("pulumi-gitbook demo"));
     console.log(`GitBook API emulator at ${emu.url} (organization ${emu.seeded.organizationId}), stack "${STACK}".`);
     const base = exampleConfig(emu);
-    const cli = hasPulumiCli() && process.env.DEMO_ENGINE !== "harness";
-    console.log(
-      cli
-        ? "Engine: the Pulumi CLI found on PATH, through the Automation API, with a local file backend."
-        : "Engine: no Pulumi CLI on PATH, so the bundled lifecycle harness runs the program through the SDK's dynamic-provider host (as the engine would).",
-    );
+    const harness = process.env.DEMO_ENGINE === "harness";
+    const cli = harness ? undefined : findCli();
+    if (!harness && !cli) {
+      console.error("No Pulumi CLI: install Go 1.26+ (then npm run demo builds one), or install Pulumi (https://www.pulumi.com/docs/install/).");
+      return 1;
+    }
+    console.log(cli ? `Engine: ${cli}, with a local file backend.` : "Engine: the lifecycle harness (DEMO_ENGINE=harness), our stand-in for the Pulumi engine.");
     const ok = cli ? await withCli(emu, base) : await withHarness(emu, base);
     console.log(ok ? `\n${bold("Demo finished.")} Next: \`npm test\`.` : `\n${bold("Demo stopped on an error (above).")}`);
     return ok ? 0 : 1;

@@ -15,7 +15,15 @@ if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$(cat "$st
   echo "Pulumi CLI $version is built: $bin"
   exit 0
 fi
-command -v go >/dev/null || { echo "Building the Pulumi CLI needs Go 1.26 or later (https://go.dev/dl/)." >&2; exit 1; }
+if ! command -v go >/dev/null; then
+  # --if-go: `npm test` builds the CLI when it can, and otherwise runs what needs no CLI.
+  if [ "${1:-}" = "--if-go" ]; then
+    echo "No Go here, so no Pulumi CLI is built: the suites that deploy programs will skip (install Go 1.26+ and run npm run pulumi-cli)."
+    exit 0
+  fi
+  echo "Building the Pulumi CLI needs Go 1.26 or later (https://go.dev/dl/)." >&2
+  exit 1
+fi
 if ! grep -q "github.com/pulumi/pulumi/pkg/v3 $version\$" "$src/go.mod"; then
   echo "tools/pulumi-cli/go.mod does not pin github.com/pulumi/pulumi/pkg/v3 $version, the @pulumi/pulumi version installed." >&2
   exit 1

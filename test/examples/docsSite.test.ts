@@ -6,11 +6,11 @@
  * mistake must fail the preview naming its key, before any request.
  */
 import * as fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../emulator/emulator";
 import { readProject } from "../harness/project";
 import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../support/example";
-import { startDeployment, steps, type Deployment } from "../support/lifecycle";
+import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
 /** Objects of every kind the example manages, as the emulator holds them. */
 function inventory(emu: Emulator) {
@@ -41,7 +41,7 @@ const expectations = {
 for (const stack of ["dev", "prod"] as const) {
   const want = expectations[stack];
 
-  describe(`the docs-site example, stack ${stack}`, () => {
+  describeDeployments(`the docs-site example, stack ${stack}`, () => {
     let d: Deployment;
     const run = (op: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}) =>
       d.run(op, undefined, { programDir: EXAMPLE_DIR, config: { ...exampleConfig(d.emu), ...config } });
@@ -143,7 +143,7 @@ function exampleSectionsConfig(): string {
   return readProject(EXAMPLE_DIR, "dev").config["docs-site:sections"]!;
 }
 
-describe("the docs-site example with a config mistake", () => {
+describeDeployments("the docs-site example with a config mistake", () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await startDeployment({ stack: "dev" });

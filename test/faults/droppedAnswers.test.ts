@@ -3,9 +3,9 @@
  * resent blindly would make a second object; a PATCH or DELETE resent is harmless. The provider must
  * recover every lost create by finding what it made, and finish the run as if nothing happened.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FaultHandle } from "../emulator/emulator";
-import type { Deployment } from "../support/lifecycle";
+import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
 
 /**
@@ -20,7 +20,7 @@ function loseFirstAnswer(d: Deployment, methods: string[]): FaultHandle[] {
     .map(([method, route]) => d.emu.faults.add({ match: { method, route }, dropAfterProcess: true, times: 1 }));
 }
 
-describe("every write's answer lost after the API processed it", () => {
+describeDeployments("every write's answer lost after the API processed it", () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await deploy();

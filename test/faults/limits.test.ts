@@ -7,8 +7,8 @@
  * Site `hostname` (read-only: the API gives no way to set it), section-group icon, space title and
  * emoji, search query, subdomain and deleted-space retention (no resource manages those).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Decl, Deployment } from "../support/lifecycle";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, type Decl, type Deployment } from "../support/lifecycle";
 import { deploy, expectTokenNowhere } from "./topology";
 
 const SITE = "site_declared_elsewhere";
@@ -61,7 +61,7 @@ const VALID: Record<string, Record<string, unknown>> = {
 
 const program: Decl[] = ROWS.map(([, kind, field, value], i) => ({ kind, name: `bad${i}`, args: { ...VALID[kind], [field]: value } }));
 
-describe("the API's limits, as bad input to a whole program", () => {
+describeDeployments("the API's limits, as bad input to a whole program", () => {
   let d: Deployment;
   const outputs: string[] = [];
   beforeAll(async () => {

@@ -3,11 +3,11 @@
  * 429 means the request was not carried out, so anything may be resent, creates included, but only
  * once the API's reset time has come.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Deployment } from "../support/lifecycle";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
 
-describe("429 storms with reset headers", () => {
+describeDeployments("429 storms with reset headers", () => {
   let d: Deployment;
   /** Arrival time of every request, in the emulator's clock (the one its reset headers are computed from). */
   const arrivals: { method: string; path: string; status: number; at: number }[] = [];

@@ -3,12 +3,12 @@
  * The run must stop with an error that says the token is the problem, and never show the token; what
  * was created before must be in state; a run with a new token picks up from there.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { LogEntry } from "../emulator/emulator";
-import type { Deployment } from "../support/lifecycle";
+import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
 
-describe("the token revoked in the middle of a run", () => {
+describeDeployments("the token revoked in the middle of a run", () => {
   let d: Deployment;
   const tokens: string[] = [];
   const errors: string[] = [];

@@ -4,11 +4,11 @@
  * the API's side and is not. Either way the run converges or stops with an error that says what
  * failed, and state never loses track of an object.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Deployment } from "../support/lifecycle";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectExactlyDeclared, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
 
-describe("30% of requests answered 5xx", () => {
+describeDeployments("30% of requests answered 5xx", () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await deploy();

@@ -4,9 +4,9 @@
  * out may still happen after the provider gave up, so it must not be sent again until the provider
  * has made sure the first one did not create anything.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FaultHandle } from "../emulator/emulator";
-import type { Deployment } from "../support/lifecycle";
+import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
 
 const TIMEOUT = { "gitbook:requestTimeoutSeconds": "0.2" };
@@ -22,7 +22,7 @@ function slowFirst(d: Deployment, methods: string[]): FaultHandle[] {
     .map(([method, route]) => d.emu.faults.add({ match: { method, route }, latencyMs: SLOW_MS, times: 1 }));
 }
 
-describe("answers slower than the request timeout", () => {
+describeDeployments("answers slower than the request timeout", () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await deploy();

@@ -4,9 +4,9 @@
  * refresh with drift, refresh after an out-of-band delete, adoption, destroy. Requests are counted
  * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../emulator/emulator";
-import { startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -201,7 +201,7 @@ export { api, ref, site };
 
 export function lifecycleSuite(kind: string): void {
   const sc = scenarios[kind]!;
-  describe(`${sc.kind} through the dynamic-provider host`, () => {
+  describeDeployments(`${sc.kind} through the dynamic-provider host`, () => {
     let d: Deployment;
     let id: string;
     beforeAll(async () => {

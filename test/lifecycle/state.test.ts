@@ -1,11 +1,11 @@
 /** What the harness writes to state: no token, no absolute path, a small shim, secrets encrypted. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filesUnder, PROGRAM, ROOT, startDeployment, type Deployment } from "../support/lifecycle";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, filesUnder, PROGRAM, ROOT, startDeployment, type Deployment } from "../support/lifecycle";
 import { ref, site } from "./scenarios";
 
-describe("state written by the engine", () => {
+describeDeployments("state written by the engine", () => {
   let d: Deployment;
   beforeAll(async () => {
     d = await startDeployment();
@@ -38,7 +38,7 @@ describe("state written by the engine", () => {
   });
 });
 
-describe("provider code in state", () => {
+describeDeployments("provider code in state", () => {
   let d: Deployment;
   let pkg: string;
   let program: string;

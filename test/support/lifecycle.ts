@@ -10,7 +10,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator, type EmulatorOptions } from "../emulator/emulator";
 import type { Op, RunReport, StateFile } from "../harness/engine";
-import { createCliStack, testEngine, type CliStack, type Engine } from "./cli";
+import { describe } from "vitest";
+import { cliMissing, createCliStack, testEngine, type CliStack, type Engine } from "./cli";
 
 export const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/test/harness/cli.js");
@@ -45,8 +46,15 @@ export interface Deployment {
   close(): Promise<void>;
 }
 
+const ENGINE = testEngine();
+if (!ENGINE) console.warn(`Suites that deploy programs are skipped: ${cliMissing()} (or set GITBOOK_TEST_ENGINE=harness for the harness).`);
+
+/** `describe` for suites that deploy programs: skipped when no engine is available (see testEngine). */
+export const describeDeployments: typeof describe.skip = describe.skipIf(!ENGINE);
+
 export async function startDeployment(opts: EmulatorOptions & { stack?: string; engine?: Engine } = {}): Promise<Deployment> {
-  const engine = opts.engine ?? testEngine();
+  const engine = opts.engine ?? ENGINE;
+  if (!engine) throw new Error(`no engine to deploy with: ${cliMissing()}`);
   if (engine === "harness" && !fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
   const emu = await Emulator.start(opts);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-lifecycle-"));
