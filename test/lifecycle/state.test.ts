@@ -57,7 +57,7 @@ describeDeployments("provider code in state", () => {
   });
   afterAll(async () => d?.close());
 
-  it("runs the package's current implementation for resources already in state", async () => {
+  it("refreshes and destroys resources already in state with the package's current implementation", async () => {
     const r = await d.run("up", [site()], { programDir: program, packageRoot: pkg });
     expect(r.error).toBeUndefined();
     const shim = d.resource("site").outputs.__provider;
@@ -70,5 +70,10 @@ describeDeployments("provider code in state", () => {
     expect(refreshed.error).toBeUndefined();
     expect(d.resource("site").outputs.__provider).toBe(shim);
     expect(d.resource("site").outputs.implementation).toBe("v2");
+    // And destroys with it: the stored shim loads whatever the package now is.
+    const destroyed = await d.run("destroy", undefined, { programDir: program, packageRoot: pkg });
+    expect(destroyed.error).toBeUndefined();
+    expect(d.state().resources.filter((r) => r.custom)).toEqual([]);
+    expect(d.emu.store.sites.size).toBe(0);
   });
 });
