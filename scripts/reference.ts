@@ -32,7 +32,7 @@ export const REGENERATE = "npm run docs";
 const RESOURCES: { def: ResourceDef; file: string; summary: string }[] = [
   { def: site.definition as ResourceDef, file: "provider/resources/site.ts", summary: "A published docs site built from spaces." },
   { def: siteSection.definition as ResourceDef, file: "provider/resources/siteSection.ts", summary: "A top-level section of a site (a tab in its header), created together with its first space." },
-  { def: siteSpace.definition as ResourceDef, file: "provider/resources/siteSpace.ts", summary: "A further space shown in a section (a version, a language, an audience), or at a site's root." },
+  { def: siteSpace.definition as ResourceDef, file: "provider/resources/siteSpace.ts", summary: "A further space shown in a section (a version, a language, an audience); it names its section through the SiteSection's `id` output, so it is replaced and removed with it." },
   { def: shareLink.definition as ResourceDef, file: "provider/resources/shareLink.ts", summary: "A secret URL opening a site whose visibility is `share-link`." },
   { def: team.definition as ResourceDef, file: "provider/resources/team.ts", summary: "A team of organization members, optionally with authoritative membership." },
   { def: samlProvider.definition as ResourceDef, file: "provider/resources/samlProvider.ts", summary: "Single sign-on for the organization through a SAML identity provider." },

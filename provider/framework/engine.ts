@@ -7,6 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { configureFrom, currentConfig, getClient, type ConfigSource } from "../config";
 import { checkInputs } from "./check";
+import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { adoptTargetMissing, cleanOutputs, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
@@ -34,9 +35,31 @@ export async function check(def: ResourceDef, _olds: Props, news: Props): Promis
   return failures.length ? { inputs: news, failures } : { inputs };
 }
 
-export async function diff(def: ResourceDef, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+/** The run's context when a token is configured; a preview without one still diffs, and needs none. */
+function knownCtx(): Ctx | undefined {
+  return currentConfig().token ? ctx() : undefined;
+}
+
+/** Records that a resource of this deployment holds the object (see claims.ts). */
+function hold(def: ResourceDef, id: string, props: Props, declaredInProgram: boolean): void {
+  const c = knownCtx();
+  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram);
+}
+
+export async function diff(def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProps(def.diff, olds, news);
-  return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+  let replaces = d.replaces;
+  const c = knownCtx();
+  if (c) {
+    const o = stripProvider(olds);
+    claimsOf(c.client).hold(def.kind, id, o, true);
+    for (const f of def.replacedBy?.(c, id, o) ?? []) if (!replaces.includes(f)) replaces = [...replaces, f];
+  }
+  return {
+    changes: d.changes || replaces.length > 0,
+    replaces,
+    deleteBeforeReplace: replaces.length > 0 && def.diff.deleteBeforeReplace === true,
+  };
 }
 
 export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
@@ -54,12 +77,16 @@ export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dy
           `${def.kind}: adoptId "${adoptId}" names an object with ${has}, which cannot change in place; adopt one that matches the program's ${fixed.join(", ")} or remove adoptId to create a new one.`,
         );
       }
+      hold(def, adoptId, live, true);
       const outs = await def.update(c, adoptId, live, stripProvider(inputs));
+      hold(def, adoptId, outs, true);
       return { id: adoptId, outs: cleanOutputs(outs) };
     }
     const { id, outs } = await def.create(c, stripProvider(inputs));
+    hold(def, id, outs, true);
     return { id, outs: cleanOutputs(outs) };
   } catch (e) {
+    if (e instanceof PartialFailure) hold(def, e.id, e.properties, true);
     throw withProvider(e, inputs);
   }
 }
@@ -68,6 +95,7 @@ export async function read(def: ResourceDef, id: string, props: Props): Promise<
   const live = await def.read(ctx(), id, stripProvider(props));
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
+  hold(def, id, live, false);
   const outs = cleanOutputs(live);
   const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), outs);
   return { id, props: outs, inputs: cleanOutputs(inputs) } as pulumi.dynamic.ReadResult;
@@ -76,14 +104,18 @@ export async function read(def: ResourceDef, id: string, props: Props): Promise<
 export async function update(def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   try {
     const outs = await def.update(ctx(), id, stripProvider(olds), stripProvider(news));
+    hold(def, id, outs, true);
     return { outs: cleanOutputs(outs) };
   } catch (e) {
+    if (e instanceof PartialFailure) hold(def, id, e.properties, true);
     throw withProvider(e, news);
   }
 }
 
 export async function remove(def: ResourceDef, id: string, props: Props): Promise<void> {
-  await def.delete(ctx(), id, stripProvider(props));
+  const c = ctx();
+  await def.delete(c, id, stripProvider(props));
+  claimsOf(c.client).release(def.kind, id);
 }
 
 function stripProvider(p: Props): Props {

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { AmbiguousRequestError, DEFAULT_RETRY, type GitbookClient, NotFoundError, ServerError } from "../client";
 import type { ProviderConfig } from "../config";
+import { claimsOf } from "./claims";
 import type { DiffRules } from "./diff";
 
 export interface Ctx {
@@ -35,6 +36,11 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   delete(ctx: Ctx, id: string, props: O): Promise<void>;
   /** The inputs that reproduce `outs` (what refresh records as the program's inputs). Default: the schema's fields present in outs. */
   toInputs?(outs: O): Props;
+  /**
+   * Replacements no input shows, from what this process saw earlier in the run (no request): e.g. the
+   * object was deleted along with its parent. Returns the fields to report as forcing the replacement.
+   */
+  replacedBy?(ctx: Ctx, id: string, olds: O): string[];
 }
 
 /**
@@ -73,57 +79,126 @@ export function declared<T extends Props>(inputs: T): Partial<T> {
   return out as Partial<T>;
 }
 
+/** What createOnce needs to send a create and, when its answer is lost, to recognise what it made. */
+export interface CreateSpec<T extends { id: string }> {
+  /** The resource kind ("ShareLink"): claims are per kind. */
+  kind: string;
+  /**
+   * Every create that could make a candidate of this one shares its key (e.g. organization, site and
+   * name): a lost create waits for the others of its key still in flight before deciding.
+   */
+  key: string;
+  /** Names the object for errors, e.g. `share link "Partner" in site site_1`. */
+  what: string;
+  send(): Promise<T>;
+  /** Every object the lost request could have made: same kind and distinguishing fields, held or not. */
+  candidates(): Promise<T[]>;
+  /** The object's creation time, for kinds that report one. Without it, every candidate counts as recent. */
+  createdAt?(candidate: T): string | null | undefined;
+}
+
+/**
+ * A lost create answer left more than one object that could be the one it made, or only objects older
+ * than the request: the resource stops rather than guess. Nothing was resent.
+ */
+export class AmbiguousCreateError extends Error {
+  /** IDs of the objects that could be the one the lost request made. */
+  readonly candidates: string[];
+  constructor(message: string, candidates: string[]) {
+    super(message);
+    this.name = "AmbiguousCreateError";
+    this.candidates = candidates;
+  }
+}
+
 /**
  * Sends a creating request at most once per outcome: when the answer is lost (connection dropped,
- * 5xx from a gateway) the object may exist, so `find` looks for it first and adopts it; only when it
- * is certainly absent is the request sent again.
+ * 5xx from a gateway) the object may exist, so the candidates are looked at first; only when the
+ * object is certainly absent is the request sent again.
+ *
+ * Names need not be unique, so recovery adopts an object only when it is certainly the one the lost
+ * request made: among the candidates, it skips every object a resource of this deployment holds (see
+ * claims.ts) once the other creates of the same key in flight in this process have settled, and it
+ * keeps only those created since the request was sent. Exactly one left: adopted. More than one, or
+ * none but some created shortly before the request (ours only if GitBook's clock is behind ours):
+ * AmbiguousCreateError naming them, and nothing is resent.
  *
  * A request that was given up on (timed out) may still be running on the server, so its object can
- * appear after a first look finds nothing: `find` then looks again, at doubling intervals, for as
- * long as the client says the request may take to settle, before anything is resent. (Without this,
- * an answer slower than gitbook:requestTimeoutSeconds left one duplicate per create.)
+ * appear after a first look finds nothing: the candidates are looked at again, at doubling intervals,
+ * for as long as the client says the request may take to settle, before anything is resent. (Without
+ * this, an answer slower than gitbook:requestTimeoutSeconds left one duplicate per create.)
  */
 // As many tries as the client gives any other request: with 4, a run through 30% 503s lost a create about one time in ten.
-export async function createOnce<T>(
-  send: () => Promise<T>,
-  find: (sentAt: number) => Promise<T | undefined>,
-  attempts = DEFAULT_RETRY.maxAttempts,
-): Promise<T> {
+export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>, attempts = DEFAULT_RETRY.maxAttempts): Promise<T> {
+  const claims = claimsOf(ctx.client);
   const sentAt = Date.now();
+  let older: T[] = [];
+  const find = async (): Promise<T | undefined> => {
+    const listed = await spec.candidates();
+    // An object another create of this key is about to receive must not look unclaimed.
+    await claims.settled(spec.kind, spec.key);
+    const free = listed.filter((c) => !claims.holds(spec.kind, c.id));
+    const at = spec.createdAt;
+    const recent = at ? free.filter((c) => createdSince(at(c), sentAt, RECENT_SKEW_MS)) : free;
+    older = at ? free.filter((c) => !recent.includes(c) && createdSince(at(c), sentAt)) : [];
+    if (recent.length > 1) {
+      throw ambiguousCreate(spec, recent, `found ${recent.length} objects that could be it, none held by another resource of this deployment`);
+    }
+    const [mine] = recent;
+    if (mine) claims.hold(spec.kind, mine.id);
+    return mine;
+  };
   for (let i = 1; ; i++) {
     try {
-      return await send();
+      return await claims.sendAs(spec.kind, spec.key, spec.send);
     } catch (e) {
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
       if (!ambiguous) throw e;
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
-      const existing = await find(sentAt);
+      const existing = await find();
       if (existing !== undefined) return existing;
       const settleMs = e instanceof AmbiguousRequestError ? e.settleMs : 0;
       for (let waited = 0, step = Math.max(50, settleMs / 16); waited < settleMs; waited += step, step *= 2) {
         await sleep(Math.min(step, settleMs - waited));
-        const late = await find(sentAt);
+        const late = await find();
         if (late !== undefined) return late;
+      }
+      if (older.length > 0) {
+        throw ambiguousCreate(
+          spec,
+          older,
+          "found only objects created before the request was sent, which are other objects unless GitBook's clock is behind this machine's",
+        );
       }
       if (i >= attempts) throw e;
     }
   }
 }
 
+function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string): AmbiguousCreateError {
+  const ids = found.map((c) => c.id);
+  const list = found.map((c) => (spec.createdAt?.(c) ? `${c.id} (created ${spec.createdAt(c)})` : c.id)).join(", ");
+  return new AmbiguousCreateError(
+    `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and this resource ${why}: ${list}. ` +
+      `Nothing was sent again. Look at them in GitBook: set adoptId to the one this resource should manage (e.g. adoptId: "${ids[0]}") and delete any other you do not want, ` +
+      `or, if none is this resource's, run up again to create it.`,
+    ids,
+  );
+}
+
 /** How far the API's clock may trail ours when telling an object a lost create made from an older namesake. */
 export const CLOCK_SKEW_MS = 120_000;
 
-/** Whether an object was created no earlier than `sentAt` (our clock), allowing for the API's clock skew. */
-export function createdSince(createdAt: string | null | undefined, sentAt: number): boolean {
-  return createdAt != null && Date.parse(createdAt) >= sentAt - CLOCK_SKEW_MS;
-}
-
 /**
- * Names need not be unique, so among same-named objects only one created since the lost request was
- * sent can be ours: the newest.
+ * How far it may trail ours for an object still to count as certainly made after the request: objects
+ * between this and CLOCK_SKEW_MS before it are ours only if the clocks disagree that much, so recovery
+ * names them instead of adopting them.
  */
-export function newestCreatedSince<T extends { createdAt?: string | null }>(candidates: readonly T[], sentAt: number): T | undefined {
-  return candidates.filter((c) => createdSince(c.createdAt, sentAt)).sort((a, b) => Date.parse(b.createdAt!) - Date.parse(a.createdAt!))[0];
+export const RECENT_SKEW_MS = 5_000;
+
+/** Whether an object was created no earlier than `sentAt` (our clock), allowing for the API's clock skew. */
+export function createdSince(createdAt: string | null | undefined, sentAt: number, skewMs = CLOCK_SKEW_MS): boolean {
+  return createdAt != null && Date.parse(createdAt) >= sentAt - skewMs;
 }
 
 /** The object exists but a follow-up write failed: keep it in state with what it really has. */

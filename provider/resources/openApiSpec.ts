@@ -16,9 +16,9 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiOpenApiSpec, ConflictError, p } from "../client";
 import { adoptIdField, httpUrl, isUnknown, organizationIdField, text } from "../framework/check";
+import { claimsOf } from "../framework/claims";
 import { changedFields, type DiffRules } from "../framework/diff";
 import {
-  createdSince,
   createOnce,
   declared,
   getOrUndefined,
@@ -211,14 +211,20 @@ async function create(ctx: Ctx, inputs: OpenApiSpecInputs): Promise<{ id: string
   const { organizationId: org, slug } = inputs;
   let spec: ApiOpenApiSpec;
   try {
-    spec = await createOnce(
-      () => ctx.client.post(specsPath(org), { body: { slug, source: inputs.source }, schema: ApiOpenApiSpec }),
-      // The slug identifies the spec: one created since we sent is the one our lost POST created.
-      async (sentAt) => {
+    spec = await createOnce(ctx, {
+      kind: "OpenApiSpec",
+      key: `${org}/${slug}`,
+      what: `OpenAPI spec "${slug}"`,
+      send: () => ctx.client.post(specsPath(org), { body: { slug, source: inputs.source }, schema: ApiOpenApiSpec }),
+      // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
+      // slug), is the one our lost POST created.
+      candidates: async () => {
         const found = await getOrUndefined(ctx.client.get(specPath(org, slug), { schema: ApiOpenApiSpec }));
-        return found && (!found.createdAt || createdSince(found.createdAt, sentAt)) ? found : undefined;
+        return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
       },
-    );
+      // A spec that does not say when it was made counts as recent: had it existed before, the POST would have been refused.
+      createdAt: (s) => s.createdAt ?? new Date().toISOString(),
+    });
   } catch (e) {
     if (e instanceof ConflictError) {
       throw new Error(`OpenApiSpec: organization ${org} already has a spec with slug "${slug}"; set adoptId: "${slug}" to manage it, or choose another slug.`);

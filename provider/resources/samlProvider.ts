@@ -18,7 +18,6 @@ import {
   createOnce,
   declared,
   getOrUndefined,
-  newestCreatedSince,
   patchBody,
   refreshDeclared,
   resourceProps,
@@ -138,14 +137,15 @@ function samlPatchBody(changed: readonly string[], news: SamlProviderInputs): Pr
 async function create(ctx: Ctx, inputs: SamlProviderInputs): Promise<{ id: string; outs: SamlProviderOutputs }> {
   const org = inputs.organizationId;
   const { organizationId: _org, adoptId: _adopt, ...body } = inputs;
-  const created = await createOnce(
-    () => ctx.client.post(providersPath(org), { body, schema: ApiSamlProvider }),
-    // A lost answer may still have created the provider: adopt the newest one with this label created since we sent.
-    async (sentAt) => {
-      const all = await ctx.client.listAll(providersPath(org), ApiSamlProvider);
-      return newestCreatedSince(all.filter((s) => s.label === inputs.label), sentAt);
-    },
-  );
+  const created = await createOnce(ctx, {
+    kind: "SamlProvider",
+    key: `${org}/${inputs.label}`,
+    what: `SAML provider ${JSON.stringify(inputs.label)}`,
+    send: () => ctx.client.post(providersPath(org), { body, schema: ApiSamlProvider }),
+    // A lost answer may still have created the provider: one with this label that no other resource holds.
+    candidates: async () => (await ctx.client.listAll(providersPath(org), ApiSamlProvider)).filter((s) => s.label === inputs.label),
+    createdAt: (s) => s.createdAt,
+  });
   return { id: created.id, outs: outputs(declared(inputs), created) };
 }
 

@@ -14,7 +14,6 @@ import {
   createOnce,
   declared,
   getOrUndefined,
-  newestCreatedSince,
   patchBody,
   refreshDeclared,
   resourceProps,
@@ -98,14 +97,15 @@ async function findLink(ctx: Ctx, org: string, site: string, id: string): Promis
 
 async function create(ctx: Ctx, inputs: ShareLinkInputs): Promise<{ id: string; outs: ShareLinkOutputs }> {
   const { organizationId: org, siteId: site } = inputs;
-  const created = await createOnce(
-    () => ctx.client.post(linksPath(org, site), { body: { name: inputs.name }, schema: ApiShareLink }),
-    // Names are not unique: only a link with this name created since we sent can be ours (the newest wins).
-    async (sentAt) => {
-      const links = await ctx.client.listAll(linksPath(org, site), ApiShareLink);
-      return newestCreatedSince(links.filter((l) => l.name === inputs.name), sentAt);
-    },
-  );
+  const created = await createOnce(ctx, {
+    kind: "ShareLink",
+    key: `${org}/${site}/${inputs.name}`,
+    what: `share link ${JSON.stringify(inputs.name)} in site ${site}`,
+    send: () => ctx.client.post(linksPath(org, site), { body: { name: inputs.name }, schema: ApiShareLink }),
+    // Names are not unique: a lost POST made a link of this name that no other resource holds.
+    candidates: async () => (await ctx.client.listAll(linksPath(org, site), ApiShareLink)).filter((l) => l.name === inputs.name),
+    createdAt: (l) => l.createdAt,
+  });
   // POST takes only the name; a link starts active, so an inactive one needs a PATCH.
   if ((created.active ?? true) === inputs.active) return { id: created.id, outs: outputs(declared(inputs), created) };
   try {

@@ -13,7 +13,6 @@ import {
   createOnce,
   declared,
   getOrUndefined,
-  newestCreatedSince,
   patchBody,
   refreshDeclared,
   resourceProps,
@@ -133,14 +132,16 @@ function outputs(declaredInputs: Record<string, unknown>, site: ApiSite): SiteOu
 
 async function create(ctx: Ctx, inputs: SiteInputs): Promise<{ id: string; outs: SiteOutputs }> {
   const org = inputs.organizationId;
-  const created = await createOnce(
-    () => ctx.client.post(sitesPath(org), { body: { type: inputs.type, title: inputs.title, visibility: inputs.visibility }, schema: ApiSite }),
-    // A lost answer may still have created the site: adopt a site with this title created since we sent.
-    async (sentAt) => {
-      const sites = await ctx.client.listAll(sitesPath(org), ApiSite, { title: inputs.title });
-      return newestCreatedSince(sites.filter((s) => s.title === inputs.title && s.type === inputs.type), sentAt);
-    },
-  );
+  const created = await createOnce(ctx, {
+    kind: "Site",
+    key: `${org}/${inputs.title}`,
+    what: `site ${JSON.stringify(inputs.title)}`,
+    send: () => ctx.client.post(sitesPath(org), { body: { type: inputs.type, title: inputs.title, visibility: inputs.visibility }, schema: ApiSite }),
+    // A lost answer may still have created the site: one with this title that no other resource holds.
+    candidates: async () =>
+      (await ctx.client.listAll(sitesPath(org), ApiSite, { title: inputs.title })).filter((s) => s.title === inputs.title && s.type === inputs.type),
+    createdAt: (s) => s.createdAt,
+  });
   // POST accepts only type, title and visibility; the rest needs a PATCH.
   const rest = patchBody(["basename", "agentsContext", "proxy", "adaptiveContent"], inputs, { patchable: sitePatch.patchable });
   if (Object.keys(rest).length === 0) return { id: created.id, outs: outputs(declared(inputs), created) };

@@ -13,6 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { ApiSite, ApiSiteSection, p } from "../client";
 import { adoptIdField, organizationIdField, text } from "../framework/check";
+import { claimsOf } from "../framework/claims";
 import { changedFields, type DiffRules } from "../framework/diff";
 import {
   createOnce,
@@ -29,7 +30,7 @@ import {
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
-import { forgetSection, learnSection } from "./siteContents";
+import { forgetSection, learnSection, noteSectionDeleted } from "./siteContents";
 
 // ---- Types ---------------------------------------------------------------------------------------
 
@@ -162,17 +163,18 @@ async function create(ctx: Ctx, inputs: SiteSectionInputs): Promise<{ id: string
   const post: Props = { spaceId };
   if (inputs.title !== undefined) post.title = inputs.title;
   if (inputs.icon !== undefined) post.icon = inputs.icon;
-  let section = await createOnce(
-    () => ctx.client.post(sectionsPath(org, site), { body: post, schema: ApiSiteSection }),
-    // Sections carry no creation time: after a lost answer, the newest section showing this space (and
-    // bearing the declared title) is the one the POST made. Lists are in creation order.
-    async () => {
-      const sections = await ctx.client.listAll(sectionsPath(org, site), ApiSiteSection);
-      return sections
-        .filter((s) => (s.siteSpaces ?? []).some((ss) => ss.space.id === spaceId) && (inputs.title === undefined || s.title === inputs.title))
-        .at(-1);
-    },
-  );
+  let section = await createOnce(ctx, {
+    kind: "SiteSection",
+    key: `${org}/${site}/${spaceId}`,
+    what: `section of space ${spaceId}${inputs.title === undefined ? "" : ` titled ${JSON.stringify(inputs.title)}`} in site ${site}`,
+    send: () => ctx.client.post(sectionsPath(org, site), { body: post, schema: ApiSiteSection }),
+    // Sections carry no creation time: after a lost answer, the section the POST made shows this space
+    // (and bears the declared title), and no other resource holds it.
+    candidates: async () =>
+      (await ctx.client.listAll(sectionsPath(org, site), ApiSiteSection)).filter(
+        (s) => (s.siteSpaces ?? []).some((ss) => ss.space.id === spaceId) && (inputs.title === undefined || s.title === inputs.title),
+      ),
+  });
   const siteSpaceId = ownSiteSpace(section, { spaceId })?.id;
   // SiteSpaces added to this new section then need no listing to know what it already shows.
   learnSection(ctx.client, org, site, section.id, section.siteSpaces);
@@ -223,9 +225,23 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {
-  // Deleting the section also deletes its site spaces, the one it was created with included.
-  forgetSection(ctx.client, props.organizationId, props.siteId, id);
-  await ctx.client.delete(sectionPath(props.organizationId, props.siteId, id));
+  const { organizationId: org, siteId: site } = props;
+  // Deleting the section also deletes its site spaces, the one it was created with included. A SiteSpace
+  // that depends on this section (sectionId: section.id) has been replaced or deleted by now; one the
+  // program still declares here does not follow the section, and would vanish with state still listing it.
+  const stranded = claimsOf(ctx.client)
+    .declaredOf("SiteSpace")
+    .filter(({ props: ss }) => ss.siteId === site && (ss.parentSectionId ?? ss.sectionId) === id);
+  if (stranded.length > 0) {
+    throw new Error(
+      `SiteSection: section ${id} of site ${site} still holds ${stranded.map((s) => `site space ${s.id}`).join(", ")}, ` +
+        `declared by a SiteSpace of this program whose sectionId does not come from this SiteSection; deleting the section would delete ${stranded.length > 1 ? "them" : "it"} too. ` +
+        `Set that SiteSpace's sectionId to this SiteSection's id output (so Pulumi replaces or removes it with the section), or move or remove it first. Nothing was deleted.`,
+    );
+  }
+  forgetSection(ctx.client, org, site, id);
+  await ctx.client.delete(sectionPath(org, site, id));
+  noteSectionDeleted(ctx.client, org, site, id);
 }
 
 export const definition: ResourceDef<SiteSectionInputs, SiteSectionOutputs> = {

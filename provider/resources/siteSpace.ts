@@ -1,6 +1,12 @@
 /**
- * SiteSpace: a space published in a docs site, at the site's root or inside a section (where several
- * site spaces are the section's variants, e.g. versions or languages).
+ * SiteSpace: a further space published in a section of a docs site (a section's site spaces are its
+ * variants, e.g. versions or languages).
+ *
+ * The section is always named (`sectionId`), and should be the SiteSection's `id` output: deleting a
+ * section deletes what it holds, so a site space must depend on its section for Pulumi to replace or
+ * remove it with the section. Placed implicitly (GitBook puts a site space without a section into the
+ * site's default section, or, in a site with no sections, into a new section it names after the site),
+ * it would live in a section Pulumi does not know it depends on, and vanish with it unnoticed.
  *
  * A SiteSection creates the site space of the space it is created with; that one is managed through
  * the SiteSection (its `siteSpaceId` output), never through a SiteSpace. Creating a SiteSpace for a
@@ -12,7 +18,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiSite, ApiSiteSection, ApiSiteSpace, p } from "../client";
+import { ApiSiteSection, ApiSiteSpace, p } from "../client";
 import { adoptIdField, organizationIdField, text } from "../framework/check";
 import { changedFields, type DiffRules } from "../framework/diff";
 import {
@@ -30,7 +36,7 @@ import {
   type ResourceDef,
 } from "../framework/resource";
 import { providerFor } from "../shim";
-import { forgetSection, knownContents } from "./siteContents";
+import { forgetSection, knownContents, sectionDeletedHere } from "./siteContents";
 
 // ---- Types ---------------------------------------------------------------------------------------
 
@@ -38,7 +44,7 @@ export type SiteSpaceInputs = {
   organizationId: string;
   siteId: string;
   spaceId: string;
-  sectionId?: string;
+  sectionId: string;
   path?: string;
   condition?: string;
   default?: boolean;
@@ -46,7 +52,7 @@ export type SiteSpaceInputs = {
 };
 
 export type SiteSpaceOutputs = SiteSpaceInputs & {
-  /** The section holding the site space (also when `sectionId` was omitted); absent at the root level. */
+  /** The section holding the site space, as GitBook reports it. */
   parentSectionId?: string;
   /** Title shown for the site space: its space's title. */
   title: string;
@@ -68,9 +74,8 @@ export const siteSpaceSchema = z.object({
   sectionId: z
     .string({ error: "must be a string" })
     .min(1, "must not be empty")
-    .optional()
     .describe(
-      "ID of the section to add the space to. When omitted the space goes to the site's default section, or to the root level when the site has no sections. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
+      "ID of the section to add the space to: pass the SiteSection's `id` output (e.g. `guides.id`), so that replacing or removing the section replaces or removes this site space with it. Required: without it GitBook would put the space in the site's default section (or, in a site without sections, in a new section it names after the site), which deletes it when that section goes, without Pulumi knowing. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
     ),
   path: text({ min: 1, max: 100 })
     .optional()
@@ -82,7 +87,7 @@ export const siteSpaceSchema = z.object({
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(
-      "When true, this site space is the default of its section (or of the site, at the root level). False or absent leaves the choice alone: a section always has a default, so setting it back to false does not move it.",
+      "When true, this site space is the default of its section. False or absent leaves the choice alone: a section always has a default, so setting it back to false does not move it.",
     ),
   adoptId: adoptIdField,
 });
@@ -92,10 +97,12 @@ export const siteSpaceSchema = z.object({
 export const siteSpaceDiff: DiffRules = {
   fields: ["organizationId", "siteId", "spaceId", "sectionId", "path", "condition", "default"],
   replaceOn: ["organizationId", "siteId", "sectionId"],
-  // The replacement may land in the container the old one is in (e.g. sectionId added naming the
-  // section it was placed in by default, or removed while naming the default section), where create
-  // refuses to show the same space twice.
+  // A site space cannot outlive the section it is replaced with (deleting a section deletes what it
+  // holds), and a replacement landing where the old one is would be refused as showing the space twice.
   deleteBeforeReplace: true,
+  // State written before sectionId was required may lack it: the section the site space is in stands
+  // for it, so declaring that section now changes nothing.
+  view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
 };
 
 const siteSpacePatch: PatchRules = {
@@ -105,8 +112,6 @@ const siteSpacePatch: PatchRules = {
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-const sitePath = (org: string, site: string) => p`/orgs/${org}/sites/${site}`;
-const sectionsPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`;
 const sectionPath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`;
 const siteSpacesPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`;
 const siteSpacePath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`;
@@ -141,50 +146,47 @@ async function findSiteSpace(ctx: Ctx, org: string, site: string, id: string): P
   return all?.find((ss) => ss.id === id);
 }
 
-/** Where POST puts the site space: the given section, else the default section, else the root (undefined). */
-async function targetSection(ctx: Ctx, inputs: SiteSpaceInputs): Promise<string | undefined> {
-  if (inputs.sectionId !== undefined) return inputs.sectionId;
-  const sections = await ctx.client.listAll(sectionsPath(inputs.organizationId, inputs.siteId), ApiSiteSection);
-  return sections.find((s) => s.default)?.id;
-}
-
-/** The section's (or the root's) default is set on the section, the root's on the site. */
-async function makeDefault(ctx: Ctx, org: string, site: string, ss: ApiSiteSpace): Promise<void> {
-  if (ss.section) {
-    await ctx.client.patch(sectionPath(org, site, ss.section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
-  } else {
-    await ctx.client.patch(sitePath(org, site), { body: { defaultSiteSpace: ss.id }, schema: ApiSite });
-  }
+/** The section's default site space is set on the section. */
+async function makeDefault(ctx: Ctx, org: string, site: string, section: string, ss: ApiSiteSpace): Promise<void> {
+  await ctx.client.patch(sectionPath(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
 }
 
 async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; outs: SiteSpaceOutputs }> {
-  const { organizationId: org, siteId: site, spaceId } = inputs;
-  const container = await targetSection(ctx, inputs);
-  const inContainer = async () =>
-    (await listSiteSpaces(ctx, org, site)).find((ss) => ss.space.id === spaceId && (ss.section ?? undefined) === container);
+  const { organizationId: org, siteId: site, spaceId, sectionId: container } = inputs;
+  if (sectionDeletedHere(ctx.client, org, site, container)) {
+    throw new Error(
+      `SiteSpace: section ${container} of site ${site} was deleted earlier in this run (its SiteSection was replaced or removed), and the site spaces it held with it. ` +
+        `Set sectionId to the SiteSection's id output (e.g. sectionId: guides.id) rather than a fixed ID, so that Pulumi replaces the site space together with its section.`,
+    );
+  }
+  const inContainer = async () => (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.space.id === spaceId && ss.section === container);
   // The API would happily show the same space twice in one section; that is never what a program means.
   // A section this deployment created is known without a request (see siteContents.ts); others are listed.
-  const known = container !== undefined ? knownContents(ctx.client, org, site, container) : undefined;
-  const existing = known ? (known.has(spaceId) ? { id: known.get(spaceId) } : undefined) : await inContainer();
+  const known = knownContents(ctx.client, org, site, container);
+  const existing = known ? (known.has(spaceId) ? { id: known.get(spaceId) } : undefined) : (await inContainer())[0];
   if (existing && existing.id === undefined) {
     throw new Error(`SiteSpace: space ${spaceId} is declared twice for section ${container} of site ${site} in this program; declare it once.`);
   }
   if (existing) {
-    const where = container ? `section ${container}` : "the root level";
     throw new Error(
-      `SiteSpace: space ${spaceId} is already published in ${where} of site ${site} as site space ${existing.id}. ` +
+      `SiteSpace: space ${spaceId} is already published in section ${container} of site ${site} as site space ${existing.id}. ` +
         `If a SiteSection was created with this space, that site space is managed by the SiteSection (its siteSpaceId output); ` +
         `otherwise set adoptId: "${existing.id}" to manage it with this resource.`,
     );
   }
-  const body: Props = { spaceId };
-  if (inputs.sectionId !== undefined) body.sectionId = inputs.sectionId;
-  // Nothing showed this space in the container before we sent, so after a lost answer one that does is ours.
+  // Nothing showed this space in the section before we sent, so after a lost answer one that does is
+  // ours (unless another resource of this deployment holds it).
   // Reserved before sending, so a second SiteSpace for this space and section fails instead of racing this one.
   known?.set(spaceId, undefined);
   let ss: ApiSiteSpace;
   try {
-    ss = await createOnce(() => ctx.client.post(siteSpacesPath(org, site), { body, schema: ApiSiteSpace }), inContainer);
+    ss = await createOnce(ctx, {
+      kind: "SiteSpace",
+      key: `${org}/${site}/${container}/${spaceId}`,
+      what: `site space of space ${spaceId} in section ${container} of site ${site}`,
+      send: () => ctx.client.post(siteSpacesPath(org, site), { body: { spaceId, sectionId: container }, schema: ApiSiteSpace }),
+      candidates: inContainer,
+    });
   } catch (e) {
     // Whether the space is now shown there is unknown: later SiteSpaces for this section list instead.
     forgetSection(ctx.client, org, site, container);
@@ -197,7 +199,7 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   try {
     if (Object.keys(rest).length > 0) ss = await ctx.client.patch(siteSpacePath(org, site, ss.id), { body: rest, schema: ApiSiteSpace });
     if (inputs.default === true) {
-      await makeDefault(ctx, org, site, ss);
+      await makeDefault(ctx, org, site, ss.section ?? container, ss);
       ss = { ...ss, default: true };
     }
   } catch (e) {
@@ -225,7 +227,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
   if (!ss) throw new Error(`SiteSpace: site space ${id} no longer exists in site ${site}; run \`pulumi refresh\` to drop it from state.`);
   if (changed.includes("default") && news.default === true) {
     try {
-      await makeDefault(ctx, org, site, ss);
+      await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
       if (!patched) throw e;
       throw new PartialFailure(id, outputs({ ...declared(news), default: olds.default }, ss), [
@@ -241,6 +243,16 @@ async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<vo
   await ctx.client.delete(siteSpacePath(props.organizationId, props.siteId, id));
 }
 
+/**
+ * The section this site space is in was deleted earlier in this run (a SiteSection replaced or removed
+ * while the site space did not follow it, e.g. its sectionId is a fixed ID): the site space went with
+ * it, so it is replaced rather than called unchanged (its create then says what to change).
+ */
+function replacedBy(ctx: Ctx, _id: string, olds: SiteSpaceOutputs): string[] {
+  const section = olds.parentSectionId ?? olds.sectionId;
+  return sectionDeletedHere(ctx.client, olds.organizationId, olds.siteId, section) ? ["sectionId"] : [];
+}
+
 export const definition: ResourceDef<SiteSpaceInputs, SiteSpaceOutputs> = {
   kind: "SiteSpace",
   schema: siteSpaceSchema,
@@ -249,29 +261,32 @@ export const definition: ResourceDef<SiteSpaceInputs, SiteSpaceOutputs> = {
   read,
   update,
   delete: remove,
+  replacedBy,
 };
 
 // ---- Resource class ------------------------------------------------------------------------------
 
 export type SiteSpaceArgs = {
-  [K in keyof Omit<SiteSpaceInputs, "organizationId" | "siteId" | "spaceId">]?: pulumi.Input<SiteSpaceInputs[K]>;
+  [K in keyof Omit<SiteSpaceInputs, "organizationId" | "siteId" | "spaceId" | "sectionId">]?: pulumi.Input<SiteSpaceInputs[K]>;
 } & {
   organizationId?: pulumi.Input<string>;
   siteId: pulumi.Input<string>;
   spaceId: pulumi.Input<string>;
+  /** The SiteSection's `id` output, so the site space is replaced and removed with its section. */
+  sectionId: pulumi.Input<string>;
 };
 
-/** A space published in a GitBook docs site, at its root or in a section. */
+/** A further space in a section of a GitBook docs site. */
 export class SiteSpace extends pulumi.dynamic.Resource {
   declare readonly organizationId: pulumi.Output<string>;
   declare readonly siteId: pulumi.Output<string>;
   declare readonly spaceId: pulumi.Output<string>;
-  declare readonly sectionId: pulumi.Output<string | undefined>;
+  declare readonly sectionId: pulumi.Output<string>;
   declare readonly path: pulumi.Output<string | undefined>;
   declare readonly condition: pulumi.Output<string | undefined>;
   declare readonly default: pulumi.Output<boolean | undefined>;
   declare readonly adoptId: pulumi.Output<string | undefined>;
-  /** The section holding the site space, also when `sectionId` was omitted; undefined at the root level. */
+  /** The section holding the site space, as GitBook reports it. */
   declare readonly parentSectionId: pulumi.Output<string | undefined>;
   declare readonly title: pulumi.Output<string>;
   declare readonly urls: pulumi.Output<SiteSpaceOutputs["urls"]>;

@@ -44,6 +44,7 @@ describe("check", () => {
     ["members[0].user", { title: "T", members: [{ user: "" }] }, /^members\[0\]\.user must not be empty/],
     ["members[0].role", { title: "T", members: [{ user: "ada@acme.test", role: "boss" }] }, /^members\[0\]\.role must be owner or member/],
     ["members[1].user", { title: "T", members: [{ user: "ada@acme.test" }, { user: "ADA@acme.test" }] }, /lists the same user as members\[0\]\.user/],
+    ["members[2].user", { title: "T", members: [{ user: "usr_1" }, { user: "grace@acme.test" }, { user: "usr_1", role: "owner" }] }, /lists the same user as members\[0\]\.user/],
   ];
   rejectsAtCheck(() => env, "Team", {}, bad);
 
@@ -52,17 +53,22 @@ describe("check", () => {
     expect(r.failures).toContainEqual({ property: "title", reason: "title is required" });
   });
 
-  it("fills the organization and default roles, and sorts members so order never matters", async () => {
+  it("fills the organization and default roles, keeping the program's order (so errors can name entries by index)", async () => {
     const r = await env.check("Team", { title: "T", members: [{ user: "grace@acme.test", role: "owner" }, { user: "Ada@acme.test" }] });
     expect(r.failures).toBeUndefined();
     expect(r.inputs).toEqual({
       title: "T",
       organizationId: env.org,
       members: [
-        { user: "Ada@acme.test", role: "member" },
         { user: "grace@acme.test", role: "owner" },
+        { user: "Ada@acme.test", role: "member" },
       ],
     });
+  });
+
+  it("compares IDs exactly: two IDs differing only in case are two users", async () => {
+    const r = await env.check("Team", { title: "T", members: [{ user: "usr_Ab" }, { user: "usr_aB" }] });
+    expect(r.failures).toBeUndefined();
   });
 
   it("skips values not known until apply", async () => {
@@ -171,7 +177,10 @@ describe("lifecycle", () => {
     const s = await created({ title: t, members });
     expect(liveRoles(s.id)).toEqual({ [grace]: "owner", [alan]: "member" });
     const refreshed = await env.refresh("Team", s);
-    expect(refreshed!.inputs.members).toEqual((await env.check("Team", { title: t, members })).inputs!.members);
+    const declared = (await env.check("Team", { title: t, members })).inputs!.members as { user: string }[];
+    // Refresh records them in a canonical order; what matters is that they are the declared entries, spelled the same.
+    expect(refreshed!.inputs.members).toHaveLength(declared.length);
+    expect(refreshed!.inputs.members).toEqual(expect.arrayContaining(declared));
     env.emu.log.reset();
     expect((await env.up("Team", { title: t, members }, refreshed!.state)).step).toBe("same");
     expect(env.emu.log.count()).toBe(0);
@@ -299,6 +308,41 @@ describe("lifecycle", () => {
     const next = await env.up("Team", { title: `${t}!`, members: [{ user: grace }] }, { id: s.id, outs: err.properties });
     expect(next.step).toBe("update");
     expect(liveRoles(s.id)).toEqual({ [grace]: "member" });
+  });
+
+  it("refuses a new team naming one user by e-mail and by ID before any write, naming both entries", async () => {
+    const t = title();
+    env.emu.log.reset();
+    const err = await env
+      .up("Team", { title: t, members: [{ user: "grace@acme.test", role: "owner" }, { user: alan }, { user: grace, role: "member" }] })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err.message).toMatch(/members\[0\]\.user "grace@acme.test" and members\[2\]\.user ".+" name the same user/);
+    expect(err.message).toContain(grace);
+    expect(env.emu.log.writes()).toBe(0);
+    expect([...env.emu.store.teams.values()].filter((x) => x.title === t)).toEqual([]);
+  });
+
+  it("refuses an update naming one user by e-mail and by ID before any write, the title included", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    env.emu.log.reset();
+    const err = await env
+      .up("Team", { title: `${t}!`, members: [{ user: ada }, { user: grace, role: "owner" }, { user: "GRACE@acme.test" }] }, s)
+      .catch((e) => e);
+    expect(err.message).toMatch(/members\[1\]\.user ".+" and members\[2\]\.user "GRACE@acme.test" name the same user/);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(env.emu.store.teams.get(s.id)!.title).toBe(t);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "member" });
+  });
+
+  it("reads the organization's members only when users are named both ways", async () => {
+    env.emu.log.reset();
+    await created({ title: title(), members: [{ user: ada }, { user: grace }] });
+    await created({ title: title(), members: [{ user: "ada@acme.test" }, { user: "grace@acme.test" }] });
+    expect(env.emu.log.count({ method: "GET", route: "/v1/orgs/:org/members" })).toBe(0);
+    await created({ title: title(), members: [{ user: ada }, { user: "grace@acme.test" }] });
+    expect(env.emu.log.count({ method: "GET", route: "/v1/orgs/:org/members" })).toBe(1);
   });
 
   it("refuses a user listed twice, by ID and by e-mail, before changing membership", async () => {

@@ -5,17 +5,21 @@
  * those roles (anyone added in the GitBook app is removed on the next `up`); without it, membership is
  * left to the app. Users may be named by user ID or by e-mail; the API accepts both in membership
  * bodies, and live members are matched back to the declared form so neither reads as drift.
+ *
+ * One user named twice is refused before any write, naming both entries: at check when both name
+ * them the same way (two e-mails, compared case-insensitively, or two equal IDs), and otherwise, since
+ * only the organization's member list tells which e-mail belongs to which ID, before the first write
+ * of create or update (one listing of the members, made only when the list mixes e-mails and IDs).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiTeam, ApiTeamMember, p } from "../client";
+import { ApiMember, ApiTeam, ApiTeamMember, p } from "../client";
 import { adoptIdField, organizationIdField, text } from "../framework/check";
 import { changedFields, type DiffRules } from "../framework/diff";
 import {
   createOnce,
   declared,
   getOrUndefined,
-  newestCreatedSince,
   PartialFailure,
   refreshDeclared,
   resourceProps,
@@ -47,12 +51,21 @@ export type TeamOutputs = TeamInputs & {
 
 // ---- Schema --------------------------------------------------------------------------------------
 
-/** The order members are kept in, in inputs and outputs alike, so the diff ignores list order. */
+/** The order members are kept in outputs and compared in, so the diff ignores list order. */
 function byUser(a: TeamMember, b: TeamMember): number {
   const x = a.user.toLowerCase();
   const y = b.user.toLowerCase();
   return x < y ? -1 : x > y ? 1 : a.user < b.user ? -1 : a.user > b.user ? 1 : 0;
 }
+
+function sorted(members: readonly TeamMember[] | undefined): TeamMember[] | undefined {
+  return members && [...members].sort(byUser);
+}
+
+const isEmail = (ref: string) => ref.includes("@");
+
+/** How a reference is compared without the API: e-mail addresses case-insensitively, IDs (opaque) exactly. */
+const literalKey = (ref: string) => (isEmail(ref) ? `email:${ref.toLowerCase()}` : `id:${ref}`);
 
 const memberSchema = z.object({
   user: z
@@ -71,20 +84,20 @@ export const teamSchema = z.object({
   members: z
     .array(memberSchema, { error: "must be a list of {user, role}" })
     .superRefine((members, ctx) => {
-      // An e-mail and the ID of the same user cannot be told apart here; that case fails at apply time.
+      // An e-mail and the ID of the same user cannot be told apart here; create and update refuse that
+      // before writing anything (see sameUserTwice).
       const seen = new Map<string, number>();
       members.forEach((m, i) => {
-        const key = m.user.toLowerCase();
+        const key = literalKey(m.user);
         const first = seen.get(key);
         if (first !== undefined) {
           ctx.addIssue({ code: "custom", path: [i, "user"], message: `lists the same user as members[${first}].user` });
         } else seen.set(key, i);
       });
     })
-    .transform((members) => [...members].sort(byUser))
     .optional()
     .describe(
-      "The team's members, in any order. When set, membership is authoritative: users not listed are removed and roles are set as declared. When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place.",
+      "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed and roles are set as declared. When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members.",
     ),
   adoptId: adoptIdField,
 });
@@ -94,6 +107,8 @@ export const teamSchema = z.object({
 export const teamDiff: DiffRules = {
   fields: ["organizationId", "title", "members"],
   replaceOn: ["organizationId"],
+  // Inputs keep the program's order (errors name entries by index); order means nothing to a team.
+  view: (props) => ({ ...props, members: Array.isArray(props.members) ? sorted(props.members as TeamMember[]) : props.members }),
 };
 
 // ---- CRUD ----------------------------------------------------------------------------------------
@@ -156,11 +171,40 @@ async function fetchMembers(ctx: Ctx, org: string, id: string): Promise<ApiTeamM
 }
 
 function outputs(declaredInputs: Partial<TeamInputs>, team: ApiTeam): TeamOutputs {
-  return {
+  const out: TeamOutputs = {
     ...(declaredInputs as TeamInputs),
     memberCount: team.members ?? 0,
     createdAt: team.createdAt ?? "",
   };
+  if (out.members) out.members = sorted(out.members)!;
+  return out;
+}
+
+/**
+ * Refuses a membership list naming one user twice, once by e-mail and once by ID (check already
+ * refused two entries written the same way): the organization's member list says which e-mail is
+ * whose. Called before the first write, so nothing changes. A reference to no member is left to the API.
+ */
+async function sameUserTwice(ctx: Ctx, org: string, members: readonly TeamMember[] | undefined): Promise<void> {
+  if (!members || !members.some((m) => isEmail(m.user)) || members.every((m) => isEmail(m.user))) return;
+  const orgMembers = await ctx.client.listAll(p`/orgs/${org}/members`, ApiMember);
+  const seen = new Map<string, number>();
+  members.forEach((m, i) => {
+    const who = orgMembers.find((o) =>
+      isEmail(m.user) ? o.user.email?.toLowerCase() === m.user.toLowerCase() : o.id === m.user || o.user.id === m.user,
+    );
+    if (!who) return;
+    const first = seen.get(who.id);
+    if (first === undefined) {
+      seen.set(who.id, i);
+      return;
+    }
+    const name = [who.user.displayName, who.user.email].filter(Boolean).join(", ");
+    throw new Error(
+      `Team: members[${first}].user ${JSON.stringify(members[first]!.user)} and members[${i}].user ${JSON.stringify(m.user)} name the same user ` +
+        `(${name ? `${name}, ` : ""}${who.id}); list each user once, with the role they should have. Nothing was changed.`,
+    );
+  });
 }
 
 /**
@@ -184,15 +228,17 @@ async function applyMembers(ctx: Ctx, org: string, team: ApiTeam, inputs: TeamIn
 
 async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
   const org = inputs.organizationId;
-  const team = await createOnce(
+  await sameUserTwice(ctx, org, inputs.members);
+  const team = await createOnce(ctx, {
+    kind: "Team",
+    key: `${org}/${inputs.title}`,
+    what: `team ${JSON.stringify(inputs.title)}`,
     // PUT on the collection creates a team: sending it twice makes two teams.
-    () => ctx.client.put(teamsPath(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
-    // A lost answer may still have created the team: adopt the newest team with this title created since we sent.
-    async (sentAt) => {
-      const teams = await ctx.client.listAll(teamsPath(org), ApiTeam, { title: inputs.title });
-      return newestCreatedSince(teams.filter((t) => t.title === inputs.title), sentAt);
-    },
-  );
+    send: () => ctx.client.put(teamsPath(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
+    // A lost answer may still have created the team: one with this title that no other resource holds.
+    candidates: async () => (await ctx.client.listAll(teamsPath(org), ApiTeam, { title: inputs.title })).filter((t) => t.title === inputs.title),
+    createdAt: (t) => t.createdAt,
+  });
   if (!inputs.members) return { id: team.id, outs: outputs(declared(inputs), team) };
   try {
     // A recovered team may already have members (e.g. added by a default-team SSO rule), so start from the live list.
@@ -224,6 +270,7 @@ async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutpu
 async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs): Promise<TeamOutputs> {
   const org = news.organizationId;
   const changed = changedFields(teamDiff, olds, news);
+  if (changed.includes("members")) await sameUserTwice(ctx, org, news.members);
   let team: ApiTeam | undefined;
   if (changed.includes("title")) {
     team = await ctx.client.patch(teamPath(org, id), { body: { title: news.title }, schema: ApiTeam });

@@ -486,10 +486,33 @@ describe("sites", () => {
     expect(defaults.map((i: Json) => i.id)).toEqual([items[2].id]);
     expect((await listAll(`${org()}/sites/${site.id}/site-spaces?default=false`)).length).toBe(2);
 
-    // Without sections, site spaces added later land at the root.
+    // A site space added to a site without sections makes GitBook wrap the site's content in a new
+    // section named after the site, which becomes the default section, and add the site space there.
     const added = await must("POST", `${org()}/sites/${site.id}/site-spaces`, { spaceId: space(2) }, 201);
-    expect(added).toMatchObject({ path: "guides", default: false });
-    expect(added).not.toHaveProperty("section");
+    const sections = await listAll(`${org()}/sites/${site.id}/sections`);
+    expect(sections).toHaveLength(1);
+    expect(sections[0]).toMatchObject({ title: site.title, path: "product-docs", default: true });
+    expect(added).toMatchObject({ path: "guides", default: false, section: sections[0].id });
+    // The root-level site spaces moved into it, their default kept.
+    const after = await listAll(`${org()}/sites/${site.id}/site-spaces`);
+    expect(after.map((i: Json) => [i.path, i.section, i.default])).toEqual([
+      ["getting-started", sections[0].id, false],
+      ["getting-started-2", sections[0].id, false],
+      ["api-reference", sections[0].id, true],
+      ["guides", sections[0].id, false],
+    ]);
+    // Deleting that section deletes them all: it is a section like any other.
+    expect((await call("DELETE", `${org()}/sites/${site.id}/sections/${sections[0].id}`)).status).toBe(205);
+    expect(await listAll(`${org()}/sites/${site.id}/site-spaces`)).toEqual([]);
+  });
+
+  it("adds a site space to a site without anything in it through a new section named after the site", async () => {
+    const site = await createSite({ title: "Empty Docs" });
+    const added = await must("POST", `${org()}/sites/${site.id}/site-spaces`, { spaceId: space(1) }, 201);
+    const sections = await listAll(`${org()}/sites/${site.id}/sections`);
+    expect(sections.map((s: Json) => [s.title, s.path, s.default])).toEqual([["Empty Docs", "empty-docs", true]]);
+    expect(added).toMatchObject({ section: sections[0].id, default: true });
+    expect(sections[0].siteSpaces.map((s: Json) => s.id)).toEqual([added.id]);
   });
 
   it("filters site lists", async () => {

@@ -131,6 +131,29 @@ function addSiteSpace(c: Ctx, site: SiteRecord, space: SpaceRecord, sectionId: s
   return ss;
 }
 
+/**
+ * What GitBook does when a site space is added to a site without sections: it first creates a section
+ * named after the site (GitBook's API notes call it a wrapper), holding the site's root-level site
+ * spaces (there is no root level next to sections), which becomes the default section.
+ */
+function wrapInSection(c: Ctx, site: SiteRecord, adding: SpaceRecord): SectionRecord {
+  const root = c.store.siteSpacesIn(site.id, undefined);
+  const rootDefault = c.store.defaultSiteSpaceIn(site, undefined);
+  const section: SectionRecord = {
+    ...c.store.newId("sitesc"),
+    siteId: site.id,
+    title: site.title,
+    spaceId: rootDefault?.spaceId ?? adding.id,
+    path: slugify(site.title),
+  };
+  c.store.sections.set(section.id, section);
+  for (const ss of root) ss.sectionId = section.id;
+  if (rootDefault) section.defaultSiteSpaceId = rootDefault.id;
+  delete site.defaultSiteSpaceId;
+  site.defaultSectionId = section.id;
+  return section;
+}
+
 function siteSectionRef(c: Ctx, site: SiteRecord, id: string, field: string): SectionRecord {
   return child(c.store.sections, id, (s) => s.siteId === site.id) ?? invalid(field, `no section "${id}" in this site`);
 }
@@ -497,9 +520,10 @@ export function buildRouter(): Router<Ctx> {
     const site = getSite(c);
     const b = validate(c.body, { spaceId: required(str()), sectionId: str() });
     const space = spaceRef(c, site.orgId, b.spaceId, "spaceId");
-    // Omitted section: the default section, or the root level when the site has none.
-    const section = b.sectionId !== undefined ? siteSectionRef(c, site, b.sectionId, "sectionId") : c.store.defaultSection(site);
-    return created(c.view.siteSpace(addSiteSpace(c, site, space, section?.id)));
+    // Omitted section: the default section; a site without sections gets one named after the site first.
+    const section =
+      b.sectionId !== undefined ? siteSectionRef(c, site, b.sectionId, "sectionId") : (c.store.defaultSection(site) ?? wrapInSection(c, site, space));
+    return created(c.view.siteSpace(addSiteSpace(c, site, space, section.id)));
   });
 
   r.add("PATCH", `${SITE}/site-spaces/:siteSpace`, (c) => {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FaultHandle } from "../emulator/emulator";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
-import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
+import { deploy, expectConvergedRerun, expectExactlyDeclared, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
 
 /**
  * The first answer on every route of these methods is lost. (A fault limited by count per method
@@ -67,5 +67,44 @@ describeDeployments("every write's answer lost after the API processed it", () =
     const decls = topology(d.emu);
     await expectConvergedRerun(d, decls);
     expectTokenNowhere(d, [d.emu.token]);
+  });
+});
+
+/**
+ * Names need not be unique: two ShareLinks named "Partner" on one site. The first POST is carried out
+ * and its answer lost; the second is answered and made later. Recovery must take the link the lost
+ * POST made, not the newest "Partner" (the other resource's), or both resources hold one link and the
+ * first stays live, active and unmanaged.
+ */
+describeDeployments("two same-named objects, the first create's answer lost", () => {
+  const ref = (s: string) => ({ $ref: s });
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await deploy();
+  });
+  afterAll(async () => d?.close());
+
+  it("binds each ShareLink to its own link and leaves no orphan", async () => {
+    const decls = [
+      { kind: "Site", name: "site", args: { title: "Partner Docs", visibility: "share-link" } },
+      { kind: "Site", name: "later", args: { title: "Registered Later" } },
+      { kind: "ShareLink", name: "partnerA", args: { siteId: ref("site.id"), name: "Partner" } },
+      // Waits for another create, so its POST reaches the API strictly after the first one's.
+      { kind: "ShareLink", name: "partnerB", args: { siteId: ref("site.id"), name: "Partner" }, dependsOn: ["later"] },
+    ];
+    const links = "/v1/orgs/:org/sites/:site/share-links";
+    const lost = d.emu.faults.add({ match: { method: "POST", route: links }, dropAfterProcess: true, times: 1 });
+    // The lost create looks for its link only once the second POST has been carried out.
+    d.emu.faults.add({ match: { method: "GET", route: links }, latencyMs: 400, times: 1 });
+    const r = await d.run("up", decls);
+    expect(r.error).toBeUndefined();
+    expect(lost.hits).toBe(1);
+    const a = d.resource("partnerA").id!;
+    const b = d.resource("partnerB").id!;
+    expect(a).not.toBe(b);
+    // Exactly the two links state names, both active: nothing left behind unmanaged.
+    expect([...d.emu.store.shareLinks.keys()].sort()).toEqual([a, b].sort());
+    expect([...d.emu.store.shareLinks.values()].map((l) => l.active)).toEqual([true, true]);
+    expectStateMatchesEmulator(d);
   });
 });

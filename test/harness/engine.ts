@@ -42,6 +42,8 @@ export interface ResourceState {
   inputs: Props;
   outputs: Props;
   additionalSecretOutputs?: string[];
+  /** Deleted by a delete-before-replace whose replacement has not been created yet (the engine keeps it so marked). */
+  pendingReplacement?: boolean;
 }
 
 export interface StateFile {

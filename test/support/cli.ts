@@ -176,6 +176,8 @@ export interface CliStack {
   state(): StateFile;
   /** `pulumi stack export`, as the CLI writes it. */
   exported(): { deployment: { resources?: Array<Record<string, any>> } };
+  /** `pulumi stack import` of an edited export (e.g. state written by an earlier version). */
+  importState(exported: ReturnType<CliStack["exported"]>): Promise<void>;
 }
 
 const SECRET_KEY = /token|secret|password|certificate/i;
@@ -291,6 +293,12 @@ export async function createCliStack(
 
       return { file: runConfig, id };
     },
+    async importState(exported) {
+      const file = path.join(dir, `import-${Date.now()}.json`);
+      fs.writeFileSync(file, JSON.stringify(exported));
+      await must(["stack", "import", "--file", file, "-s", stack]);
+      cache = undefined;
+    },
     exported() {
       cache ??= JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
       return cache!;
@@ -308,6 +316,7 @@ export async function createCliStack(
           inputs: r.inputs ?? {},
           outputs: r.outputs ?? {},
           ...(r.additionalSecretOutputs ? { additionalSecretOutputs: r.additionalSecretOutputs } : {}),
+          ...(r.pendingReplacement ? { pendingReplacement: true } : {}),
         }));
       return { version: 1, resources };
     },

@@ -41,6 +41,8 @@ export interface Deployment {
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
   preview(resources: Decl[], opts?: { config?: Record<string, string> }): Promise<RunReport & { stdout: string }>;
   state(): StateFile;
+  /** Rewrites resources in state (to stand for state an earlier version wrote), as `pulumi stack import` would. */
+  editState(edit: (resources: Array<{ name: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>) => void): Promise<void>;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
   close(): Promise<void>;
@@ -113,6 +115,14 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
         return report;
       },
       state: () => current?.state() ?? { version: 1, resources: [] },
+      async editState(edit) {
+        if (!current) throw new Error("no stack yet: run the program first");
+        const exported = structuredClone(current.exported());
+        const resources = (exported.deployment.resources ?? []).map((r) => Object.assign(r, { name: String(r.urn).split("::").pop()!, inputs: r.inputs ?? {}, outputs: r.outputs ?? {} }));
+        edit(resources);
+        for (const r of resources) delete (r as { name?: string }).name;
+        await current.importState(exported);
+      },
       resource: (name) => resource(d)(name),
       close,
     };
@@ -131,6 +141,11 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
     },
     preview: (resources, runOpts = {}) => harnessRun("preview", configFor(runOpts, resources), {}),
     state: () => (fs.existsSync(statePath) ? (JSON.parse(fs.readFileSync(statePath, "utf8")) as StateFile) : { version: 1, resources: [] }),
+    async editState(edit) {
+      const state = d.state();
+      edit(state.resources);
+      fs.writeFileSync(statePath, JSON.stringify(state));
+    },
     resource: (name) => resource(d)(name),
     close,
   };

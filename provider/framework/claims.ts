@@ -1,0 +1,80 @@
+/**
+ * Which GitBook objects the resources of this deployment hold, as far as this provider process knows.
+ *
+ * The engine runs every resource of a deployment through one provider host process, so this process
+ * sees each object a resource creates, adopts, reads, diffs, updates or deletes. Recovery from a lost
+ * create answer (createOnce) must never take an object another resource holds: it skips every object
+ * held here, and waits for the creates of interchangeable objects still in flight in this process, so
+ * that an object another resource is about to receive is never mistaken for the lost one.
+ *
+ * What this process cannot know is an object held in state by a resource the run has not reached yet.
+ * That is left to the created-since rule (objects made before the lost request are never taken).
+ *
+ * Claims are per client (one per API URL and token, dropped when tests reset clients), like
+ * siteContents, and live as long as the provider host process: one deployment.
+ */
+import type { GitbookClient } from "../client";
+import type { Props } from "./resource";
+
+export class Claims {
+  /**
+   * `kind id` -> the holder's last known outputs (what the site-structure guards read), and whether the
+   * program declares it in this run (seen by diff, create or update) or it was only read (refresh).
+   */
+  private readonly held = new Map<string, { props: Props; declared: boolean }>();
+  /** `kind key` -> creates of that key whose request has not settled yet. */
+  private readonly sending = new Map<string, Set<Promise<unknown>>>();
+
+  hold(kind: string, id: string, props: Props = {}, declared = false): void {
+    const k = `${kind}\u0000${id}`;
+    this.held.set(k, { props, declared: declared || (this.held.get(k)?.declared ?? false) });
+  }
+
+  release(kind: string, id: string): void {
+    this.held.delete(`${kind}\u0000${id}`);
+  }
+
+  holds(kind: string, id: string): boolean {
+    return this.held.has(`${kind}\u0000${id}`);
+  }
+
+  /** Every object of a kind the program declares in this run, with the outputs it was last seen with. */
+  declaredOf(kind: string): { id: string; props: Props }[] {
+    const prefix = `${kind}\u0000`;
+    return [...this.held].filter(([k, v]) => k.startsWith(prefix) && v.declared).map(([k, v]) => ({ id: k.slice(prefix.length), props: v.props }));
+  }
+
+  /**
+   * Runs a creating request, visible to `settled` until it has an outcome; the object it answers with
+   * is held before anyone waiting in `settled` resumes.
+   */
+  async sendAs<T extends { id: string }>(kind: string, key: string, send: () => Promise<T>): Promise<T> {
+    const k = `${kind}\u0000${key}`;
+    const p = send().then((created) => {
+      this.hold(kind, created.id);
+      return created;
+    });
+    let set = this.sending.get(k);
+    if (!set) this.sending.set(k, (set = new Set()));
+    set.add(p);
+    try {
+      return await p;
+    } finally {
+      set.delete(p);
+      if (set.size === 0) this.sending.delete(k);
+    }
+  }
+
+  /** Resolves once every create of this key in flight now has an outcome (and, if it succeeded, a holder). */
+  async settled(kind: string, key: string): Promise<void> {
+    await Promise.allSettled([...(this.sending.get(`${kind}\u0000${key}`) ?? [])]);
+  }
+}
+
+const registries = new WeakMap<GitbookClient, Claims>();
+
+export function claimsOf(client: GitbookClient): Claims {
+  let c = registries.get(client);
+  if (!c) registries.set(client, (c = new Claims()));
+  return c;
+}
