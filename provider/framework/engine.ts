@@ -29,9 +29,22 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
   configureFrom(req?.config);
 }
 
-export async function check(def: ResourceDef, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+/**
+ * `olds` are the inputs state recorded for the resource: empty when it is not in state yet. Only then
+ * does `adoptId` mean anything; once the resource exists it is dropped from the inputs, so a
+ * replacement (whose create receives these inputs) makes a new object instead of adopting again the
+ * object it replaces, which may already be deleted.
+ */
+export async function check(def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
-  return failures.length ? { inputs: news, failures } : { inputs };
+  if (failures.length) return { inputs: news, failures };
+  if (inState(olds)) delete inputs.adoptId;
+  return { inputs };
+}
+
+/** Whether check's `olds` are a resource's recorded inputs (anything but engine bookkeeping). */
+function inState(olds: Props | undefined): boolean {
+  return !!olds && Object.keys(olds).some((k) => k !== "__provider");
 }
 
 export async function diff(def: ResourceDef, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {

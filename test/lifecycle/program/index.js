@@ -1,6 +1,6 @@
 // A Pulumi program whose resources come from config, so each lifecycle test step can declare a
 // different program without writing one. Arguments may refer to another resource's output with
-// {"$ref": "<name>.<output>"}.
+// {"$ref": "<name>.<output>"}, or to a field inside it with {"$ref": "<name>.<output>.<field>"}.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
@@ -11,8 +11,9 @@ module.exports = async () => {
     if (Array.isArray(v)) return v.map(resolve);
     if (v && typeof v === "object") {
       if (typeof v.$ref === "string") {
-        const [name, output] = v.$ref.split(".");
-        return made[name][output];
+        const [name, output, ...path] = v.$ref.split(".");
+        const out = made[name][output];
+        return path.length ? out.apply((x) => path.reduce((o, k) => (o == null ? o : o[k]), x)) : out;
       }
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
     }
