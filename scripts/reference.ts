@@ -30,7 +30,7 @@ export const REGENERATE = "npm run docs";
 
 /** Resources in the order a site is built, with the source file that declares each class. */
 const RESOURCES: { def: ResourceDef; file: string; summary: string }[] = [
-  { def: site.definition as ResourceDef, file: "provider/resources/site.ts", summary: "A published docs site built from spaces." },
+  { def: site.definition as ResourceDef, file: "provider/resources/site.ts", summary: "A published docs site built from spaces. Its outputs describe the site itself: whether it is published and how many site spaces it shows depend on its children (created after it), so they are not outputs, which would be stale after every `up` and show as drift at every refresh." },
   { def: siteSection.definition as ResourceDef, file: "provider/resources/siteSection.ts", summary: "A top-level section of a site (a tab in its header), created together with its first space." },
   { def: siteSpace.definition as ResourceDef, file: "provider/resources/siteSpace.ts", summary: "A further space shown in a section (a version, a language, an audience); it names its section through the SiteSection's `id` output, so it is replaced and removed with it." },
   { def: shareLink.definition as ResourceDef, file: "provider/resources/shareLink.ts", summary: "A secret URL opening a site whose visibility is `share-link`." },
@@ -119,9 +119,7 @@ const COMMON_OUTPUTS: Record<string, string> = {
   createdAt: "When GitBook created the object (ISO 8601).",
   updatedAt: "When GitBook last changed the object (ISO 8601).",
   urls: "Links to the object: `published` (where readers find it, when published), `app` (in the GitBook app), `location` (in the API).",
-  published: "Whether the site is published (reachable by the audience its visibility sets).",
   hostname: "Custom hostname of the site, empty when it has none.",
-  siteSpaces: "Number of site spaces the site shows.",
   memberCount: "Number of members the team has.",
   processingState: "Where GitBook is in processing the last source sent, e.g. `pending`, `complete`, `failed`.",
   lastProcessedAt: "When GitBook last finished processing a source (ISO 8601).",
@@ -227,10 +225,17 @@ function replacement(kind: string, diff: DiffRules): string[] {
   const order = diff.deleteBeforeReplace
     ? "The old object is deleted before its replacement is created (the two would collide)."
     : "The replacement is created before the old object is deleted.";
+  const live = diff.liveFields ?? [];
   return [
     `Replaced when ${diff.replaceOn.map(code).join(" or ")} changes. ${order}`,
     "",
-    `Updated in place: ${inPlace.map(code).join(", ")}. \`adoptId\` matters only at creation.`,
+    `Updated in place: ${inPlace.map(code).join(", ")}. \`adoptId\` matters only at the first creation (a replacement creates a new object).`,
+    ...(live.length
+      ? [
+          "",
+          `Managed only while declared: ${live.map(code).join(", ")}. Left out of the program, GitBook's default applies to a new object, and an adopted object keeps its value; removing one from the program changes nothing. The output always holds the object's actual value.`,
+        ]
+      : []),
   ];
 }
 

@@ -89,7 +89,7 @@ export function DocsSite() {
         siteSpaces: [{ key: "typescript", spaceId: "spc_ts", path: "typescript", default: true }],
       },
     ],
-    shareLinks: [{ name: "Reviewers" }],
+    shareLinks: [{ key: "reviewers", name: "Reviewers" }],
   });
   export_("sectionIds", docs.sectionIds);
   export_("shareLinkUrls", docs.shareLinkUrls); // a secret

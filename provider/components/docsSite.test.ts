@@ -85,7 +85,7 @@ const topology = (): DocsSiteTopology => ({
       ],
     },
   ],
-  shareLinks: [{ name: "Reviewers" }, { key: "legal", name: "Legal team", active: false }],
+  shareLinks: [{ key: "reviewers", name: "Reviewers" }, { key: "legal", name: "Legal team", active: false }],
 });
 
 /** Constructs the component and waits until every child is registered and every output resolved. */
@@ -161,6 +161,18 @@ describe("DocsSite registration", () => {
     t.shareLinks!.reverse();
     await build("docs", t);
     expect(registered.map((r) => r.urn).sort()).toEqual(before);
+  });
+
+  it("names share links by key, not by name, so renaming a link keeps its resource (an update, not a new URL)", async () => {
+    await build("docs", topology());
+    const before = byName("docs/reviewers").urn;
+    registered.length = 0;
+    const t = topology();
+    t.shareLinks![0]!.name = "Review board";
+    await build("docs", t);
+    expect(byName("docs/reviewers").urn).toBe(before);
+    expect(byName("docs/reviewers").inputs).toEqual({ siteId: "docs#id", name: "Review board" });
+    expect(registered.some((r) => r.name === "docs/review-board")).toBe(false);
   });
 
   it("passes the site's organizationId to every child, so they all live where the site does", async () => {
@@ -248,7 +260,7 @@ describe("DocsSite topology mistakes", () => {
     registered.length = 0;
     expect(fails((t) => (t.sections[1].siteSpaces[1].key = "ts"))).toContain('sections[1].siteSpaces[1].key "ts" is already the key of sections[1].siteSpaces[0]');
     registered.length = 0;
-    expect(fails((t) => t.shareLinks.push({ name: "reviewers!" }))).toContain('shareLinks[2].name gives the key "reviewers", already the key of shareLinks[0]');
+    expect(fails((t) => t.shareLinks.push({ key: "reviewers", name: "Reviewers again" }))).toContain('shareLinks[2].key "reviewers" is already the key of shareLinks[0]');
   });
 
   it("keeps positions right around an entry that is not an object, and reports a missing key once", () => {
@@ -273,8 +285,16 @@ describe("DocsSite topology mistakes", () => {
     );
   });
 
-  it("refuses share links on a site they could not open", () => {
+  it("refuses share links on a site they could not open, or whose visibility is not declared", () => {
     expect(fails((t) => (t.site.visibility = "public"))).toContain("shareLinks open only a site whose visibility is share-link, but site.visibility is public");
+    registered.length = 0;
+    expect(fails((t) => delete t.site.visibility)).toContain("shareLinks open only a site whose visibility is share-link, but site.visibility is not set (a new site is public)");
+  });
+
+  it("requires a share link key, giving the key a link made without one by 0.1.0 had", () => {
+    expect(fails((t) => delete t.shareLinks[0].key)).toContain(
+      'shareLinks[0].key is required: it names the share link\'s resource, so renaming the link updates it instead of replacing it (and its URL); to keep a link created without a key by pulumi-gitbook 0.1.0, set key: "reviewers"',
+    );
   });
 
   it("names a misspelt field instead of ignoring it", () => {

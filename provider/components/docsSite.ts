@@ -14,6 +14,8 @@
  *   know how many resources to register, and which one is the default, when it is constructed.
  * - Defaults are chosen with `default: true`: at most one section, and at most one site space per
  *   section. With none marked, GitBook keeps its own choice (the first section; a section's own space).
+ * - Share links have a required `key`, independent of their name: the key names the resource, so
+ *   renaming a link is an update of the same link, and the URL already handed out keeps working.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -48,7 +50,7 @@ export interface DocsSiteSection {
 }
 
 export interface DocsSiteShareLink {
-  key?: string;
+  key: string;
   name: In<string>;
   active?: In<boolean>;
 }
@@ -99,7 +101,9 @@ export const docsSiteSectionSchema = z.strictObject({
 });
 
 export const docsSiteShareLinkSchema = z.strictObject({
-  key: key("share link").optional(),
+  key: key("share link").describe(
+    "Stable identifier of the share link within the topology, required. The child resource's name is derived from it, not from `name`, so renaming the link updates it in place and its URL keeps working; changing the key replaces the link (a new URL).",
+  ),
   name: shareLinkSchema.shape.name,
   active: shareLinkSchema.shape.active.optional(),
 });
@@ -116,7 +120,7 @@ export const docsSiteTopologySchema = z
     shareLinks: z
       .array(docsSiteShareLinkSchema, { error: "must be a list" })
       .optional()
-      .describe("Share links to the site; the site's visibility must then be `share-link`. `key` defaults to the name in lower case with hyphens."),
+      .describe("Share links to the site, each with a stable `key`; the site's `visibility` must then be declared as `share-link`."),
   });
 
 type Issue = { path: PropertyKey[]; message: string };
@@ -163,31 +167,37 @@ function relations(t: Record<string, unknown>): Issue[] {
       }
     }
   }
-  const linkFirst = new Map<string, number>();
+  const linkFirst = new Map<unknown, number>();
   const links = entries(t.shareLinks);
   for (const [l, i] of links) {
-    const k = shareLinkKey(l);
-    if (k === undefined) {
-      issue(["shareLinks", i, "key"], "is required when name is not a plain string");
-      continue;
-    }
-    const p = linkFirst.get(k);
-    if (p !== undefined) issue(["shareLinks", i, l.key === undefined ? "name" : "key"], `gives the key "${k}", already the key of shareLinks[${p}]; set distinct keys`);
-    else linkFirst.set(k, i);
+    // A missing key is zod's to report (see missingShareLinkKey).
+    if (l.key === undefined) continue;
+    const p = linkFirst.get(l.key);
+    if (p !== undefined) issue(["shareLinks", i, "key"], `"${String(l.key)}" is already the key of shareLinks[${p}]`);
+    else if (typeof l.key === "string") linkFirst.set(l.key, i);
   }
   const site = t.site && typeof t.site === "object" ? (t.site as Record<string, unknown>) : {};
-  const visibility = site.visibility ?? "public";
-  if (links.length && typeof visibility === "string" && visibility !== "share-link") {
-    issue(["shareLinks"], `open only a site whose visibility is share-link, but site.visibility is ${visibility}`);
+  const visibility = site.visibility;
+  if (links.length && (visibility === undefined || (typeof visibility === "string" && visibility !== "share-link"))) {
+    issue(
+      ["shareLinks"],
+      `open only a site whose visibility is share-link, but site.visibility is ${visibility === undefined ? "not set (a new site is public)" : visibility}`,
+    );
   }
   return issues;
 }
 
-/** The key a share link is named by: its `key`, else its name in lower case with hyphens. */
-function shareLinkKey(l: { key?: unknown; name?: unknown }): string | undefined {
-  if (typeof l.key === "string") return l.key;
-  if (typeof l.name !== "string") return undefined;
-  return l.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "link";
+/**
+ * Why a share link needs a key, and the key version 0.1.0 derived from its name when none was given
+ * (the name in lower case with hyphens), so a program written for it keeps its links.
+ */
+function missingShareLinkKey(link: unknown): string {
+  const name = link && typeof link === "object" ? (link as Record<string, unknown>).name : undefined;
+  const was = typeof name === "string" ? name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "") || "link" : undefined;
+  return (
+    "is required: it names the share link's resource, so renaming the link updates it instead of replacing it (and its URL)" +
+    (was ? `; to keep a link created without a key by pulumi-gitbook 0.1.0, set key: "${was}"` : "")
+  );
 }
 
 function isDeferred(v: unknown): boolean {
@@ -230,7 +240,10 @@ export function validateTopology(topology: unknown): TopologyProblem[] {
     if (deferredOnPath(topology, i.path)) continue;
     let reason = i.message;
     if (i.code === "unrecognized_keys") reason = `has unknown field${i.keys.length > 1 ? "s" : ""} ${i.keys.join(", ")}`;
-    else if (i.code === "invalid_type" && valueAt(topology, i.path) === undefined) reason = "is required";
+    else if (i.code === "invalid_type" && valueAt(topology, i.path) === undefined) {
+      const isLinkKey = i.path.length === 3 && i.path[0] === "shareLinks" && i.path[2] === "key";
+      reason = isLinkKey ? missingShareLinkKey(valueAt(topology, i.path.slice(0, 2))) : "is required";
+    }
     issues.push({ path: [...i.path], message: reason });
   }
   if (topology && typeof topology === "object") issues.push(...relations(topology as Record<string, unknown>));
@@ -323,8 +336,7 @@ export class DocsSite extends pulumi.ComponentResource {
 
     const shareLinks: Record<string, ShareLink> = {};
     for (const l of topology.shareLinks ?? []) {
-      const k = shareLinkKey(l)!;
-      shareLinks[k] = new ShareLink(`${name}/${k}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active }) }, parent);
+      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active }) }, parent);
     }
 
     this.sections = sections;

@@ -1,7 +1,11 @@
 /**
  * The one check helper: validates inputs with a resource's zod schema before anything is sent, and
  * reports each failure against its property with a message naming the limit. Values the engine does
- * not know yet (preview) are skipped rather than failed.
+ * not know yet (preview) are skipped rather than failed, and the other fields are still normalized,
+ * so an unknown value never makes the inputs look different in some other field.
+ *
+ * Schemas carry no defaults: an input the program leaves out is absent from the checked inputs, so
+ * adoption and updates never touch it (what GitBook does on creation is the resource's business).
  */
 import { z } from "zod";
 import { currentConfig } from "../config";
@@ -53,7 +57,7 @@ export const adoptIdField = z
   .min(1, "must not be empty")
   .optional()
   .describe(
-    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). On create the object is read and updated to the declared inputs; later changes to this field are ignored.",
+    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new object.",
   );
 
 function valueAt(obj: unknown, path: PropertyKey[]): unknown[] {
@@ -74,7 +78,11 @@ function propertyPath(path: PropertyKey[]): string {
 
 /**
  * Validates `news`, filling `organizationId` from config when absent. Returns the normalized inputs
- * (defaults applied, unknown keys dropped) or the failures. `__provider` is carried by the host.
+ * (transforms applied, unknown keys dropped) or the failures. `__provider` is carried by the host.
+ *
+ * When the only problems are values not known yet, the inputs are normalized field by field: each
+ * field that validates on its own is normalized as usual, and a field holding an unknown is passed
+ * as given (the diff then sees that field, and only that field, as possibly changed).
  */
 export function checkInputs<S extends z.ZodType>(
   schema: S,
@@ -101,5 +109,18 @@ export function checkInputs<S extends z.ZodType>(
     }
     failures.push({ property, reason: `${property} ${reason}` });
   }
-  return { inputs: given, failures };
+  return { inputs: failures.length ? given : fieldByField(schema, given), failures };
+}
+
+function fieldByField(schema: z.ZodType, given: Record<string, unknown>): Record<string, unknown> {
+  if (!(schema instanceof z.ZodObject)) return given;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const out: Record<string, unknown> = {};
+  for (const [k, field] of Object.entries(shape)) {
+    if (!(k in given)) continue;
+    const r = field.safeParse(given[k]);
+    const v = r.success ? r.data : given[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }

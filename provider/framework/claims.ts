@@ -25,6 +25,22 @@ export class Claims {
   /** `kind key` -> creates of that key whose request has not settled yet. */
   private readonly sending = new Map<string, Set<Promise<unknown>>>();
 
+  /** `kind id` of objects whose resource diff found must be replaced in this run. */
+  private readonly replaced = new Set<string>();
+
+  /**
+   * A replacement's create receives the program's inputs, `adoptId` included, and on the real engine
+   * after a Check without the old inputs: only this record tells it that the object `adoptId` names
+   * is the one being replaced (already deleted, or about to be), not one to adopt.
+   */
+  replacing(kind: string, id: string): void {
+    this.replaced.add(`${kind}\u0000${id}`);
+  }
+
+  isBeingReplaced(kind: string, id: string): boolean {
+    return this.replaced.has(`${kind}\u0000${id}`);
+  }
+
   hold(kind: string, id: string, props: Props = {}, declared = false): void {
     const k = `${kind}\u0000${id}`;
     this.held.set(k, { props, declared: declared || (this.held.get(k)?.declared ?? false) });

@@ -4,7 +4,9 @@
  *
  * Old values come from the resource's outputs: every resource stores each input the user set under
  * the same name in its outputs, and nothing else under those names, so "set before, absent now" means
- * the user removed the field.
+ * the user removed the field. The exception is `liveFields`: settings every object has (a site's type
+ * and visibility, a share link's `active`), whose outputs always hold the live value and which are
+ * managed only while declared, so an absent input is never a change.
  */
 import equal from "fast-deep-equal";
 import { UNKNOWN } from "./check";
@@ -14,6 +16,11 @@ export interface DiffRules {
   fields: readonly string[];
   /** Fields the API cannot change in place. */
   replaceOn: readonly string[];
+  /**
+   * Fields whose outputs always hold the object's live value, managed only while the program declares
+   * them: absent means "leave it as it is" (on adoption, and after removal), never "reset it".
+   */
+  liveFields?: readonly string[];
   /** Whether the replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
   /** Maps a property bag to its comparable view (e.g. a document to its hash). */
@@ -42,7 +49,10 @@ function norm(v: unknown): unknown {
 export function changedFields(rules: DiffRules, olds: Record<string, unknown>, news: Record<string, unknown>): string[] {
   const o = rules.view ? rules.view(olds) : olds;
   const n = rules.view ? rules.view(news) : news;
-  return rules.fields.filter((f) => hasUnknown(n[f]) || !equal(norm(o[f]), norm(n[f])));
+  return rules.fields.filter((f) => {
+    if (rules.liveFields?.includes(f) && norm(n[f]) === undefined) return false;
+    return hasUnknown(n[f]) || !equal(norm(o[f]), norm(n[f]));
+  });
 }
 
 export function diffProps(rules: DiffRules, olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {

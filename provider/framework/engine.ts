@@ -30,9 +30,23 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
   configureFrom(req?.config);
 }
 
-export async function check(def: ResourceDef, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+/**
+ * `olds` are the inputs state recorded for the resource: empty when it is not in state yet. Only then
+ * does `adoptId` mean anything; once the resource exists it is dropped from the inputs, so changing it
+ * later changes nothing. A replacement is different: the engine checks its inputs again without the
+ * old ones, so its create still sees `adoptId`, and diff's record of what it replaces (claims.ts) is
+ * what makes it create a new object instead of adopting again the one it replaces.
+ */
+export async function check(def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
-  return failures.length ? { inputs: news, failures } : { inputs };
+  if (failures.length) return { inputs: news, failures };
+  if (inState(olds)) delete inputs.adoptId;
+  return { inputs };
+}
+
+/** Whether check's `olds` are a resource's recorded inputs (anything but engine bookkeeping). */
+function inState(olds: Props | undefined): boolean {
+  return !!olds && Object.keys(olds).some((k) => k !== "__provider");
 }
 
 /** The run's context when a token is configured; a preview without one still diffs, and needs none. */
@@ -54,6 +68,7 @@ export async function diff(def: ResourceDef, id: string, olds: Props, news: Prop
     const o = stripProvider(olds);
     claimsOf(c.client).hold(def.kind, id, o, true);
     for (const f of def.replacedBy?.(c, id, o) ?? []) if (!replaces.includes(f)) replaces = [...replaces, f];
+    if (replaces.length > 0) claimsOf(c.client).replacing(def.kind, id);
   }
   return {
     changes: d.changes || replaces.length > 0,
@@ -66,7 +81,7 @@ export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dy
   const c = ctx();
   try {
     const adoptId = inputs.adoptId;
-    if (typeof adoptId === "string" && adoptId) {
+    if (typeof adoptId === "string" && adoptId && !claimsOf(c.client).isBeingReplaced(def.kind, adoptId)) {
       const live = await def.read(c, adoptId, stripProvider(inputs));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.

@@ -71,6 +71,18 @@ describe("check", () => {
     expect(checkInputs(schema, { organizationId: "o", members: [{ user: UNKNOWN, role: "owner" }] }).failures).toEqual([]);
   });
 
+  it("still normalizes the known fields when another field is unknown, and adds nothing undeclared", () => {
+    const s = z.object({
+      organizationId: z.string(),
+      tags: z.array(z.string()).transform((t) => [...t].sort()),
+      mode: z.enum(["a", "b"]).optional(),
+      nested: z.object({ on: z.boolean() }).optional(),
+    });
+    const r = checkInputs(s, { organizationId: "o", tags: ["b", "a"], nested: { on: UNKNOWN }, stray: 1 });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toEqual({ organizationId: "o", tags: ["a", "b"], nested: { on: UNKNOWN } });
+  });
+
   it("asks for the organization by config when none is given", () => {
     const r = checkInputs(schema, { members: [] });
     expect(r.failures[0]!.reason).toMatch(/organizationId is required: .*gitbook:organizationId/);
@@ -106,6 +118,14 @@ describe("engine", () => {
     ...over,
   });
   beforeEach(() => configureFrom(source({ "gitbook:token": "t", "gitbook:apiUrl": "http://127.0.0.1:9" })));
+
+  it("keeps adoptId for a resource not in state yet, and drops it once the resource is in state", async () => {
+    const def = fake({ schema: z.object({ title: z.string(), adoptId: z.string().optional() }) });
+    const news = { title: "t", adoptId: "obj_1", __provider: "p" };
+    expect((await engine.check(def, {}, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
+    expect((await engine.check(def, { __provider: "p" }, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
+    expect((await engine.check(def, { title: "t", adoptId: "obj_1", __provider: "p" }, news)).inputs).toEqual({ title: "t" });
+  });
 
   it("answers {} from read when the object is gone, so refresh drops it", async () => {
     expect(await engine.read(fake({}), "x", { __provider: "p" })).toEqual({});

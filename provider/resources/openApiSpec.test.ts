@@ -71,10 +71,11 @@ describe("check", () => {
     );
   });
 
-  it("accepts the limits exactly and defaults visibility to private", async () => {
+  it("accepts the limits exactly, and adds no visibility the program did not declare", async () => {
     const r = await env.check("OpenApiSpec", { slug: "a".repeat(100), source: { url: `https://api.acme.test/${"o".repeat(2026)}` } });
     expect(r.failures).toBeUndefined();
-    expect(r.inputs).toMatchObject({ organizationId: env.org, visibility: "private" });
+    expect(r.inputs).toMatchObject({ organizationId: env.org });
+    expect(r.inputs).not.toHaveProperty("visibility");
   });
 
   it("skips values not known until apply", async () => {
@@ -123,9 +124,19 @@ describe("diff", () => {
     expect(d2.deleteBeforeReplace).toBeFalsy();
   });
 
-  it("sees a removed visibility as a change back to private", async () => {
+  it("sees no change when visibility is removed: it is managed only while declared", async () => {
     const d = await env.diff("OpenApiSpec", urlState, await inputs({ slug: "diff-url", source: urlSource }));
+    expect(d).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it("normalizes the known fields when source.url is unknown, so only source may change", async () => {
+    const checked = await env.check("OpenApiSpec", { slug: "diff-url", source: { url: UNKNOWN }, visibility: "public" }, urlState.outs);
+    expect(checked.failures).toBeUndefined();
+    expect(checked.inputs).toEqual({ organizationId: env.org, slug: "diff-url", source: { url: UNKNOWN }, visibility: "public" });
+    const d = await env.diff("OpenApiSpec", urlState, checked.inputs!);
     expect(d).toMatchObject({ changes: true, replaces: [] });
+    const whole = await env.check("OpenApiSpec", { slug: "diff-url", source: UNKNOWN }, urlState.outs);
+    expect(await env.diff("OpenApiSpec", urlState, whole.inputs!)).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("treats unknown values as possible changes", async () => {
@@ -191,7 +202,7 @@ describe("lifecycle", () => {
     expect(r.state.outs.lastVersion).not.toBe(first.outs.lastVersion);
   });
 
-  it("changes visibility with one PATCH and no PUT, and returns to private when removed", async () => {
+  it("changes visibility with one PATCH and no PUT, and leaves it as it is when removed", async () => {
     const s = slug();
     const source = { url: `https://api.acme.test/${s}.json` };
     const first = await created({ slug: s, source });
@@ -201,8 +212,12 @@ describe("lifecycle", () => {
     expect(env.emu.log.count({ method: "PATCH", route: SPEC })).toBe(1);
     expect(live(s).visibility).toBe("public");
     expect(pub.state.outs.lastVersion).toBe(first.outs.lastVersion);
-    await env.up("OpenApiSpec", { slug: s, source }, pub.state);
-    expect(live(s).visibility).toBe("private");
+    env.emu.log.reset();
+    const removed = await env.up("OpenApiSpec", { slug: s, source }, pub.state);
+    expect(removed.step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+    expect(live(s).visibility).toBe("public");
+    expect(removed.state.outs.visibility).toBe("public");
   });
 
   it("keeps a spec whose processing failed in state, retries it on the next up, and converges once fixed", async () => {
@@ -278,12 +293,26 @@ describe("lifecycle", () => {
   it("shows drift of visibility and source after refresh and converges it", async () => {
     const s = slug();
     const source = { url: `https://api.acme.test/${s}.json` };
-    const first = await created({ slug: s, source });
+    const first = await created({ slug: s, source, visibility: "private" });
     Object.assign(live(s), { visibility: "public", source: { url: "https://elsewhere.test/spec.json" } });
     const refreshed = await env.refresh("OpenApiSpec", first);
     expect(refreshed!.inputs).toMatchObject({ visibility: "public", source: { url: "https://elsewhere.test/spec.json" } });
-    await env.up("OpenApiSpec", { slug: s, source }, refreshed!.state);
+    await env.up("OpenApiSpec", { slug: s, source, visibility: "private" }, refreshed!.state);
     expect(live(s)).toMatchObject({ visibility: "private", source });
+  });
+
+  it("leaves a visibility the program does not declare as it is, and shows it as an output", async () => {
+    const s = slug();
+    const source = { url: `https://api.acme.test/${s}.json` };
+    const first = await created({ slug: s, source });
+    expect(first.outs.visibility).toBe("private");
+    live(s).visibility = "public";
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.state.outs.visibility).toBe("public");
+    env.emu.log.reset();
+    expect((await env.up("OpenApiSpec", { slug: s, source }, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+    expect(live(s).visibility).toBe("public");
   });
 
   it("sees a url source replaced by text outside Pulumi, and sends the url again", async () => {
@@ -331,6 +360,17 @@ describe("lifecycle", () => {
     expect(live(s)).toMatchObject({ id: existing.id, visibility: "public", source: { text: doc("Adopted") }, processingState: "complete" });
     const refreshed = await env.refresh("OpenApiSpec", r.state);
     expect(refreshed!.state.outs.source).toEqual({ textSha256: sha(doc("Adopted")) });
+  });
+
+  it("adopts a public spec without making it private when the program does not declare visibility", async () => {
+    const s = slug();
+    const source = { url: `https://api.acme.test/${s}.json` };
+    const existing = await created({ slug: s, source, visibility: "public" });
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", { slug: s, source, adoptId: existing.id });
+    expect(env.emu.log.writes()).toBe(0);
+    expect(live(s).visibility).toBe("public");
+    expect(r.state.outs.visibility).toBe("public");
   });
 
   it("adopts by ID without resending an unchanged url", async () => {

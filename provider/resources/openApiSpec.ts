@@ -41,12 +41,14 @@ export type OpenApiSpecInputs = {
   organizationId: string;
   slug: string;
   source: OpenApiSource;
-  visibility: "private" | "public";
+  visibility?: "private" | "public";
   adoptId?: string;
 };
 
-export type OpenApiSpecOutputs = Omit<OpenApiSpecInputs, "source"> & {
+/** `visibility` is always the spec's live visibility (managed only when declared). */
+export type OpenApiSpecOutputs = Omit<OpenApiSpecInputs, "source" | "visibility"> & {
   source: StoredOpenApiSource;
+  visibility: "private" | "public";
   processingState: string;
   lastVersion?: string;
   lastProcessedAt?: string;
@@ -86,10 +88,12 @@ export const openApiSpecSchema = z.object({
     .describe("Where the OpenAPI document comes from: `{url}` or `{text}`. Changing it (or the text) sends the new source and waits for processing."),
   visibility: z
     .enum(["private", "public"], { error: "must be private or public" })
-    .default("private")
-    .describe("`private` (members only) or `public` (anyone with the public link). Defaults to `private`; removing it returns the spec to `private`."),
+    .optional()
+    .describe(
+      "`private` (members only) or `public` (anyone with the public link). Managed only when declared: a spec created without it is `private`, an adopted spec keeps its own, and removing it leaves the current value. The output is always the spec's actual visibility.",
+    ),
   adoptId: adoptIdField.describe(
-    "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it; its source and visibility are then converged to the program. Later changes to this field are ignored.",
+    "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
   ),
 });
 
@@ -118,6 +122,7 @@ export const openApiSpecDiff: DiffRules = {
   // A new slug or organization is a new spec. Neither replacement collides with the old spec (the
   // slug is unique per organization, and one of the two differs), so the new one is created first.
   replaceOn: ["organizationId", "slug"],
+  liveFields: ["visibility"],
   view: (props) => {
     const source = storedSource(props.source);
     // Only outputs carry a processing state: a failed one makes the next up resend the source.
@@ -197,6 +202,7 @@ function outputs(declaredInputs: Partial<OpenApiSpecInputs> | Partial<OpenApiSpe
   return {
     ...(declaredInputs as OpenApiSpecOutputs),
     source: storedSource(declaredInputs.source) as StoredOpenApiSource,
+    visibility: (spec.visibility ?? "private") as OpenApiSpecOutputs["visibility"],
     processingState: spec.processingState,
     lastVersion: spec.lastVersion ?? undefined,
     lastProcessedAt: spec.lastProcessedAt ?? undefined,
@@ -232,12 +238,13 @@ async function create(ctx: Ctx, inputs: OpenApiSpecInputs): Promise<{ id: string
     throw e;
   }
   const id = spec.id;
-  // POST takes no visibility; the API creates specs private.
-  if (inputs.visibility !== (spec.visibility ?? "private")) {
+  // POST takes no visibility; the API creates specs private, so a declared public one needs a PATCH.
+  if (inputs.visibility !== undefined && inputs.visibility !== (spec.visibility ?? "private")) {
     try {
       spec = await ctx.client.patch(specPath(org, slug), { body: { visibility: inputs.visibility }, schema: ApiOpenApiSpec });
     } catch (e) {
-      throw new PartialFailure(id, outputs({ ...declared(inputs), visibility: (spec.visibility ?? "private") as OpenApiSpecInputs["visibility"] }, spec), [
+      // The outputs record the spec's actual (private) visibility, so the next up sends the declared one.
+      throw new PartialFailure(id, outputs(declared(inputs), spec), [
         `OpenAPI spec "${slug}" was created but its visibility could not be set: ${(e as Error).message}`,
       ]);
     }
@@ -258,7 +265,8 @@ async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: Open
   const path = specPath(news.organizationId, news.slug);
   let spec: ApiOpenApiSpec | undefined;
   if (changed.includes("source")) spec = await ctx.client.put(path, { body: { source: news.source }, schema: ApiOpenApiSpec });
-  if (changed.includes("visibility")) spec = await ctx.client.patch(path, { body: { visibility: news.visibility ?? "private" }, schema: ApiOpenApiSpec });
+  // A changed visibility is a declared one: an absent visibility is never a change.
+  if (changed.includes("visibility")) spec = await ctx.client.patch(path, { body: { visibility: news.visibility }, schema: ApiOpenApiSpec });
   spec ??= await ctx.client.get(path, { schema: ApiOpenApiSpec });
   if (changed.includes("source")) spec = await settle(ctx, id, news, spec);
   return outputs(declared(news), spec);
@@ -294,7 +302,7 @@ export class OpenApiSpec extends pulumi.dynamic.Resource {
   declare readonly slug: pulumi.Output<string>;
   /** `{url}`, or `{textSha256}` for a text source. */
   declare readonly source: pulumi.Output<StoredOpenApiSource>;
-  declare readonly visibility: pulumi.Output<OpenApiSpecInputs["visibility"]>;
+  declare readonly visibility: pulumi.Output<OpenApiSpecOutputs["visibility"]>;
   declare readonly processingState: pulumi.Output<string>;
   /** ID of the latest processed version. */
   declare readonly lastVersion: pulumi.Output<string | undefined>;

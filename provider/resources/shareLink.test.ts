@@ -48,9 +48,9 @@ describe("check", () => {
     );
   });
 
-  it("fills active and the organization", async () => {
+  it("fills the organization, and no active the program did not declare", async () => {
     const r = await env.check("ShareLink", { siteId: "site_x", name: "Partners" });
-    expect(r.inputs).toEqual({ organizationId: env.org, siteId: "site_x", name: "Partners", active: true });
+    expect(r.inputs).toEqual({ organizationId: env.org, siteId: "site_x", name: "Partners" });
   });
 
   it("skips values not known until apply", async () => {
@@ -89,9 +89,9 @@ describe("diff", () => {
     expect(d2.replaces).toEqual(["organizationId"]);
   });
 
-  it("sees a removed active as a change back to active", async () => {
+  it("sees no change when active is removed: it is managed only while declared", async () => {
     const d = await env.diff("ShareLink", state, await inputs({ siteId, name: "Partners" }));
-    expect(d).toMatchObject({ changes: true, replaces: [] });
+    expect(d).toMatchObject({ changes: false, replaces: [] });
   });
 
   it("treats unknown values as possible changes", async () => {
@@ -153,13 +153,14 @@ describe("lifecycle", () => {
     expect(r.state.outs).toMatchObject({ name: "After", url: s.outs.url, createdAt: s.outs.createdAt });
   });
 
-  it("re-activates a link when active is removed from the program", async () => {
+  it("leaves a revoked link revoked when active is removed from the program", async () => {
     const s = await created({ active: false });
-    const patches = spyBodies("PATCH");
+    env.emu.log.reset();
     const r = await env.up("ShareLink", { siteId, name: "Partners" }, s);
-    expect(r.step).toBe("update");
-    expect(patches()).toEqual([{ active: true }]);
-    expect(env.emu.store.shareLinks.get(s.id)!.active).toBe(true);
+    expect(r.step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+    expect(env.emu.store.shareLinks.get(s.id)!.active).toBe(false);
+    expect(r.state.outs.active).toBe(false);
   });
 
   it("shows drift after refresh and converges it on the next up", async () => {
@@ -170,7 +171,7 @@ describe("lifecycle", () => {
     env.outOfBand();
     const refreshed = await env.refresh("ShareLink", s);
     expect(refreshed!.inputs).toMatchObject({ name: "Renamed by hand", active: false });
-    const r = await env.up("ShareLink", { siteId, name: "Drift" }, refreshed!.state);
+    const r = await env.up("ShareLink", { siteId, name: "Drift", active: true }, refreshed!.state);
     expect(r.step).toBe("update");
     expect(env.emu.store.shareLinks.get(s.id)).toMatchObject({ name: "Drift", active: true });
   });
@@ -213,6 +214,16 @@ describe("lifecycle", () => {
     expect(env.emu.log.count({ method: "POST" })).toBe(0);
     expect(env.emu.store.shareLinks.get(existing.id)).toMatchObject({ name: "Adopted", active: false });
     expect(r.state.outs).toMatchObject({ adoptId: existing.id, url: existing.outs.url });
+  });
+
+  it("adopts a revoked link without re-activating it when the program does not declare active", async () => {
+    const existing = await created({ name: "Revoked", active: false });
+    env.emu.log.reset();
+    const r = await env.up("ShareLink", { siteId, name: "Revoked", adoptId: existing.id });
+    expect(r.state.id).toBe(existing.id);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(env.emu.store.shareLinks.get(existing.id)!.active).toBe(false);
+    expect(r.state.outs.active).toBe(false);
   });
 
   it("fails clearly when adoptId names nothing", async () => {

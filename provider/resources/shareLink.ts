@@ -30,11 +30,13 @@ export type ShareLinkInputs = {
   organizationId: string;
   siteId: string;
   name: string;
-  active: boolean;
+  active?: boolean;
   adoptId?: string;
 };
 
+/** `active` is always the link's live state (managed only when declared). */
 export type ShareLinkOutputs = ShareLinkInputs & {
+  active: boolean;
   /** Published URL including the secret share key. */
   url: string;
   createdAt: string;
@@ -53,8 +55,10 @@ export const shareLinkSchema = z.object({
   ),
   active: z
     .boolean({ error: "must be a boolean" })
-    .default(true)
-    .describe("Whether the link opens the site. Set false to revoke access without losing the URL; defaults to true, and removing it re-activates the link."),
+    .optional()
+    .describe(
+      "Whether the link opens the site. Set false to revoke access without losing the URL. Managed only when declared: a link created without it is active, an adopted link keeps its state, and removing it leaves the current state (a revoked link stays revoked). The output is always the link's actual state.",
+    ),
   adoptId: adoptIdField,
 });
 
@@ -64,11 +68,11 @@ export const shareLinkDiff: DiffRules = {
   fields: ["organizationId", "siteId", "name", "active"],
   // A share link belongs to one site for life. Names are not unique, so a replacement never collides.
   replaceOn: ["organizationId", "siteId"],
+  liveFields: ["active"],
 };
 
 const shareLinkPatch: PatchRules = {
   patchable: ["name", "active"],
-  onRemove: { active: true },
 };
 
 // ---- CRUD ----------------------------------------------------------------------------------------
@@ -84,6 +88,7 @@ function liveInputs(link: ApiShareLink): Record<string, unknown> {
 function outputs(declaredInputs: Record<string, unknown>, link: ApiShareLink): ShareLinkOutputs {
   return {
     ...(declaredInputs as unknown as ShareLinkInputs),
+    active: link.active ?? true,
     url: link.urls?.published ?? "",
     createdAt: link.createdAt,
   };
@@ -106,8 +111,8 @@ async function create(ctx: Ctx, inputs: ShareLinkInputs): Promise<{ id: string; 
     candidates: async () => (await ctx.client.listAll(linksPath(org, site), ApiShareLink)).filter((l) => l.name === inputs.name),
     createdAt: (l) => l.createdAt,
   });
-  // POST takes only the name; a link starts active, so an inactive one needs a PATCH.
-  if ((created.active ?? true) === inputs.active) return { id: created.id, outs: outputs(declared(inputs), created) };
+  // POST takes only the name; a link starts active, so a declared inactive one needs a PATCH.
+  if (inputs.active === undefined || (created.active ?? true) === inputs.active) return { id: created.id, outs: outputs(declared(inputs), created) };
   try {
     const link = await ctx.client.patch(linkPath(org, site, created.id), { body: { active: inputs.active }, schema: ApiShareLink });
     return { id: link.id, outs: outputs(declared(inputs), link) };

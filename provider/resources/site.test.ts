@@ -1,5 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
+import { SITE_TYPES } from "./site";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -8,6 +10,13 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 beforeEach(() => env.emu.faults.clear());
+afterEach(() => vi.restoreAllMocks());
+
+/** Bodies the provider sent with `method`, observed at the client (the emulator logs no bodies). */
+function spyBodies(method: string): () => unknown[] {
+  const spy = vi.spyOn(GitbookClient.prototype, "request");
+  return () => spy.mock.calls.filter((c) => c[0] === method).map((c) => (c[2] as { body?: unknown } | undefined)?.body);
+}
 
 const base = { title: "Acme Docs" };
 
@@ -25,7 +34,8 @@ describe("check", () => {
     ["agentsContext", { agentsContext: "maybe" }, /agentsContext must be excluded or included/],
     ["proxy", { proxy: "not a proxy" }, /proxy must match host\/path/],
     ["proxy", { proxy: `example.com/${"a".repeat(510)}` }, /proxy must be at most 512 characters/],
-    ["type", { type: "Fancy Type" }, /type must be a lower-case site type/],
+    ["type", { type: "Fancy Type" }, /type must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium/],
+    ["type", { type: "enterprise" }, /type must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium/],
     ["adaptiveContent.enabled", { adaptiveContent: { enabled: "yes" } }, /adaptiveContent.enabled/],
   ];
   rejectsAtCheck(() => env, "Site", base, bad);
@@ -35,15 +45,30 @@ describe("check", () => {
     expect(r.failures).toContainEqual({ property: "title", reason: "title is required" });
   });
 
-  it("fills defaults and the organization from config", async () => {
+  it("fills the organization from config, and no type or visibility the program did not declare", async () => {
     const r = await env.check("Site", base);
     expect(r.failures).toBeUndefined();
-    expect(r.inputs).toEqual({ ...base, organizationId: env.org, type: "basic", visibility: "public" });
+    expect(r.inputs).toEqual({ ...base, organizationId: env.org });
+  });
+
+  it("accepts every site type GitBook's spec lists", async () => {
+    expect(SITE_TYPES).toEqual(["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]);
+    for (const type of SITE_TYPES) {
+      const r = await env.check("Site", { ...base, type });
+      expect(r.failures).toBeUndefined();
+      expect(r.inputs!.type).toBe(type);
+    }
   });
 
   it("skips values not known until apply", async () => {
     const r = await env.check("Site", { title: UNKNOWN, basename: UNKNOWN });
     expect(r.failures).toBeUndefined();
+  });
+
+  it("normalizes the known fields when another is unknown, adding nothing the program did not declare", async () => {
+    const r = await env.check("Site", { ...base, agentsContext: UNKNOWN, adaptiveContent: { enabled: UNKNOWN }, extra: "dropped" });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs).toEqual({ ...base, organizationId: env.org, agentsContext: UNKNOWN, adaptiveContent: { enabled: UNKNOWN } });
   });
 
   it("fails up with the property named", async () => {
@@ -82,6 +107,22 @@ describe("diff", () => {
     expect(d).toMatchObject({ changes: true, replaces: [] });
   });
 
+  it("updates, never replaces, when a field that is not replace-only is unknown", async () => {
+    for (const unknown of [{ agentsContext: UNKNOWN }, { visibility: UNKNOWN }, { proxy: UNKNOWN }, { adaptiveContent: { enabled: UNKNOWN } }, { title: UNKNOWN }]) {
+      const checked = await env.check("Site", { ...base, basename: "acme", proxy: "acme.com/docs", ...unknown }, state.outs);
+      expect(checked.failures).toBeUndefined();
+      const d = await env.diff("Site", state, checked.inputs!);
+      expect(d).toMatchObject({ changes: true, replaces: [] });
+    }
+  });
+
+  it("sees no change when the program declares the type the site already has, or stops declaring it", async () => {
+    expect(state.outs.type).toBe("ultimate");
+    expect((await env.diff("Site", state, await inputs({ ...base, basename: "acme", proxy: "acme.com/docs", type: "ultimate" }))).changes).toBe(false);
+    const typed = (await env.up("Site", { ...base, type: "premium" })).state;
+    expect((await env.diff("Site", typed, await inputs(base))).changes).toBe(false);
+  });
+
   it("treats an unknown replace field as a possible replacement", async () => {
     const d = await env.diff("Site", state, { ...(await inputs({ ...base, basename: "acme", proxy: "acme.com/docs" })), type: UNKNOWN });
     expect(d.replaces).toEqual(["type"]);
@@ -101,14 +142,31 @@ describe("lifecycle", () => {
     expect(env.emu.log.count({ method: "PATCH" })).toBe(1);
     const live = env.emu.store.sites.get(s.id)!;
     expect(live).toMatchObject({ title: "Acme Docs", basename: "guides", agentsContext: "included", adaptiveContent: { enabled: true } });
-    expect(s.outs).toMatchObject({ title: "Acme Docs", basename: "guides", createdAt: expect.any(String), published: false, siteSpaces: 0 });
+    expect(s.outs).toMatchObject({ title: "Acme Docs", basename: "guides", createdAt: expect.any(String), type: "ultimate", visibility: "public" });
     expect(Object.values(s.outs)).not.toContain(undefined);
   });
 
-  it("creates with a single POST when nothing else is declared", async () => {
+  it("has no output that depends on the site's children (it would be stale after every up)", async () => {
+    const s = await created();
+    expect(s.outs).not.toHaveProperty("published");
+    expect(s.outs).not.toHaveProperty("siteSpaces");
+  });
+
+  it("creates with a single POST when nothing else is declared, sending no type or visibility: GitBook's default applies", async () => {
     env.emu.log.reset();
-    await created();
+    const posts = spyBodies("POST");
+    const s = await created();
     expect(env.emu.log.writes()).toBe(1);
+    expect(posts()).toEqual([{ title: "Acme Docs" }]);
+    expect(env.emu.store.sites.get(s.id)).toMatchObject({ type: "ultimate", visibility: "public" });
+    expect(s.outs).toMatchObject({ type: "ultimate", visibility: "public" });
+  });
+
+  it("sends a declared type and visibility with the POST", async () => {
+    const posts = spyBodies("POST");
+    const s = await created({ type: "premium", visibility: "unlisted" });
+    expect(posts()).toEqual([{ title: "Acme Docs", type: "premium", visibility: "unlisted" }]);
+    expect(env.emu.store.sites.get(s.id)).toMatchObject({ type: "premium", visibility: "unlisted" });
   });
 
   it("updates only what changed, and nothing when nothing changed", async () => {
@@ -124,16 +182,19 @@ describe("lifecycle", () => {
     expect(env.emu.store.sites.get(s.id)).toMatchObject({ basename: "two", visibility: "unlisted" });
   });
 
-  it("clears the proxy and returns visibility and adaptive content to their defaults when removed", async () => {
+  it("clears the proxy and disables adaptive content when removed, and leaves visibility as it is", async () => {
     const s = await created({ proxy: "acme.com/docs", visibility: "unlisted", adaptiveContent: { enabled: true } });
     expect(env.emu.store.sites.get(s.id)!.proxy).toBeDefined();
+    const patches = spyBodies("PATCH");
     const r = await env.up("Site", base, s);
     expect(r.step).toBe("update");
+    expect(patches()).toEqual([{ proxy: null, adaptiveContent: { enabled: false } }]);
     const live = env.emu.store.sites.get(s.id)!;
     expect(live.proxy).toBeUndefined();
-    expect(live.visibility).toBe("public");
+    expect(live.visibility).toBe("unlisted");
     expect(live.adaptiveContent.enabled).toBe(false);
     expect(r.state.outs.proxy).toBeUndefined();
+    expect(r.state.outs.visibility).toBe("unlisted");
   });
 
   it("replaces for a type change: a new site, the old one deleted", async () => {
@@ -172,6 +233,26 @@ describe("lifecycle", () => {
     expect(r.state.id).toBe(existing.id);
     expect(env.emu.log.count({ method: "POST" })).toBe(0);
     expect(env.emu.store.sites.get(existing.id)!.title).toBe("Adopted Docs");
+  });
+
+  it("adopts a site without touching the type and visibility the program does not declare", async () => {
+    const existing = await created({ visibility: "share-link" });
+    expect(env.emu.store.sites.get(existing.id)!.type).toBe("ultimate");
+    env.emu.log.reset();
+    const r = await env.up("Site", { title: "Acme Docs", adoptId: existing.id });
+    expect(r.state.id).toBe(existing.id);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(env.emu.store.sites.get(existing.id)).toMatchObject({ type: "ultimate", visibility: "share-link" });
+    expect(r.state.outs).toMatchObject({ type: "ultimate", visibility: "share-link" });
+    // And later runs leave them alone too.
+    expect((await env.up("Site", { title: "Acme Docs" }, r.state)).step).toBe("same");
+  });
+
+  it("refuses to adopt a site whose type differs from a declared one, naming it", async () => {
+    const existing = await created();
+    env.emu.log.reset();
+    await expect(env.up("Site", { ...base, type: "basic", adoptId: existing.id })).rejects.toThrow(/type="ultimate", which cannot change in place/);
+    expect(env.emu.log.writes()).toBe(0);
   });
 
   it("fails clearly when adoptId names nothing", async () => {

@@ -25,11 +25,16 @@ import { providerFor } from "../shim";
 
 // ---- Types ---------------------------------------------------------------------------------------
 
+/** GitBook's site types, as its published API spec lists them. */
+export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
+export type SiteType = (typeof SITE_TYPES)[number];
+export type SiteVisibility = "public" | "unlisted" | "share-link" | "visitor-auth";
+
 export type SiteInputs = {
   organizationId: string;
-  type: string;
+  type?: SiteType;
   title: string;
-  visibility: "public" | "unlisted" | "share-link" | "visitor-auth";
+  visibility?: SiteVisibility;
   basename?: string;
   agentsContext?: "excluded" | "included";
   proxy?: string;
@@ -37,12 +42,17 @@ export type SiteInputs = {
   adoptId?: string;
 };
 
-export type SiteOutputs = SiteInputs & {
-  published: boolean;
+/**
+ * `type` and `visibility` are always the site's live values (managed only when declared). What depends
+ * on the site's children (whether it is published, how many site spaces it shows) is not an output:
+ * the site's own steps run before its children's, so such a value would be stale after every `up`.
+ */
+export type SiteOutputs = Omit<SiteInputs, "type" | "visibility"> & {
+  type: string;
+  visibility: SiteVisibility;
   hostname: string;
   urls: { location?: string; app?: string; published?: string };
   createdAt: string;
-  siteSpaces: number;
 };
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -52,18 +62,19 @@ export const PROXY_PATTERN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 export const siteSchema = z.object({
   organizationId: organizationIdField,
   type: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]*$/, "must be a lower-case site type such as basic, premium or ultimate")
-    .default("basic")
-    .describe("Site plan type. Defaults to `basic`. Changing it replaces the site."),
+    .enum(SITE_TYPES, { error: `must be one of ${SITE_TYPES.join(", ")}` })
+    .optional()
+    .describe(
+      "Site type (plan): one of `basic`, `premium`, `ultimate`, `sponsored`, `legacy-basic`, `legacy-premium`. Sent and managed only when declared: a site created without it gets GitBook's default (`ultimate`, or `sponsored` in a community organization), and an adopted site keeps its own. The output is always the site's actual type. Declaring a type other than the site's replaces the site (the API cannot change it in place); removing it changes nothing.",
+    ),
   title: text({ min: 2, max: 128 }).describe("Title of the site, 2 to 128 characters."),
   visibility: z
     .enum(["public", "unlisted", "share-link", "visitor-auth"], {
       error: "must be one of public, unlisted, share-link, visitor-auth",
     })
-    .default("public")
+    .optional()
     .describe(
-      "Who can reach the published site: `public` (indexed by search engines), `unlisted` (not indexed), `share-link` (holders of a ShareLink URL), `visitor-auth` (visitors authenticated with a JWT). Defaults to `public`; removing it returns the site to `public`.",
+      "Who can reach the published site: `public` (indexed by search engines), `unlisted` (not indexed), `share-link` (holders of a ShareLink URL), `visitor-auth` (visitors authenticated with a JWT). Managed only when declared: a site created without it is `public` (GitBook's default), an adopted site keeps its own, and removing it leaves the current value. The output is always the site's actual visibility.",
     ),
   basename: text({ min: 1, max: 100 })
     .optional()
@@ -87,12 +98,13 @@ export const siteSchema = z.object({
 export const siteDiff: DiffRules = {
   fields: ["organizationId", "type", "title", "visibility", "basename", "agentsContext", "proxy", "adaptiveContent"],
   replaceOn: ["organizationId", "type"],
+  liveFields: ["type", "visibility"],
 };
 
 const sitePatch: PatchRules = {
   patchable: ["title", "visibility", "basename", "agentsContext", "proxy", "adaptiveContent"],
   nullable: ["proxy"],
-  onRemove: { adaptiveContent: { enabled: false }, visibility: "public" },
+  onRemove: { adaptiveContent: { enabled: false } },
 };
 
 // ---- CRUD ----------------------------------------------------------------------------------------
@@ -122,11 +134,11 @@ function liveInputs(site: ApiSite): Record<string, unknown> {
 function outputs(declaredInputs: Record<string, unknown>, site: ApiSite): SiteOutputs {
   return {
     ...(declaredInputs as unknown as SiteInputs),
-    published: site.published,
+    type: site.type,
+    visibility: site.visibility as SiteVisibility,
     hostname: site.hostname ?? "",
     urls: { ...site.urls },
     createdAt: site.createdAt,
-    siteSpaces: site.siteSpaces ?? 0,
   };
 }
 
@@ -136,10 +148,11 @@ async function create(ctx: Ctx, inputs: SiteInputs): Promise<{ id: string; outs:
     kind: "Site",
     key: `${org}/${inputs.title}`,
     what: `site ${JSON.stringify(inputs.title)}`,
-    send: () => ctx.client.post(sitesPath(org), { body: { type: inputs.type, title: inputs.title, visibility: inputs.visibility }, schema: ApiSite }),
+    // Only what the program declares: GitBook picks the type and visibility of a site created without them.
+    send: () => ctx.client.post(sitesPath(org), { body: declared({ type: inputs.type, title: inputs.title, visibility: inputs.visibility }), schema: ApiSite }),
     // A lost answer may still have created the site: one with this title that no other resource holds.
     candidates: async () =>
-      (await ctx.client.listAll(sitesPath(org), ApiSite, { title: inputs.title })).filter((s) => s.title === inputs.title && s.type === inputs.type),
+      (await ctx.client.listAll(sitesPath(org), ApiSite, { title: inputs.title })).filter((s) => s.title === inputs.title && (inputs.type === undefined || s.type === inputs.type)),
     createdAt: (s) => s.createdAt,
   });
   // POST accepts only type, title and visibility; the rest needs a PATCH.
@@ -190,8 +203,8 @@ export type SiteArgs = {
 } & {
   title: pulumi.Input<string>;
   organizationId?: pulumi.Input<string>;
-  type?: pulumi.Input<string>;
-  visibility?: pulumi.Input<SiteInputs["visibility"]>;
+  type?: pulumi.Input<SiteType>;
+  visibility?: pulumi.Input<SiteVisibility>;
 };
 
 /** A GitBook docs site. */
@@ -199,22 +212,20 @@ export class Site extends pulumi.dynamic.Resource {
   declare readonly organizationId: pulumi.Output<string>;
   declare readonly type: pulumi.Output<string>;
   declare readonly title: pulumi.Output<string>;
-  declare readonly visibility: pulumi.Output<SiteInputs["visibility"]>;
+  declare readonly visibility: pulumi.Output<SiteVisibility>;
   declare readonly basename: pulumi.Output<string | undefined>;
   declare readonly agentsContext: pulumi.Output<string | undefined>;
   declare readonly proxy: pulumi.Output<string | undefined>;
   declare readonly adaptiveContent: pulumi.Output<{ enabled: boolean } | undefined>;
-  declare readonly published: pulumi.Output<boolean>;
   declare readonly hostname: pulumi.Output<string>;
   declare readonly urls: pulumi.Output<SiteOutputs["urls"]>;
   declare readonly createdAt: pulumi.Output<string>;
-  declare readonly siteSpaces: pulumi.Output<number>;
 
   constructor(name: string, args: SiteArgs, opts?: pulumi.CustomResourceOptions) {
     super(
       providerFor("Site"),
       name,
-      resourceProps(siteSchema, args, ["published", "hostname", "urls", "createdAt", "siteSpaces"]),
+      resourceProps(siteSchema, args, ["hostname", "urls", "createdAt"]),
       opts,
       "gitbook",
       "Site",

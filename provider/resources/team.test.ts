@@ -53,16 +53,13 @@ describe("check", () => {
     expect(r.failures).toContainEqual({ property: "title", reason: "title is required" });
   });
 
-  it("fills the organization and default roles, keeping the program's order (so errors can name entries by index)", async () => {
+  it("fills the organization, adds no role the program did not declare, and keeps the program's order (so errors can name entries by index)", async () => {
     const r = await env.check("Team", { title: "T", members: [{ user: "grace@acme.test", role: "owner" }, { user: "Ada@acme.test" }] });
     expect(r.failures).toBeUndefined();
     expect(r.inputs).toEqual({
       title: "T",
       organizationId: env.org,
-      members: [
-        { user: "grace@acme.test", role: "owner" },
-        { user: "Ada@acme.test", role: "member" },
-      ],
+      members: [{ user: "grace@acme.test", role: "owner" }, { user: "Ada@acme.test" }],
     });
   });
 
@@ -138,10 +135,7 @@ describe("lifecycle", () => {
     expect(env.emu.log.count({ method: "PUT", route: MEMBERS })).toBe(1);
     expect(env.emu.log.writes()).toBe(2);
     expect(liveRoles(s.id)).toEqual({ [ada]: "owner", [grace]: "member" });
-    expect(s.outs.members).toEqual([
-      { user: ada, role: "owner" },
-      { user: grace, role: "member" },
-    ].sort((a, b) => (a.user < b.user ? -1 : 1)));
+    expect(s.outs.members).toEqual([{ user: ada, role: "owner" }, { user: grace }].sort((a, b) => (a.user < b.user ? -1 : 1)));
     expect(s.outs.memberCount).toBe(2);
   });
 
@@ -186,9 +180,9 @@ describe("lifecycle", () => {
     expect(env.emu.log.count()).toBe(0);
   });
 
-  it("shows a member added outside Pulumi as drift and removes it on the next up", async () => {
+  it("shows a member added outside Pulumi, and a declared role changed there, as drift and converges both on the next up", async () => {
     const t = title();
-    const s = await created({ title: t, members: [{ user: ada }] });
+    const s = await created({ title: t, members: [{ user: ada, role: "member" }] });
     addOutOfBand(s.id, katherine, "owner");
     env.emu.store.teamMembers.get(teamMemberKey(s.id, ada))!.role = "owner";
     const refreshed = await env.refresh("Team", s);
@@ -200,10 +194,24 @@ describe("lifecycle", () => {
       ]),
     );
     env.emu.log.reset();
-    const r = await env.up("Team", { title: t, members: [{ user: ada }] }, refreshed!.state);
+    const r = await env.up("Team", { title: t, members: [{ user: ada, role: "member" }] }, refreshed!.state);
     expect(r.step).toBe("update");
     expect(env.emu.log.writes()).toBe(1);
     expect(liveRoles(s.id)).toEqual({ [ada]: "member" });
+  });
+
+  it("leaves the role of a member listed without one as it is: only declared roles are managed", async () => {
+    const t = title();
+    const s = await created({ title: t, members: [{ user: ada }] });
+    expect(liveRoles(s.id)).toEqual({ [ada]: "member" });
+    env.emu.store.teamMembers.get(teamMemberKey(s.id, ada))!.role = "owner";
+    env.outOfBand();
+    const refreshed = await env.refresh("Team", s);
+    expect(refreshed!.inputs.members).toEqual([{ user: ada }]);
+    env.emu.log.reset();
+    expect((await env.up("Team", { title: t, members: [{ user: ada }] }, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+    expect(liveRoles(s.id)).toEqual({ [ada]: "owner" });
   });
 
   it("shows a member removed outside Pulumi as drift and adds it back", async () => {
@@ -212,7 +220,7 @@ describe("lifecycle", () => {
     env.emu.store.teamMembers.delete(teamMemberKey(s.id, grace));
     env.outOfBand();
     const refreshed = await env.refresh("Team", s);
-    expect(refreshed!.inputs.members).toEqual([{ user: ada, role: "member" }]);
+    expect(refreshed!.inputs.members).toEqual([{ user: ada }]);
     await env.up("Team", { title: t, members: [{ user: ada }, { user: grace }] }, refreshed!.state);
     expect(liveRoles(s.id)).toEqual({ [ada]: "member", [grace]: "member" });
   });
@@ -258,16 +266,17 @@ describe("lifecycle", () => {
     await env.destroy("Team", s);
   });
 
-  it("adopts an existing team and converges its title and membership", async () => {
-    const existing = await created({ title: title(), members: [{ user: grace, role: "owner" }, { user: katherine }] });
+  it("adopts an existing team and converges its title and membership, keeping roles the program does not declare", async () => {
+    const existing = await created({ title: title(), members: [{ user: grace, role: "owner" }, { user: katherine }, { user: alan, role: "owner" }] });
     env.emu.log.reset();
-    const r = await env.up("Team", { title: "Adopted", members: [{ user: grace }, { user: ada }], adoptId: existing.id });
+    const r = await env.up("Team", { title: "Adopted", members: [{ user: grace }, { user: ada }, { user: alan, role: "member" }], adoptId: existing.id });
     expect(r.state.id).toBe(existing.id);
     expect(env.emu.log.count({ method: "PUT", route: TEAMS })).toBe(0);
     expect(env.emu.log.count({ method: "PATCH", route: TEAM })).toBe(1);
     expect(env.emu.log.count({ method: "PUT", route: MEMBERS })).toBe(1);
     expect(env.emu.store.teams.get(existing.id)!.title).toBe("Adopted");
-    expect(liveRoles(existing.id)).toEqual({ [grace]: "member", [ada]: "member" });
+    // Grace keeps owner (no role declared), Ada joins as member, Alan is set to the declared member, Katherine is removed.
+    expect(liveRoles(existing.id)).toEqual({ [grace]: "owner", [ada]: "member", [alan]: "member" });
   });
 
   it("fails clearly when adoptId names nothing", async () => {
@@ -304,7 +313,7 @@ describe("lifecycle", () => {
     const s = await created({ title: t, members: [{ user: ada }] });
     const err = await env.up("Team", { title: `${t}!`, members: [{ user: ada }, { user: "ghost@acme.test" }] }, s).catch((e) => e);
     expect(err).toMatchObject({ name: "PartialFailure", id: s.id });
-    expect(err.properties).toMatchObject({ title: `${t}!`, members: [{ user: ada, role: "member" }] });
+    expect(err.properties).toMatchObject({ title: `${t}!`, members: [{ user: ada }] });
     const next = await env.up("Team", { title: `${t}!`, members: [{ user: grace }] }, { id: s.id, outs: err.properties });
     expect(next.step).toBe("update");
     expect(liveRoles(s.id)).toEqual({ [grace]: "member" });

@@ -1,9 +1,10 @@
 /**
  * Team: a named group of organization members, optionally with its membership managed here.
  *
- * Membership is all-or-nothing: with `members` set, the team holds exactly those users with exactly
- * those roles (anyone added in the GitBook app is removed on the next `up`); without it, membership is
- * left to the app. Users may be named by user ID or by e-mail; the API accepts both in membership
+ * Membership is all-or-nothing: with `members` set, the team holds exactly those users (anyone added
+ * in the GitBook app is removed on the next `up`), each with the role declared for them; a member
+ * listed without a role joins as `member` and otherwise keeps the role they have. Without `members`,
+ * membership is left to the app. Users may be named by user ID or by e-mail; the API accepts both in membership
  * bodies, and live members are matched back to the declared form so neither reads as drift.
  *
  * One user named twice is refused before any write, naming both entries: at check when both name
@@ -34,7 +35,8 @@ export type TeamRole = "owner" | "member";
 
 export type TeamMember = {
   user: string;
-  role: TeamRole;
+  /** Absent: a new member joins as `member`; an existing member's role is left alone. */
+  role?: TeamRole;
 };
 
 export type TeamInputs = {
@@ -74,8 +76,10 @@ const memberSchema = z.object({
     .describe("The user: their GitBook user ID, or the e-mail address they are a member of the organization with (matched case-insensitively)."),
   role: z
     .enum(["owner", "member"], { error: "must be owner or member" })
-    .default("member")
-    .describe("Role in the team: `owner` (manages the team's members) or `member`. Defaults to `member`."),
+    .optional()
+    .describe(
+      "Role in the team: `owner` (manages the team's members) or `member`. Managed only when declared: a user listed without it joins as `member`, and a user already in the team (e.g. in an adopted team) keeps their role.",
+    ),
 });
 
 export const teamSchema = z.object({
@@ -97,7 +101,7 @@ export const teamSchema = z.object({
     })
     .optional()
     .describe(
-      "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed and roles are set as declared. When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members.",
+      "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed, users listed are added, and declared roles are set (a member listed without a role joins as `member` and otherwise keeps the role they have). When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members.",
     ),
   adoptId: adoptIdField,
 });
@@ -127,14 +131,17 @@ function isUser(ref: string, m: ApiTeamMember): boolean {
 
 /**
  * The live membership written the way the program writes it: a member the program names keeps the
- * program's spelling (ID or e-mail); anyone else appears by e-mail, so drift is readable.
+ * program's spelling (ID or e-mail), and their role only when the program declares one (an undeclared
+ * role is not managed, so it is never drift); anyone else appears by e-mail with their role, so drift
+ * is readable.
  */
 function liveMembers(declaredMembers: readonly TeamMember[], live: readonly ApiTeamMember[]): TeamMember[] {
   return live
-    .map((m) => ({
-      user: declaredMembers.find((d) => isUser(d.user, m))?.user ?? m.organization.user.email ?? m.organization.id,
-      role: m.team.role,
-    }))
+    .map((m): TeamMember => {
+      const d = declaredMembers.find((x) => isUser(x.user, m));
+      if (d) return d.role === undefined ? { user: d.user } : { user: d.user, role: m.team.role };
+      return { user: m.organization.user.email ?? m.organization.id, role: m.team.role };
+    })
     .sort(byUser);
 }
 
@@ -149,14 +156,14 @@ function membershipChange(wanted: readonly TeamMember[], live: readonly ApiTeamM
     if (!m) {
       // The role is sent for new members too: the API's default role for `add` is not documented.
       change.add.push(w.user);
-      change.memberships[w.user] = { role: w.role };
+      change.memberships[w.user] = { role: w.role ?? "member" };
       continue;
     }
     const id = m.organization.id;
     const other = matchedBy.get(id);
     if (other !== undefined) throw new Error(`Team members "${other}" and "${w.user}" name the same user (${id}); list each user once.`);
     matchedBy.set(id, w.user);
-    if (m.team.role !== w.role) change.memberships[id] = { role: w.role };
+    if (w.role !== undefined && m.team.role !== w.role) change.memberships[id] = { role: w.role };
   }
   for (const l of live) if (!matchedBy.has(l.organization.id)) change.remove.push(l.organization.id);
   const empty = change.add.length === 0 && change.remove.length === 0 && Object.keys(change.memberships).length === 0;

@@ -425,7 +425,7 @@ describe("sites", () => {
     const site = await must("POST", `${org()}/sites`, { title: "Développeur Docs!" }, 201);
     expect(site).toMatchObject({
       object: "site",
-      type: "basic",
+      type: "ultimate",
       title: "Développeur Docs!",
       basename: "developpeur-docs",
       visibility: "public",
@@ -447,6 +447,21 @@ describe("sites", () => {
     // hostname only shows when set in the store.
     emu.store.sites.get(site.id)!.hostname = "docs.acme.test";
     expect(await getSite(site.id)).toMatchObject({ hostname: "docs.acme.test", urls: { published: "https://docs.acme.test" } });
+  });
+
+  it("accepts every site type of GitBook's spec; without one, ultimate (sponsored in a community organization)", async () => {
+    for (const type of ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]) {
+      expect((await createSite({ type })).type).toBe(type);
+    }
+    const o = emu.store.orgs.get(emu.seeded.organizationId)!;
+    o.type = "community";
+    try {
+      expect((await createSite()).type).toBe("sponsored");
+      expect((await must("GET", org(), undefined, 200)).type).toBe("community");
+    } finally {
+      delete o.type;
+    }
+    expect((await createSite()).type).toBe("ultimate");
   });
 
   it("patches fields and serves the adaptive schema", async () => {

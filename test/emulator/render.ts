@@ -43,7 +43,7 @@ export class View {
       createdAt: o.createdAt,
       emailDomains: o.emailDomains,
       hostname: o.hostname,
-      type: "business",
+      type: o.type ?? "business",
       useCase: "productDocs",
       defaultRole: "read",
       sso: false,

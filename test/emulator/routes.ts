@@ -332,7 +332,7 @@ export function buildRouter(): Router<Ctx> {
     const site: SiteRecord = {
       ...base,
       orgId: org.id,
-      type: b.type ?? "basic",
+      type: b.type ?? (org.type === "community" ? "sponsored" : "ultimate"),
       title,
       basename: uniqueSlug(slugify(title), basenames),
       visibility: b.visibility ?? "public",

@@ -7,7 +7,8 @@ export const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as
 export type Role = (typeof ROLES)[number];
 export const TEAM_ROLES = ["owner", "member"] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
-export const SITE_TYPES = ["basic", "premium", "ultimate"] as const;
+/** As GitBook's published spec lists them; a site created without a type is `ultimate` (`sponsored` in a community organization). */
+export const SITE_TYPES = ["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"] as const;
 export type SiteType = (typeof SITE_TYPES)[number];
 export const SITE_VISIBILITIES = ["public", "unlisted", "share-link", "visitor-auth"] as const;
 export type SiteVisibility = (typeof SITE_VISIBILITIES)[number];
@@ -30,6 +31,8 @@ export interface OrgRecord extends Base {
   title: string;
   hostname: string;
   emailDomains: string[];
+  /** GitBook's organization type; absent means `business`. Sites of a `community` organization default to `sponsored`. */
+  type?: "business" | "community";
 }
 
 export interface SpaceRecord extends Base {

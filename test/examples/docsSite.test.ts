@@ -111,6 +111,43 @@ for (const stack of ["dev", "prod"] as const) {
       expect(d.emu.log.writes()).toBe(0);
     });
 
+    it("refreshes right after up without reporting a change for any resource", async () => {
+      d.emu.log.reset();
+      const r = await run("refresh");
+      expect(r.error).toBeUndefined();
+      const custom = r.steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/"));
+      expect(custom.length).toBe(d.state().resources.filter((x) => x.custom).length);
+      expect(custom.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name} [${(s.changed ?? []).join(", ")}]`)).toEqual([]);
+      expect(d.emu.log.writes()).toBe(0);
+      // And the up after it still has nothing to do.
+      d.emu.log.reset();
+      const again = await run("up");
+      expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
+      expect(d.emu.log.writes()).toBe(0);
+    });
+
+    it.runIf(want.shareLinks > 0)("renames a share link in place: the same link, its URL still working", async () => {
+      const before = d.resource("docs/reviewers");
+      const link = d.emu.store.shareLinks.get(before.id!)!;
+      // The stack's own share links, with only the name changed.
+      const links = JSON.parse(readProject(EXAMPLE_DIR, stack).config["docs-site:shareLinks"]!) as { name: string }[];
+      expect(links.map((l) => l.name)).toEqual(["Reviewers"]);
+      const renamed = { "docs-site:shareLinks": JSON.stringify(links.map((l) => ({ ...l, name: "Review board" }))) };
+      const preview = await run("preview", renamed);
+      expect(preview.error).toBeUndefined();
+      expect(steps(preview).filter((s) => !s.startsWith("same "))).toEqual(["update docs/reviewers"]);
+      expect(preview.steps.find((s) => s.name === "docs/reviewers")).toMatchObject({ op: "update", changed: ["name"] });
+      d.emu.log.reset();
+      const r = await run("up", renamed);
+      expect(r.error).toBeUndefined();
+      expect(d.resource("docs/reviewers").id).toBe(before.id);
+      expect(d.emu.store.shareLinks.get(before.id!)).toMatchObject({ name: "Review board", key: link.key, active: true });
+      expect(d.emu.log.writes()).toBe(1);
+      // Back to the stack's own config for the tests that follow.
+      await run("up");
+      expect(d.emu.store.shareLinks.get(before.id!)!.name).toBe("Reviewers");
+    });
+
     it("keeps the share link URLs out of state in plain text", () => {
       const raw = fs.readFileSync(d.statePath, "utf8");
       expect(d.emu.store.shareLinks.size).toBe(want.shareLinks);

@@ -1,7 +1,8 @@
 // A Pulumi program whose resources come from config, so each lifecycle test step can declare a
 // different program without writing one. Arguments may refer to another resource's output with
-// {"$ref": "<name>.<output>"}, mark a value secret with {"$secret": value}, and read secret stack config
-// with {"$secretConfig": "<key in the lifecycle namespace>"}.
+// {"$ref": "<name>.<output>"} or to a field inside it with {"$ref": "<name>.<output>.<field>"}, mark a
+// value secret with {"$secret": value}, and read secret stack config with
+// {"$secretConfig": "<key in the lifecycle namespace>"}.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
@@ -14,8 +15,9 @@ module.exports = async () => {
       if ("$secret" in v) return pulumi.secret(resolve(v.$secret));
       if (typeof v.$secretConfig === "string") return new pulumi.Config("lifecycle").requireSecret(v.$secretConfig);
       if (typeof v.$ref === "string") {
-        const [name, output] = v.$ref.split(".");
-        return made[name][output];
+        const [name, output, ...path] = v.$ref.split(".");
+        const out = made[name][output];
+        return path.length ? out.apply((x) => path.reduce((o, k) => (o == null ? o : o[k]), x)) : out;
       }
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolve(x)]));
     }

@@ -1,0 +1,66 @@
+/**
+ * Values not known until apply, through the dynamic-provider host (issue 11, item 7): when an input of
+ * an existing resource becomes an output of a resource that does not exist yet, preview shows an
+ * update of that resource, never a replacement (nor, through an unknown ID, replacements of its
+ * children), unless the unknown input is itself replace-only.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { ref } from "./scenarios";
+
+describeDeployments("an input that becomes an unknown output of a new resource", () => {
+  let d: Deployment;
+  const site = (visibility: unknown): Decl => ({ kind: "Site", name: "site", args: { title: "Unknown Docs", visibility } });
+  const section = (d: Deployment): Decl => ({
+    kind: "SiteSection",
+    name: "section",
+    args: { siteId: ref("site.id"), spaceId: d.emu.seeded.spaceIds[0], title: "Guides" },
+  });
+  const spec = (url: unknown): Decl => ({ kind: "OpenApiSpec", name: "spec", args: { slug: "unknowns", source: { url } } });
+  // A new site declared without visibility: its `visibility` output is known only once it exists.
+  const newSite: Decl = { kind: "Site", name: "other", args: { title: "Other Docs" } };
+
+  beforeAll(async () => {
+    d = await startDeployment();
+    const r = await d.run("up", [site("unlisted"), section(d), spec("https://api.acme.test/openapi.json")]);
+    expect(r.error).toBeUndefined();
+  });
+  afterAll(async () => d?.close());
+
+  it("previews an update of the site (not a replacement), and its section unchanged", async () => {
+    d.emu.log.reset();
+    const agents: Decl = { kind: "Site", name: "site", args: { title: "Unknown Docs", visibility: "unlisted", agentsContext: ref("other.createdAt") } };
+    const preview = await d.run("preview", [newSite, agents, section(d), spec("https://api.acme.test/openapi.json")]);
+    expect(preview.error).toBeUndefined();
+    expect(steps(preview).sort()).toEqual(["create other", "same section", "same spec", "update site"]);
+    expect(preview.steps.find((s) => s.name === "site")!.replaces ?? []).toEqual([]);
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("previews an update of an OpenAPI spec whose source.url is unknown", async () => {
+    const preview = await d.run("preview", [newSite, site("unlisted"), section(d), spec(ref("other.urls.published"))]);
+    expect(preview.error).toBeUndefined();
+    expect(steps(preview).sort()).toEqual(["create other", "same section", "same site", "update spec"]);
+  });
+
+  it("then, at up, sends one PATCH for the site", async () => {
+    const id = d.resource("site").id;
+    d.emu.log.reset();
+    const r = await d.run("up", [newSite, site(ref("other.visibility")), section(d), spec("https://api.acme.test/openapi.json")]);
+    expect(r.error).toBeUndefined();
+    expect(d.resource("site").id).toBe(id);
+    expect(d.emu.log.count({ method: "POST" })).toBe(1);
+    expect(d.emu.log.count({ method: "PATCH" })).toBe(1);
+    expect(d.emu.log.writes()).toBe(2);
+    expect(d.emu.store.sites.get(id!)!.visibility).toBe("public");
+  });
+
+  it("still replaces when the unknown input is replace-only", async () => {
+    const preview = await d.run("preview", [
+      newSite,
+      { kind: "Site", name: "typed", args: { title: "Typed Docs" } },
+      { kind: "SiteSection", name: "section", args: { siteId: ref("typed.id"), spaceId: d.emu.seeded.spaceIds[0], title: "Guides" } },
+    ]);
+    expect(preview.steps.find((s) => s.name === "section")).toMatchObject({ op: "replace", replaces: ["siteId"] });
+  });
+});
