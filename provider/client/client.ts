@@ -17,6 +17,8 @@ import { listEnvelope } from "./schemas";
 export const DEFAULT_API_URL = "https://api.gitbook.com";
 /** The API's own cap on `limit`; asking for the most per page keeps listings at O(N/1000) requests. */
 export const MAX_PAGE_SIZE = 1000;
+/** Empty pages in a row that still point to a next page before a listing is taken to be endless. */
+const MAX_EMPTY_PAGES = 3;
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -144,14 +146,35 @@ export class GitbookClient {
     }
   }
 
-  /** Yields every item of a list endpoint, following `next.page`, at the largest page size. */
+  /**
+   * Yields every item of a list endpoint, following `next.page`, at the largest page size.
+   *
+   * A listing that cannot end is a broken contract, not a long list: a `next.page` cursor already
+   * followed, more items than the `count` the API reported, or a run of empty pages that still point
+   * to a next one fail with a ContractError naming the path, instead of requesting pages forever.
+   */
   async *paginate<T>(path: string, item: z.ZodType<T>, query: Query = {}): AsyncGenerator<T> {
     const schema = listEnvelope(item);
+    const ctx: ErrorContext = { method: "GET", path: `/v1${path}` };
+    const followed = new Set<string>();
     let page: string | undefined;
+    let pages = 0;
+    let items = 0;
+    let emptyRun = 0;
     do {
       const res = await this.get(path, { query: { ...query, limit: query.limit ?? MAX_PAGE_SIZE, page }, schema });
+      pages++;
+      items += res.items.length;
       for (const it of res.items) yield it;
-      page = res.next?.page;
+      const next = res.next?.page;
+      if (!next) return;
+      const stop = (why: string) => new ContractError(`next.page: ${why}; stopped after ${pages} page request${pages === 1 ? "" : "s"} rather than list forever`, ctx);
+      if (next === page || followed.has(next)) throw stop(`the cursor "${next}" was already followed`);
+      if (typeof res.count === "number" && items > res.count) throw stop(`${items} items were listed, more than the count of ${res.count} the API reported`);
+      emptyRun = res.items.length === 0 ? emptyRun + 1 : 0;
+      if (emptyRun >= MAX_EMPTY_PAGES) throw stop(`${emptyRun} pages in a row had no items yet pointed to another page`);
+      if (page !== undefined) followed.add(page);
+      page = next;
     } while (page);
   }
 
