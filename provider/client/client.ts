@@ -38,6 +38,39 @@ export interface ClientOptions {
   random?: () => number;
   /** Called after every HTTP attempt; never given headers, so never the token. */
   onAttempt?: (a: AttemptInfo) => void;
+  /** Called before each wait for a retry, so a long wait can be shown while it happens. */
+  onRetry?: (r: RetryInfo) => void;
+  /** How messages name where `apiUrl` came from, e.g. `gitbook:apiUrl`. */
+  apiUrlSetting?: string;
+}
+
+export interface RetryInfo {
+  method: string;
+  path: string;
+  /** Why the attempt failed, e.g. `429 rate limited` or `ECONNREFUSED`. */
+  reason: string;
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** The most attempts this request may make. */
+  maxAttempts: number;
+  waitMs: number;
+  /** Time spent on this request so far. */
+  elapsedMs: number;
+}
+
+/** Why `url` cannot be an API base URL, or undefined when it can. */
+export function apiUrlProblem(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "is not an absolute URL";
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return `has the scheme ${JSON.stringify(u.protocol.replace(/:$/, ""))}, not http or https`;
+  if (!u.hostname) return "names no host";
+  if (u.username || u.password) return "carries credentials (the token goes in gitbook:token)";
+  if (u.search || u.hash) return "has a query or fragment";
+  return undefined;
 }
 
 export interface AttemptInfo {
@@ -102,6 +135,8 @@ export class GitbookClient {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly onAttempt?: (a: AttemptInfo) => void;
+  private readonly onRetry?: (r: RetryInfo) => void;
+  private readonly target: { apiUrl: string; setting: string };
   private readonly userAgent: string;
   private readonly listCacheTtlMs: number;
   private readonly listCache = new Map<string, CacheEntry>();
@@ -111,7 +146,10 @@ export class GitbookClient {
   constructor(opts: ClientOptions) {
     if (!opts.token) throw new Error("GitbookClient: a token is required");
     this.token = opts.token;
+    const problem = apiUrlProblem(opts.apiUrl ?? DEFAULT_API_URL);
+    if (problem) throw new Error(`GitbookClient: apiUrl ${problem}`);
     this.apiUrl = (opts.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
+    this.target = { apiUrl: this.apiUrl, setting: opts.apiUrlSetting ?? "apiUrl" };
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.policy = { ...DEFAULT_RETRY, ...opts.retry };
     this.ownsDispatcher = !opts.dispatcher;
@@ -120,6 +158,7 @@ export class GitbookClient {
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
     if (opts.onAttempt) this.onAttempt = opts.onAttempt;
+    if (opts.onRetry) this.onRetry = opts.onRetry;
     this.userAgent = `pulumi-gitbook/${packageVersion()}`;
     this.listCacheTtlMs = opts.listCacheTtlMs ?? 30_000;
   }
@@ -210,7 +249,7 @@ export class GitbookClient {
 
   async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
     const idempotent = opts.idempotent ?? method !== "POST";
-    const ctx: ErrorContext = { method, path: `/v1${path}` };
+    const ctx: ErrorContext = { method, path: `/v1${path}`, target: this.target };
     if (method !== "GET") this.listCache.clear();
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -240,9 +279,15 @@ export class GitbookClient {
         if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.now() + settleMs);
         throw new AmbiguousRequestError(error, settleMs);
       }
-      if (attempt + 1 >= this.policy.maxAttempts) throw error;
-      const wait = outcome.wait ?? backoffMs(attempt, this.policy, this.random);
-      if (this.now() - started + wait > this.policy.deadlineMs) throw error;
+      // No connection at all: a wrong URL or a host that is down, retried only briefly.
+      const unreachable = connection && !outcome.sent;
+      const maxAttempts = unreachable ? Math.min(this.policy.connectAttempts, this.policy.maxAttempts) : this.policy.maxAttempts;
+      const elapsed = this.now() - started;
+      if (attempt + 1 >= maxAttempts) throw error.gaveUpAfter(attempt + 1, elapsed);
+      const policy = unreachable ? { ...this.policy, maxDelayMs: Math.min(this.policy.maxDelayMs, this.policy.connectMaxDelayMs) } : this.policy;
+      const wait = outcome.wait ?? backoffMs(attempt, policy, this.random);
+      if (elapsed + wait > this.policy.deadlineMs) throw error.gaveUpAfter(attempt + 1, elapsed);
+      this.onRetry?.({ method, path: ctx.path, reason: retryReason(error, this.apiUrl), attempt: attempt + 1, maxAttempts, waitMs: wait, elapsedMs: elapsed });
       await this.sleep(wait);
     }
   }
@@ -329,6 +374,13 @@ export class GitbookClient {
  */
 function givenUp(error: GitbookError): boolean {
   return error instanceof ConnectionError && ["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"].includes(error.code);
+}
+
+/** A short reason for a retry line: the status or transport code, without the full message. */
+function retryReason(error: GitbookError, apiUrl: string): string {
+  if (error instanceof ConnectionError) return `${error.code} from ${apiUrl}`;
+  if (error.status === 429) return "429 rate limited";
+  return `${error.status} ${error.apiMessage.slice(0, 80)}`;
 }
 
 function parseJson(text: string): unknown {

@@ -25,11 +25,14 @@ function withProvider(e: unknown, from: Props): unknown {
   return e;
 }
 
+/** Fails at configure when a setting is malformed, naming it; every later call fails the same way (see config.ts). */
 export async function configure(req: { config?: ConfigSource } | undefined): Promise<void> {
   configureFrom(req?.config);
+  currentConfig();
 }
 
 export async function check(def: ResourceDef, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  currentConfig();
   const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
   return failures.length ? { inputs: news, failures } : { inputs };
 }
