@@ -8,7 +8,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { configureFrom, currentConfig, getClient, type ConfigSource } from "../config";
 import { checkInputs } from "./check";
 import { changedFields, diffProps } from "./diff";
-import { adoptTargetMissing, cleanOutputs, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+import { explainFailure } from "./failure";
+import { adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
 function ctx(): Ctx {
   return { client: getClient(), config: currentConfig() };
@@ -34,7 +35,10 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
 export async function check(def: ResourceDef, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   currentConfig();
   const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
-  return failures.length ? { inputs: news, failures } : { inputs };
+  if (failures.length) return { inputs: news, failures };
+  // The resource's name, for messages: kept beside the inputs, never compared or sent.
+  if (typeof news[NAME_KEY] === "string") inputs[NAME_KEY] = news[NAME_KEY];
+  return { inputs };
 }
 
 export async function diff(def: ResourceDef, _id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -43,8 +47,8 @@ export async function diff(def: ResourceDef, _id: string, olds: Props, news: Pro
 }
 
 export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const c = ctx();
   try {
+    const c = ctx();
     const adoptId = inputs.adoptId;
     if (typeof adoptId === "string" && adoptId) {
       const live = await def.read(c, adoptId, stripProvider(inputs));
@@ -63,12 +67,17 @@ export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dy
     const { id, outs } = await def.create(c, stripProvider(inputs));
     return { id, outs: cleanOutputs(outs) };
   } catch (e) {
-    throw withProvider(e, inputs);
+    throw explainFailure(def, inputs, undefined, withProvider(e, inputs));
   }
 }
 
 export async function read(def: ResourceDef, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
-  const live = await def.read(ctx(), id, stripProvider(props));
+  let live: Props | undefined;
+  try {
+    live = await def.read(ctx(), id, stripProvider(props));
+  } catch (e) {
+    throw explainFailure(def, props, id, e);
+  }
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
   const outs = cleanOutputs(live);
@@ -81,15 +90,20 @@ export async function update(def: ResourceDef, id: string, olds: Props, news: Pr
     const outs = await def.update(ctx(), id, stripProvider(olds), stripProvider(news));
     return { outs: cleanOutputs(outs) };
   } catch (e) {
-    throw withProvider(e, news);
+    throw explainFailure(def, news, id, withProvider(e, news));
   }
 }
 
 export async function remove(def: ResourceDef, id: string, props: Props): Promise<void> {
-  await def.delete(ctx(), id, stripProvider(props));
+  try {
+    await def.delete(ctx(), id, stripProvider(props));
+  } catch (e) {
+    throw explainFailure(def, props, id, e);
+  }
 }
 
+/** The inputs or outputs without what the engine and the resource class add for themselves. */
 function stripProvider(p: Props): Props {
-  const { __provider: _ignored, ...rest } = p;
+  const { __provider: _provider, [NAME_KEY]: _name, ...rest } = p;
   return rest;
 }

@@ -163,7 +163,7 @@ describe("engine", () => {
       },
     });
     const err = await engine.create(def, { title: "t", __provider: "shim" }).catch((e) => e);
-    expect(err).toMatchObject({ id: "x", reasons: ["settings failed"], properties: { title: "half", __provider: "shim" } });
+    expect(err).toMatchObject({ id: "x", reasons: ["Fake x: settings failed"], properties: { title: "half", __provider: "shim" } });
     expect(err.properties).not.toHaveProperty("gone");
   });
 });

@@ -8,6 +8,9 @@ import { AmbiguousRequestError, DEFAULT_RETRY, type GitbookClient, NotFoundError
 import type { ProviderConfig } from "../config";
 import type { DiffRules } from "./diff";
 
+/** Where a resource's inputs carry the program's name for it (see resourceProps). */
+export const NAME_KEY = "__gitbookName";
+
 export interface Ctx {
   client: GitbookClient;
   config: ProviderConfig;
@@ -44,13 +47,24 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
 export class PartialFailure extends Error {
   readonly id: string;
   properties: Props;
-  readonly reasons: string[];
-  constructor(id: string, properties: Props, reasons: string[]) {
-    super(reasons.join("; "));
+  /** What the engine shows; rewritten, like the message, so the first line names resource, input and cause. */
+  reasons: string[];
+  /** The input the failure is about, when the failed request served one input (e.g. `members`). */
+  readonly field?: string;
+  /** Body fields of that request which the API may name for it (a team's `add`, `remove`, `memberships`). */
+  readonly apiFields: readonly string[];
+  /**
+   * @param opts.cause the error that stopped the step, when there is one: the message the user sees
+   *   leads with it (see failure.ts).
+   */
+  constructor(id: string, properties: Props, reasons: string[], opts: { cause?: unknown; field?: string; apiFields?: readonly string[] } = {}) {
+    super(reasons.join("; "), opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = "PartialFailure";
     this.id = id;
     this.properties = properties;
     this.reasons = reasons;
+    if (opts.field) this.field = opts.field;
+    this.apiFields = opts.apiFields ?? [];
   }
 }
 
@@ -128,7 +142,7 @@ export function newestCreatedSince<T extends { createdAt?: string | null }>(cand
 
 /** The object exists but a follow-up write failed: keep it in state with what it really has. */
 export function settingsFailed(what: string, id: string, outs: Props, cause: unknown): PartialFailure {
-  return new PartialFailure(id, outs, [`${what} ${id} was created but its settings could not be applied: ${(cause as Error).message}`]);
+  return new PartialFailure(id, outs, [`${what} ${id} was created but its settings could not be applied: ${(cause as Error).message}`], { cause });
 }
 
 /** GET that answers undefined for 404 instead of throwing. */
@@ -188,7 +202,9 @@ export function patchBody(changed: readonly string[], news: Props, rules: PatchR
  * an Output on the resource even when the program leaves it unset), the program's args, and the
  * computed outputs, unset until the provider fills them in.
  */
-export function resourceProps(schema: z.ZodObject, args: object, outputs: readonly string[]): Record<string, unknown> {
+export function resourceProps(name: string, schema: z.ZodObject, args: object, outputs: readonly string[]): Record<string, unknown> {
   const unset = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, undefined]));
-  return { ...unset(Object.keys(schema.shape)), ...args, ...unset(outputs) };
+  // The program's name for the resource travels with its inputs (dynamic providers are never told
+  // it), so an error can say which resource failed. Never compared by diff, never sent to GitBook.
+  return { ...unset(Object.keys(schema.shape)), ...args, ...unset(outputs), [NAME_KEY]: name };
 }

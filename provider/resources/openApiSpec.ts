@@ -162,7 +162,7 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: Api
     // leave a created spec out of state, and the next up would fail on its slug.
     throw new PartialFailure(id, outputs(declared(inputs), sent), [
       `OpenAPI spec "${inputs.slug}" was sent but its processing could not be followed: ${(e as Error).message}`,
-    ]);
+    ], { cause: e });
   }
   const outs = () => outputs(declared(inputs), spec);
   if (IN_FLIGHT_STATES.has(spec.processingState)) {
@@ -173,7 +173,7 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: Api
   if (processingFailed(spec)) {
     throw new PartialFailure(id, outs(), [
       `OpenAPI spec "${inputs.slug}" failed to process: ${spec.lastProcessErrorCode ?? spec.processingState}; fix the source and run up again (the source is sent again)`,
-    ]);
+    ], { field: "source" });
   }
   return spec;
 }
@@ -233,7 +233,7 @@ async function create(ctx: Ctx, inputs: OpenApiSpecInputs): Promise<{ id: string
     } catch (e) {
       throw new PartialFailure(id, outputs({ ...declared(inputs), visibility: (spec.visibility ?? "private") as OpenApiSpecInputs["visibility"] }, spec), [
         `OpenAPI spec "${slug}" was created but its visibility could not be set: ${(e as Error).message}`,
-      ]);
+      ], { cause: e, field: "visibility" });
     }
   }
   spec = await settle(ctx, id, inputs, spec);
@@ -303,7 +303,7 @@ export class OpenApiSpec extends pulumi.dynamic.Resource {
     super(
       providerFor("OpenApiSpec"),
       name,
-      resourceProps(openApiSpecSchema, args, ["processingState", "lastVersion", "lastProcessedAt", "lastProcessErrorCode", "urls", "createdAt", "updatedAt"]),
+      resourceProps(name, openApiSpecSchema, args, ["processingState", "lastVersion", "lastProcessedAt", "lastProcessErrorCode", "urls", "createdAt", "updatedAt"]),
       opts,
       "gitbook",
       "OpenApiSpec",

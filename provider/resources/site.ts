@@ -213,7 +213,7 @@ export class Site extends pulumi.dynamic.Resource {
     super(
       providerFor("Site"),
       name,
-      resourceProps(siteSchema, args, ["published", "hostname", "urls", "createdAt", "siteSpaces"]),
+      resourceProps(name, siteSchema, args, ["published", "hostname", "urls", "createdAt", "siteSpaces"]),
       opts,
       "gitbook",
       "Site",

@@ -137,8 +137,8 @@ function saveState(file: string, state: StateFile): void {
 
 function changedKeys(olds: Props, news: Props): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  keys.delete("__provider");
-  return [...keys].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
+  // What the SDK and the resource classes add for themselves (__provider, __gitbookName) is no input the user changes.
+  return [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
 }
 
 function limiter(n: number) {

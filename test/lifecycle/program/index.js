@@ -1,11 +1,12 @@
 // A Pulumi program whose resources come from config, so each lifecycle test step can declare a
 // different program without writing one. Arguments may refer to another resource's output with
-// {"$ref": "<name>.<output>"}.
+// {"$ref": "<name>.<output>"}. With `lifecycle:exports` set to `none` it exports nothing.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
 module.exports = async () => {
-  const decls = new pulumi.Config("lifecycle").requireObject("resources");
+  const config = new pulumi.Config("lifecycle");
+  const decls = config.requireObject("resources");
   const made = {};
   const resolve = (v) => {
     if (Array.isArray(v)) return v.map(resolve);
@@ -22,5 +23,7 @@ module.exports = async () => {
     const opts = d.dependsOn ? { dependsOn: d.dependsOn.map((n) => made[n]) } : undefined;
     made[d.name] = new gitbook[d.kind](d.name, resolve(d.args), opts);
   }
+  // `lifecycle:exports: none`: a program that uses no resource's outputs.
+  if (config.get("exports") === "none") return {};
   return Object.fromEntries(Object.entries(made).map(([n, r]) => [n, r.id]));
 };
