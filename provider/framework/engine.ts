@@ -34,8 +34,11 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
 
 export async function check(def: ResourceDef, _olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   currentConfig();
-  const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
-  if (failures.length) return { inputs: news, failures };
+  const checked = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
+  if (checked.failures.length) return { inputs: news, failures: checked.failures };
+  const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
+  if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
+  const inputs = prepared.inputs;
   // The resource's name, for messages: kept beside the inputs, never compared or sent.
   if (typeof news[NAME_KEY] === "string") inputs[NAME_KEY] = news[NAME_KEY];
   return { inputs };

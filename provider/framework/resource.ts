@@ -26,6 +26,11 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   diff: DiffRules;
   /** Fields not scoped to the organization (none today) set this false. */
   organizationScoped?: boolean;
+  /**
+   * Runs at check on inputs the schema accepted: completes them from outside the program (an
+   * OpenAPI spec's file is hashed), or fails naming the property.
+   */
+  prepare?(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
   create(ctx: Ctx, inputs: I): Promise<{ id: string; outs: O }>;
   /**
    * Live outputs for the object, with every input field present in `props` refreshed from the API;
