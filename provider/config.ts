@@ -2,12 +2,17 @@
  * Provider configuration. The engine hands stack config to the dynamic-provider host, which calls
  * our `configure` once per serialized provider; the values live only in this process's memory, never
  * in resource inputs, so the token can never reach state.
+ *
+ * A malformed setting fails every provider call, naming the setting (and the environment variable
+ * it came from): a bad `gitbook:apiUrl` must never fall back to the default API with the token.
  */
-import { GitbookClient, DEFAULT_API_URL, type ClientOptions } from "./client";
+import { apiUrlProblem, GitbookClient, DEFAULT_API_URL, type ClientOptions, type RetryInfo } from "./client";
 
 export interface ProviderConfig {
   token?: string;
   apiUrl: string;
+  /** Where `apiUrl` came from, as a user would look for it: `gitbook:apiUrl`, `GITBOOK_API_URL`, or the default. */
+  apiUrlSetting: string;
   organizationId?: string;
   /** Upper bound on waiting for an OpenAPI spec to finish processing. */
   openApiWaitSeconds: number;
@@ -20,47 +25,90 @@ export interface ConfigSource {
   get(key: string): string | undefined;
 }
 
-let configured: Partial<ProviderConfig> = {};
+/** A setting that cannot be used, named as the user set it. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+type Raw = Partial<Record<"token" | "apiUrl" | "organizationId" | "openApiWaitSeconds" | "requestTimeoutSeconds", string>>;
+
+const ENV: Record<keyof Raw, string> = {
+  token: "GITBOOK_TOKEN",
+  apiUrl: "GITBOOK_API_URL",
+  organizationId: "GITBOOK_ORGANIZATION_ID",
+  openApiWaitSeconds: "GITBOOK_OPENAPI_WAIT_SECONDS",
+  requestTimeoutSeconds: "GITBOOK_REQUEST_TIMEOUT_SECONDS",
+};
+
+let configured: Raw = {};
 let clientOverrides: Partial<ClientOptions> = {};
 const clients = new Map<string, GitbookClient>();
 
-function num(v: string | undefined): number | undefined {
-  if (v === undefined || v === "") return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) && n > 0 ? n : undefined;
-}
-
 /** Called from the provider's `configure` with the stack's config (namespaced keys, secrets unwrapped). */
 export function configureFrom(source: ConfigSource | undefined): void {
-  const get = (k: string) => {
+  const next: Raw = {};
+  for (const k of Object.keys(ENV) as (keyof Raw)[]) {
     const v = source?.get(`gitbook:${k}`);
-    return typeof v === "string" && v !== "" ? v : undefined;
-  };
-  const next: Partial<ProviderConfig> = {};
-  const token = get("token");
-  if (token) next.token = token;
-  const apiUrl = get("apiUrl");
-  if (apiUrl) next.apiUrl = apiUrl;
-  const org = get("organizationId");
-  if (org) next.organizationId = org;
-  const wait = num(get("openApiWaitSeconds"));
-  if (wait) next.openApiWaitSeconds = wait;
-  const timeout = num(get("requestTimeoutSeconds"));
-  if (timeout) next.requestTimeoutSeconds = timeout;
+    if (typeof v === "string" && v !== "") next[k] = v;
+  }
+  // Kept even when malformed: every later call then fails with the same message, rather than a
+  // provider configured once (the host never configures it again) running on the defaults.
   configured = next;
 }
 
-/** Stack config first, then the environment. */
+/** A setting's value and how to name it: stack config first, then the environment. */
+function setting(k: keyof Raw): { value: string; name: string } | undefined {
+  if (configured[k] !== undefined) return { value: configured[k]!, name: `gitbook:${k}` };
+  const env = process.env[ENV[k]];
+  if (env !== undefined && env !== "") return { value: env, name: `${ENV[k]} (gitbook:${k} is not set)` };
+  return undefined;
+}
+
+function seconds(k: "openApiWaitSeconds" | "requestTimeoutSeconds", fallback: number): number {
+  const s = setting(k);
+  if (!s) return fallback;
+  const n = Number(s.value.trim());
+  if (s.value.trim() === "" || !Number.isFinite(n) || n <= 0) {
+    throw new ConfigError(`${s.name} is ${JSON.stringify(s.value)}, which is not a positive number of seconds; set it to e.g. ${fallback}, or unset it for the default (${fallback}).`);
+  }
+  return n;
+}
+
+/** A URL as an error may show it: user and password replaced. */
+function withoutCredentials(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1***@");
+}
+
+/** Stack config first, then the environment. Throws a ConfigError naming the setting when one is malformed. */
 export function currentConfig(): ProviderConfig {
-  const env = process.env;
+  const url = setting("apiUrl");
+  let apiUrl = DEFAULT_API_URL;
+  let apiUrlSetting = "gitbook:apiUrl (not set: the default)";
+  if (url) {
+    const problem = apiUrlProblem(url.value);
+    if (problem) {
+      const fix = url.name.startsWith("gitbook:")
+        ? "`pulumi config set gitbook:apiUrl <url>`, or `pulumi config rm gitbook:apiUrl` for the default"
+        : `fix or unset ${ENV.apiUrl}, or set gitbook:apiUrl`;
+      throw new ConfigError(
+        `${url.name} is ${JSON.stringify(withoutCredentials(url.value))}, which ${problem}; it must be the API's base URL, e.g. ${DEFAULT_API_URL} (${fix}).`,
+      );
+    }
+    apiUrl = url.value;
+    apiUrlSetting = url.name.split(" ")[0]!;
+  }
   const out: ProviderConfig = {
-    apiUrl: configured.apiUrl ?? env.GITBOOK_API_URL ?? DEFAULT_API_URL,
-    openApiWaitSeconds: configured.openApiWaitSeconds ?? num(env.GITBOOK_OPENAPI_WAIT_SECONDS) ?? 300,
-    requestTimeoutSeconds: configured.requestTimeoutSeconds ?? num(env.GITBOOK_REQUEST_TIMEOUT_SECONDS) ?? 30,
+    apiUrl,
+    apiUrlSetting,
+    openApiWaitSeconds: seconds("openApiWaitSeconds", 300),
+    requestTimeoutSeconds: seconds("requestTimeoutSeconds", 30),
   };
-  const token = configured.token ?? env.GITBOOK_TOKEN;
+  const token = setting("token")?.value;
   if (token) out.token = token;
-  const org = configured.organizationId ?? env.GITBOOK_ORGANIZATION_ID;
+  const org = setting("organizationId")?.value;
   if (org) out.organizationId = org;
   return out;
 }
@@ -75,14 +123,40 @@ export class MissingTokenError extends Error {
   }
 }
 
+/** Retry waits shorter than this, early in a request, pass silently; longer ones are announced. */
+const ANNOUNCE_WAIT_MS = 1000;
+const ANNOUNCE_AFTER_MS = 5000;
+
+/**
+ * Says on stderr that a request is being retried and how long it waits. The dynamic-provider host's
+ * stderr is relayed by the Pulumi engine to the display as it arrives (as it does for no other
+ * provider plugin), so a long wait is explained while it happens instead of looking like a hang.
+ */
+export function announceRetry(r: RetryInfo): void {
+  if (r.waitMs < ANNOUNCE_WAIT_MS && r.elapsedMs < ANNOUNCE_AFTER_MS) return;
+  process.stderr.write(`${retryLine(r)}\n`);
+}
+
+export function retryLine(r: RetryInfo): string {
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  return `pulumi-gitbook: ${r.method} ${r.path}: ${r.reason}; retrying in ${s(r.waitMs)} (attempt ${r.attempt + 1} of at most ${r.maxAttempts}, ${s(r.elapsedMs)} so far)`;
+}
+
 /** One client (one keep-alive pool, one list cache) per API URL and token, for the life of the process. */
 export function getClient(): GitbookClient {
   const cfg = currentConfig();
   if (!cfg.token) throw new MissingTokenError();
-  const key = `${cfg.apiUrl}\u0000${cfg.token}`;
+  const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}`;
   let c = clients.get(key);
   if (!c) {
-    c = new GitbookClient({ token: cfg.token, apiUrl: cfg.apiUrl, timeoutMs: cfg.requestTimeoutSeconds * 1000, ...clientOverrides });
+    c = new GitbookClient({
+      token: cfg.token,
+      apiUrl: cfg.apiUrl,
+      apiUrlSetting: cfg.apiUrlSetting,
+      timeoutMs: cfg.requestTimeoutSeconds * 1000,
+      onRetry: announceRetry,
+      ...clientOverrides,
+    });
     clients.set(key, c);
   }
   return c;

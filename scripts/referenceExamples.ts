@@ -72,7 +72,8 @@ export function SamlProvider() {
 export function OpenApiSpec() {
   new gitbook.OpenApiSpec("api", {
     slug: "acme-api",
-    source: { text: fs.readFileSync("openapi.yaml", "utf8") }, // or { url: "https://..." }
+    // Read by the provider, relative to the program's folder; state keeps the path and SHA-256 only.
+    source: { file: "openapi.yaml" }, // or { url: "https://..." }
     visibility: "public",
   });
 }

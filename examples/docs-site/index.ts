@@ -1,7 +1,7 @@
 /**
  * The main pulumi-gitbook example: one docs site with sections and site spaces (some shown only to
  * some visitors), a team whose members are named by e-mail, single sign-on in production, and the
- * API reference generated from openapi.yaml beside this file.
+ * API reference generated from openapi.yaml beside this file (read by the provider, kept out of state).
  *
  * Everything that varies comes from stack config (Pulumi.yaml at the repository root holds what
  * all stacks share; Pulumi.<stack>.yaml beside this file holds what differs). The config is checked
@@ -164,19 +164,24 @@ const writers = new Team("docs-writers", { title: team!.title, members: team!.me
 // Members sign in through the company's identity provider and land in the writers' team.
 const sso = saml ? new SamlProvider("sso", { ...saml, defaultTeam: writers.id }) : undefined;
 
+// The provider reads the file (at preview, to hash it, and when it sends it): state keeps its path
+// and SHA-256, never the document, and an edit to openapi.yaml shows in the next preview.
 const api = new OpenApiSpec("api-spec", {
   slug: openApiSlug!,
-  source: { text: fs.readFileSync(specFile(), "utf8") },
+  source: { file: specFile() },
   visibility: openApiVisibility!,
 });
 
 /**
  * openapi.yaml stays beside the program's sources: `tsc` emits only JavaScript into dist/, so the
- * compiled program looks for it there when it is not beside itself.
+ * compiled program looks for it there when it is not beside itself. The path is given relative to
+ * the working directory, which Pulumi sets to the folder of `main` for the program and the provider
+ * alike, so state holds the same path on every machine.
  */
 function specFile(): string {
   const beside = path.join(__dirname, "openapi.yaml");
-  return fs.existsSync(beside) ? beside : path.resolve(__dirname, "../../../examples/docs-site/openapi.yaml");
+  const file = fs.existsSync(beside) ? beside : path.resolve(__dirname, "../../../examples/docs-site/openapi.yaml");
+  return path.relative(process.cwd(), file);
 }
 
 // ---- Outputs -----------------------------------------------------------------------------------------

@@ -316,6 +316,67 @@ describe("pagination", () => {
     expect(s.seen.map((r) => new URL(r.url, "http://x").searchParams.get("limit"))).toEqual(["1000", "1000", "1000"]);
   });
 
+  /**
+   * A server answering every request with one static page, whose `next` the test chooses. After 50
+   * requests it stops pointing onward, so a client without the guards fails these tests instead of
+   * hanging them.
+   */
+  function staticPage(next: (n: number) => string | undefined, pageItems: { id: string }[] = [{ id: "u1" }, { id: "u2" }], count: number | undefined = 2) {
+    return serve((_req, res, n) => {
+      const cursor = n < 50 ? next(n) : undefined;
+      json(res, 200, { items: pageItems, ...(count !== undefined ? { count } : {}), ...(cursor ? { next: { page: cursor } } : {}) });
+    });
+  }
+  async function listingFailure(url: string): Promise<GitbookError> {
+    const { c } = client(url);
+    return failure(c.listAll("/orgs/o/teams/t/members", Item));
+  }
+
+  it("stops a listing whose next.page cursor repeats, naming the path, after two requests", async () => {
+    // The documented example page, served for every request: its cursor always points to itself.
+    const s = await staticPage(() => "page-2");
+    const e = await listingFailure(s.url);
+    expect(e).toBeInstanceOf(ContractError);
+    expect(e.message).toMatch(/^GitBook API GET \/v1\/orgs\/o\/teams\/t\/members failed: unexpected response shape: next\.page: the cursor "page-2" was already followed; stopped after 2 page requests/);
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it("stops a listing whose cursors cycle", async () => {
+    const s = await staticPage((n) => (n % 2 ? "a" : "b"), [{ id: "u1" }], undefined);
+    const e = await listingFailure(s.url);
+    expect(e).toBeInstanceOf(ContractError);
+    expect(e.message).toContain('the cursor "a" was already followed');
+    expect(s.seen).toHaveLength(3);
+  });
+
+  it("stops a listing that yields more items than the count it reports, even with fresh cursors", async () => {
+    const s = await staticPage((n) => `p${n + 1}`);
+    const e = await listingFailure(s.url);
+    expect(e).toBeInstanceOf(ContractError);
+    expect(e.message).toContain("/v1/orgs/o/teams/t/members");
+    expect(e.message).toContain("4 items were listed, more than the count of 2 the API reported");
+    expect(s.seen).toHaveLength(2);
+  });
+
+  it("stops a run of empty pages that keep pointing to a next page", async () => {
+    const s = await staticPage((n) => `p${n + 1}`, [], undefined);
+    const e = await listingFailure(s.url);
+    expect(e).toBeInstanceOf(ContractError);
+    expect(e.message).toContain("3 pages in a row had no items yet pointed to another page");
+    expect(s.seen).toHaveLength(3);
+  });
+
+  it("still follows an empty last page and a count that grows while listing", async () => {
+    const s = await serve((req, res) => {
+      const page = new URL(req.url, "http://x").searchParams.get("page");
+      if (!page) json(res, 200, { items: [{ id: "a" }], count: 1, next: { page: "2" } });
+      else if (page === "2") json(res, 200, { items: [{ id: "b" }], count: 2, next: { page: "3" } });
+      else json(res, 200, { items: [], count: 2, next: null });
+    });
+    const { c } = client(s.url);
+    expect((await c.listAll("/l", Item)).map((i) => i.id)).toEqual(["a", "b"]);
+  });
+
   it("shares one listing among concurrent readers and drops it after a write", async () => {
     const s = await pager();
     const { c } = client(s.url);

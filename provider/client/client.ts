@@ -17,6 +17,8 @@ import { listEnvelope } from "./schemas";
 export const DEFAULT_API_URL = "https://api.gitbook.com";
 /** The API's own cap on `limit`; asking for the most per page keeps listings at O(N/1000) requests. */
 export const MAX_PAGE_SIZE = 1000;
+/** Empty pages in a row that still point to a next page before a listing is taken to be endless. */
+const MAX_EMPTY_PAGES = 3;
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -36,6 +38,39 @@ export interface ClientOptions {
   random?: () => number;
   /** Called after every HTTP attempt; never given headers, so never the token. */
   onAttempt?: (a: AttemptInfo) => void;
+  /** Called before each wait for a retry, so a long wait can be shown while it happens. */
+  onRetry?: (r: RetryInfo) => void;
+  /** How messages name where `apiUrl` came from, e.g. `gitbook:apiUrl`. */
+  apiUrlSetting?: string;
+}
+
+export interface RetryInfo {
+  method: string;
+  path: string;
+  /** Why the attempt failed, e.g. `429 rate limited` or `ECONNREFUSED`. */
+  reason: string;
+  /** The attempt that failed, from 1. */
+  attempt: number;
+  /** The most attempts this request may make. */
+  maxAttempts: number;
+  waitMs: number;
+  /** Time spent on this request so far. */
+  elapsedMs: number;
+}
+
+/** Why `url` cannot be an API base URL, or undefined when it can. */
+export function apiUrlProblem(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "is not an absolute URL";
+  }
+  if (u.protocol !== "https:" && u.protocol !== "http:") return `has the scheme ${JSON.stringify(u.protocol.replace(/:$/, ""))}, not http or https`;
+  if (!u.hostname) return "names no host";
+  if (u.username || u.password) return "carries credentials (the token goes in gitbook:token)";
+  if (u.search || u.hash) return "has a query or fragment";
+  return undefined;
 }
 
 export interface AttemptInfo {
@@ -100,6 +135,8 @@ export class GitbookClient {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly onAttempt?: (a: AttemptInfo) => void;
+  private readonly onRetry?: (r: RetryInfo) => void;
+  private readonly target: { apiUrl: string; setting: string };
   private readonly userAgent: string;
   private readonly listCacheTtlMs: number;
   private readonly listCache = new Map<string, CacheEntry>();
@@ -109,7 +146,10 @@ export class GitbookClient {
   constructor(opts: ClientOptions) {
     if (!opts.token) throw new Error("GitbookClient: a token is required");
     this.token = opts.token;
+    const problem = apiUrlProblem(opts.apiUrl ?? DEFAULT_API_URL);
+    if (problem) throw new Error(`GitbookClient: apiUrl ${problem}`);
     this.apiUrl = (opts.apiUrl ?? DEFAULT_API_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
+    this.target = { apiUrl: this.apiUrl, setting: opts.apiUrlSetting ?? "apiUrl" };
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.policy = { ...DEFAULT_RETRY, ...opts.retry };
     this.ownsDispatcher = !opts.dispatcher;
@@ -118,6 +158,7 @@ export class GitbookClient {
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
     if (opts.onAttempt) this.onAttempt = opts.onAttempt;
+    if (opts.onRetry) this.onRetry = opts.onRetry;
     this.userAgent = `pulumi-gitbook/${packageVersion()}`;
     this.listCacheTtlMs = opts.listCacheTtlMs ?? 30_000;
   }
@@ -144,14 +185,35 @@ export class GitbookClient {
     }
   }
 
-  /** Yields every item of a list endpoint, following `next.page`, at the largest page size. */
+  /**
+   * Yields every item of a list endpoint, following `next.page`, at the largest page size.
+   *
+   * A listing that cannot end is a broken contract, not a long list: a `next.page` cursor already
+   * followed, more items than the `count` the API reported, or a run of empty pages that still point
+   * to a next one fail with a ContractError naming the path, instead of requesting pages forever.
+   */
   async *paginate<T>(path: string, item: z.ZodType<T>, query: Query = {}): AsyncGenerator<T> {
     const schema = listEnvelope(item);
+    const ctx: ErrorContext = { method: "GET", path: `/v1${path}` };
+    const followed = new Set<string>();
     let page: string | undefined;
+    let pages = 0;
+    let items = 0;
+    let emptyRun = 0;
     do {
       const res = await this.get(path, { query: { ...query, limit: query.limit ?? MAX_PAGE_SIZE, page }, schema });
+      pages++;
+      items += res.items.length;
       for (const it of res.items) yield it;
-      page = res.next?.page;
+      const next = res.next?.page;
+      if (!next) return;
+      const stop = (why: string) => new ContractError(`next.page: ${why}; stopped after ${pages} page request${pages === 1 ? "" : "s"} rather than list forever`, ctx);
+      if (next === page || followed.has(next)) throw stop(`the cursor "${next}" was already followed`);
+      if (typeof res.count === "number" && items > res.count) throw stop(`${items} items were listed, more than the count of ${res.count} the API reported`);
+      emptyRun = res.items.length === 0 ? emptyRun + 1 : 0;
+      if (emptyRun >= MAX_EMPTY_PAGES) throw stop(`${emptyRun} pages in a row had no items yet pointed to another page`);
+      if (page !== undefined) followed.add(page);
+      page = next;
     } while (page);
   }
 
@@ -187,7 +249,7 @@ export class GitbookClient {
 
   async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
     const idempotent = opts.idempotent ?? method !== "POST";
-    const ctx: ErrorContext = { method, path: `/v1${path}` };
+    const ctx: ErrorContext = { method, path: `/v1${path}`, target: this.target };
     if (method !== "GET") this.listCache.clear();
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -217,9 +279,15 @@ export class GitbookClient {
         if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.now() + settleMs);
         throw new AmbiguousRequestError(error, settleMs);
       }
-      if (attempt + 1 >= this.policy.maxAttempts) throw error;
-      const wait = outcome.wait ?? backoffMs(attempt, this.policy, this.random);
-      if (this.now() - started + wait > this.policy.deadlineMs) throw error;
+      // No connection at all: a wrong URL or a host that is down, retried only briefly.
+      const unreachable = connection && !outcome.sent;
+      const maxAttempts = unreachable ? Math.min(this.policy.connectAttempts, this.policy.maxAttempts) : this.policy.maxAttempts;
+      const elapsed = this.now() - started;
+      if (attempt + 1 >= maxAttempts) throw error.gaveUpAfter(attempt + 1, elapsed);
+      const policy = unreachable ? { ...this.policy, maxDelayMs: Math.min(this.policy.maxDelayMs, this.policy.connectMaxDelayMs) } : this.policy;
+      const wait = outcome.wait ?? backoffMs(attempt, policy, this.random);
+      if (elapsed + wait > this.policy.deadlineMs) throw error.gaveUpAfter(attempt + 1, elapsed);
+      this.onRetry?.({ method, path: ctx.path, reason: retryReason(error, this.apiUrl), attempt: attempt + 1, maxAttempts, waitMs: wait, elapsedMs: elapsed });
       await this.sleep(wait);
     }
   }
@@ -306,6 +374,13 @@ export class GitbookClient {
  */
 function givenUp(error: GitbookError): boolean {
   return error instanceof ConnectionError && ["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"].includes(error.code);
+}
+
+/** A short reason for a retry line: the status or transport code, without the full message. */
+function retryReason(error: GitbookError, apiUrl: string): string {
+  if (error instanceof ConnectionError) return `${error.code} from ${apiUrl}`;
+  if (error.status === 429) return "429 rate limited";
+  return `${error.status} ${error.apiMessage.slice(0, 80)}`;
 }
 
 function parseJson(text: string): unknown {

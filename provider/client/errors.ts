@@ -6,10 +6,14 @@
  * own `error.message`, and `redact` scrubs the token out of anything the server echoes back.
  */
 
+import { NOT_SENT_CODES } from "./retry";
+
 export interface ErrorContext {
   method: string;
   /** Path without query string (query strings can carry share keys). */
   path: string;
+  /** The API base URL and the setting it came from, for messages about failed connections. */
+  target?: { apiUrl: string; setting: string };
 }
 
 export class GitbookError extends Error {
@@ -21,6 +25,8 @@ export class GitbookError extends Error {
   readonly apiMessage: string;
   /** Whether retrying the same request may succeed. */
   readonly retryable: boolean;
+  /** Attempts made before giving up (1 when the request was not retried). */
+  attempts = 1;
 
   constructor(status: number, apiMessage: string, ctx: ErrorContext, retryable: boolean) {
     const where = `${ctx.method} ${ctx.path}`;
@@ -31,6 +37,13 @@ export class GitbookError extends Error {
     this.path = ctx.path;
     this.apiMessage = apiMessage;
     this.retryable = retryable;
+  }
+
+  /** Records that the request was retried and says so in the message: how many attempts, over how long. */
+  gaveUpAfter(attempts: number, elapsedMs: number): this {
+    this.attempts = attempts;
+    if (attempts > 1) this.message += `; gave up after ${attempts} attempts over ${(elapsedMs / 1000).toFixed(1)} s`;
+    return this;
   }
 }
 
@@ -60,9 +73,20 @@ export class ConnectionError extends GitbookError {
   /** Low-level code, e.g. ECONNREFUSED, UND_ERR_SOCKET, UND_ERR_HEADERS_TIMEOUT. */
   readonly code: string;
   constructor(code: string, detail: string, ctx: ErrorContext) {
-    super(0, `${code}: ${detail}`, ctx, true);
+    super(0, `${code}: ${detail}${connectionHint(code, ctx)}`, ctx, true);
     this.code = code;
   }
+}
+
+const TIMEOUT_CODES = new Set(["ETIMEDOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** What the user can check: the URL the request went to and the setting it came from. */
+function connectionHint(code: string, ctx: ErrorContext): string {
+  const t = ctx.target;
+  if (!t) return "";
+  if (NOT_SENT_CODES.has(code)) return ` (could not connect to ${t.apiUrl}, set by ${t.setting}: check that setting and the network)`;
+  if (TIMEOUT_CODES.has(code)) return ` (no answer from ${t.apiUrl}, set by ${t.setting}, in time: raise gitbook:requestTimeoutSeconds for a slow link)`;
+  return ` (the connection to ${t.apiUrl}, set by ${t.setting}, failed)`;
 }
 /**
  * A non-idempotent request (POST, or a PUT that creates) was sent and no trustworthy answer came back:

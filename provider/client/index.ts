@@ -1,5 +1,5 @@
 export * from "./errors";
 export * from "./retry";
 export * from "./schemas";
-export { GitbookClient, DEFAULT_API_URL, MAX_PAGE_SIZE, p, packageVersion } from "./client";
-export type { ClientOptions, RequestOptions, AttemptInfo, Query } from "./client";
+export { GitbookClient, DEFAULT_API_URL, MAX_PAGE_SIZE, apiUrlProblem, p, packageVersion } from "./client";
+export type { ClientOptions, RequestOptions, AttemptInfo, RetryInfo, Query } from "./client";

@@ -16,6 +16,14 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Overall budget for one logical request, retries and waits included. */
   deadlineMs: number;
+  /**
+   * Attempts, the first included, when no connection could be made at all (refused, unknown host,
+   * unreachable network): a wrong `gitbook:apiUrl` or a host that is down does not come back within
+   * a request's retry budget, so it fails within about a second instead of a minute of silence.
+   */
+  connectAttempts: number;
+  /** Cap on each wait between such attempts. */
+  connectMaxDelayMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
@@ -23,6 +31,8 @@ export const DEFAULT_RETRY: RetryPolicy = {
   baseDelayMs: 250,
   maxDelayMs: 20_000,
   deadlineMs: 120_000,
+  connectAttempts: 3,
+  connectMaxDelayMs: 1_000,
 };
 
 /** Statuses after which any request may be resent: the server says it did not (or could not) do it. */

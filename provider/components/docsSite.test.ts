@@ -55,6 +55,8 @@ beforeAll(async () => {
     req.getPropertydependenciesMap().forEach((deps: any, prop: string) => (propertyDeps[prop] = deps.getUrnsList()));
     const inputs = req.getObject().toJavaScript();
     delete inputs.__provider;
+    // Each resource's own name, which it carries for its error messages (see framework/failure.ts).
+    delete inputs.__gitbookName;
     registered.push({
       type: req.getType(),
       name: req.getName(),

@@ -9,7 +9,8 @@ import { configureFrom, currentConfig, getClient, type ConfigSource } from "../c
 import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
-import { adoptTargetMissing, cleanOutputs, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+import { explainFailure } from "./failure";
+import { adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
 function ctx(): Ctx {
   return { client: getClient(), config: currentConfig() };
@@ -26,8 +27,10 @@ function withProvider(e: unknown, from: Props): unknown {
   return e;
 }
 
+/** Fails at configure when a setting is malformed, naming it; every later call fails the same way (see config.ts). */
 export async function configure(req: { config?: ConfigSource } | undefined): Promise<void> {
   configureFrom(req?.config);
+  currentConfig();
 }
 
 /**
@@ -38,9 +41,15 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
  * what makes it create a new object instead of adopting again the one it replaces.
  */
 export async function check(def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const { inputs, failures } = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
-  if (failures.length) return { inputs: news, failures };
+  currentConfig();
+  const checked = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
+  if (checked.failures.length) return { inputs: news, failures: checked.failures };
+  const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
+  if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
+  const inputs = prepared.inputs;
   if (inState(olds)) delete inputs.adoptId;
+  // The resource's name, for messages: kept beside the inputs, never compared or sent.
+  if (typeof news[NAME_KEY] === "string") inputs[NAME_KEY] = news[NAME_KEY];
   return { inputs };
 }
 
@@ -78,8 +87,8 @@ export async function diff(def: ResourceDef, id: string, olds: Props, news: Prop
 }
 
 export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
-  const c = ctx();
   try {
+    const c = ctx();
     const adoptId = inputs.adoptId;
     if (typeof adoptId === "string" && adoptId && !claimsOf(c.client).isBeingReplaced(def.kind, adoptId)) {
       const live = await def.read(c, adoptId, stripProvider(inputs));
@@ -102,12 +111,17 @@ export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dy
     return { id, outs: cleanOutputs(outs) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(def, e.id, e.properties, true);
-    throw withProvider(e, inputs);
+    throw explainFailure(def, inputs, undefined, withProvider(e, inputs));
   }
 }
 
 export async function read(def: ResourceDef, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
-  const live = await def.read(ctx(), id, stripProvider(props));
+  let live: Props | undefined;
+  try {
+    live = await def.read(ctx(), id, stripProvider(props));
+  } catch (e) {
+    throw explainFailure(def, props, id, e);
+  }
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
   hold(def, id, live, false);
@@ -123,17 +137,22 @@ export async function update(def: ResourceDef, id: string, olds: Props, news: Pr
     return { outs: cleanOutputs(outs) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(def, id, e.properties, true);
-    throw withProvider(e, news);
+    throw explainFailure(def, news, id, withProvider(e, news));
   }
 }
 
 export async function remove(def: ResourceDef, id: string, props: Props): Promise<void> {
   const c = ctx();
-  await def.delete(c, id, stripProvider(props));
+  try {
+    await def.delete(c, id, stripProvider(props));
+  } catch (e) {
+    throw explainFailure(def, props, id, e);
+  }
   claimsOf(c.client).release(def.kind, id);
 }
 
+/** The inputs or outputs without what the engine and the resource class add for themselves. */
 function stripProvider(p: Props): Props {
-  const { __provider: _ignored, ...rest } = p;
+  const { __provider: _provider, [NAME_KEY]: _name, ...rest } = p;
   return rest;
 }

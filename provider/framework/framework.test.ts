@@ -46,6 +46,45 @@ describe("configuration", () => {
     expect(currentConfig()).toMatchObject({ token: "from-config", apiUrl: "http://env.example", organizationId: "org_cfg" });
   });
 
+  it("fails at configure on a malformed gitbook:apiUrl, naming it, and never falls back to the default API", async () => {
+    for (const [value, shown, why] of [
+      ["notaurl", "notaurl", "is not an absolute URL"],
+      ["ftp://api.example", "ftp://api.example", 'has the scheme "ftp", not http or https'],
+      // The password is not repeated in the message.
+      ["https://user:pw@api.example", "https://***@api.example", "carries credentials (the token goes in gitbook:token)"],
+    ]) {
+      resetConfig();
+      const cfg = source({ "gitbook:token": "t", "gitbook:apiUrl": value! });
+      const err = await dispatch(1, "Site", "configure", [{ config: cfg }]).catch((e) => e);
+      expect(err.message).toBe(
+        `gitbook:apiUrl is "${shown}", which ${why}; it must be the API's base URL, e.g. https://api.gitbook.com (\`pulumi config set gitbook:apiUrl <url>\`, or \`pulumi config rm gitbook:apiUrl\` for the default).`,
+      );
+      // The host configures a provider once and keeps using it: every later call fails the same way.
+      for (const [method, args] of [
+        ["check", [{}, { title: "Docs" }]],
+        ["create", [{ organizationId: "org", title: "Docs" }]],
+        ["read", ["site_x", { organizationId: "org" }]],
+        ["delete", ["site_x", { organizationId: "org" }]],
+      ] as const) {
+        await expect(dispatch(1, "Site", method, args as unknown as unknown[])).rejects.toThrow(/^gitbook:apiUrl is /);
+      }
+    }
+  });
+
+  it("names GITBOOK_API_URL when the malformed URL came from the environment", async () => {
+    process.env.GITBOOK_API_URL = "notaurl";
+    const err = await dispatch(1, "Site", "configure", [{ config: source({ "gitbook:token": "t" }) }]).catch((e) => e);
+    expect(err.message).toMatch(/^GITBOOK_API_URL \(gitbook:apiUrl is not set\) is "notaurl", which is not an absolute URL; .*fix or unset GITBOOK_API_URL, or set gitbook:apiUrl/);
+  });
+
+  it("fails on a malformed number of seconds, naming the setting, instead of silently using the default", async () => {
+    const err = await dispatch(1, "Site", "configure", [{ config: source({ "gitbook:requestTimeoutSeconds": "30s" }) }]).catch((e) => e);
+    expect(err.message).toMatch(/^gitbook:requestTimeoutSeconds is "30s", which is not a positive number of seconds/);
+    resetConfig();
+    process.env.GITBOOK_OPENAPI_WAIT_SECONDS = "-1";
+    await expect(dispatch(1, "Site", "configure", [{ config: source({}) }])).rejects.toThrow(/^GITBOOK_OPENAPI_WAIT_SECONDS \(gitbook:openApiWaitSeconds is not set\) is "-1"/);
+  });
+
   it("reaches the API with the configured token, and the organization default fills check", async () => {
     configureFrom(source({ "gitbook:token": emu.token, "gitbook:apiUrl": emu.url, "gitbook:organizationId": emu.seeded.organizationId }));
     const checked = (await dispatch(1, "Site", "check", [{}, { title: "Docs" }])) as { inputs: Record<string, unknown> };
@@ -144,7 +183,7 @@ describe("engine", () => {
       },
     });
     const err = await engine.create(def, { title: "t", __provider: "shim" }).catch((e) => e);
-    expect(err).toMatchObject({ id: "x", reasons: ["settings failed"], properties: { title: "half", __provider: "shim" } });
+    expect(err).toMatchObject({ id: "x", reasons: ["Fake x: settings failed"], properties: { title: "half", __provider: "shim" } });
     expect(err.properties).not.toHaveProperty("gone");
   });
 });

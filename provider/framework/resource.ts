@@ -9,6 +9,9 @@ import type { ProviderConfig } from "../config";
 import { claimsOf } from "./claims";
 import type { DiffRules } from "./diff";
 
+/** Where a resource's inputs carry the program's name for it (see resourceProps). */
+export const NAME_KEY = "__gitbookName";
+
 export interface Ctx {
   client: GitbookClient;
   config: ProviderConfig;
@@ -24,6 +27,11 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   diff: DiffRules;
   /** Fields not scoped to the organization (none today) set this false. */
   organizationScoped?: boolean;
+  /**
+   * Runs at check on inputs the schema accepted: completes them from outside the program (an
+   * OpenAPI spec's file is hashed), or fails naming the property.
+   */
+  prepare?(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
   create(ctx: Ctx, inputs: I): Promise<{ id: string; outs: O }>;
   /**
    * Live outputs for the object, with every input field present in `props` refreshed from the API;
@@ -50,13 +58,24 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
 export class PartialFailure extends Error {
   readonly id: string;
   properties: Props;
-  readonly reasons: string[];
-  constructor(id: string, properties: Props, reasons: string[]) {
-    super(reasons.join("; "));
+  /** What the engine shows; rewritten, like the message, so the first line names resource, input and cause. */
+  reasons: string[];
+  /** The input the failure is about, when the failed request served one input (e.g. `members`). */
+  readonly field?: string;
+  /** Body fields of that request which the API may name for it (a team's `add`, `remove`, `memberships`). */
+  readonly apiFields: readonly string[];
+  /**
+   * @param opts.cause the error that stopped the step, when there is one: the message the user sees
+   *   leads with it (see failure.ts).
+   */
+  constructor(id: string, properties: Props, reasons: string[], opts: { cause?: unknown; field?: string; apiFields?: readonly string[] } = {}) {
+    super(reasons.join("; "), opts.cause !== undefined ? { cause: opts.cause } : undefined);
     this.name = "PartialFailure";
     this.id = id;
     this.properties = properties;
     this.reasons = reasons;
+    if (opts.field) this.field = opts.field;
+    this.apiFields = opts.apiFields ?? [];
   }
 }
 
@@ -203,7 +222,7 @@ export function createdSince(createdAt: string | null | undefined, sentAt: numbe
 
 /** The object exists but a follow-up write failed: keep it in state with what it really has. */
 export function settingsFailed(what: string, id: string, outs: Props, cause: unknown): PartialFailure {
-  return new PartialFailure(id, outs, [`${what} ${id} was created but its settings could not be applied: ${(cause as Error).message}`]);
+  return new PartialFailure(id, outs, [`${what} ${id} was created but its settings could not be applied: ${(cause as Error).message}`], { cause });
 }
 
 /** GET that answers undefined for 404 instead of throwing. */
@@ -263,7 +282,9 @@ export function patchBody(changed: readonly string[], news: Props, rules: PatchR
  * an Output on the resource even when the program leaves it unset), the program's args, and the
  * computed outputs, unset until the provider fills them in.
  */
-export function resourceProps(schema: z.ZodObject, args: object, outputs: readonly string[]): Record<string, unknown> {
+export function resourceProps(name: string, schema: z.ZodObject, args: object, outputs: readonly string[]): Record<string, unknown> {
   const unset = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, undefined]));
-  return { ...unset(Object.keys(schema.shape)), ...args, ...unset(outputs) };
+  // The program's name for the resource travels with its inputs (dynamic providers are never told
+  // it), so an error can say which resource failed. Never compared by diff, never sent to GitBook.
+  return { ...unset(Object.keys(schema.shape)), ...args, ...unset(outputs), [NAME_KEY]: name };
 }

@@ -32,7 +32,7 @@ describe("a create that fails after the object exists", () => {
     const e = await partialFailure(env.up("OpenApiSpec", inputs));
     const live = [...env.emu.store.openApiSpecs.values()].filter((s) => s.slug === "followed-api");
     expect(live.map((s) => s.id)).toEqual([e.id]);
-    expect(e.reasons[0]).toMatch(/processing could not be followed: GitBook API 500 on GET/);
+    expect(e.reasons[0]).toMatch(/^OpenApiSpec oas_\w+: GitBook API 500 on GET \S+: .*\nOpenAPI spec "followed-api" was sent but its processing could not be followed; it is kept in state/);
     const refreshed = await env.refresh("OpenApiSpec", { id: e.id, outs: e.properties });
     expect(refreshed!.state.id).toBe(e.id);
   });

@@ -1,4 +1,7 @@
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
@@ -50,10 +53,14 @@ describe("check", () => {
     ["slug", { slug: "Payments_API", source: url }, /^slug must match lower-case letters and digits/],
     ["slug", { slug: "payments--api", source: url }, /^slug must match lower-case letters and digits/],
     ["slug", { slug: "-payments", source: url }, /^slug must match lower-case letters and digits/],
-    ["source", { slug: "s", source: {} }, /^source must set exactly one of url or text/],
-    ["source", { slug: "s", source: { ...url, text: doc("x") } }, /^source must set exactly one of url or text/],
-    ["source", { slug: "s", source: "https://api.acme.test/openapi.json" }, /^source must be an object \{url\} or \{text\}/],
-    ["source", { slug: "s", source: { file: "openapi.yaml" } }, /^source has unknown field\(s\) file: use url or text/],
+    ["source", { slug: "s", source: {} }, /^source must set exactly one of url, file or text/],
+    ["source", { slug: "s", source: { ...url, text: doc("x") } }, /^source must set exactly one of url, file or text/],
+    ["source", { slug: "s", source: { file: "openapi.yaml", text: doc("x") } }, /^source must set exactly one of url, file or text/],
+    ["source", { slug: "s", source: "https://api.acme.test/openapi.json" }, /^source must be an object \{url\}, \{file\} or \{text\}/],
+    ["source", { slug: "s", source: { path: "openapi.yaml" } }, /^source has unknown field\(s\) path: use url, file or text/],
+    ["source", { slug: "s", source: { url: "https://api.acme.test/o.json", sha256: "abc" } }, /^source has unknown field\(s\) sha256/],
+    ["source.file", { slug: "s", source: { file: "" } }, /^source\.file must not be empty/],
+    ["source.file", { slug: "s", source: { file: "no/such/openapi.yaml" } }, /^source\.file cannot read "no\/such\/openapi\.yaml" \(looked for as \/\S+\/no\/such\/openapi\.yaml\): no such file$/],
     ["source.url", { slug: "s", source: { url: "api.acme.test/openapi.json" } }, /^source\.url must be an absolute http\(s\) URL/],
     ["source.url", { slug: "s", source: { url: `https://api.acme.test/${"o".repeat(2027)}` } }, /^source\.url must be at most 2048 characters/],
     ["source.text", { slug: "s", source: { text: "" } }, /^source\.text must not be empty/],
@@ -85,6 +92,105 @@ describe("check", () => {
 
   it("fails up with the property named", async () => {
     await expect(env.up("OpenApiSpec", { slug: "Bad Slug", source: url })).rejects.toThrow(CheckFailed);
+  });
+});
+
+describe("a source read from a file", () => {
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "openapi-file-"));
+    file = path.join(dir, "openapi.yaml");
+    fs.writeFileSync(file, doc("From a file"));
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const relative = () => path.relative(process.cwd(), file);
+
+  it("is hashed at check: the inputs carry the path and the SHA-256, not the text", async () => {
+    env.emu.log.reset();
+    const r = await env.check("OpenApiSpec", { slug: "from-file", source: { file: relative() } });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs!.source).toEqual({ file: relative(), sha256: sha(doc("From a file")) });
+    expect(JSON.stringify(r.inputs)).not.toContain("From a file");
+    // A hash given in the program is recomputed, not trusted.
+    expect((await env.check("OpenApiSpec", { slug: "from-file", source: { file: relative(), sha256: "0".repeat(64) } })).inputs!.source).toEqual(r.inputs!.source);
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("fails check naming source.file when the file cannot be read, before any request", async () => {
+    env.emu.log.reset();
+    for (const [source, reason] of [
+      [{ file: path.join(dir, "missing.yaml") }, /^source\.file cannot read "\/\S+\/missing\.yaml": no such file$/],
+      [{ file: dir }, /^source\.file cannot read "\/\S+": a directory, not a file$/],
+    ] as const) {
+      const r = await env.check("OpenApiSpec", { slug: "from-file", source });
+      expect(r.failures).toEqual([{ property: "source.file", reason: expect.stringMatching(reason) }]);
+    }
+    const empty = path.join(dir, "empty.yaml");
+    fs.writeFileSync(empty, "\n");
+    expect((await env.check("OpenApiSpec", { slug: "from-file", source: { file: empty } })).failures).toEqual([
+      { property: "source.file", reason: `source.file ${JSON.stringify(empty)} is empty` },
+    ]);
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("is read when sent: the API gets the document, the outputs keep the path and the hash", async () => {
+    const s = slug();
+    const r = await created({ slug: s, source: { file: relative() } });
+    expect(live(s).source).toEqual({ text: doc("From a file") });
+    expect(r.outs.source).toEqual({ file: relative(), sha256: sha(doc("From a file")) });
+    expect(JSON.stringify(r.outs)).not.toContain("From a file");
+    expect(r.outs.processingState).toBe("complete");
+  });
+
+  it("diffs an edited file as a changed source, sends it with one PUT, and nothing when it is unchanged", async () => {
+    const s = slug();
+    const own = path.join(dir, `${s}.yaml`);
+    fs.writeFileSync(own, doc("v1"));
+    const first = await created({ slug: s, source: { file: own } });
+    expect((await env.up("OpenApiSpec", { slug: s, source: { file: own } }, first)).step).toBe("same");
+    fs.writeFileSync(own, doc("v2"));
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", { slug: s, source: { file: own } }, first);
+    expect(r.step).toBe("update");
+    expect(r.diff).toMatchObject({ changes: true, replaces: [] });
+    expect(env.emu.log.count({ method: "PUT", route: SPEC })).toBe(1);
+    expect(live(s).source).toEqual({ text: doc("v2") });
+    expect(r.state.outs.source).toEqual({ file: own, sha256: sha(doc("v2")) });
+  });
+
+  it("changes nothing when the same document moves from text to a file, and sends a different one", async () => {
+    const s = slug();
+    const fromText = await created({ slug: s, source: { text: doc("From a file") } });
+    env.emu.log.reset();
+    const moved = await env.up("OpenApiSpec", { slug: s, source: { file: relative() } }, fromText);
+    expect(moved.step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+    const other = path.join(dir, "other.yaml");
+    fs.writeFileSync(other, doc("Other"));
+    const changed = await env.up("OpenApiSpec", { slug: s, source: { file: other } }, fromText);
+    expect(changed.step).toBe("update");
+    expect(live(s).source).toEqual({ text: doc("Other") });
+  });
+
+  it("refreshes to inputs that diff equal to the program", async () => {
+    const s = slug();
+    const first = await created({ slug: s, source: { file: relative() } });
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.inputs.source).toEqual({ file: relative(), sha256: sha(doc("From a file")) });
+    const d = await env.diff("OpenApiSpec", refreshed!.state, (await env.check("OpenApiSpec", { slug: s, source: { file: relative() } })).inputs!);
+    expect(d.changes).toBe(false);
+  });
+
+  it("fails the step naming source.file when the file is gone by the time it is sent", async () => {
+    const gone = path.join(dir, "gone.yaml");
+    fs.writeFileSync(gone, doc("Gone"));
+    const inputs = (await env.check("OpenApiSpec", { slug: slug(), source: { file: gone } })).inputs!;
+    fs.rmSync(gone);
+    env.emu.log.reset();
+    const err = await env.call("OpenApiSpec", "create", inputs).catch((e) => e);
+    expect(err.message).toMatch(/^OpenApiSpec: source\.file cannot read "\/\S+\/gone\.yaml": no such file$/);
+    expect(env.emu.log.writes()).toBe(0);
   });
 });
 

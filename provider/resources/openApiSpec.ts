@@ -1,9 +1,11 @@
 /**
  * OpenApiSpec: an OpenAPI document GitBook turns into API reference pages, addressed by its slug.
  *
- * The source is a URL GitBook fetches, or the document's text (typically read from a file in the
- * program's repository). A text source is kept out of the outputs: they hold its SHA-256, and the
- * diff hashes the program's text to compare, so editing the file updates the spec.
+ * The source is a URL GitBook fetches, a file the provider reads when it sends the source, or the
+ * document's text. Pulumi keeps every input in state, so a text source lands there whole; a file
+ * source puts only its path and SHA-256 there (the hash is computed at check, so editing the file
+ * shows as a change in preview). The diff compares documents by their hash, whichever form holds
+ * them, so moving a document from `text` to a file with the same content changes nothing.
  *
  * GitBook processes a source asynchronously. Create and update wait for the outcome, up to
  * `gitbook:openApiWaitSeconds`; a failed or unfinished processing keeps the spec in state and fails
@@ -11,6 +13,8 @@
  * next `up` sends the source again (e.g. once the document behind the URL is fixed).
  */
 import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -33,9 +37,10 @@ import { providerFor } from "../shim";
 
 // ---- Types ---------------------------------------------------------------------------------------
 
-export type OpenApiSource = { url: string } | { text: string };
-/** A source as outputs keep it: the URL, or the text's hash. */
-export type StoredOpenApiSource = { url: string } | { textSha256: string };
+/** A source as the program gives it; after check, a file source also holds its content's `sha256`. */
+export type OpenApiSource = { url: string } | { text: string } | { file: string; sha256?: string };
+/** A source as outputs keep it: the URL, the text's hash, or the file's path and its content's hash. */
+export type StoredOpenApiSource = { url: string } | { textSha256: string } | { file: string; sha256: string };
 
 export type OpenApiSpecInputs = {
   organizationId: string;
@@ -71,21 +76,33 @@ export const openApiSpecSchema = z.object({
     .looseObject(
       {
         url: httpUrl(2048).optional().describe("Public http(s) URL GitBook fetches the document from, at most 2048 characters."),
+        file: z
+          .string({ error: "must be a string" })
+          .min(1, "must not be empty")
+          .optional()
+          .describe(
+            "Path of a file holding the document (YAML or JSON), relative to the program's working directory (the folder of the project's `main`, or of Pulumi.yaml without one: where `fs.readFileSync` in the program resolves it too), or absolute. The provider reads it at check, where a file it cannot read fails `preview` naming this field, and reads it again when it sends the source. State keeps only the path and the SHA-256 of the content; editing the file shows as a change.",
+          ),
         text: z
           .string({ error: "must be a string" })
           .min(1, "must not be empty")
           .optional()
-          .describe("The document itself (YAML or JSON), e.g. `fs.readFileSync(\"openapi.yaml\", \"utf8\")`. State keeps only its SHA-256."),
+          .describe(
+            "The document itself (YAML or JSON). Pulumi keeps every input in state, so the whole text is stored there, unencrypted, in the resource's inputs (the outputs keep only its SHA-256). Use `file` (or `url`) to keep the document out of state.",
+          ),
       },
-      { error: "must be an object {url} or {text}" },
+      { error: "must be an object {url}, {file} or {text}" },
     )
-    // One message per mistake: a strict object would also report a misspelt key as "neither url nor text".
+    // One message per mistake: a strict object would also report a misspelt key as "none of url, file or text".
     .superRefine((s, ctx) => {
-      const unknown = Object.keys(s).filter((k) => k !== "url" && k !== "text");
-      if (unknown.length) ctx.addIssue({ code: "custom", message: `has unknown field(s) ${unknown.join(", ")}: use url or text` });
-      else if ((s.url === undefined) === (s.text === undefined)) ctx.addIssue({ code: "custom", message: "must set exactly one of url or text" });
+      // `sha256` is what check adds to a file source; given with one, it is recomputed.
+      const unknown = Object.keys(s).filter((k) => k !== "url" && k !== "text" && k !== "file" && !(k === "sha256" && s.file !== undefined));
+      if (unknown.length) ctx.addIssue({ code: "custom", message: `has unknown field(s) ${unknown.join(", ")}: use url, file or text` });
+      else if ([s.url, s.file, s.text].filter((v) => v !== undefined).length !== 1) ctx.addIssue({ code: "custom", message: "must set exactly one of url, file or text" });
     })
-    .describe("Where the OpenAPI document comes from: `{url}` or `{text}`. Changing it (or the text) sends the new source and waits for processing."),
+    .describe(
+      "Where the OpenAPI document comes from: `{url}` (GitBook fetches it), `{file}` (the provider reads it; state keeps its path and hash) or `{text}` (state keeps the whole text in the inputs). A changed URL, or a changed document in a file or text, sends the source again and waits for processing; the same document moved between `file` and `text` changes nothing.",
+    ),
   visibility: z
     .enum(["private", "public"], { error: "must be private or public" })
     .optional()
@@ -111,6 +128,61 @@ function storedSource(source: unknown): unknown {
   return typeof s.text === "string" && !isUnknown(s.text) ? { textSha256: sha256(s.text) } : source;
 }
 
+/** What the diff compares: the URL, or the document's hash whichever form holds it. */
+function comparableSource(source: unknown): unknown {
+  if (!source || typeof source !== "object") return source;
+  const s = source as Record<string, unknown>;
+  if (typeof s.text === "string") return isUnknown(s.text) ? source : { sha256: sha256(s.text) };
+  if (typeof s.textSha256 === "string") return { sha256: s.textSha256 };
+  if (typeof s.file === "string" && typeof s.sha256 === "string") return { sha256: s.sha256 };
+  return source;
+}
+
+/** Where a file source is read from: the path as given, against the working directory the program and the provider share. */
+export function sourceFilePath(file: string): string {
+  return path.resolve(process.cwd(), file);
+}
+
+/** The content of a file source, or why it cannot be read (naming the path and the folder it was looked for in). */
+export function readSourceFile(file: string): { text: string } | { problem: string } {
+  const where = sourceFilePath(file);
+  const shown = path.isAbsolute(file) ? JSON.stringify(file) : `${JSON.stringify(file)} (looked for as ${where})`;
+  let text: string;
+  try {
+    text = fs.readFileSync(where, "utf8");
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const why = err.code === "ENOENT" ? "no such file" : err.code === "EISDIR" ? "a directory, not a file" : err.code === "EACCES" ? "permission denied" : err.message;
+    return { problem: `cannot read ${shown}: ${why}` };
+  }
+  if (text.trim() === "") return { problem: `${shown} is empty` };
+  return { text };
+}
+
+/**
+ * At check: a file source gets the SHA-256 of the file's content beside its path, so the inputs
+ * (and state) hold the hash rather than the text, and an edited file diffs as a changed source.
+ */
+function prepare(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] } {
+  const source = inputs.source as Record<string, unknown> | undefined;
+  if (!source || typeof source.file !== "string" || isUnknown(source.file)) return { inputs };
+  const read = readSourceFile(source.file);
+  if ("problem" in read) return { failures: [{ property: "source.file", reason: `source.file ${read.problem}` }] };
+  return { inputs: { ...inputs, source: { file: source.file, sha256: sha256(read.text) } } };
+}
+
+/**
+ * The source as the API takes it, and as the outputs then keep it. A file is read now, when it is
+ * sent; the outputs record the hash of what was sent.
+ */
+function apiSource(source: OpenApiSource): { body: { url: string } | { text: string }; stored: StoredOpenApiSource } {
+  if ("url" in source) return { body: { url: source.url }, stored: { url: source.url } };
+  if ("text" in source) return { body: { text: source.text }, stored: { textSha256: sha256(source.text) } };
+  const read = readSourceFile(source.file);
+  if ("problem" in read) throw new Error(`source.file ${read.problem}`);
+  return { body: { text: read.text }, stored: { file: source.file, sha256: sha256(read.text) } };
+}
+
 function processingFailed(spec: { processingState?: unknown; lastProcessErrorCode?: unknown }): boolean {
   const state = spec.processingState;
   if (typeof state !== "string") return false;
@@ -124,7 +196,7 @@ export const openApiSpecDiff: DiffRules = {
   replaceOn: ["organizationId", "slug"],
   liveFields: ["visibility"],
   view: (props) => {
-    const source = storedSource(props.source);
+    const source = comparableSource(props.source);
     // Only outputs carry a processing state: a failed one makes the next up resend the source.
     if (processingFailed(props) && source && typeof source === "object") return { ...props, source: { ...source, lastProcessingFailed: true } };
     return { ...props, source };
@@ -167,7 +239,7 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: Api
     // leave a created spec out of state, and the next up would fail on its slug.
     throw new PartialFailure(id, outputs(declared(inputs), sent), [
       `OpenAPI spec "${inputs.slug}" was sent but its processing could not be followed: ${(e as Error).message}`,
-    ]);
+    ], { cause: e });
   }
   const outs = () => outputs(declared(inputs), spec);
   if (IN_FLIGHT_STATES.has(spec.processingState)) {
@@ -178,7 +250,7 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: Api
   if (processingFailed(spec)) {
     throw new PartialFailure(id, outs(), [
       `OpenAPI spec "${inputs.slug}" failed to process: ${spec.lastProcessErrorCode ?? spec.processingState}; fix the source and run up again (the source is sent again)`,
-    ]);
+    ], { field: "source" });
   }
   return spec;
 }
@@ -189,11 +261,11 @@ const specsPath = (org: string) => p`/orgs/${org}/openapi`;
 const specPath = (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`;
 
 
-/** Inputs the API reports. It echoes a URL source but never a text source. */
+/** Inputs the API reports. It echoes a URL source but never a text (or file) source. */
 function liveInputs(spec: ApiOpenApiSpec, recorded: unknown): Props {
   let source: StoredOpenApiSource;
   if (spec.sourceURL) source = { url: spec.sourceURL };
-  else if (recorded && typeof recorded === "object" && "textSha256" in recorded) source = recorded as StoredOpenApiSource;
+  else if (recorded && typeof recorded === "object" && ("textSha256" in recorded || "sha256" in recorded)) source = recorded as StoredOpenApiSource;
   else source = { textSha256: TEXT_NOT_KNOWN };
   return { slug: spec.slug, visibility: spec.visibility ?? "private", source };
 }
@@ -213,15 +285,17 @@ function outputs(declaredInputs: Partial<OpenApiSpecInputs> | Partial<OpenApiSpe
   };
 }
 
-async function create(ctx: Ctx, inputs: OpenApiSpecInputs): Promise<{ id: string; outs: OpenApiSpecOutputs }> {
-  const { organizationId: org, slug } = inputs;
+async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string; outs: OpenApiSpecOutputs }> {
+  const { organizationId: org, slug } = given;
+  const source = apiSource(given.source);
+  const inputs = { ...given, source: source.stored } as unknown as OpenApiSpecInputs;
   let spec: ApiOpenApiSpec;
   try {
     spec = await createOnce(ctx, {
       kind: "OpenApiSpec",
       key: `${org}/${slug}`,
       what: `OpenAPI spec "${slug}"`,
-      send: () => ctx.client.post(specsPath(org), { body: { slug, source: inputs.source }, schema: ApiOpenApiSpec }),
+      send: () => ctx.client.post(specsPath(org), { body: { slug, source: source.body }, schema: ApiOpenApiSpec }),
       // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
       // slug), is the one our lost POST created.
       candidates: async () => {
@@ -246,7 +320,7 @@ async function create(ctx: Ctx, inputs: OpenApiSpecInputs): Promise<{ id: string
       // The outputs record the spec's actual (private) visibility, so the next up sends the declared one.
       throw new PartialFailure(id, outputs(declared(inputs), spec), [
         `OpenAPI spec "${slug}" was created but its visibility could not be set: ${(e as Error).message}`,
-      ]);
+      ], { cause: e, field: "visibility" });
     }
   }
   spec = await settle(ctx, id, inputs, spec);
@@ -260,11 +334,14 @@ async function read(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<Op
   return outputs(refreshDeclared([...openApiSpecDiff.fields, "adoptId"], props, liveInputs(spec, props.source)), spec);
 }
 
-async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: OpenApiSpecInputs): Promise<OpenApiSpecOutputs> {
-  const changed = changedFields(openApiSpecDiff, olds, news);
-  const path = specPath(news.organizationId, news.slug);
+async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, given: OpenApiSpecInputs): Promise<OpenApiSpecOutputs> {
+  const changed = changedFields(openApiSpecDiff, olds, given);
+  const path = specPath(given.organizationId, given.slug);
+  // A source not sent keeps what the outputs say was sent (the same document, maybe from another form).
+  const source = changed.includes("source") ? apiSource(given.source) : undefined;
+  const news = { ...given, source: source ? source.stored : storedSource(given.source) } as unknown as OpenApiSpecInputs;
   let spec: ApiOpenApiSpec | undefined;
-  if (changed.includes("source")) spec = await ctx.client.put(path, { body: { source: news.source }, schema: ApiOpenApiSpec });
+  if (source) spec = await ctx.client.put(path, { body: { source: source.body }, schema: ApiOpenApiSpec });
   // A changed visibility is a declared one: an absent visibility is never a change.
   if (changed.includes("visibility")) spec = await ctx.client.patch(path, { body: { visibility: news.visibility }, schema: ApiOpenApiSpec });
   spec ??= await ctx.client.get(path, { schema: ApiOpenApiSpec });
@@ -280,6 +357,7 @@ export const definition: ResourceDef<OpenApiSpecInputs, OpenApiSpecOutputs> = {
   kind: "OpenApiSpec",
   schema: openApiSpecSchema,
   diff: openApiSpecDiff,
+  prepare,
   create,
   read,
   update,
@@ -290,7 +368,7 @@ export const definition: ResourceDef<OpenApiSpecInputs, OpenApiSpecOutputs> = {
 
 export type OpenApiSpecArgs = {
   slug: pulumi.Input<string>;
-  source: pulumi.Input<{ url: pulumi.Input<string> } | { text: pulumi.Input<string> }>;
+  source: pulumi.Input<{ url: pulumi.Input<string> } | { file: pulumi.Input<string> } | { text: pulumi.Input<string> }>;
   organizationId?: pulumi.Input<string>;
   visibility?: pulumi.Input<OpenApiSpecInputs["visibility"]>;
   adoptId?: pulumi.Input<string>;
@@ -300,7 +378,7 @@ export type OpenApiSpecArgs = {
 export class OpenApiSpec extends pulumi.dynamic.Resource {
   declare readonly organizationId: pulumi.Output<string>;
   declare readonly slug: pulumi.Output<string>;
-  /** `{url}`, or `{textSha256}` for a text source. */
+  /** `{url}`, `{file, sha256}` for a file source, or `{textSha256}` for a text source. */
   declare readonly source: pulumi.Output<StoredOpenApiSource>;
   declare readonly visibility: pulumi.Output<OpenApiSpecOutputs["visibility"]>;
   declare readonly processingState: pulumi.Output<string>;
@@ -317,7 +395,7 @@ export class OpenApiSpec extends pulumi.dynamic.Resource {
     super(
       providerFor("OpenApiSpec"),
       name,
-      resourceProps(openApiSpecSchema, args, ["processingState", "lastVersion", "lastProcessedAt", "lastProcessErrorCode", "urls", "createdAt", "updatedAt"]),
+      resourceProps(name, openApiSpecSchema, args, ["processingState", "lastVersion", "lastProcessedAt", "lastProcessErrorCode", "urls", "createdAt", "updatedAt"]),
       opts,
       "gitbook",
       "OpenApiSpec",

@@ -227,7 +227,7 @@ export class SamlProvider extends pulumi.dynamic.Resource {
     super(
       providerFor("SamlProvider"),
       name,
-      resourceProps(samlProviderSchema, args, ["status", "acsURL", "startURL", "serviceEntityID", "createdAt"]),
+      resourceProps(name, samlProviderSchema, args, ["status", "acsURL", "startURL", "serviceEntityID", "createdAt"]),
       opts,
       "gitbook",
       "SamlProvider",

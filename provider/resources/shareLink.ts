@@ -178,7 +178,7 @@ export class ShareLink extends pulumi.dynamic.Resource {
     super(
       providerFor("ShareLink"),
       name,
-      resourceProps(shareLinkSchema, args, ["url", "createdAt"]),
+      resourceProps(name, shareLinkSchema, args, ["url", "createdAt"]),
       // The URL holds the share key: keep it encrypted in state and masked in previews, whatever else the user marked.
       { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), "url"])] },
       "gitbook",

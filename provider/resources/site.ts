@@ -225,7 +225,7 @@ export class Site extends pulumi.dynamic.Resource {
     super(
       providerFor("Site"),
       name,
-      resourceProps(siteSchema, args, ["hostname", "urls", "createdAt"]),
+      resourceProps(name, siteSchema, args, ["hostname", "urls", "createdAt"]),
       opts,
       "gitbook",
       "Site",

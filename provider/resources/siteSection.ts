@@ -216,7 +216,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
       // The section PATCH went through: record it, with `default` as it still is.
       throw new PartialFailure(id, outputs({ ...declared(news), default: olds.default }, section, olds.siteSpaceId), [
         `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
-      ]);
+      ], { cause: e, field: "default" });
     }
   }
   section ??= await findSection(ctx, org, site, id);
@@ -284,7 +284,7 @@ export class SiteSection extends pulumi.dynamic.Resource {
     super(
       providerFor("SiteSection"),
       name,
-      resourceProps(siteSectionSchema, args, ["siteSpaceId", "urls"]),
+      resourceProps(name, siteSectionSchema, args, ["siteSpaceId", "urls"]),
       opts,
       "gitbook",
       "SiteSection",

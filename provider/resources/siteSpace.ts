@@ -232,7 +232,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
       if (!patched) throw e;
       throw new PartialFailure(id, outputs({ ...declared(news), default: olds.default }, ss), [
         `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
-      ]);
+      ], { cause: e, field: "default" });
     }
   }
   return outputs(declared(news), ss);
@@ -295,7 +295,7 @@ export class SiteSpace extends pulumi.dynamic.Resource {
     super(
       providerFor("SiteSpace"),
       name,
-      resourceProps(siteSpaceSchema, args, ["parentSectionId", "title", "urls"]),
+      resourceProps(name, siteSpaceSchema, args, ["parentSectionId", "title", "urls"]),
       opts,
       "gitbook",
       "SiteSpace",

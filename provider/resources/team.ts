@@ -228,7 +228,7 @@ async function applyMembers(ctx: Ctx, org: string, team: ApiTeam, inputs: TeamIn
     const current = await ctx.client.get(teamPath(org, team.id), { schema: ApiTeam }).catch(() => team);
     throw new PartialFailure(team.id, outputs({ ...declared(inputs), members: liveMembers(inputs.members!, now) }, current), [
       `team ${team.id} exists but its membership could not be applied: ${(e as Error).message}`,
-    ]);
+    ], { cause: e, field: "members", apiFields: ["add", "remove", "memberships"] });
   }
   return ctx.client.get(teamPath(org, team.id), { schema: ApiTeam });
 }
@@ -257,7 +257,10 @@ async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs:
     // The team exists whatever failed after: keep it in state with its membership unconfirmed (absent),
     // so the next up reads the members and applies them, instead of leaving a team state never heard of.
     const { members: _unconfirmed, ...rest } = declared(inputs);
-    throw new PartialFailure(team.id, outputs(rest, team), [`team ${team.id} was created but its membership could not be confirmed: ${(e as Error).message}`]);
+    throw new PartialFailure(team.id, outputs(rest, team), [`team ${team.id} was created but its membership could not be confirmed: ${(e as Error).message}`], {
+      cause: e,
+      field: "members",
+    });
   }
 }
 
@@ -326,7 +329,7 @@ export class Team extends pulumi.dynamic.Resource {
     super(
       providerFor("Team"),
       name,
-      resourceProps(teamSchema, args, ["memberCount", "createdAt"]),
+      resourceProps(name, teamSchema, args, ["memberCount", "createdAt"]),
       opts,
       "gitbook",
       "Team",

@@ -94,7 +94,13 @@ for (const stack of ["dev", "prod"] as const) {
       const spec = [...emu.store.openApiSpecs.values()];
       expect(spec).toHaveLength(1);
       expect(spec[0]).toMatchObject({ slug: want.slug, visibility: want.specVisibility, processingState: "complete" });
-      expect((spec[0]!.source as { text: string }).text).toBe(fs.readFileSync(`${EXAMPLE_DIR}/examples/docs-site/openapi.yaml`, "utf8"));
+      const document = fs.readFileSync(`${EXAMPLE_DIR}/examples/docs-site/openapi.yaml`, "utf8");
+      expect((spec[0]!.source as { text: string }).text).toBe(document);
+      // The document went from the file to GitBook; state has its path and hash, never its text.
+      const inState = d.resource("api-spec");
+      expect(inState.inputs.source).toEqual({ file: expect.stringMatching(/(^|\/)examples\/docs-site\/openapi\.yaml$/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(document).toContain("Orders and customers of the Acme store");
+      expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("Orders and customers of the Acme store");
 
       expect(r.outputs?.siteId).toBe(site[0]!.id);
       expect(Object.keys(r.outputs?.siteSpaceIds as object).sort()).toEqual(

@@ -38,7 +38,12 @@ export function formatReport(r: RunReport, stack: string): string {
     .map(([op, n]) => `${n} ${op === "same" ? "unchanged" : op === "read-gone" ? "gone" : op}`)
     .join(", ");
   lines.push(`Resources: ${summary || "none"}`);
-  if (r.error) lines.push(`error: ${r.error}`);
+  if (r.error && r.failed) {
+    // As the CLI shows a failed provider call: under the resource it belongs to.
+    const type = r.failed.type.replace(/^pulumi-nodejs:dynamic\//, "");
+    const [first, ...rest] = r.error.split("\n");
+    lines.push("Diagnostics:", `  ${type} (${r.failed.name}):`, `    error: ${first}`, ...rest.map((l) => `    ${l}`));
+  } else if (r.error) lines.push(`error: ${r.error}`);
   return lines.join("\n");
 }
 

@@ -77,7 +77,14 @@ export interface RunReport {
   op: Op;
   steps: Step[];
   outputs?: Props;
+  /**
+   * Why the run failed. When a provider call failed, its message, as the engine reports it against
+   * the resource (and not the program's own error, which is only a consequence: a dependent's
+   * `error serializing property ...`, or nothing at all when no one used the failed resource's outputs).
+   */
   error?: string;
+  /** The resource whose provider call failed, when one did. */
+  failed?: { urn: string; type: string; name: string };
   checkFailures?: (CheckFailure & { urn: string })[];
 }
 
@@ -132,8 +139,8 @@ function saveState(file: string, state: StateFile): void {
 
 function changedKeys(olds: Props, news: Props): string[] {
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
-  keys.delete("__provider");
-  return [...keys].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
+  // What the SDK and the resource classes add for themselves (__provider, __gitbookName) is no input the user changes.
+  return [...keys].filter((k) => !k.startsWith("__") && JSON.stringify(olds[k]) !== JSON.stringify(news[k])).sort();
 }
 
 function limiter(n: number) {
@@ -168,20 +175,30 @@ export async function run(opts: RunOptions): Promise<RunReport> {
   const prior = loadState(opts.statePath);
   const priorByUrn = new Map(prior.resources.map((r) => [r.urn, r]));
   const report: RunReport = { op: opts.op, steps: [] };
-  const host = await ProviderHost.start(opts.programDir, opts.project, opts.hostLog);
+  // The engine runs the program, and starts the provider plugins, in the folder of `main` (or of
+  // Pulumi.yaml when there is no `main`): relative paths mean the same in both.
+  const pwd = path.dirname(path.resolve(opts.main));
+  const host = await ProviderHost.start(opts.programDir, opts.project, opts.hostLog, {}, pwd);
   const limit = limiter(opts.parallel ?? 16);
   // As the engine does once a step fails: nothing new starts, and the run ends only after what was in
   // flight has finished and been recorded. (Stopping the host mid-create left objects the API had
   // made but state never heard of.)
   let stepFailed = false;
+  /** The first provider call that failed, reported against its resource as the engine does. */
+  const fail = (r: { urn: string; type: string; name: string }, e: unknown) => {
+    if (report.failed) return;
+    report.failed = { urn: r.urn, type: r.type, name: r.name };
+    report.error = (e as Error).message;
+  };
   const inflight = new Set<Promise<unknown>>();
-  const operate = <T>(fn: () => Promise<T>): Promise<T> => {
+  const operate = <T>(r: { urn: string; type: string; name: string }, fn: () => Promise<T>): Promise<T> => {
     const p = limit(async () => {
       if (stepFailed && opts.op !== "preview") throw new Error("not started: an earlier step failed");
       try {
         return await fn();
       } catch (e) {
         stepFailed = true;
+        fail(r, e);
         throw e;
       }
     });
@@ -224,13 +241,27 @@ export async function run(opts: RunOptions): Promise<RunReport> {
   try {
     await host.configure(opts.config);
     if (opts.op === "refresh") {
-      await Promise.all(prior.resources.filter((r) => r.custom && r.id).map((r) => limit(() => refreshOne(host, r, report, current, passphrase))));
+      await Promise.all(
+        prior.resources
+          .filter((r) => r.custom && r.id)
+          .map((r) =>
+            limit(() =>
+              refreshOne(host, r, report, current, passphrase).catch((e) => {
+                fail(r, e);
+                throw e;
+              }),
+            ),
+          ),
+      );
       persist();
       return report;
     }
     if (opts.op === "destroy") {
       for (const r of [...prior.resources].reverse()) {
-        await remove(r);
+        await remove(r).catch((e) => {
+          fail(r, e);
+          throw e;
+        });
         current.delete(r.urn);
         report.steps.push({ urn: r.urn, type: r.type, name: r.name, op: "delete" });
         persist();
@@ -250,7 +281,7 @@ export async function run(opts: RunOptions): Promise<RunReport> {
         return { state: {} };
       }
       if (!reg.type.startsWith(DYNAMIC_PREFIX)) throw new Error(`the harness only runs dynamic resources, not ${reg.type}`);
-      return operate(async () => {
+      return operate(reg, async () => {
         const oldOutputs = old ? openOutputs(old.outputs, passphrase) : {};
         const checked = await host.check(reg.urn, old?.inputs ?? {}, inputs);
         if (checked.failures.length) {
@@ -314,6 +345,13 @@ export async function run(opts: RunOptions): Promise<RunReport> {
         return { id: old.id, state: oldOutputs };
       });
     });
+    // A failed step fails the run even when the program finished (nothing used the failed resource's
+    // outputs): the engine then deletes nothing and records no stack outputs.
+    await Promise.allSettled([...inflight]);
+    if (report.failed && opts.op !== "preview") {
+      persist();
+      return report;
+    }
     const dropped = prior.resources.filter((r) => !registered.includes(r.urn));
     for (const r of dropped) report.steps.push({ urn: r.urn, type: r.type, name: r.name, op: "delete" });
     if (opts.op === "preview") return report;
@@ -331,7 +369,8 @@ export async function run(opts: RunOptions): Promise<RunReport> {
     return report;
   } catch (e) {
     await Promise.allSettled([...inflight]);
-    report.error = (e as Error).message;
+    // A provider call's failure, when there was one, is the cause; the program's error only follows from it.
+    if (!report.failed) report.error = (e as Error).message;
     persist();
     return report;
   } finally {
@@ -444,6 +483,8 @@ async function runProgram(
   store.supportsResourceReferences = true;
   store.supportsOutputValues = false;
   const entry = path.resolve(opts.main);
+  // As the language host does: the program runs in the folder of `main`. One run per process.
+  process.chdir(path.dirname(entry));
   // A program that throws also rejects promises the SDK never awaits, some only after the run has
   // failed. The language host reports the error instead of crashing, and so must we: the first such
   // rejection fails the run, later ones (the same error again) are ignored. One run per process, so

@@ -54,12 +54,15 @@ export class ProviderHost {
     readonly port: number,
   ) {}
 
-  /** Starts the host in `programDir` (whose node_modules must hold pulumi-gitbook), logging its output to `logFile`. */
-  static async start(programDir: string, project: string, logFile: string, env: NodeJS.ProcessEnv = {}): Promise<ProviderHost> {
+  /**
+   * Starts the host in `cwd` (by default `programDir`, whose node_modules must hold pulumi-gitbook and
+   * @pulumi/pulumi), logging its output to `logFile`.
+   */
+  static async start(programDir: string, project: string, logFile: string, env: NodeJS.ProcessEnv = {}, cwd: string = programDir): Promise<ProviderHost> {
     const s = sdk(programDir);
     const log = fs.createWriteStream(logFile, { flags: "a" });
     const proc = spawn(process.execPath, [path.join(s.dir, "cmd/dynamic-provider/index.js"), "127.0.0.1:0"], {
-      cwd: programDir,
+      cwd,
       env: { ...process.env, ...env, PULUMI_NODEJS_PROJECT: project },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,8 +1,12 @@
-/** What the harness writes to state: no token, no absolute path, a small shim, secrets encrypted. */
+/**
+ * What the harness writes to state: no token, no absolute path, a small shim, secrets encrypted, and
+ * an OpenAPI document only where the program put it (a text source's inputs), never from a file.
+ */
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeDeployments, filesUnder, PROGRAM, ROOT, startDeployment, type Deployment } from "../support/lifecycle";
+import { describeDeployments, filesUnder, PROGRAM, ROOT, startDeployment, steps, type Deployment } from "../support/lifecycle";
 import { ref, site } from "./scenarios";
 
 describeDeployments("state written by the engine", () => {
@@ -75,5 +79,54 @@ describeDeployments("provider code in state", () => {
     expect(destroyed.error).toBeUndefined();
     expect(d.state().resources.filter((r) => r.custom)).toEqual([]);
     expect(d.emu.store.sites.size).toBe(0);
+  });
+});
+
+describeDeployments("an OpenAPI document in state", () => {
+  let d: Deployment;
+  let file: string;
+  const doc = (v: string) => `openapi: 3.1.0\ninfo:\n  title: State Test API ${v}\n  version: 1.0.0\npaths: {}\n`;
+  const spec = (source: Record<string, unknown>) => [{ kind: "OpenApiSpec", name: "spec", args: { slug: "state-api", source } }];
+  beforeAll(async () => {
+    d = await startDeployment();
+    file = path.join(d.dir, "openapi.yaml");
+    fs.writeFileSync(file, doc("v1"));
+  });
+  afterAll(async () => d?.close());
+
+  it("from a file: state holds the path and the hash, never the text; the path is relative to the program's folder", async () => {
+    // The program runs, and the provider host starts, in the folder of the project's main.
+    const relative = path.relative(PROGRAM, file);
+    const r = await d.run("up", spec({ file: relative }));
+    expect(r.error).toBeUndefined();
+    const sha = crypto.createHash("sha256").update(doc("v1")).digest("hex");
+    expect(d.resource("spec").inputs.source).toEqual({ file: relative, sha256: sha });
+    expect(d.resource("spec").outputs.source).toEqual({ file: relative, sha256: sha });
+    expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("State Test API");
+    expect([...d.emu.store.openApiSpecs.values()].map((s) => s.source)).toEqual([{ text: doc("v1") }]);
+
+    // An edited file is a change in preview, sent by the next up.
+    fs.writeFileSync(file, doc("v2"));
+    const preview = await d.run("preview", spec({ file: relative }));
+    expect(steps(preview)).toEqual(["update spec"]);
+    expect((await d.run("up", spec({ file: relative }))).error).toBeUndefined();
+    expect([...d.emu.store.openApiSpecs.values()].map((s) => s.source)).toEqual([{ text: doc("v2") }]);
+    expect(steps(await d.run("preview", spec({ file: relative })))).toEqual(["same spec"]);
+  });
+
+  it("from a file that cannot be read: preview fails naming source.file, without a request", async () => {
+    d.emu.log.reset();
+    const r = await d.run("preview", spec({ file: "missing/openapi.yaml" }));
+    expect(r.checkFailures).toEqual([
+      expect.objectContaining({ property: "source.file", reason: expect.stringMatching(/^source\.file cannot read "missing\/openapi\.yaml" \(looked for as \S+\/test\/lifecycle\/program\/missing\/openapi\.yaml\): no such file$/) }),
+    ]);
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("as text: the whole text is in the resource's inputs in state (as the reference says), only its hash in the outputs", async () => {
+    const r = await d.run("up", spec({ text: doc("as text") }));
+    expect(r.error).toBeUndefined();
+    expect(d.resource("spec").inputs.source).toEqual({ text: doc("as text") });
+    expect(JSON.stringify(d.resource("spec").outputs)).not.toContain("State Test API");
   });
 });

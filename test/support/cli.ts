@@ -106,11 +106,12 @@ const STEP_OF: Record<string, StepKind> = {
 };
 
 /** The engine's event log as the steps the harness reports (providers left out, as the harness has none). */
-export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error" | "checkFailures"> & { diagnostics: string[] } {
+export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error" | "checkFailures" | "failed"> & { diagnostics: string[] } {
   const steps = new Map<string, Step>();
   const errors: string[] = [];
   const diagnostics: string[] = [];
   const checkFailures: NonNullable<RunReport["checkFailures"]> = [];
+  let failed: RunReport["failed"];
   for (const line of lines) {
     if (!line.trim()) continue;
     const e = JSON.parse(line) as EngineEvent;
@@ -118,6 +119,7 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
     if (d && d.severity !== "debug") diagnostics.push(`${d.severity}: ${d.message.trim()}`);
     if (d && d.severity === "error") {
       errors.push(d.message.trim());
+      if (d.urn && !failed && !d.urn.includes("::pulumi:pulumi:Stack::")) failed = { urn: d.urn, type: d.urn.split("::")[2]!.split("$").pop()!, name: d.urn.split("::").pop()! };
       // How the engine words a failure that Check returned.
       const failure = /resource '[^']+': property (\S+) value \{.*\} has a problem: (.*)$/s.exec(d.message.trim());
       if (failure && d.urn) checkFailures.push({ urn: d.urn, property: failure[1]!, reason: failure[2]! });
@@ -151,10 +153,15 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
       ...(kind === "replace" && m.keys?.length ? { replaces: [...m.keys] } : {}),
     });
   }
+  // The engine adds a bare "update failed" on the stack when a resource failed: the resource's own
+  // error is the report's; the bare one only when there is nothing else.
+  const specific = errors.filter((e) => !/^(update|preview|refresh|destroy) failed$/.test(e));
+  const error = (specific.length ? specific : errors).join("\n");
   return {
     steps: [...steps.values()],
-    ...(errors.length ? { error: errors.join("\n") } : {}),
+    ...(errors.length ? { error } : {}),
     ...(checkFailures.length ? { checkFailures } : {}),
+    ...(failed ? { failed } : {}),
     diagnostics,
   };
 }
@@ -260,6 +267,7 @@ export async function createCliStack(
         code: r.code,
         diagnostics: parsed.diagnostics,
         ...(parsed.checkFailures ? { checkFailures: parsed.checkFailures } : {}),
+        ...(parsed.failed ? { failed: parsed.failed } : {}),
       };
       if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
       if (op !== "preview" && op !== "destroy") {

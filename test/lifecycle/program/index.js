@@ -2,12 +2,14 @@
 // different program without writing one. Arguments may refer to another resource's output with
 // {"$ref": "<name>.<output>"} or to a field inside it with {"$ref": "<name>.<output>.<field>"}, mark a
 // value secret with {"$secret": value}, and read secret stack config with
-// {"$secretConfig": "<key in the lifecycle namespace>"}.
+// {"$secretConfig": "<key in the lifecycle namespace>"}. With `lifecycle:exports` set to
+// `none` it exports nothing.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
 module.exports = async () => {
-  const decls = new pulumi.Config("lifecycle").requireObject("resources");
+  const config = new pulumi.Config("lifecycle");
+  const decls = config.requireObject("resources");
   const made = {};
   const resolve = (v) => {
     if (Array.isArray(v)) return v.map(resolve);
@@ -27,5 +29,7 @@ module.exports = async () => {
     const opts = d.dependsOn ? { dependsOn: d.dependsOn.map((n) => made[n]) } : undefined;
     made[d.name] = new gitbook[d.kind](d.name, resolve(d.args), opts);
   }
+  // `lifecycle:exports: none`: a program that uses no resource's outputs.
+  if (config.get("exports") === "none") return {};
   return Object.fromEntries(Object.entries(made).map(([n, r]) => [n, r.id]));
 };

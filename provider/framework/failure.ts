@@ -1,0 +1,86 @@
+/**
+ * The message a failed provider call ends with. Pulumi shows it under the resource, and the program
+ * repeats it inside whatever used the resource's outputs (`error serializing property "siteId": ...`),
+ * so its first line must stand alone: which resource, which of its inputs, and what is wrong with it.
+ *
+ *     Team docs-writers: members: unknown user "nobody@acme.test" (not a member of this organization)
+ *     team team_x3 was created but its membership could not be applied; it is kept in state, and the next `up` continues from there
+ *     (GitBook API 400 on PUT /v1/orgs/org_1/teams/team_x3/members)
+ *
+ * The lines after the first say what became of the object and which request failed.
+ */
+import { GitbookError } from "../client";
+import { ConfigError } from "../config";
+import { NAME_KEY, PartialFailure, type Props, type ResourceDef } from "./resource";
+
+/** `Team docs-writers`, or `Team team_x3` where the program's name is not known (refresh, destroy), or `Team`. */
+export function resourceLabel(kind: string, props: Props | undefined, id?: string): string {
+  const name = props?.[NAME_KEY];
+  if (typeof name === "string" && name) return `${kind} ${name}`;
+  return id ? `${kind} ${id}` : kind;
+}
+
+/** The API error at the bottom of a failure, if there is one. */
+function apiError(e: unknown): GitbookError | undefined {
+  for (let cur = e, depth = 0; cur && depth < 5; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (cur instanceof GitbookError) return cur;
+  }
+  return undefined;
+}
+
+/**
+ * Which input of the resource an API message is about: the API names a body field first
+ * (`spaceId: no space "spc_x" in this organization`), which is the input of the same name.
+ */
+function fieldOf(def: ResourceDef, api: GitbookError, tagged?: { field: string; apiFields: readonly string[] }): { field: string; cause: string } | undefined {
+  const m = /^([A-Za-z][\w]*)((?:\.[\w]+|\[\d+\])*): (.+)$/s.exec(api.apiMessage);
+  if (!m) return undefined;
+  // A body field of a request made for one input (a team's `add` list is its `members`).
+  if (tagged?.apiFields.includes(m[1]!)) return { field: tagged.field, cause: m[3]! };
+  if (!(m[1]! in def.schema.shape)) return undefined;
+  return { field: m[1]! + m[2]!, cause: m[3]! };
+}
+
+/**
+ * Rewrites the failure's message (and a partial failure's reasons, which the engine shows instead)
+ * so the first line is `<Kind> <name>: <input>: <cause>`, or `<Kind> <name>: <cause>` when no single
+ * input is to blame. Returns the same object: its class, and the id and properties of a partial
+ * failure, are what the engine needs.
+ */
+export function explainFailure(def: ResourceDef, props: Props | undefined, id: string | undefined, e: unknown): unknown {
+  // A malformed setting is about no resource: every call fails with the same words, naming the setting.
+  if (!(e instanceof Error) || e instanceof ConfigError || (e as { explained?: boolean }).explained) return e;
+  const partial = e instanceof PartialFailure ? e : undefined;
+  const label = resourceLabel(def.kind, props, id ?? partial?.id);
+  const cause = partial?.cause instanceof Error ? partial.cause : partial ? undefined : e;
+  const api = apiError(cause);
+  const parsed = api ? fieldOf(def, api, partial?.field ? { field: partial.field, apiFields: partial.apiFields } : undefined) : undefined;
+  const field = partial?.field ?? parsed?.field;
+
+  const lines: string[] = [];
+  if (api && field) {
+    // The input and the API's own words first; the request that failed goes below.
+    lines.push(`${label}: ${field}: ${parsed && parsed.field === field ? parsed.cause : api.apiMessage}`);
+  } else if (cause) {
+    lines.push(`${label}: ${field ? `${field}: ` : ""}${stripKind(def.kind, cause.message)}`);
+  } else {
+    lines.push(`${label}: ${field ? `${field}: ` : ""}${stripKind(def.kind, e.message)}`);
+  }
+  if (partial && cause) {
+    // What became of the object: the reason, without the cause it quotes at its end.
+    const reason = partial.reasons.join("; ");
+    const situation = reason.endsWith(`: ${cause.message}`) ? reason.slice(0, -cause.message.length - 2) : reason;
+    lines.push(`${situation}; it is kept in state, and the next \`up\` continues from there`);
+  }
+  if (api && field) lines.push(`(${api.status ? `GitBook API ${api.status} on` : "GitBook API"} ${api.method} ${api.path})`);
+  const message = lines.join("\n");
+  e.message = message;
+  if (partial) partial.reasons = [message];
+  (e as { explained?: boolean }).explained = true;
+  return e;
+}
+
+/** Messages written as `Team: ...` already name the kind: the label replaces that prefix. */
+function stripKind(kind: string, message: string): string {
+  return message.startsWith(`${kind}: `) ? message.slice(kind.length + 2) : message;
+}

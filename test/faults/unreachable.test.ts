@@ -1,0 +1,63 @@
+/**
+ * A `gitbook:apiUrl` that is malformed or unreachable, through the harness and the SDK's
+ * dynamic-provider host: a malformed URL fails the preview naming the setting, without a request; a
+ * closed port fails the `up` within seconds, naming the URL, the setting, the attempts and the time;
+ * and a wait caused by a retry is written to the host's stderr, which the Pulumi engine relays to the
+ * display while the wait goes on.
+ */
+import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+
+const site: Decl[] = [{ kind: "Site", name: "docs", args: { title: "Docs" } }];
+
+async function closedPort(): Promise<string> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return `http://127.0.0.1:${port}`;
+}
+
+describeDeployments("gitbook:apiUrl", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("fails the preview on a malformed URL, naming gitbook:apiUrl, without a request", async () => {
+    d.emu.log.reset();
+    for (const url of ["notaurl", "ftp://api.gitbook.com"]) {
+      const r = await d.run("preview", site, { config: { "gitbook:apiUrl": url } });
+      expect(r.error?.split("\n")[0]).toMatch(new RegExp(`^gitbook:apiUrl is "${url}", which .*; it must be the API's base URL`));
+      expect(r.stdout).toContain("gitbook:apiUrl");
+    }
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("fails an up against a closed port within seconds, naming the URL, the setting and the attempts", async () => {
+    const url = await closedPort();
+    const started = Date.now();
+    const r = await d.run("up", site, { config: { "gitbook:apiUrl": url } });
+    const took = Date.now() - started;
+    expect(r.error).toContain(`could not connect to ${url}, set by gitbook:apiUrl: check that setting and the network`);
+    expect(r.error).toMatch(/gave up after 3 attempts over \d+\.\d s/);
+    expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
+    // The harness and the host start in about 2 s; the three attempts add about one more.
+    expect(took).toBeLessThan(10_000);
+  });
+
+  it("writes a retry's wait to the host's stderr as it starts", async () => {
+    fs.writeFileSync(d.hostLog, "");
+    d.emu.faults.add({ match: { method: "POST" }, rateLimit: { burst: 1, retryAfterSeconds: 2 } });
+    const r = await d.run("up", site);
+    expect(r.error).toBeUndefined();
+    expect(steps(r)).toEqual(["create docs"]);
+    expect(fs.readFileSync(d.hostLog, "utf8")).toMatch(
+      /pulumi-gitbook: POST \/v1\/orgs\/[^/]+\/sites: 429 rate limited; retrying in 2\.0 s \(attempt 2 of at most 8, \d+\.\d s so far\)/,
+    );
+  });
+});
