@@ -9,20 +9,12 @@ import { MockAgent } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConnectionError, GitbookClient, RateLimitError, type RetryInfo } from "./index";
 import { announceRetry, retryLine } from "../config";
+import { closedPort } from "../../test/support/net";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => (s.closeAllConnections(), s.close(r)))));
 });
-
-/** A port that refuses connections: a server is bound, its port noted, and it is closed again. */
-async function closedPort(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe("an unreachable API", () => {
   it("fails a closed port within about a second, naming the URL, the setting, the attempts and the time", async () => {

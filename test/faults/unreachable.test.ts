@@ -6,20 +6,11 @@
  * display while the wait goes on.
  */
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { closedPort } from "../support/net";
 
 const site: Decl[] = [{ kind: "Site", name: "docs", args: { title: "Docs" } }];
-
-async function closedPort(): Promise<string> {
-  const server = http.createServer();
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((r) => server.close(r));
-  return `http://127.0.0.1:${port}`;
-}
 
 describeDeployments("gitbook:apiUrl", () => {
   let d: Deployment;
