@@ -107,7 +107,7 @@ function inputRows(def: ResourceDef): Row[] {
   const schema = z.toJSONSchema(def.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
   return rows(schema, "", (name, s, req) => {
     // check() fills organizationId from stack config, so a program may leave it out.
-    if (name === "organizationId" && def.organizationScoped !== false) return "no (`gitbook:organizationId`)";
+    if (name === "organizationId") return "no (`gitbook:organizationId`)";
     return req.includes(name) && s.default === undefined ? "yes" : "no";
   });
 }

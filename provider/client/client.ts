@@ -238,11 +238,6 @@ export class GitbookClient {
     return value;
   }
 
-  /** Forgets cached lists (after changes made outside this client). */
-  invalidateLists(): void {
-    this.listCache.clear();
-  }
-
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }

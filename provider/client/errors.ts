@@ -23,12 +23,10 @@ export class GitbookError extends Error {
   readonly path: string;
   /** The API's `error.message` (or a description of the transport failure). */
   readonly apiMessage: string;
-  /** Whether retrying the same request may succeed. */
-  readonly retryable: boolean;
   /** Attempts made before giving up (1 when the request was not retried). */
   attempts = 1;
 
-  constructor(status: number, apiMessage: string, ctx: ErrorContext, retryable: boolean) {
+  constructor(status: number, apiMessage: string, ctx: ErrorContext) {
     const where = `${ctx.method} ${ctx.path}`;
     super(status ? `GitBook API ${status} on ${where}: ${apiMessage}` : `GitBook API ${where} failed: ${apiMessage}`);
     this.name = new.target.name;
@@ -36,7 +34,6 @@ export class GitbookError extends Error {
     this.method = ctx.method;
     this.path = ctx.path;
     this.apiMessage = apiMessage;
-    this.retryable = retryable;
   }
 
   /** Records that the request was retried and says so in the message: how many attempts, over how long. */
@@ -60,7 +57,7 @@ export class RateLimitError extends GitbookError {
   /** Epoch milliseconds when the API said the limit resets, if it said. */
   readonly resetAt?: number;
   constructor(apiMessage: string, ctx: ErrorContext, resetAt?: number) {
-    super(429, apiMessage, ctx, true);
+    super(429, apiMessage, ctx);
     if (resetAt !== undefined) this.resetAt = resetAt;
   }
 }
@@ -73,7 +70,7 @@ export class ConnectionError extends GitbookError {
   /** Low-level code, e.g. ECONNREFUSED, UND_ERR_SOCKET, UND_ERR_HEADERS_TIMEOUT. */
   readonly code: string;
   constructor(code: string, detail: string, ctx: ErrorContext) {
-    super(0, `${code}: ${detail}${connectionHint(code, ctx)}`, ctx, true);
+    super(0, `${code}: ${detail}${connectionHint(code, ctx)}`, ctx);
     this.code = code;
   }
 }
@@ -102,7 +99,7 @@ export class AmbiguousRequestError extends GitbookError {
    */
   readonly settleMs: number;
   constructor(cause: GitbookError, settleMs = 0) {
-    super(cause.status, `outcome unknown (the request may have been applied): ${cause.apiMessage}`, cause, true);
+    super(cause.status, `outcome unknown (the request may have been applied): ${cause.apiMessage}`, cause);
     this.cause = cause;
     this.settleMs = settleMs;
   }
@@ -110,7 +107,7 @@ export class AmbiguousRequestError extends GitbookError {
 /** The response did not match the API contract (a field missing or of the wrong type). */
 export class ContractError extends GitbookError {
   constructor(detail: string, ctx: ErrorContext) {
-    super(0, `unexpected response shape: ${detail}`, ctx, false);
+    super(0, `unexpected response shape: ${detail}`, ctx);
   }
 }
 
@@ -135,8 +132,8 @@ export function errorFromResponse(
   headers: { resetAt?: number } = {},
 ): GitbookError {
   const message = apiMessageOf(body, `HTTP ${status}`);
-  if (status === 404) return new NotFoundError(status, message, ctx, false);
-  if (status === 400 || status === 422) return new ValidationError(status, message, ctx, false);
+  if (status === 404) return new NotFoundError(status, message, ctx);
+  if (status === 400 || status === 422) return new ValidationError(status, message, ctx);
   if (status === 401 || status === 403) {
     const hint =
       status === 401
@@ -145,12 +142,12 @@ export function errorFromResponse(
           // reaches them only with --run-program.
           " (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked; after changing it, run `pulumi up`, or `pulumi destroy`/`pulumi refresh` with --run-program, since those otherwise use the token recorded at the last `up`)"
         : " (the token lacks permission for this object)";
-    return new AuthError(status, message + hint, ctx, false);
+    return new AuthError(status, message + hint, ctx);
   }
-  if (status === 409) return new ConflictError(status, message, ctx, false);
+  if (status === 409) return new ConflictError(status, message, ctx);
   if (status === 429) return new RateLimitError(message, ctx, headers.resetAt);
-  if (status === 408 || status >= 500) return new ServerError(status, message, ctx, [408, 502, 503, 504].includes(status));
-  return new UnexpectedStatusError(status, message, ctx, false);
+  if (status === 408 || status >= 500) return new ServerError(status, message, ctx);
+  return new UnexpectedStatusError(status, message, ctx);
 }
 
 /** Replaces every occurrence of `secret` (and its bearer header form) with a marker. */

@@ -19,14 +19,6 @@ export function listEnvelope<T>(item: z.ZodType<T>) {
 export const Role = z.enum(["admin", "create", "review", "edit", "comment", "read"]);
 export const TeamRole = z.enum(["owner", "member"]);
 
-export const ApiSpace = z.looseObject({
-  object: z.literal("space").optional(),
-  id: z.string(),
-  title: z.string(),
-  organization: z.string().optional(),
-});
-export type ApiSpace = z.infer<typeof ApiSpace>;
-
 export const ApiUser = z.looseObject({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() });
 export const ApiMember = z.looseObject({ id: z.string(), role: Role.nullable().optional(), user: ApiUser });
 export type ApiMember = z.infer<typeof ApiMember>;

@@ -87,11 +87,10 @@ function propertyPath(path: PropertyKey[]): string {
 export function checkInputs<S extends z.ZodType>(
   schema: S,
   news: Record<string, unknown>,
-  opts: { organizationScoped?: boolean } = { organizationScoped: true },
 ): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const given: Record<string, unknown> = { ...news };
   delete given.__provider;
-  if (opts.organizationScoped !== false && given.organizationId === undefined) {
+  if (given.organizationId === undefined) {
     const org = currentConfig().organizationId;
     if (org) given.organizationId = org;
   }

@@ -42,7 +42,7 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
  */
 export async function check(def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   currentConfig();
-  const checked = checkInputs(def.schema, news, { organizationScoped: def.organizationScoped !== false });
+  const checked = checkInputs(def.schema, news);
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
   const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };

@@ -25,8 +25,6 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   /** Input schema: validates at check, and its `.describe()` texts are the documentation. */
   schema: z.ZodObject;
   diff: DiffRules;
-  /** Fields not scoped to the organization (none today) set this false. */
-  organizationScoped?: boolean;
   /**
    * Runs at check on inputs the schema accepted: completes them from outside the program (an
    * OpenAPI spec's file is hashed), or fails naming the property.
