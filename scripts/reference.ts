@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { z } from "zod";
-import { docsSiteTopologySchema } from "../provider/components/docsSite";
+import { docsSiteTopologySchema } from "../provider/components/topology";
 import type { DiffRules } from "../provider/framework/diff";
 import type { ResourceDef } from "../provider/framework/resource";
 import * as openApiSpec from "../provider/resources/openApiSpec";
