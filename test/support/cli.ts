@@ -8,11 +8,13 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import * as yaml from "js-yaml";
 import type { RunReport, StateFile, Step, StepKind } from "../harness/engine";
 import { linkPackage } from "../harness/project";
 
-const ROOT = path.resolve(__dirname, "../..");
+// Tests load this file from test/support; the benchmark loads its compiled copy from dist/test/support.
+const ROOT = path.resolve(__dirname, path.basename(path.resolve(__dirname, "../..")) === "dist" ? "../../.." : "../..");
 const SDK_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
 export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`, "bin");
 const PULUMI = path.join(CLI_BIN, "pulumi");
@@ -135,15 +137,30 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
   return { steps: [...steps.values()], ...(errors.length ? { error: errors.join("\n") } : {}), diagnostics };
 }
 
+export type OnSpawn = (pid: number) => (() => void) | void;
+
 export interface CliStack {
   name: string;
   programDir: string;
   configFile: string;
   statePath: string;
   env: NodeJS.ProcessEnv;
-  /** Runs `pulumi <args>` in the program's folder; resolves whatever the exit code. */
-  pulumi(args: string[], opts?: { cwd?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
-  run(op: RunReport["op"], config: Record<string, string>, opts?: { programDir?: string; flags?: string[] }): Promise<RunReport & { stdout: string; code: number; diagnostics: string[] }>;
+  /**
+   * Runs `pulumi <args>` in the program's folder; resolves whatever the exit code, with the command's
+   * wall time. `onSpawn` gets the process id as soon as it exists, and what it returns is called as
+   * soon as the process has exited, before anything reads its output: the benchmark measures the
+   * command's process tree between the two.
+   */
+  pulumi(args: string[], opts?: { cwd?: string; onSpawn?: OnSpawn }): Promise<{ code: number; stdout: string; stderr: string; wallMs: number }>;
+  /**
+   * `outputs: false` skips the `pulumi stack output` that follows an up or refresh, so the run is one
+   * `pulumi` process (the benchmark times exactly that one); `wallMs` is that command's wall time.
+   */
+  run(
+    op: RunReport["op"],
+    config: Record<string, string>,
+    opts?: { programDir?: string; flags?: string[]; outputs?: boolean; onSpawn?: OnSpawn },
+  ): Promise<RunReport & { stdout: string; code: number; diagnostics: string[]; wallMs: number }>;
   state(): StateFile;
   /** `pulumi stack export`, as the CLI writes it. */
   exported(): { deployment: { resources?: Array<Record<string, any>> } };
@@ -177,11 +194,16 @@ export async function createCliStack(dir: string, programDir: string, stack: str
 
   const pulumi: CliStack["pulumi"] = (args, opts = {}) =>
     new Promise((resolve) => {
+      const t0 = performance.now();
+      let exited: (() => void) | void;
       // Async on purpose: tests keep the emulator in their own event loop.
-      execFile(PULUMI, args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const child = execFile(PULUMI, args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const wallMs = performance.now() - t0;
+        exited?.();
         const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
-        resolve({ code, stdout, stderr });
+        resolve({ code, stdout, stderr, wallMs });
       });
+      if (child.pid !== undefined) exited = opts.onSpawn?.(child.pid);
     });
   const must = async (args: string[], cwd?: string) => {
     const r = await pulumi(args, { cwd });
@@ -222,14 +244,21 @@ export async function createCliStack(dir: string, programDir: string, stack: str
       const events = path.join(dir, `events-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
       const flags = ["-s", stack, "--config-file", configFile, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
       const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
-      const r = await pulumi([...verb, ...flags], { cwd });
+      const r = await pulumi([...verb, ...flags], { cwd, onSpawn: runOpts.onSpawn });
       cache = undefined;
       const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
       const parsed = reportFromEvents(op, lines);
       const stdout = r.stdout + r.stderr;
-      const report: RunReport & { stdout: string; code: number; diagnostics: string[] } = { op, steps: parsed.steps, stdout, code: r.code, diagnostics: parsed.diagnostics };
+      const report: RunReport & { stdout: string; code: number; diagnostics: string[]; wallMs: number } = {
+        op,
+        steps: parsed.steps,
+        stdout,
+        code: r.code,
+        diagnostics: parsed.diagnostics,
+        wallMs: r.wallMs,
+      };
       if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
-      if (op !== "preview" && op !== "destroy") {
+      if (op !== "preview" && op !== "destroy" && runOpts.outputs !== false) {
         const out = await pulumi(["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd });
         if (out.code === 0 && out.stdout.trim()) report.outputs = JSON.parse(out.stdout);
       }
