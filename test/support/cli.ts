@@ -177,14 +177,15 @@ function projectOf(programDir: string): { name: string; stackFile: (stack: strin
 /**
  * A stack of the project in `programDir` on a file backend under `dir`. Its config lives in a file of
  * its own (--config-file), seeded from the project's stack file when there is one, so the tests never
- * write into the checkout.
+ * write into the checkout. `opts.env` is added to every CLI call's environment (e.g. PULUMI_* engine
+ * settings, which cliEnv otherwise clears).
  */
-export async function createCliStack(dir: string, programDir: string, stack: string, packageRoot = ROOT): Promise<CliStack> {
+export async function createCliStack(dir: string, programDir: string, stack: string, packageRoot = ROOT, opts: { env?: Record<string, string> } = {}): Promise<CliStack> {
   const home = path.join(dir, "pulumi-home");
   const backend = path.join(dir, "backend");
   fs.mkdirSync(home, { recursive: true });
   fs.mkdirSync(backend, { recursive: true });
-  const env = cliEnv(home, backend);
+  const env = { ...cliEnv(home, backend), ...opts.env };
   const project = projectOf(programDir);
   const configFile = path.join(dir, `Pulumi.${stack}.yaml`);
   const seeded = fs.existsSync(project.stackFile(stack)) ? (yaml.load(fs.readFileSync(project.stackFile(stack), "utf8")) as Record<string, any>) : {};
