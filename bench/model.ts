@@ -20,7 +20,7 @@ export interface PhaseModel {
   min: MethodCounts;
   /** Requests on the longest chain of requests that must happen one after another. */
   chain: number;
-  /** Concurrent provider operations the harness allows in this phase. */
+  /** Concurrent provider operations the engine allows in this phase. */
   parallelism: number;
   /** Why this is the minimum, for the printed table and the JSON. */
   why: string;
@@ -36,11 +36,15 @@ export function resourceCount(t: Topology): number {
 
 export const total = (c: MethodCounts) => Object.values(c).reduce((a, b) => a + b, 0);
 
+/** The engine running the program: the lifecycle harness (test/harness) or the real `pulumi`. */
+export type EngineName = "harness" | "cli";
+
 /**
- * `parallel` is the harness's `--parallel`. Its destroy deletes one resource at a time (dependents
- * first), so that phase's parallelism is 1 whatever the flag says.
+ * `parallel` is the engine's `--parallel`. The harness's destroy deletes one resource at a time
+ * (dependents first), so there that phase's parallelism is 1 whatever the flag says; `pulumi destroy`
+ * deletes every resource whose dependents are gone in parallel, so its chain is the dependency depth.
  */
-export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
+export function model(t: Topology, phase: Phase, parallel: number, engine: EngineName = "harness"): PhaseModel {
   const N = t.sections;
   const M = t.sections * t.siteSpacesPerSection;
   const L = t.shareLinks;
@@ -80,7 +84,12 @@ export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
       // resource (dependents first) and a Delete cannot know whether its parent is about to go too:
       // `pulumi destroy --target`, or removing one resource from the program, must remove exactly
       // that object. So the floor is one DELETE per resource, and no reads.
-      return { min: { DELETE: resourceCount(t) }, chain: resourceCount(t), parallelism: 1, why: "one DELETE per resource (Pulumi deletes each; see README)" };
+      if (engine === "cli") {
+        // Site spaces go before their section, sections and links before the site.
+        const depth = 1 + (N > 0 || L > 0 ? 1 : 0) + (M > 0 ? 1 : 0);
+        return { min: { DELETE: resourceCount(t) }, chain: depth, parallelism: parallel, why: "one DELETE per resource (Pulumi deletes each; see README), in parallel down the dependency depth" };
+      }
+      return { min: { DELETE: resourceCount(t) }, chain: resourceCount(t), parallelism: 1, why: "one DELETE per resource (Pulumi deletes each; see README), one at a time" };
   }
 }
 

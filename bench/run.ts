@@ -1,13 +1,16 @@
 /**
- * `npm run bench -- [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]`
+ * `npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]`
  *
- * Runs the benchmark program (bench/program) through the harness CLI, the way `pulumi` runs a
- * program (a process per run, the SDK's dynamic-provider host over gRPC), against an in-process
- * emulator that delays every answer by `--latency` ms. For each topology size it runs the phases a
- * user does: converge from empty, a no-op up, a preview of a one-field change, refresh, that change,
- * destroy. Per phase it prints the requests the emulator saw by method, the minimum the API needs
- * (bench/model.ts), wall time against the request-bound lower limit, and the provider host's CPU time
- * and peak RSS. Results also go to `<out>/<timestamp>.json`.
+ * Runs the benchmark program (bench/program) through the real `pulumi` CLI (.pulumi-cli, built by
+ * `npm run pulumi-cli`) or through the lifecycle harness (test/harness), a process per run, against
+ * an in-process emulator that delays every answer by `--latency` ms. For each topology size it runs
+ * the phases a user does: converge from empty, a no-op up, a preview of a one-field change, refresh,
+ * that change, destroy. Each phase runs twice, on two stacks of the same program: once with this
+ * package's resources and once with the same resources on a dynamic provider that does nothing, so
+ * the table separates what the engine costs from what the provider adds. Per phase it prints the
+ * requests the emulator saw by method, the minimum the API needs (bench/model.ts), wall time against
+ * the request-bound lower limit, and CPU time and memory of the engine's processes. Results also go
+ * to `<out>/<timestamp>.json`.
  *
  * This is a measurement script: it asserts nothing except that each run succeeded and that destroy
  * left the emulator empty, since figures measured on a loaded machine are not test material.
@@ -19,23 +22,35 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Emulator } from "../test/emulator/emulator";
 import type { RunReport } from "../test/harness/engine";
-import { criticalPathMs, model, resourceCount, total, type MethodCounts, type Phase, type Topology } from "./model";
+import { cliMissing, createCliStack, type CliStack } from "../test/support/cli";
+import { criticalPathMs, model, resourceCount, total, type EngineName, type MethodCounts, type Phase, type Topology } from "./model";
+import { childrenCpuMs, sampleTree, type TreeUsage } from "./proctree";
 
 const ROOT = path.resolve(__dirname, "../..");
-const CLI = path.join(ROOT, "dist/test/harness/cli.js");
+const HARNESS = path.join(ROOT, "dist/test/harness/cli.js");
 const PROGRAM = path.join(ROOT, "bench/program");
 const SPACE_PREFIX = "spc_bench_";
 
 interface Flags {
+  engines: EngineName[];
+  /** Why the engine was chosen for the user, when they did not choose. */
+  engineNote?: string;
   sizes: number[];
   latencyMs: number;
   parallel: number;
   siteSpacesPerSection: number;
   shareLinks: number;
   out: string;
-  /** Rewrite harness state after every provider call (the harness's default) instead of coalescing. */
+  /**
+   * Write the whole state after every provider call, as both engines do by default (the harness to
+   * its file, `pulumi` to its file backend), instead of coalescing (harness) or writing it once at
+   * the end (`pulumi` with PULUMI_SKIP_CHECKPOINTS).
+   */
   checkpointEveryCall: boolean;
 }
+
+const USAGE =
+  "usage: npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]";
 
 function parseFlags(argv: string[]): Flags {
   const get = (name: string, fallback: string) => {
@@ -48,14 +63,27 @@ function parseFlags(argv: string[]): Flags {
     return v;
   };
   if (argv.includes("--help")) {
-    console.log("usage: npm run bench -- [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]");
+    console.log(USAGE);
     process.exit(0);
   }
   const sizes = get("sizes", "10,100,1000").split(",").map((s) => Number(s.trim()));
   if (sizes.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--sizes must be a comma-separated list of positive integers");
   const parallel = int("parallel", 16);
   if (parallel < 1) throw new Error("--parallel must be at least 1");
+  const missing = cliMissing();
+  const asked = get("engine", "");
+  let engines: EngineName[];
+  let engineNote: string | undefined;
+  if (asked === "harness" || asked === "cli") engines = [asked];
+  else if (asked === "both") engines = ["harness", "cli"];
+  else if (asked === "") {
+    engines = missing ? ["harness"] : ["cli"];
+    if (missing) engineNote = `measuring through the lifecycle harness: ${missing}`;
+  } else throw new Error(`--engine must be harness, cli or both (got "${asked}")`);
+  if (engines.includes("cli") && missing) throw new Error(missing);
   return {
+    engines,
+    engineNote,
     sizes,
     latencyMs: int("latency", 20),
     parallel,
@@ -63,6 +91,144 @@ function parseFlags(argv: string[]): Flags {
     shareLinks: int("share-links", 3),
     out: path.resolve(ROOT, get("out", "bench/results")),
     checkpointEveryCall: argv.includes("--checkpoint-every-call"),
+  };
+}
+
+/** What one engine run cost, however the engine is driven. */
+interface Measured {
+  wallMs: number;
+  /** CPU of the whole process tree the engine started, from the kernel's children accounting. */
+  totalCpuMs: number | null;
+  /** The SDK's dynamic-provider host: the process running the provider's code. */
+  hostCpuMs: number | null;
+  hostPeakRssKb: number | null;
+  /** The `node` running the Pulumi program (the CLI's; in the harness it shares the harness process). */
+  programCpuMs: number | null;
+  /** The largest sum of resident memory over the tree's processes at one time. */
+  treePeakRssKb: number | null;
+  /** CPU of this process meanwhile: the emulator answering, and the /proc sampling. */
+  benchCpuMs: number;
+  /** The sampled split by process role (CPU, peak RSS, process count), for the JSON. */
+  roles: TreeUsage["byRole"];
+}
+
+type Op = RunReport["op"];
+
+/** One stack of the benchmark program on one engine; the config says which provider it declares. */
+interface Stack {
+  run(op: Op, config: Record<string, string>): Promise<Measured>;
+}
+
+/** Starts measuring the process tree rooted at `pid`; the returned function ends it, once the root has exited. */
+function measureTree(pid: number, classify: (argv: string[], isRoot: boolean) => string): () => { usage: TreeUsage; childrenCpuMs: number | null; benchCpuMs: number } {
+  const children0 = childrenCpuMs();
+  const self0 = process.cpuUsage();
+  const sampler = sampleTree(pid, classify);
+  return () => {
+    const usage = sampler.stop();
+    const children1 = childrenCpuMs();
+    const self = process.cpuUsage(self0);
+    return { usage, childrenCpuMs: children0 === null || children1 === null ? null : children1 - children0, benchCpuMs: (self.user + self.system) / 1000 };
+  };
+}
+
+const isScript = (argv: string[], tail: string) => argv.length > 1 && argv[1]!.startsWith("/") && argv[1]!.includes(tail);
+
+function harnessStack(dir: string, f: Flags): Stack {
+  fs.mkdirSync(dir, { recursive: true });
+  return {
+    run(op, config) {
+      const reportPath = path.join(dir, `report-${op}.json`);
+      const usagePath = path.join(dir, "host-usage.jsonl");
+      fs.rmSync(reportPath, { force: true });
+      fs.rmSync(usagePath, { force: true });
+      const args = [HARNESS, op, "--program", PROGRAM, "--stack", "bench", "--state", path.join(dir, "state.json"), "--report", reportPath];
+      args.push("--host-log", path.join(dir, "host.log"), "--parallel", String(f.parallel), "--quiet");
+      // The harness rewrites its whole state file after every provider call by default: at 2000
+      // resources that is ~2000 rewrites of ~13 MB, which would be most of what this measures, and is
+      // no cost of the provider's. Coalescing to one rewrite per 250 ms keeps the figures about the provider.
+      const checkpoint = f.checkpointEveryCall ? {} : { HARNESS_CHECKPOINT_MS: "250" };
+      return new Promise((resolve, reject) => {
+        const t0 = performance.now();
+        let end: ReturnType<typeof measureTree> | undefined;
+        // Async on purpose: the emulator answers from this process's event loop.
+        const child = execFile(
+          process.execPath,
+          args,
+          { env: { ...process.env, ...checkpoint, HARNESS_CONFIG: JSON.stringify(config), HARNESS_HOST_USAGE: usagePath, GITBOOK_TOKEN: "" }, maxBuffer: 64 * 1024 * 1024 },
+          (err, _out, errOut) => {
+            const wallMs = performance.now() - t0;
+            const m = end!();
+            if (!fs.existsSync(reportPath)) return reject(new Error(`harness ${op} failed: ${errOut || err?.message}`));
+            const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as RunReport;
+            if (report.error) return reject(new Error(`harness ${op}: ${report.error} (host log: ${path.join(dir, "host.log")})`));
+            // The host reports its own usage just before the harness stops it (HARNESS_HOST_USAGE in
+            // test/harness/host.ts): exact, where a sample would miss its last interval.
+            const line = fs.existsSync(usagePath) ? fs.readFileSync(usagePath, "utf8").trim().split("\n").at(-1) : undefined;
+            const host = line ? (JSON.parse(line) as { cpuUserMs: number; cpuSystemMs: number; peakRssKb?: number }) : undefined;
+            resolve({
+              wallMs,
+              totalCpuMs: m.childrenCpuMs,
+              hostCpuMs: host ? host.cpuUserMs + host.cpuSystemMs : null,
+              hostPeakRssKb: host?.peakRssKb ?? null,
+              programCpuMs: null,
+              treePeakRssKb: m.usage.peakTreeRssKb,
+              benchCpuMs: m.benchCpuMs,
+              roles: m.usage.byRole,
+            });
+          },
+        );
+        end = measureTree(child.pid!, (_argv, isRoot) => (isRoot ? "harness" : "other"));
+      });
+    },
+  };
+}
+
+/**
+ * The processes of a `pulumi` run: the CLI itself (the engine), our language host, the `node`
+ * running the program (@pulumi/pulumi/cmd/run), and the SDK's provider host
+ * (@pulumi/pulumi/cmd/dynamic-provider, under a shell script). `node -e` lookups of those paths, the
+ * shell and the language host are "other".
+ */
+function cliRole(argv: string[], isRoot: boolean): string {
+  if (isRoot) return "engine";
+  if (isScript(argv, "cmd/dynamic-provider")) return "host";
+  if (isScript(argv, "cmd/run")) return "program";
+  return "other";
+}
+
+async function cliStack(dir: string, f: Flags): Promise<Stack> {
+  fs.mkdirSync(dir, { recursive: true });
+  // The file backend rewrites the whole state, and a .bak copy of it, after every step: 10 MB twice
+  // per step at 2000 resources, so a 1000-section converge spent 6 minutes of the CLI's CPU on the
+  // null provider alone, and figures dominated by that say nothing about the provider.
+  // PULUMI_SKIP_CHECKPOINTS writes it once at the end; --checkpoint-every-call measures the per-step writes.
+  const env: Record<string, string> = f.checkpointEveryCall ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" };
+  const cli: CliStack = await createCliStack(dir, PROGRAM, "bench", { env });
+  return {
+    async run(op, config) {
+      let m: ReturnType<ReturnType<typeof measureTree>> | undefined;
+      const report = await cli.run(op, config, {
+        outputs: false,
+        flags: ["--parallel", String(f.parallel)],
+        onSpawn: (pid) => {
+          const end = measureTree(pid, cliRole);
+          return () => void (m = end());
+        },
+      });
+      if (report.code !== 0 || report.error) throw new Error(`pulumi ${op}: ${report.error ?? `exit ${report.code}`}\n${report.stdout.slice(-4000)}`);
+      const role = m!.usage.byRole;
+      return {
+        wallMs: report.wallMs,
+        totalCpuMs: m!.childrenCpuMs,
+        hostCpuMs: role.host?.cpuMs ?? 0,
+        hostPeakRssKb: role.host?.peakRssKb ?? null,
+        programCpuMs: role.program?.cpuMs ?? 0,
+        treePeakRssKb: m!.usage.peakTreeRssKb,
+        benchCpuMs: m!.benchCpuMs,
+        roles: role,
+      };
+    },
   };
 }
 
@@ -74,76 +240,21 @@ interface PhaseResult {
   minimumTotal: number;
   /** requests / minimum; null when the minimum is zero (then the target is zero requests). */
   ratio: number | null;
-  wallMs: number;
   boundMs: number;
   wallToBound: number | null;
-  hostCpuMs: number | null;
-  /** (host CPU - the host's CPU for an empty program) / resources: the provider's marginal cost per resource. */
+  /** This package's resources. */
+  gitbook: Measured;
+  /** The same program shape on a provider that does nothing. */
+  null: Measured;
+  /** (host CPU - the null provider's host CPU) / resources: what this package's code costs per resource. */
   hostCpuPerResourceMs: number | null;
-  hostPeakRssMb: number | null;
-  /** CPU of the harness process (the program on the SDK and the engine: what `pulumi` itself would spend). */
-  harnessCpuMs: number | null;
-  /** CPU of this process: the emulator answering (and this script, which does nothing meanwhile). */
-  emulatorCpuMs: number;
   model: string;
-}
-
-interface HostUsage {
-  cpuUserMs: number;
-  cpuSystemMs: number;
-  peakRssKb?: number;
-}
-
-/**
- * CPU of this process's reaped children (and theirs), from /proc/self/stat: the harness CLI and the
- * provider host it waits for. Linux only; null elsewhere.
- */
-function childrenCpuMs(): number | null {
-  try {
-    const stat = fs.readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) * 10; // cutime + cstime, in 10 ms ticks
-  } catch {
-    return null;
-  }
 }
 
 function byMethod(emu: Emulator): MethodCounts {
   const out: MethodCounts = {};
   for (const e of emu.log.entries) out[e.method] = (out[e.method] ?? 0) + 1;
   return out;
-}
-
-function harness(
-  op: "preview" | "up" | "refresh" | "destroy",
-  dir: string,
-  config: Record<string, string>,
-  f: Flags,
-): Promise<{ report: RunReport; usage: HostUsage | undefined }> {
-  const reportPath = path.join(dir, `report-${op}.json`);
-  const usagePath = path.join(dir, "host-usage.jsonl");
-  fs.rmSync(reportPath, { force: true });
-  fs.rmSync(usagePath, { force: true });
-  const args = [CLI, op, "--program", PROGRAM, "--stack", "bench", "--state", path.join(dir, "state.json"), "--report", reportPath];
-  args.push("--host-log", path.join(dir, "host.log"), "--parallel", String(f.parallel), "--quiet");
-  // The harness rewrites its whole state file after every provider call by default: at 2000
-  // resources that is ~2000 rewrites of ~13 MB, which would be most of what this measures, and is
-  // no cost of the provider's. Coalescing to one rewrite per 250 ms keeps the figures about the provider.
-  const checkpoint = f.checkpointEveryCall ? {} : { HARNESS_CHECKPOINT_MS: "250" };
-  return new Promise((resolve, reject) => {
-    // Async on purpose: the emulator answers from this process's event loop.
-    execFile(
-      process.execPath,
-      args,
-      { env: { ...process.env, ...checkpoint, HARNESS_CONFIG: JSON.stringify(config), HARNESS_HOST_USAGE: usagePath, GITBOOK_TOKEN: "" }, maxBuffer: 64 * 1024 * 1024 },
-      (err, _out, errOut) => {
-        if (!fs.existsSync(reportPath)) return reject(new Error(`harness ${op} failed: ${errOut || err?.message}`));
-        const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as RunReport;
-        const line = fs.existsSync(usagePath) ? fs.readFileSync(usagePath, "utf8").trim().split("\n").at(-1) : undefined;
-        resolve({ report, usage: line ? (JSON.parse(line) as HostUsage) : undefined });
-      },
-    );
-  });
 }
 
 /** Spaces with the IDs the program derives from indexes (the seeded six are too few, and one space per site space is realistic). */
@@ -158,39 +269,30 @@ function seedSpaces(emu: Emulator, t: Topology): void {
   }
 }
 
-/** Host CPU of a run that declares nothing: process start, SDK load, configure. Subtracted per resource. */
-async function hostBaselineMs(f: Flags): Promise<number | null> {
-  const emu = await Emulator.start({ seed: 7 });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-bench-baseline-"));
-  try {
-    const config = { "gitbook:token": emu.token, "gitbook:apiUrl": emu.url, "gitbook:organizationId": emu.seeded.organizationId, "bench:topology": JSON.stringify({ empty: true }) };
-    const samples: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const { usage } = await harness("up", dir, config, f);
-      if (!usage) return null;
-      samples.push(usage.cpuUserMs + usage.cpuSystemMs);
-    }
-    return samples.sort((a, b) => a - b)[1]!;
-  } finally {
-    await emu.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+interface SizeResult {
+  engine: EngineName;
+  topology: Topology;
+  resources: number;
+  phases: PhaseResult[];
 }
 
-async function runSize(sections: number, f: Flags, baselineMs: number | null): Promise<{ topology: Topology; resources: number; phases: PhaseResult[] }> {
+async function runSize(engine: EngineName, sections: number, f: Flags): Promise<SizeResult> {
   const t: Topology = { sections, siteSpacesPerSection: f.siteSpacesPerSection, shareLinks: f.shareLinks };
   const emu = await Emulator.start({ seed: 7 });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gitbook-bench-${sections}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gitbook-bench-${engine}-${sections}-`));
   try {
     seedSpaces(emu, t);
     emu.faults.add({ latencyMs: f.latencyMs });
-    const config = (change: boolean) => ({
+    const stackIn = (sub: string) => (engine === "cli" ? cliStack(path.join(dir, sub), f) : Promise.resolve(harnessStack(path.join(dir, sub), f)));
+    const gitbook = await stackIn("gitbook");
+    const nul = await stackIn("null");
+    const config = (change: boolean, nullProvider: boolean) => ({
       "gitbook:token": emu.token,
       "gitbook:apiUrl": emu.url,
       "gitbook:organizationId": emu.seeded.organizationId,
-      "bench:topology": JSON.stringify({ ...t, spacePrefix: SPACE_PREFIX, change }),
+      "bench:topology": JSON.stringify({ ...t, spacePrefix: SPACE_PREFIX, change, nullProvider }),
     });
-    const plan: [Phase, "preview" | "up" | "refresh" | "destroy", boolean][] = [
+    const plan: [Phase, Op, boolean][] = [
       ["converge", "up", false],
       ["noop", "up", false],
       ["preview", "preview", true],
@@ -202,19 +304,14 @@ async function runSize(sections: number, f: Flags, baselineMs: number | null): P
     const resources = resourceCount(t);
     for (const [phase, op, change] of plan) {
       emu.log.reset();
-      const children0 = childrenCpuMs();
-      const self0 = process.cpuUsage();
-      const t0 = performance.now();
-      const { report, usage } = await harness(op, dir, config(change), f);
-      const wallMs = performance.now() - t0;
-      const self = process.cpuUsage(self0);
-      const children1 = childrenCpuMs();
-      if (report.error) throw new Error(`${sections} sections, ${phase}: ${report.error} (host log: ${path.join(dir, "host.log")})`);
+      const ours = await gitbook.run(op, config(change, false)).catch((e: Error) => Promise.reject(new Error(`${engine}, ${sections} sections, ${phase}: ${e.message}`)));
       const requests = byMethod(emu);
-      const m = model(t, phase, f.parallel);
+      // Right after ours, so both see much the same load on a shared machine.
+      const baseline = await nul.run(op, config(change, true)).catch((e: Error) => Promise.reject(new Error(`${engine}, ${sections} sections, ${phase} (null provider): ${e.message}`)));
+      if (emu.log.entries.length !== total(requests)) throw new Error(`${engine}, ${sections} sections, ${phase}: the null provider sent requests`);
+      const m = model(t, phase, f.parallel, engine);
       const minimumTotal = total(m.min);
       const boundMs = criticalPathMs(m, f.latencyMs);
-      const cpu = usage ? usage.cpuUserMs + usage.cpuSystemMs : null;
       phases.push({
         phase,
         requests,
@@ -222,20 +319,17 @@ async function runSize(sections: number, f: Flags, baselineMs: number | null): P
         minimum: m.min,
         minimumTotal,
         ratio: minimumTotal > 0 ? total(requests) / minimumTotal : null,
-        wallMs,
         boundMs,
-        wallToBound: boundMs > 0 ? wallMs / boundMs : null,
-        hostCpuMs: cpu,
-        hostCpuPerResourceMs: cpu === null || baselineMs === null ? null : Math.max(0, cpu - baselineMs) / resources,
-        hostPeakRssMb: usage?.peakRssKb !== undefined ? usage.peakRssKb / 1024 : null,
-        harnessCpuMs: children0 === null || children1 === null || cpu === null ? null : children1 - children0 - cpu,
-        emulatorCpuMs: (self.user + self.system) / 1000,
+        wallToBound: boundMs > 0 ? ours.wallMs / boundMs : null,
+        gitbook: ours,
+        null: baseline,
+        hostCpuPerResourceMs: ours.hostCpuMs === null || baseline.hostCpuMs === null ? null : (ours.hostCpuMs - baseline.hostCpuMs) / resources,
         model: m.why,
       });
     }
     const left = emu.store.sites.size + emu.store.sections.size + emu.store.siteSpaces.size + emu.store.shareLinks.size;
-    if (left !== 0) throw new Error(`${sections} sections: destroy left ${left} objects on the emulator`);
-    return { topology: t, resources, phases };
+    if (left !== 0) throw new Error(`${engine}, ${sections} sections: destroy left ${left} objects on the emulator`);
+    return { engine, topology: t, resources, phases };
   } finally {
     await emu.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -250,26 +344,43 @@ const fmtCounts = (c: MethodCounts) =>
         .map((k) => `${k} ${c[k]}`)
         .join(", ");
 const fix = (n: number | null, d = 2) => (n === null ? "-" : n.toFixed(d));
+const sec = (ms: number | null) => fix(ms === null ? null : ms / 1000);
+const mb = (kb: number | null) => fix(kb === null ? null : kb / 1024, 0);
+/** CPU of the tree outside the provider host (and, for the CLI, outside the program's node). */
+const engineCpuMs = (m: Measured) => (m.totalCpuMs === null || m.hostCpuMs === null ? null : m.totalCpuMs - m.hostCpuMs - (m.programCpuMs ?? 0));
 
-function print(size: { topology: Topology; resources: number; phases: PhaseResult[] }, f: Flags): void {
+/** "ours (null provider)" in one cell. */
+const pair = (ours: string, nul: string) => `${ours} (${nul})`;
+
+function print(size: SizeResult, f: Flags): void {
   const t = size.topology;
+  const cli = size.engine === "cli";
+  const writes = f.checkpointEveryCall ? "state written after every step" : cli ? "PULUMI_SKIP_CHECKPOINTS" : "state written at most every 250 ms";
+  const engine = `${cli ? "pulumi CLI" : "lifecycle harness"} (${writes})`;
   console.log(
-    `\n${t.sections} sections x ${t.siteSpacesPerSection} extra site space(s), ${t.shareLinks} share links = ${size.resources} resources; latency ${f.latencyMs} ms, --parallel ${f.parallel}`,
+    `\n${engine}: ${t.sections} sections x ${t.siteSpacesPerSection} extra site space(s), ${t.shareLinks} share links = ${size.resources} resources; latency ${f.latencyMs} ms, --parallel ${f.parallel}; (in brackets: the same on the null provider)`,
   );
-  const head = ["phase", "requests", "minimum", "ratio", "wall s", "bound s", "wall/bound", "host CPU s", "CPU/res ms", "peak RSS MB", "harness CPU s", "emulator CPU s"];
+  const head = [
+    "phase", "requests", "minimum", "ratio", "bound s", "wall s", "wall/bound",
+    "total CPU s", cli ? "engine CPU s" : "harness CPU s", ...(cli ? ["program CPU s"] : []), "host CPU s", "+host CPU/res ms",
+    "host RSS MB", "tree RSS MB", "emulator CPU s",
+  ];
   const rows = size.phases.map((p) => [
     p.phase,
     fmtCounts(p.requests),
     fmtCounts(p.minimum),
     p.ratio === null ? (p.requestsTotal === 0 ? "0 = 0" : "MISSED") : fix(p.ratio),
-    fix(p.wallMs / 1000),
-    fix(p.boundMs / 1000),
+    sec(p.boundMs),
+    pair(sec(p.gitbook.wallMs), sec(p.null.wallMs)),
     fix(p.wallToBound, 1),
-    fix(p.hostCpuMs === null ? null : p.hostCpuMs / 1000),
+    pair(sec(p.gitbook.totalCpuMs), sec(p.null.totalCpuMs)),
+    pair(sec(engineCpuMs(p.gitbook)), sec(engineCpuMs(p.null))),
+    ...(cli ? [pair(sec(p.gitbook.programCpuMs), sec(p.null.programCpuMs))] : []),
+    pair(sec(p.gitbook.hostCpuMs), sec(p.null.hostCpuMs)),
     fix(p.hostCpuPerResourceMs),
-    fix(p.hostPeakRssMb, 0),
-    fix(p.harnessCpuMs === null ? null : p.harnessCpuMs / 1000),
-    fix(p.emulatorCpuMs / 1000),
+    pair(mb(p.gitbook.hostPeakRssKb), mb(p.null.hostPeakRssKb)),
+    pair(mb(p.gitbook.treePeakRssKb), mb(p.null.treePeakRssKb)),
+    sec(p.gitbook.benchCpuMs),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
@@ -279,20 +390,21 @@ function print(size: { topology: Topology; resources: number; phases: PhaseResul
 
 async function main(): Promise<void> {
   const f = parseFlags(process.argv.slice(2));
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm run bench does)`);
+  if (f.engines.includes("harness") && !fs.existsSync(HARNESS)) throw new Error(`${HARNESS} is missing: run \`npm run build\` first (npm run bench does)`);
+  if (f.engineNote) console.log(f.engineNote);
   const started = new Date();
-  const baselineMs = await hostBaselineMs(f);
-  console.log(`provider host CPU for a run that declares nothing (start, SDK load, configure): ${baselineMs === null ? "unavailable" : `${(baselineMs / 1000).toFixed(2)} s`}`);
-  const results = [];
+  const results: SizeResult[] = [];
   for (const n of f.sizes) {
-    const r = await runSize(n, f, baselineMs);
-    print(r, f);
-    results.push(r);
+    for (const engine of f.engines) {
+      const r = await runSize(engine, n, f);
+      print(r, f);
+      results.push(r);
+    }
   }
   fs.mkdirSync(f.out, { recursive: true });
   const file = path.join(f.out, `${started.toISOString().replace(/[:.]/g, "-")}.json`);
-  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, platform: `${os.platform()} ${os.release()}` };
-  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), flags: f, machine, hostBaselineCpuMs: baselineMs, results }, null, 2));
+  const machine = { node: process.version, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, platform: `${os.platform()} ${os.release()}`, loadAverage: os.loadavg() };
+  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), flags: f, machine, results }, null, 2));
   console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
 }
 

@@ -8,6 +8,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { performance } from "node:perf_hooks";
 import * as yaml from "js-yaml";
 import type { RunReport, StateFile, Step, StepKind } from "../harness/engine";
 import { linkPackage } from "../harness/project";
@@ -166,15 +167,30 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
   };
 }
 
+export type OnSpawn = (pid: number) => (() => void) | void;
+
 export interface CliStack {
   name: string;
   programDir: string;
   configFile: string;
   statePath: string;
   env: NodeJS.ProcessEnv;
-  /** Runs `pulumi <args>` in the program's folder; resolves whatever the exit code. */
-  pulumi(args: string[], opts?: { cwd?: string }): Promise<{ code: number; stdout: string; stderr: string }>;
-  run(op: RunReport["op"], config: Record<string, string>, opts?: { programDir?: string; flags?: string[] }): Promise<RunReport & { stdout: string; code: number; diagnostics: string[] }>;
+  /**
+   * Runs `pulumi <args>` in the program's folder; resolves whatever the exit code, with the command's
+   * wall time. `onSpawn` gets the process id as soon as it exists, and what it returns is called as
+   * soon as the process has exited, before anything reads its output: the benchmark measures the
+   * command's process tree between the two.
+   */
+  pulumi(args: string[], opts?: { cwd?: string; onSpawn?: OnSpawn }): Promise<{ code: number; stdout: string; stderr: string; wallMs: number }>;
+  /**
+   * `outputs: false` skips the `pulumi stack output` that follows an up or refresh, so the run is one
+   * `pulumi` process (the benchmark times exactly that one); `wallMs` is that command's wall time.
+   */
+  run(
+    op: RunReport["op"],
+    config: Record<string, string>,
+    opts?: { programDir?: string; flags?: string[]; outputs?: boolean; onSpawn?: OnSpawn },
+  ): Promise<RunReport & { stdout: string; code: number; diagnostics: string[]; wallMs: number }>;
   /**
    * Writes `config` into a config file of its own for one run (secret keys encrypted by the CLI),
    * to pass as --config-file; runs with different config can then go at once.
@@ -198,7 +214,8 @@ function projectOf(programDir: string): { name: string; stackFile: (stack: strin
 /**
  * A stack of the project in `programDir` on a file backend under `dir`. Its config lives in a file of
  * its own (--config-file), seeded from the project's stack file when there is one, so the tests never
- * write into the checkout.
+ * write into the checkout. `opts.env` is added to every CLI call's environment (e.g. PULUMI_* engine
+ * settings, which cliEnv otherwise clears).
  */
 export async function createCliStack(
   dir: string,
@@ -222,11 +239,16 @@ export async function createCliStack(
 
   const pulumi: CliStack["pulumi"] = (args, opts = {}) =>
     new Promise((resolve) => {
+      const t0 = performance.now();
+      let exited: (() => void) | void;
       // Async on purpose: tests keep the emulator in their own event loop.
-      execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const child = execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const wallMs = performance.now() - t0;
+        exited?.();
         const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
-        resolve({ code, stdout, stderr });
+        resolve({ code, stdout, stderr, wallMs });
       });
+      if (child.pid !== undefined) exited = opts.onSpawn?.(child.pid);
     });
   const must = async (args: string[], cwd?: string) => {
     const r = await pulumi(args, { cwd });
@@ -255,12 +277,12 @@ export async function createCliStack(
       const events = path.join(dir, `events-${id}.jsonl`);
       const flags = ["-s", stack, "--config-file", runConfig, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
       const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
-      const r = await pulumi([...verb, ...flags], { cwd });
+      const r = await pulumi([...verb, ...flags], { cwd, onSpawn: runOpts.onSpawn });
       cache = undefined;
       const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
       const parsed = reportFromEvents(op, lines);
       const stdout = r.stdout + r.stderr;
-      const report: RunReport & { stdout: string; code: number; diagnostics: string[] } = {
+      const report: RunReport & { stdout: string; code: number; diagnostics: string[]; wallMs: number } = {
         op,
         steps: parsed.steps,
         stdout,
@@ -268,9 +290,10 @@ export async function createCliStack(
         diagnostics: parsed.diagnostics,
         ...(parsed.checkFailures ? { checkFailures: parsed.checkFailures } : {}),
         ...(parsed.failed ? { failed: parsed.failed } : {}),
+        wallMs: r.wallMs,
       };
       if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
-      if (op !== "preview" && op !== "destroy") {
+      if (op !== "preview" && op !== "destroy" && runOpts.outputs !== false) {
         const out = await pulumi(["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd });
         if (out.code === 0 && out.stdout.trim()) report.outputs = JSON.parse(out.stdout);
       }
