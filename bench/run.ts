@@ -178,7 +178,7 @@ function harnessStack(dir: string, f: Flags): Stack {
             });
           },
         );
-        end = measureTree(child.pid!, (_argv, isRoot) => (isRoot ? "harness" : "other"));
+        end = measureTree(child.pid!, (argv, isRoot) => (isRoot ? "harness" : cliRole(argv, false)));
       });
     },
   };
@@ -188,7 +188,7 @@ function harnessStack(dir: string, f: Flags): Stack {
  * The processes of a `pulumi` run: the CLI itself (the engine), our language host, the `node`
  * running the program (@pulumi/pulumi/cmd/run), and the SDK's provider host
  * (@pulumi/pulumi/cmd/dynamic-provider, under a shell script). `node -e` lookups of those paths, the
- * shell and the language host are "other".
+ * shell and the language host are "other". The harness's child is the same provider host.
  */
 function cliRole(argv: string[], isRoot: boolean): string {
   if (isRoot) return "engine";
