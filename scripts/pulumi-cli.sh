@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=v$(node -p "require('$root/node_modules/@pulumi/pulumi/package.json').version")
 src="$root/tools/pulumi-cli"
-bin="$root/.pulumi-cli/$version/bin"
+bin="$root/.pulumi-cli/$version"
 stamp="$bin/.stamp"
 want=$(cat "$src/go.mod" "$src/go.sum" "$src/language-host/main.go" | sha256sum | cut -d' ' -f1)
 

@@ -23,7 +23,7 @@ const ROOT = (() => {
   return dir;
 })();
 const SDK_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
-export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`, "bin");
+export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`);
 /** The built CLI; failing that (the demo only: tests need the build), a `pulumi` on PATH. */
 function pulumiCommand(): string {
   return fs.existsSync(path.join(CLI_BIN, "pulumi")) ? path.join(CLI_BIN, "pulumi") : "pulumi";
