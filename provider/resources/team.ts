@@ -104,18 +104,23 @@ function isUser(ref: string, m: ApiTeamMember): boolean {
 
 /**
  * The live membership written the way the program writes it: a member the program names keeps the
- * program's spelling (ID or e-mail), and their role only when the program declares one (an undeclared
- * role is not managed, so it is never drift); anyone else appears by e-mail with their role, so drift
- * is readable.
+ * program's spelling (ID or e-mail) and place in the list, and their role only when the program
+ * declares one (an undeclared role is not managed, so it is never drift); anyone else follows, by
+ * e-mail with their role, so drift is readable. Recorded in the program's order, a refresh that finds
+ * nothing changed records exactly what `up` did.
  */
 function liveMembers(declaredMembers: readonly TeamMember[], live: readonly ApiTeamMember[]): TeamMember[] {
+  const place = (m: TeamMember) => {
+    const i = declaredMembers.findIndex((d) => d.user === m.user);
+    return i < 0 ? declaredMembers.length : i;
+  };
   return live
     .map((m): TeamMember => {
       const d = declaredMembers.find((x) => isUser(x.user, m));
       if (d) return d.role === undefined ? { user: d.user } : { user: d.user, role: m.team.role };
       return { user: m.organization.user.email ?? m.organization.id, role: m.team.role };
     })
-    .sort(byUser);
+    .sort((a, b) => place(a) - place(b) || byUser(a, b));
 }
 
 type MembershipChange = { add: string[]; remove: string[]; memberships: Record<string, { role: TeamRole }> };
