@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Emulator } from "../test/emulator/emulator";
+import { Emulator } from "../emulator/emulator";
 import type { RunReport } from "../test/harness/engine";
 import { cliMissing, createCliStack, type CliStack } from "../test/support/cli";
 import { criticalPathMs, model, resourceCount, total, type EngineName, type MethodCounts, type Phase, type Topology } from "./model";

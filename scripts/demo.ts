@@ -13,7 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Emulator } from "../test/emulator/emulator";
+import { Emulator } from "../emulator/emulator";
 import { CLI_BIN, cliMissing, createCliStack } from "../test/support/cli";
 import { exampleConfig } from "../test/support/example";
 

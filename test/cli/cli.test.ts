@@ -11,7 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Emulator } from "../emulator/emulator";
+import { Emulator } from "../../emulator/emulator";
 import { createCliStack, cliMissing, type CliStack } from "../support/cli";
 import { EXAMPLE_DIR, exampleConfig } from "../support/example";
 import { filesUnder, startDeployment, steps, type Deployment } from "../support/lifecycle";

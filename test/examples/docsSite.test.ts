@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Emulator } from "../emulator/emulator";
+import type { Emulator } from "../../emulator/emulator";
 import { readProject } from "../harness/project";
 import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../support/example";
 import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";

@@ -12,7 +12,7 @@
  * Deployment's run).
  */
 import * as path from "node:path";
-import type { Emulator } from "../emulator/emulator";
+import type { Emulator } from "../../emulator/emulator";
 
 /** The example's project folder: the repository root, where its Pulumi.yaml is. */
 export const EXAMPLE_DIR = path.resolve(__dirname, "../..");

@@ -1,4 +1,4 @@
-// Standalone runner: node dist/test/emulator/cli.js [--port N] [--latency MS] [--token T] [--seed N]
+// Standalone runner: node dist/emulator/cli.js [--port N] [--latency MS] [--token T] [--seed N]
 import { Emulator } from "./emulator";
 
 interface CliArgs {
@@ -11,7 +11,7 @@ interface CliArgs {
 function usage(message?: string): never {
   if (message) process.stderr.write(`${message}\n`);
   process.stderr.write(
-    "usage: node dist/test/emulator/cli.js [--port N] [--latency MS] [--token T] [--seed N]\n" +
+    "usage: node dist/emulator/cli.js [--port N] [--latency MS] [--token T] [--seed N]\n" +
       "  --port     listen port (default: $GITBOOK_EMULATOR_PORT, else 0 = any free port)\n" +
       "  --latency  latency added to every request, in milliseconds\n" +
       "  --token    bearer token to accept (default: random)\n" +
