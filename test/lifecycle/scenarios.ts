@@ -1,6 +1,6 @@
 /**
  * The lifecycle every resource goes through in a real Pulumi program, the SDK's serialization and the
- * SDK's dynamic-provider host over gRPC (test/harness): preview, create, no-op, update, replace,
+ * SDK's dynamic-provider host over gRPC (dev/harness): preview, create, no-op, update, replace,
  * refresh with drift, refresh after an out-of-band delete, adoption, destroy. Requests are counted
  * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
  */
