@@ -7,10 +7,10 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 
 import { Faults } from "./faults";
-import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
+import { ApiError, errorBody, fail, Router, type Reply, type RouteMatch } from "./http";
 import { RequestLog, UNKNOWN_ROUTE } from "./log";
-import { View } from "./render";
-import { buildRouter, type Ctx } from "./routes";
+import { addRoutes } from "./resources";
+import type { Ctx } from "./resources/resource";
 import { seedStore, Store, type Seeded } from "./store";
 
 export type { FaultHandle, FaultPlan, FaultSpec } from "./faults";
@@ -45,8 +45,7 @@ export class Emulator {
   faults: Faults;
 
   private readonly revoked = new Set<string>();
-  private readonly router = buildRouter();
-  private readonly view: View;
+  private readonly router = addRoutes(new Router<Ctx>());
 
   private constructor(
     private readonly server: http.Server,
@@ -59,7 +58,6 @@ export class Emulator {
     this.store = new Store({ seed, openApiProcessingReads: opts.openApiProcessingReads ?? 1 });
     this.seeded = seedStore(this.store);
     this.faults = new Faults(seed);
-    this.view = new View(this.store, url);
   }
 
   static async start(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -159,7 +157,7 @@ export class Emulator {
       if (auth[1] !== this.token || this.revoked.has(auth[1]!)) fail(401, "Invalid or revoked API token");
       if (!match) fail(404, `No route for ${method} ${path}`);
       const body = method === "GET" || method === "DELETE" ? undefined : parseJson(raw);
-      return match.handler({ params: match.params, query, body, store: this.store, view: this.view });
+      return match.handler({ params: match.params, query, body, store: this.store, baseUrl: this.url });
     } catch (e) {
       if (e instanceof ApiError) return { status: e.status, body: errorBody(e.status, e.message), headers: e.headers };
       const message = e instanceof Error ? e.stack ?? e.message : String(e);
