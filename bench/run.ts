@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Emulator } from "../emulator/emulator";
+import { Emulator } from "../emulator";
 import type { RunReport } from "../dev/harness/engine";
 import { cliMissing, createCliStack, type CliStack } from "../dev/pulumiCli";
 import { criticalPathMs, model, resourceCount, total, type EngineName, type MethodCounts, type Phase, type Topology } from "./model";

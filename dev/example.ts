@@ -11,7 +11,7 @@
  * Used by test/examples and by the demo; pass the result as HARNESS_CONFIG (or as `config` to a
  * Deployment's run).
  */
-import type { Emulator } from "../emulator/emulator";
+import type { Emulator } from "../emulator";
 import { ROOT } from "./checkout";
 
 /** The example's project folder: the repository root, where its Pulumi.yaml is. */

@@ -13,13 +13,6 @@ import { addRoutes } from "./resources";
 import type { Ctx } from "./resources/resource";
 import { seedStore, Store, type Seeded } from "./store";
 
-export type { FaultHandle, FaultPlan, FaultSpec } from "./faults";
-export { ERROR_WINDOW, Faults } from "./faults";
-export { LIMITS, LIST_LIMIT } from "./http";
-export type { LogEntry, RouteFilter } from "./log";
-export { RequestLog } from "./log";
-export * from "./store";
-
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
   port?: number;

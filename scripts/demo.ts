@@ -13,7 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Emulator } from "../emulator/emulator";
+import { Emulator } from "../emulator";
 import { CLI_BIN, cliMissing, createCliStack } from "../dev/pulumiCli";
 import { exampleConfig } from "../dev/example";
 

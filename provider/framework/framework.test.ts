@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Emulator } from "../../emulator/emulator";
+import { Emulator } from "../../emulator";
 import { configureFrom, currentConfig, resetConfig } from "../config";
 import { dispatch } from "../impl";
 import { checkInputs, UNKNOWN } from "./check";

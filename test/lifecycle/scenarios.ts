@@ -5,7 +5,7 @@
  * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Emulator } from "../../emulator/emulator";
+import type { Emulator } from "../../emulator";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Emulator, type EmulatorOptions } from "../../emulator/emulator";
+import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { Op, RunReport, StateFile } from "../../dev/harness/engine";
 import { describe } from "vitest";
 import { cliMissing, createCliStack, testEngine, type CliStack, type Engine } from "../../dev/pulumiCli";

@@ -6,7 +6,7 @@
  * (The out-of-process path, through the SDK's dynamic-provider host over gRPC, is dev/harness.)
  */
 import { expect, it } from "vitest";
-import { Emulator, type EmulatorOptions } from "../../emulator/emulator";
+import { Emulator, type EmulatorOptions } from "../../emulator";
 import { configureFrom, resetConfig, setClientOverrides } from "../../provider/config";
 import { dispatch } from "../../provider/impl";
 import type { Props } from "../../provider/framework/resource";
