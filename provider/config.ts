@@ -33,7 +33,7 @@ export class ConfigError extends Error {
   }
 }
 
-type Raw = Partial<Record<"token" | "apiUrl" | "organizationId" | "openApiWaitSeconds" | "requestTimeoutSeconds", string>>;
+export type Raw = Partial<Record<"token" | "apiUrl" | "organizationId" | "openApiWaitSeconds" | "requestTimeoutSeconds", string>>;
 
 const ENV: Record<keyof Raw, string> = {
   token: "GITBOOK_TOKEN",
@@ -43,32 +43,15 @@ const ENV: Record<keyof Raw, string> = {
   requestTimeoutSeconds: "GITBOOK_REQUEST_TIMEOUT_SECONDS",
 };
 
-let configured: Raw = {};
-let clientOverrides: Partial<ClientOptions> = {};
-const clients = new Map<string, GitbookClient>();
-
-/** Called from the provider's `configure` with the stack's config (namespaced keys, secrets unwrapped). */
-export function configureFrom(source: ConfigSource | undefined): void {
-  const next: Raw = {};
-  for (const k of Object.keys(ENV) as (keyof Raw)[]) {
-    const v = source?.get(`gitbook:${k}`);
-    if (typeof v === "string" && v !== "") next[k] = v;
-  }
-  // Kept even when malformed: every later call then fails with the same message, rather than a
-  // provider configured once (the host never configures it again) running on the defaults.
-  configured = next;
-}
-
 /** A setting's value and how to name it: stack config first, then the environment. */
-function setting(k: keyof Raw): { value: string; name: string } | undefined {
+function setting(configured: Raw, env: NodeJS.ProcessEnv, k: keyof Raw): { value: string; name: string } | undefined {
   if (configured[k] !== undefined) return { value: configured[k]!, name: `gitbook:${k}` };
-  const env = process.env[ENV[k]];
-  if (env !== undefined && env !== "") return { value: env, name: `${ENV[k]} (gitbook:${k} is not set)` };
+  const v = env[ENV[k]];
+  if (v !== undefined && v !== "") return { value: v, name: `${ENV[k]} (gitbook:${k} is not set)` };
   return undefined;
 }
 
-function seconds(k: "openApiWaitSeconds" | "requestTimeoutSeconds", fallback: number): number {
-  const s = setting(k);
+function seconds(s: { value: string; name: string } | undefined, fallback: number): number {
   if (!s) return fallback;
   const n = Number(s.value.trim());
   if (s.value.trim() === "" || !Number.isFinite(n) || n <= 0) {
@@ -82,9 +65,10 @@ function withoutCredentials(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1***@");
 }
 
-/** Stack config first, then the environment. Throws a ConfigError naming the setting when one is malformed. */
-export function currentConfig(): ProviderConfig {
-  const url = setting("apiUrl");
+/** The stack's settings, resolved: stack config first, then the environment. Throws a ConfigError naming a malformed setting. */
+export function resolveConfig(configured: Raw, env: NodeJS.ProcessEnv = process.env): ProviderConfig {
+  const get = (k: keyof Raw) => setting(configured, env, k);
+  const url = get("apiUrl");
   let apiUrl = DEFAULT_API_URL;
   let apiUrlSetting = "gitbook:apiUrl (not set: the default)";
   if (url) {
@@ -103,14 +87,24 @@ export function currentConfig(): ProviderConfig {
   const out: ProviderConfig = {
     apiUrl,
     apiUrlSetting,
-    openApiWaitSeconds: seconds("openApiWaitSeconds", 300),
-    requestTimeoutSeconds: seconds("requestTimeoutSeconds", 30),
+    openApiWaitSeconds: seconds(get("openApiWaitSeconds"), 300),
+    requestTimeoutSeconds: seconds(get("requestTimeoutSeconds"), 30),
   };
-  const token = setting("token")?.value;
+  const token = get("token")?.value;
   if (token) out.token = token;
-  const org = setting("organizationId")?.value;
+  const org = get("organizationId")?.value;
   if (org) out.organizationId = org;
   return out;
+}
+
+/** The stack's `gitbook:*` settings, as the host's config object hands them over. */
+export function settingsFrom(source: ConfigSource | undefined): Raw {
+  const next: Raw = {};
+  for (const k of Object.keys(ENV) as (keyof Raw)[]) {
+    const v = source?.get(`gitbook:${k}`);
+    if (typeof v === "string" && v !== "") next[k] = v;
+  }
+  return next;
 }
 
 export class MissingTokenError extends Error {
@@ -142,39 +136,56 @@ export function retryLine(r: RetryInfo): string {
   return `pulumi-gitbook: ${r.method} ${r.path}: ${r.reason}; retrying in ${s(r.waitMs)} (attempt ${r.attempt + 1} of at most ${r.maxAttempts}, ${s(r.elapsedMs)} so far)`;
 }
 
-/** One client (one keep-alive pool, one list cache) per API URL and token, for the life of the process. */
-export function getClient(): GitbookClient {
-  const cfg = currentConfig();
-  if (!cfg.token) throw new MissingTokenError();
-  const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}`;
-  let c = clients.get(key);
-  if (!c) {
-    c = new GitbookClient({
-      token: cfg.token,
-      apiUrl: cfg.apiUrl,
-      apiUrlSetting: cfg.apiUrlSetting,
-      timeoutMs: cfg.requestTimeoutSeconds * 1000,
-      onRetry: announceRetry,
-      ...clientOverrides,
-    });
-    clients.set(key, c);
+export interface RuntimeOptions {
+  /** Options every client of this runtime gets (tests and benchmarks: fast retries, an attempt hook). */
+  clientOverrides?: Partial<ClientOptions>;
+  /** Where unset settings are looked up; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * One provider process's configuration and clients. The host configures each serialized provider
+ * once; the settings are kept even when malformed, so every later call fails with the same message
+ * rather than a provider running on the defaults (the host never configures it again).
+ */
+export class ProviderRuntime {
+  private settings: Raw = {};
+  /** One client (one keep-alive pool, one list cache) per API URL, token and timeout. */
+  private readonly clients = new Map<string, GitbookClient>();
+
+  constructor(private readonly options: RuntimeOptions = {}) {}
+
+  /** Called from the provider's `configure` with the stack's config (namespaced keys, secrets unwrapped). */
+  configure(source: ConfigSource | undefined): void {
+    this.settings = settingsFrom(source);
   }
-  return c;
-}
 
-/** For tests and benchmarks: options every new client gets (fast retries, an attempt hook). */
-export function setClientOverrides(o: Partial<ClientOptions>): void {
-  clientOverrides = o;
-  resetClients();
-}
+  config(): ProviderConfig {
+    return resolveConfig(this.settings, this.options.env ?? process.env);
+  }
 
-/** Drops cached clients and provider config (tests use a fresh emulator per suite). */
-export function resetClients(): void {
-  for (const c of clients.values()) void c.close();
-  clients.clear();
-}
+  client(): GitbookClient {
+    const cfg = this.config();
+    if (!cfg.token) throw new MissingTokenError();
+    const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}`;
+    let c = this.clients.get(key);
+    if (!c) {
+      c = new GitbookClient({
+        token: cfg.token,
+        apiUrl: cfg.apiUrl,
+        apiUrlSetting: cfg.apiUrlSetting,
+        timeoutMs: cfg.requestTimeoutSeconds * 1000,
+        onRetry: announceRetry,
+        ...this.options.clientOverrides,
+      });
+      this.clients.set(key, c);
+    }
+    return c;
+  }
 
-export function resetConfig(): void {
-  configured = {};
-  resetClients();
+  /** Drops the clients and what they cached (tests, after changing the emulator behind the provider's back). */
+  resetClients(): void {
+    for (const c of this.clients.values()) void c.close();
+    this.clients.clear();
+  }
 }

@@ -3,9 +3,10 @@
  *
  * - Inputs come from each resource's zod schema (zod's JSON Schema export gives the type, whether
  *   it is required, its limits and its `.describe()` text).
- * - Outputs come from the resource class: its `declare readonly x: pulumi.Output<T>` members that are
- *   not inputs, typed by the compiler and described by their doc comment (or the outputs type's).
- * - What replaces comes from the resource's DiffRules (`replaceOn`, `deleteBeforeReplace`).
+ * - Outputs come from each resource's outputs schema, the same way; the DocsSite component's from its
+ *   class members, typed by the compiler and described by their doc comments.
+ * - What a change or a removal of each input does comes from the rule the field declares (fields.ts),
+ *   and the replacement order from the resource's declaration.
  * - Examples are the function bodies of scripts/referenceExamples.ts, which `tsc` type-checks.
  *
  * test/docs/reference.test.ts fails when the checked-in file differs from what this produces.
@@ -15,29 +16,13 @@ import * as path from "node:path";
 import ts from "typescript";
 import { z } from "zod";
 import { docsSiteTopologySchema } from "../provider/components/topology";
+import type { Resource } from "../provider/framework/define";
 import type { DiffRules } from "../provider/framework/diff";
-import type { ResourceDef } from "../provider/framework/resource";
-import * as openApiSpec from "../provider/resources/openApiSpec";
-import * as samlProvider from "../provider/resources/samlProvider";
-import * as shareLink from "../provider/resources/shareLink";
-import * as site from "../provider/resources/site";
-import * as siteSection from "../provider/resources/siteSection";
-import * as siteSpace from "../provider/resources/siteSpace";
-import * as team from "../provider/resources/team";
+import { ruleOf } from "../provider/framework/fields";
+import { resources } from "../provider/resources";
 
 export const REFERENCE_FILE = "docs/reference.md";
 export const REGENERATE = "npm run docs";
-
-/** Resources in the order a site is built, with the source file that declares each class. */
-const RESOURCES: { def: ResourceDef; file: string; summary: string }[] = [
-  { def: site.definition as ResourceDef, file: "provider/resources/site.ts", summary: "A published docs site built from spaces. Its outputs describe the site itself: whether it is published and how many site spaces it shows depend on its children (created after it), so they are not outputs, which would be stale after every `up` and show as drift at every refresh." },
-  { def: siteSection.definition as ResourceDef, file: "provider/resources/siteSection.ts", summary: "A top-level section of a site (a tab in its header), created together with its first space." },
-  { def: siteSpace.definition as ResourceDef, file: "provider/resources/siteSpace.ts", summary: "A further space shown in a section (a version, a language, an audience); it names its section through the SiteSection's `id` output, so it is replaced and removed with it." },
-  { def: shareLink.definition as ResourceDef, file: "provider/resources/shareLink.ts", summary: "A secret URL opening a site whose visibility is `share-link`." },
-  { def: team.definition as ResourceDef, file: "provider/resources/team.ts", summary: "A team of organization members, optionally with authoritative membership." },
-  { def: samlProvider.definition as ResourceDef, file: "provider/resources/samlProvider.ts", summary: "Single sign-on for the organization through a SAML identity provider." },
-  { def: openApiSpec.definition as ResourceDef, file: "provider/resources/openApiSpec.ts", summary: "An OpenAPI document GitBook turns into API reference pages." },
-];
 
 const COMPONENT_FILE = "provider/components/docsSite.ts";
 const EXAMPLES_FILE = "scripts/referenceExamples.ts";
@@ -64,6 +49,8 @@ interface Row {
   type: string;
   required: string;
   limits: string;
+  /** What changing and removing the input does (top-level inputs of resources only). */
+  effect?: string;
   description: string;
 }
 
@@ -103,27 +90,39 @@ function rows(schema: JsonSchema, prefix: string, required: (field: string, s: J
   return out;
 }
 
-function inputRows(def: ResourceDef): Row[] {
+/** What changing and removing an input does, from the rule its field declares. */
+function effectOf(def: Resource, name: string): string {
+  if (name === "adoptId") return "used only at the first creation";
+  const shape = def.schema.shape as Record<string, z.ZodType>;
+  const rule = ruleOf(shape[name]!);
+  const change = rule.change === "replace" ? "change replaces" : "change updates in place";
+  if (rule.live) return `${change}; managed only while declared, removal keeps the current value`;
+  const required = !(shape[name] instanceof z.ZodOptional);
+  if (required) return change;
+  const remove = rule.remove === "clear" ? "removal clears it" : typeof rule.remove === "object" ? `removal sets ${code(JSON.stringify(rule.remove.reset))}` : "removal keeps the current value";
+  return `${change}; ${remove}`;
+}
+
+function inputRows(def: Resource): Row[] {
   const schema = z.toJSONSchema(def.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const top = new Set(Object.keys(def.schema.shape));
   return rows(schema, "", (name, s, req) => {
     // check() fills organizationId from stack config, so a program may leave it out.
     if (name === "organizationId") return "no (`gitbook:organizationId`)";
     return req.includes(name) && s.default === undefined ? "yes" : "no";
-  });
+  }).map((r) => (top.has(r.name) ? { ...r, effect: effectOf(def, r.name) } : { ...r, effect: "" }));
 }
 
-// ---- Outputs, from the resource classes ------------------------------------------------------------
+/** The outputs that are not inputs, nested fields after their parent. */
+function outputRows(def: Resource): OutputDoc[] {
+  const schema = z.toJSONSchema(def.outputs, { io: "output", unrepresentable: "any" }) as JsonSchema;
+  const inputs = new Set(Object.keys(def.schema.shape));
+  return rows(schema, "", () => "")
+    .filter((r) => !inputs.has(r.name.split(/[.[]/)[0]!))
+    .map((r) => ({ name: r.name, type: r.type, description: r.description + (def.secretOutputs.includes(r.name) ? " Secret." : "") }));
+}
 
-/** Outputs several resources share, described once here; a doc comment on the class member wins. */
-const COMMON_OUTPUTS: Record<string, string> = {
-  createdAt: "When GitBook created the object (ISO 8601).",
-  updatedAt: "When GitBook last changed the object (ISO 8601).",
-  urls: "Links to the object: `published` (where readers find it, when published), `app` (in the GitBook app), `location` (in the API).",
-  hostname: "Custom hostname of the site, empty when it has none.",
-  memberCount: "Number of members the team has.",
-  processingState: "Where GitBook is in processing the last source sent, e.g. `pending`, `complete`, `failed`.",
-  lastProcessedAt: "When GitBook last finished processing a source (ISO 8601).",
-};
+// ---- The component's outputs, from its class -------------------------------------------------------
 
 interface OutputDoc {
   name: string;
@@ -169,6 +168,10 @@ function classOutputs(program: ts.Program, root: string, file: string, className
     let typeNode: ts.TypeNode = m.type;
     if (ts.isTypeReferenceNode(typeNode) && typeNode.typeName.getText(source).endsWith("Output") && typeNode.typeArguments?.length === 1) {
       typeNode = typeNode.typeArguments[0]!;
+    } else {
+      // A resource (or a record of them) is shown by its class name, as the program writes it.
+      out.push({ name: m.name.text, type: typeNode.getText(source), description: docOf(checker.getSymbolAtLocation(m.name), checker) });
+      continue;
     }
     // An output that may be absent is simply not in the table's type: the description says when.
     const type = checker.getNonNullableType(checker.getTypeFromTypeNode(typeNode));
@@ -176,7 +179,7 @@ function classOutputs(program: ts.Program, root: string, file: string, className
       .typeToString(type, undefined, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType)
       .replace(/\?: ([^;]+?) \| undefined;/g, "?: $1;");
     const own = docOf(checker.getSymbolAtLocation(m.name), checker);
-    out.push({ name, type: shown, description: own || docOf(outputsType?.getProperty(name), checker) || COMMON_OUTPUTS[name] || "" });
+    out.push({ name, type: shown, description: own || docOf(outputsType?.getProperty(name), checker) });
   }
   return out;
 }
@@ -208,16 +211,19 @@ function examples(program: ts.Program, root: string): Map<string, string> {
 const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const code = (s: string) => `\`${s}\``;
 
+const typeCell = (t: string) => (t.includes("`") ? t : cell(t));
+
 function inputTable(list: Row[]): string[] {
+  const effects = list.some((r) => r.effect !== undefined);
   return [
-    "| Input | Type | Required | Limits | Description |",
-    "|---|---|---|---|---|",
-    ...list.map((r) => `| ${code(r.name)} | ${r.type.includes("`") ? r.type : cell(r.type)} | ${r.required} | ${cell(r.limits)} | ${cell(r.description)} |`),
+    `| Input | Type | Required | Limits |${effects ? " Change / removal |" : ""} Description |`,
+    `|---|---|---|---|${effects ? "---|" : ""}---|`,
+    ...list.map((r) => `| ${code(r.name)} | ${typeCell(r.type)} | ${r.required} | ${cell(r.limits)} |${effects ? ` ${cell(r.effect ?? "")} |` : ""} ${cell(r.description)} |`),
   ];
 }
 
-function outputTable(list: OutputDoc[]): string[] {
-  return ["| Output | Type | Description |", "|---|---|---|", ...list.map((o) => `| ${code(o.name)} | ${code(cell(o.type))} | ${cell(o.description)} |`)];
+function outputTable(list: OutputDoc[], typesAreCode = true): string[] {
+  return ["| Output | Type | Description |", "|---|---|---|", ...list.map((o) => `| ${code(o.name)} | ${typesAreCode ? code(cell(o.type)) : typeCell(o.type)} | ${cell(o.description)} |`)];
 }
 
 function replacement(kind: string, diff: DiffRules): string[] {
@@ -244,24 +250,22 @@ function anchor(title: string): string {
 }
 
 export function generateReference(root: string): string {
-  const program = compilerFor(root, [...RESOURCES.map((r) => r.file), COMPONENT_FILE, EXAMPLES_FILE]);
+  const program = compilerFor(root, [COMPONENT_FILE, EXAMPLES_FILE]);
   const ex = examples(program, root);
   const lines: string[] = [
     "# pulumi-gitbook reference",
     "",
-    `<!-- Generated by \`${REGENERATE}\` (scripts/reference.ts) from the resources' zod schemas, classes and diff rules. Do not edit by hand. -->`,
+    `<!-- Generated by \`${REGENERATE}\` (scripts/reference.ts) from the resources' declarations. Do not edit by hand. -->`,
     "",
     'Every resource is a Pulumi dynamic resource imported from `pulumi-gitbook` (`import * as gitbook from "pulumi-gitbook"`).',
     "Inputs are checked before anything is sent to GitBook: a value outside its limits fails `pulumi preview` naming the input.",
     "Every input is also an output of the same name, and every resource's `id` is the GitBook ID of its object.",
     "",
-    ...[...RESOURCES.map((r) => r.def.kind), "DocsSite"].map((k) => `- [${k}](#${anchor(k)})`),
+    ...[...resources.map((r) => r.kind), "DocsSite"].map((k) => `- [${k}](#${anchor(k)})`),
     "",
   ];
-  for (const r of RESOURCES) {
-    const kind = r.def.kind;
-    const inputs = new Set(Object.keys(r.def.schema.shape));
-    const outputs = classOutputs(program, root, r.file, kind).filter((o) => !inputs.has(o.name));
+  for (const r of resources) {
+    const kind = r.kind;
     const example = ex.get(kind);
     if (!example) throw new Error(`${EXAMPLES_FILE} has no example function ${kind}`);
     lines.push(
@@ -271,15 +275,15 @@ export function generateReference(root: string): string {
       "",
       "### Inputs",
       "",
-      ...inputTable(inputRows(r.def)),
+      ...inputTable(inputRows(r)),
       "",
       "### Outputs",
       "",
-      ...outputTable(outputs),
+      ...outputTable(outputRows(r), false),
       "",
       "### Replacement",
       "",
-      ...replacement(kind, r.def.diff),
+      ...replacement(kind, r.diff),
       "",
       "### Example",
       "",
@@ -334,5 +338,5 @@ if (require.main === module) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const before = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
   fs.writeFileSync(file, text);
-  console.log(`${REFERENCE_FILE}: ${before === text ? "already up to date" : "written"} (${RESOURCES.length} resources and DocsSite)`);
+  console.log(`${REFERENCE_FILE}: ${before === text ? "already up to date" : "written"} (${resources.length} resources and DocsSite)`);
 }

@@ -125,8 +125,11 @@ export class DocsSite extends pulumi.ComponentResource {
   }
 }
 
-function byKey(entries: readonly (readonly [string, pulumi.Output<string>])[]): pulumi.Output<Record<string, string>> {
-  return pulumi.all(entries.map(([, v]) => v)).apply((values) => Object.fromEntries(entries.map(([k], i) => [k, values[i]!])));
+/** Keys to values; a key whose value is absent (a section's site space removed outside Pulumi) is left out. */
+function byKey(entries: readonly (readonly [string, pulumi.Output<string | undefined>])[]): pulumi.Output<Record<string, string>> {
+  return pulumi
+    .all(entries.map(([, v]) => v))
+    .apply((values) => Object.fromEntries(entries.flatMap(([k], i) => (values[i] === undefined ? [] : [[k, values[i]]]))));
 }
 
 /** The entries whose value is not undefined: an absent field must stay absent in the resource's inputs. */

@@ -8,11 +8,11 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { organizationIdField } from "../framework/check";
-import { shareLinkSchema } from "../resources/shareLink";
-import { siteSchema, type SiteArgs } from "../resources/site";
-import { siteSectionSchema } from "../resources/siteSection";
-import { siteSpaceSchema } from "../resources/siteSpace";
+import { organizationIdField } from "../framework/fields";
+import { definition as shareLink } from "../resources/shareLink";
+import { definition as site, type SiteArgs } from "../resources/site";
+import { definition as siteSection } from "../resources/siteSection";
+import { definition as siteSpace } from "../resources/siteSpace";
 
 type In<T> = pulumi.Input<T>;
 
@@ -66,20 +66,20 @@ const plainDefault = (what: string) =>
 
 export const docsSiteSiteSpaceSchema = z.strictObject({
   key: key("site space"),
-  spaceId: siteSpaceSchema.shape.spaceId,
-  path: siteSpaceSchema.shape.path,
-  condition: siteSpaceSchema.shape.condition,
+  spaceId: siteSpace.schema.shape.spaceId,
+  path: siteSpace.schema.shape.path,
+  condition: siteSpace.schema.shape.condition,
   default: plainDefault("site space of its section (instead of the section's own space)"),
 });
 
 export const docsSiteSectionSchema = z.strictObject({
   key: key("section"),
-  spaceId: siteSectionSchema.shape.spaceId,
-  title: siteSectionSchema.shape.title,
-  path: siteSectionSchema.shape.path,
-  icon: siteSectionSchema.shape.icon,
-  description: siteSectionSchema.shape.description,
-  condition: siteSectionSchema.shape.condition,
+  spaceId: siteSection.schema.shape.spaceId,
+  title: siteSection.schema.shape.title,
+  path: siteSection.schema.shape.path,
+  icon: siteSection.schema.shape.icon,
+  description: siteSection.schema.shape.description,
+  condition: siteSection.schema.shape.condition,
   default: plainDefault("section of the site"),
   siteSpaces: z
     .array(docsSiteSiteSpaceSchema, { error: "must be a list" })
@@ -91,14 +91,14 @@ export const docsSiteShareLinkSchema = z.strictObject({
   key: key("share link").describe(
     "Stable identifier of the share link within the topology, required. The child resource's name is derived from it, not from `name`, so renaming the link updates it in place and its URL keeps working; changing the key replaces the link (a new URL).",
   ),
-  name: shareLinkSchema.shape.name,
-  active: shareLinkSchema.shape.active.optional(),
+  name: shareLink.schema.shape.name,
+  active: shareLink.schema.shape.active.optional(),
 });
 
 export const docsSiteTopologySchema = z
   .strictObject({
     site: z
-      .strictObject({ ...siteSchema.shape, organizationId: organizationIdField.optional() })
+      .strictObject({ ...site.schema.shape, organizationId: organizationIdField.optional() })
       .describe("The Site's arguments (see Site)."),
     sections: z
       .array(docsSiteSectionSchema, { error: "must be a list" })

@@ -8,7 +8,6 @@
  * adoption and updates never touch it (what GitBook does on creation is the resource's business).
  */
 import { z } from "zod";
-import { currentConfig } from "../config";
 
 /** The engine's placeholder for a value not known until apply. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -21,44 +20,6 @@ export interface CheckFailure {
 export function isUnknown(v: unknown): boolean {
   return v === UNKNOWN;
 }
-
-/** A string with a length window and an optional pattern, failing with a message naming both. */
-export function text(opts: { min?: number; max: number; pattern?: RegExp; patternHint?: string }) {
-  const { min = 0, max } = opts;
-  const window = min > 0 ? `${min} to ${max} characters` : `at most ${max} characters`;
-  let s = z.string({ error: "must be a string" }).min(min, `must be ${window} (got fewer)`).max(max, `must be ${window} (got more)`);
-  if (opts.pattern) s = s.regex(opts.pattern, `must match ${opts.patternHint ?? opts.pattern.source}`);
-  return s;
-}
-
-/** An absolute http(s) URL up to `max` characters. */
-export function httpUrl(max: number) {
-  return text({ max })
-    .refine((v) => {
-      try {
-        const u = new URL(v);
-        return u.protocol === "https:" || u.protocol === "http:";
-      } catch {
-        return false;
-      }
-    }, "must be an absolute http(s) URL");
-}
-
-/** The organization every resource lives in; `gitbook:organizationId` supplies a default. */
-export const organizationIdField = z
-  .string()
-  .min(1, "must not be empty")
-  .describe(
-    "ID of the GitBook organization. Defaults to the `gitbook:organizationId` stack config (or GITBOOK_ORGANIZATION_ID). Changing it replaces the resource.",
-  );
-
-export const adoptIdField = z
-  .string()
-  .min(1, "must not be empty")
-  .optional()
-  .describe(
-    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new object.",
-  );
 
 function valueAt(obj: unknown, path: PropertyKey[]): unknown[] {
   // Every value along the path, so an unknown parent (a whole list not known yet) also counts.
@@ -87,12 +48,12 @@ function propertyPath(path: PropertyKey[]): string {
 export function checkInputs<S extends z.ZodType>(
   schema: S,
   news: Record<string, unknown>,
+  config: { organizationId?: string },
 ): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const given: Record<string, unknown> = { ...news };
   delete given.__provider;
   if (given.organizationId === undefined) {
-    const org = currentConfig().organizationId;
-    if (org) given.organizationId = org;
+    if (config.organizationId) given.organizationId = config.organizationId;
   }
   const result = schema.safeParse(given);
   if (result.success) return { inputs: result.data as Record<string, unknown>, failures: [] };

@@ -4,19 +4,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_RETRY } from "../client";
-import { setClientOverrides } from "../config";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 
 let env: ProviderEnv;
 beforeAll(async () => {
-  env = await startProviderEnv();
+  // A 200 ms time limit, and the API carries out the first create 450 ms after receiving it.
+  env = await startProviderEnv({ client: { timeoutMs: 200 } });
 });
 afterAll(async () => env.close());
 beforeEach(() => {
   env.emu.faults.clear();
   env.emu.log.reset();
-  // A 200 ms time limit, and the API carries out the first create 450 ms after receiving it.
-  setClientOverrides({ timeoutMs: 200, retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 } });
+  env.outOfBand();
 });
 
 /**

@@ -21,6 +21,8 @@ export interface DiffRules {
    * them: absent means "leave it as it is" (on adoption, and after removal), never "reset it".
    */
   liveFields?: readonly string[];
+  /** Fields for which null is a value of its own (not "unset"), e.g. a SAML provider's `defaultRole` (guests). */
+  nullValues?: readonly string[];
   /** Whether the replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
   /** Maps a property bag to its comparable view (e.g. a document to its hash). */
@@ -50,8 +52,9 @@ export function changedFields(rules: DiffRules, olds: Record<string, unknown>, n
   const o = rules.view ? rules.view(olds) : olds;
   const n = rules.view ? rules.view(news) : news;
   return rules.fields.filter((f) => {
-    if (rules.liveFields?.includes(f) && norm(n[f]) === undefined) return false;
-    return hasUnknown(n[f]) || !equal(norm(o[f]), norm(n[f]));
+    const value = rules.nullValues?.includes(f) ? (v: unknown) => v : norm;
+    if (rules.liveFields?.includes(f) && value(n[f]) === undefined) return false;
+    return hasUnknown(n[f]) || !equal(value(o[f]), value(n[f]));
   });
 }
 

@@ -5,15 +5,15 @@
  * free of undefined, `__provider` kept on partial failures, the token checked before any request.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { configureFrom, currentConfig, getClient, type ConfigSource } from "../config";
+import type { ConfigSource, ProviderRuntime } from "../config";
 import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { explainFailure } from "./failure";
 import { adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
-function ctx(): Ctx {
-  return { client: getClient(), config: currentConfig() };
+function ctx(rt: ProviderRuntime): Ctx {
+  return { client: rt.client(), config: rt.config() };
 }
 
 function schemaFields(def: ResourceDef): string[] {
@@ -28,9 +28,9 @@ function withProvider(e: unknown, from: Props): unknown {
 }
 
 /** Fails at configure when a setting is malformed, naming it; every later call fails the same way (see config.ts). */
-export async function configure(req: { config?: ConfigSource } | undefined): Promise<void> {
-  configureFrom(req?.config);
-  currentConfig();
+export async function configure(rt: ProviderRuntime, req: { config?: ConfigSource } | undefined): Promise<void> {
+  rt.configure(req?.config);
+  rt.config();
 }
 
 /**
@@ -40,9 +40,8 @@ export async function configure(req: { config?: ConfigSource } | undefined): Pro
  * old ones, so its create still sees `adoptId`, and diff's record of what it replaces (claims.ts) is
  * what makes it create a new object instead of adopting again the one it replaces.
  */
-export async function check(def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  currentConfig();
-  const checked = checkInputs(def.schema, news);
+export async function check(rt: ProviderRuntime, def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+  const checked = checkInputs(def.schema, news, rt.config());
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
   const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
@@ -59,20 +58,20 @@ function inState(olds: Props | undefined): boolean {
 }
 
 /** The run's context when a token is configured; a preview without one still diffs, and needs none. */
-function knownCtx(): Ctx | undefined {
-  return currentConfig().token ? ctx() : undefined;
+function knownCtx(rt: ProviderRuntime): Ctx | undefined {
+  return rt.config().token ? ctx(rt) : undefined;
 }
 
 /** Records that a resource of this deployment holds the object (see claims.ts). */
-function hold(def: ResourceDef, id: string, props: Props, declaredInProgram: boolean): void {
-  const c = knownCtx();
+function hold(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props, declaredInProgram: boolean): void {
+  const c = knownCtx(rt);
   if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram);
 }
 
-export async function diff(def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProps(def.diff, olds, news);
   let replaces = d.replaces;
-  const c = knownCtx();
+  const c = knownCtx(rt);
   if (c) {
     const o = stripProvider(olds);
     claimsOf(c.client).hold(def.kind, id, o, true);
@@ -86,9 +85,9 @@ export async function diff(def: ResourceDef, id: string, olds: Props, news: Prop
   };
 }
 
-export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   try {
-    const c = ctx();
+    const c = ctx(rt);
     const adoptId = inputs.adoptId;
     if (typeof adoptId === "string" && adoptId && !claimsOf(c.client).isBeingReplaced(def.kind, adoptId)) {
       const live = await def.read(c, adoptId, stripProvider(inputs));
@@ -101,48 +100,48 @@ export async function create(def: ResourceDef, inputs: Props): Promise<pulumi.dy
           `${def.kind}: adoptId "${adoptId}" names an object with ${has}, which cannot change in place; adopt one that matches the program's ${fixed.join(", ")} or remove adoptId to create a new one.`,
         );
       }
-      hold(def, adoptId, live, true);
+      hold(rt, def, adoptId, live, true);
       const outs = await def.update(c, adoptId, live, stripProvider(inputs));
-      hold(def, adoptId, outs, true);
+      hold(rt, def, adoptId, outs, true);
       return { id: adoptId, outs: cleanOutputs(outs) };
     }
     const { id, outs } = await def.create(c, stripProvider(inputs));
-    hold(def, id, outs, true);
+    hold(rt, def, id, outs, true);
     return { id, outs: cleanOutputs(outs) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(def, e.id, e.properties, true);
+    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
     throw explainFailure(def, inputs, undefined, withProvider(e, inputs));
   }
 }
 
-export async function read(def: ResourceDef, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function read(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   let live: Props | undefined;
   try {
-    live = await def.read(ctx(), id, stripProvider(props));
+    live = await def.read(ctx(rt), id, stripProvider(props));
   } catch (e) {
     throw explainFailure(def, props, id, e);
   }
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
-  hold(def, id, live, false);
+  hold(rt, def, id, live, false);
   const outs = cleanOutputs(live);
-  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), outs);
+  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), outs, def.diff.nullValues);
   return { id, props: outs, inputs: cleanOutputs(inputs) } as pulumi.dynamic.ReadResult;
 }
 
-export async function update(def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   try {
-    const outs = await def.update(ctx(), id, stripProvider(olds), stripProvider(news));
-    hold(def, id, outs, true);
+    const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news));
+    hold(rt, def, id, outs, true);
     return { outs: cleanOutputs(outs) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(def, id, e.properties, true);
+    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
     throw explainFailure(def, news, id, withProvider(e, news));
   }
 }
 
-export async function remove(def: ResourceDef, id: string, props: Props): Promise<void> {
-  const c = ctx();
+export async function remove(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props): Promise<void> {
+  const c = ctx(rt);
   try {
     await def.delete(c, id, stripProvider(props));
   } catch (e) {

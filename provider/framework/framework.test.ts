@@ -6,8 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { Emulator } from "../../emulator";
-import { configureFrom, currentConfig, resetConfig } from "../config";
-import { dispatch } from "../impl";
+import { createProvider } from "../impl";
 import { checkInputs, UNKNOWN } from "./check";
 import { diffProps } from "./diff";
 import * as engine from "./engine";
@@ -15,6 +14,14 @@ import { PartialFailure, type ResourceDef } from "./resource";
 
 const source = (cfg: Record<string, string>) => ({ get: (k: string) => cfg[k] });
 const saved = { ...process.env };
+// A provider of its own per test, as the host has one per process.
+let provider = createProvider();
+const dispatch: typeof provider.dispatch = (...args) => provider.dispatch(...args);
+const configureFrom = (cfg: ReturnType<typeof source>) => provider.runtime.configure(cfg);
+const resetConfig = () => {
+  provider.runtime.resetClients();
+  provider = createProvider();
+};
 afterEach(() => {
   process.env = { ...saved };
   resetConfig();
@@ -31,7 +38,7 @@ describe("configuration", () => {
     delete process.env.GITBOOK_TOKEN;
     configureFrom(source({ "gitbook:apiUrl": emu.url }));
     emu.log.reset();
-    const err = await dispatch(1, "Site", "create", [{ organizationId: emu.seeded.organizationId, title: "Docs", type: "basic", visibility: "public" }]).catch((e) => e);
+    const err = (await dispatch(1, "Site", "create", [{ organizationId: emu.seeded.organizationId, title: "Docs", type: "basic", visibility: "public" }]).catch((e) => e)) as Error;
     expect(err.message).toContain("pulumi config set --secret gitbook:token");
     expect(err.message).toContain("GITBOOK_TOKEN");
     expect(emu.log.count()).toBe(0);
@@ -41,9 +48,9 @@ describe("configuration", () => {
     process.env.GITBOOK_TOKEN = "from-env";
     process.env.GITBOOK_API_URL = "http://env.example";
     process.env.GITBOOK_ORGANIZATION_ID = "org_env";
-    expect(currentConfig()).toMatchObject({ token: "from-env", apiUrl: "http://env.example", organizationId: "org_env" });
+    expect(provider.runtime.config()).toMatchObject({ token: "from-env", apiUrl: "http://env.example", organizationId: "org_env" });
     configureFrom(source({ "gitbook:token": "from-config", "gitbook:organizationId": "org_cfg" }));
-    expect(currentConfig()).toMatchObject({ token: "from-config", apiUrl: "http://env.example", organizationId: "org_cfg" });
+    expect(provider.runtime.config()).toMatchObject({ token: "from-config", apiUrl: "http://env.example", organizationId: "org_cfg" });
   });
 
   it("fails at configure on a malformed gitbook:apiUrl, naming it, and never falls back to the default API", async () => {
@@ -55,7 +62,7 @@ describe("configuration", () => {
     ]) {
       resetConfig();
       const cfg = source({ "gitbook:token": "t", "gitbook:apiUrl": value! });
-      const err = await dispatch(1, "Site", "configure", [{ config: cfg }]).catch((e) => e);
+      const err = (await dispatch(1, "Site", "configure", [{ config: cfg }]).catch((e) => e)) as Error;
       expect(err.message).toBe(
         `gitbook:apiUrl is "${shown}", which ${why}; it must be the API's base URL, e.g. https://api.gitbook.com (\`pulumi config set gitbook:apiUrl <url>\`, or \`pulumi config rm gitbook:apiUrl\` for the default).`,
       );
@@ -73,12 +80,12 @@ describe("configuration", () => {
 
   it("names GITBOOK_API_URL when the malformed URL came from the environment", async () => {
     process.env.GITBOOK_API_URL = "notaurl";
-    const err = await dispatch(1, "Site", "configure", [{ config: source({ "gitbook:token": "t" }) }]).catch((e) => e);
+    const err = (await dispatch(1, "Site", "configure", [{ config: source({ "gitbook:token": "t" }) }]).catch((e) => e)) as Error;
     expect(err.message).toMatch(/^GITBOOK_API_URL \(gitbook:apiUrl is not set\) is "notaurl", which is not an absolute URL; .*fix or unset GITBOOK_API_URL, or set gitbook:apiUrl/);
   });
 
   it("fails on a malformed number of seconds, naming the setting, instead of silently using the default", async () => {
-    const err = await dispatch(1, "Site", "configure", [{ config: source({ "gitbook:requestTimeoutSeconds": "30s" }) }]).catch((e) => e);
+    const err = (await dispatch(1, "Site", "configure", [{ config: source({ "gitbook:requestTimeoutSeconds": "30s" }) }]).catch((e) => e)) as Error;
     expect(err.message).toMatch(/^gitbook:requestTimeoutSeconds is "30s", which is not a positive number of seconds/);
     resetConfig();
     process.env.GITBOOK_OPENAPI_WAIT_SECONDS = "-1";
@@ -101,13 +108,13 @@ describe("check", () => {
   });
 
   it("names nested properties the way Pulumi paths them", () => {
-    const r = checkInputs(schema, { organizationId: "o", members: [{ user: "a", role: "owner" }, { user: "b", role: "boss" }] });
+    const r = checkInputs(schema, { organizationId: "o", members: [{ user: "a", role: "owner" }, { user: "b", role: "boss" }] }, {});
     expect(r.failures).toEqual([{ property: "members[1].role", reason: "members[1].role must be owner or member" }]);
   });
 
   it("skips values unknown at preview, alone or as a whole list", () => {
-    expect(checkInputs(schema, { organizationId: UNKNOWN, members: UNKNOWN }).failures).toEqual([]);
-    expect(checkInputs(schema, { organizationId: "o", members: [{ user: UNKNOWN, role: "owner" }] }).failures).toEqual([]);
+    expect(checkInputs(schema, { organizationId: UNKNOWN, members: UNKNOWN }, {}).failures).toEqual([]);
+    expect(checkInputs(schema, { organizationId: "o", members: [{ user: UNKNOWN, role: "owner" }] }, {}).failures).toEqual([]);
   });
 
   it("still normalizes the known fields when another field is unknown, and adds nothing undeclared", () => {
@@ -117,13 +124,13 @@ describe("check", () => {
       mode: z.enum(["a", "b"]).optional(),
       nested: z.object({ on: z.boolean() }).optional(),
     });
-    const r = checkInputs(s, { organizationId: "o", tags: ["b", "a"], nested: { on: UNKNOWN }, stray: 1 });
+    const r = checkInputs(s, { organizationId: "o", tags: ["b", "a"], nested: { on: UNKNOWN }, stray: 1 }, {});
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({ organizationId: "o", tags: ["a", "b"], nested: { on: UNKNOWN } });
   });
 
   it("asks for the organization by config when none is given", () => {
-    const r = checkInputs(schema, { members: [] });
+    const r = checkInputs(schema, { members: [] }, {});
     expect(r.failures[0]!.reason).toMatch(/organizationId is required: .*gitbook:organizationId/);
   });
 });
@@ -161,18 +168,18 @@ describe("engine", () => {
   it("keeps adoptId for a resource not in state yet, and drops it once the resource is in state", async () => {
     const def = fake({ schema: z.object({ title: z.string(), adoptId: z.string().optional() }) });
     const news = { title: "t", adoptId: "obj_1", __provider: "p" };
-    expect((await engine.check(def, {}, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
-    expect((await engine.check(def, { __provider: "p" }, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
-    expect((await engine.check(def, { title: "t", adoptId: "obj_1", __provider: "p" }, news)).inputs).toEqual({ title: "t" });
+    expect((await engine.check(provider.runtime, def, {}, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
+    expect((await engine.check(provider.runtime, def, { __provider: "p" }, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
+    expect((await engine.check(provider.runtime, def, { title: "t", adoptId: "obj_1", __provider: "p" }, news)).inputs).toEqual({ title: "t" });
   });
 
   it("answers {} from read when the object is gone, so refresh drops it", async () => {
-    expect(await engine.read(fake({}), "x", { __provider: "p" })).toEqual({});
+    expect(await engine.read(provider.runtime, fake({}), "x", { __provider: "p" })).toEqual({});
   });
 
   it("returns inputs with read so refresh records drift, and never undefined in outputs", async () => {
     const def = fake({ schema: z.object({ title: z.string() }), read: async () => ({ title: "live", extra: undefined, urls: { a: undefined } }) });
-    const r = await engine.read(def, "x", { title: "old" });
+    const r = await engine.read(provider.runtime, def, "x", { title: "old" });
     expect(r).toEqual({ id: "x", props: { title: "live", urls: {} }, inputs: { title: "live" } });
   });
 
@@ -182,7 +189,7 @@ describe("engine", () => {
         throw new PartialFailure("x", { title: "half", gone: undefined }, ["settings failed"]);
       },
     });
-    const err = await engine.create(def, { title: "t", __provider: "shim" }).catch((e) => e);
+    const err = await engine.create(provider.runtime, def, { title: "t", __provider: "shim" }).catch((e) => e);
     expect(err).toMatchObject({ id: "x", reasons: ["Fake x: settings failed"], properties: { title: "half", __provider: "shim" } });
     expect(err.properties).not.toHaveProperty("gone");
   });

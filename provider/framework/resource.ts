@@ -82,10 +82,10 @@ export function cleanOutputs<T extends Props>(outs: T): T {
   return JSON.parse(JSON.stringify(outs)) as T;
 }
 
-/** The schema's fields that are present in `props`. */
-export function pickInputs(fields: readonly string[], props: Props): Props {
+/** The schema's fields that are present in `props` (null counts as present only where it is a value). */
+export function pickInputs(fields: readonly string[], props: Props, nullValues: readonly string[] = []): Props {
   const out: Props = {};
-  for (const f of fields) if (props[f] !== undefined && props[f] !== null) out[f] = props[f];
+  for (const f of fields) if (props[f] !== undefined && (props[f] !== null || nullValues.includes(f))) out[f] = props[f];
   return out;
 }
 
@@ -260,6 +260,8 @@ export interface PatchRules {
   nullable?: readonly string[];
   /** Values to send when the user removes a field that has an API default. */
   onRemove?: Props;
+  /** Fields for which null is a value of its own, sent as null. */
+  nullValues?: readonly string[];
 }
 
 /** The PATCH body for the changed fields: new values, null to clear, or the API default. */
@@ -268,7 +270,7 @@ export function patchBody(changed: readonly string[], news: Props, rules: PatchR
   for (const f of changed) {
     if (!rules.patchable.includes(f)) continue;
     const v = news[f];
-    if (v !== undefined && v !== null) body[f] = v;
+    if (v !== undefined && (v !== null || rules.nullValues?.includes(f))) body[f] = v;
     else if (rules.nullable?.includes(f)) body[f] = null;
     else if (rules.onRemove && f in rules.onRemove) body[f] = rules.onRemove[f];
   }

@@ -26,7 +26,7 @@ beforeAll(async () => {
 const cases: [string, () => pulumi.CustomResource][] = [
   ["Site", () => new Site("s", { title: "Docs" })],
   ["SiteSection", () => new SiteSection("sec", { siteId: "site", spaceId: "space" })],
-  ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space" })],
+  ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space", sectionId: "sec" })],
   ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
   ["Team", () => new Team("t", { title: "Writers" })],
   ["SamlProvider", () => new SamlProvider("p", { label: "Okta" })],
@@ -37,8 +37,9 @@ describe("resource classes", () => {
   for (const [kind, make] of cases) {
     it(`${kind} exposes every input as an Output, set or not, and registers as gitbook:${kind}`, async () => {
       const r = make() as unknown as Record<string, unknown>;
-      for (const input of Object.keys(definitionOf(kind).schema.shape)) {
-        expect(pulumi.Output.isInstance(r[input]), `${kind}.${input}`).toBe(true);
+      const def = definitionOf(kind) as ReturnType<typeof definitionOf> & { outputs: { shape: object } };
+      for (const key of [...Object.keys(def.schema.shape), ...Object.keys(def.outputs.shape)]) {
+        expect(pulumi.Output.isInstance(r[key]), `${kind}.${key}`).toBe(true);
       }
       await new Promise<void>((resolve) => (r.urn as pulumi.Output<string>).apply(() => resolve()));
       expect(registered.map((x) => x.type)).toContain(`pulumi-nodejs:dynamic/gitbook:${kind}`);

@@ -16,62 +16,29 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiOpenApiSpec, ConflictError, p } from "../client";
-import { adoptIdField, httpUrl, isUnknown, organizationIdField, text } from "../framework/check";
+import { ApiOpenApiSpec, ConflictError } from "../client";
+import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
-import { changedFields, type DiffRules } from "../framework/diff";
-import {
-  createOnce,
-  declared,
-  getOrUndefined,
-  PartialFailure,
-  refreshDeclared,
-  resourceProps,
-  type Ctx,
-  type Props,
-  type ResourceDef,
-} from "../framework/resource";
-import { providerFor } from "../shim";
-
-// ---- Types ---------------------------------------------------------------------------------------
-
-/** A source as the program gives it; after check, a file source also holds its content's `sha256`. */
-export type OpenApiSource = { url: string } | { text: string } | { file: string; sha256?: string };
-/** A source as outputs keep it: the URL, the text's hash, or the file's path and its content's hash. */
-export type StoredOpenApiSource = { url: string } | { textSha256: string } | { file: string; sha256: string };
-
-export type OpenApiSpecInputs = {
-  organizationId: string;
-  slug: string;
-  source: OpenApiSource;
-  visibility?: "private" | "public";
-  adoptId?: string;
-};
-
-/** `visibility` is always the spec's live visibility (managed only when declared). */
-export type OpenApiSpecOutputs = Omit<OpenApiSpecInputs, "source" | "visibility"> & {
-  source: StoredOpenApiSource;
-  visibility: "private" | "public";
-  processingState: string;
-  lastVersion?: string;
-  lastProcessedAt?: string;
-  lastProcessErrorCode?: string;
-  urls: { location?: string; app?: string; published?: string };
-  createdAt: string;
-  updatedAt: string;
-};
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { changedFields } from "../framework/diff";
+import { adoptIdField, field, httpUrl, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { refreshed } from "../framework/recipes";
+import { createOnce, declared, getOrUndefined, PartialFailure, type Ctx, type Props } from "../framework/resource";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
-export const openApiSpecSchema = z.object({
+const inputs = z.object({
   organizationId: organizationIdField,
   slug: text({ min: 1, max: 100, pattern: SLUG_PATTERN, patternHint: "lower-case letters and digits in words joined by single hyphens, e.g. payments-api" }).describe(
     "Identifier of the spec in the organization and in its URLs, 1 to 100 characters of lower-case letters and digits in words joined by single hyphens. Changing it replaces the spec.",
-  ),
+  )
+    // A new slug or organization is a new spec. Neither replacement collides with the old spec (the
+    // slug is unique per organization, and one of the two differs), so the new one is created first.
+    .register(field, { change: "replace" }),
   source: z
     .looseObject(
       {
@@ -102,19 +69,55 @@ export const openApiSpecSchema = z.object({
     })
     .describe(
       "Where the OpenAPI document comes from: `{url}` (GitBook fetches it), `{file}` (the provider reads it; state keeps its path and hash) or `{text}` (state keeps the whole text in the inputs). A changed URL, or a changed document in a file or text, sends the source again and waits for processing; the same document moved between `file` and `text` changes nothing.",
-    ),
+    )
+    // Sent with PUT, then processing is awaited.
+    .register(field, { change: "custom" }),
   visibility: z
     .enum(["private", "public"], { error: "must be private or public" })
     .optional()
     .describe(
       "`private` (members only) or `public` (anyone with the public link). Managed only when declared: a spec created without it is `private`, an adopted spec keeps its own, and removing it leaves the current value. The output is always the spec's actual visibility.",
-    ),
+    )
+    .register(field, { change: "custom", live: true }),
   adoptId: adoptIdField.describe(
     "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
   ),
 });
 
-// ---- Diff rules ----------------------------------------------------------------------------------
+const storedSourceSchema = z
+  .union([
+    z.object({ url: z.string() }),
+    z.object({ textSha256: z.string() }),
+    z.object({ file: z.string(), sha256: z.string() }),
+  ])
+  .describe("`{url}`, `{file, sha256}` for a file source, or `{textSha256}` for a text source: never the document itself.");
+
+const outputs = z.object({
+  source: storedSourceSchema,
+  visibility: z.string().describe("The spec's actual visibility: `private` or `public` (or a value GitBook added since)."),
+  processingState: z.string().describe("Where GitBook is in processing the last source sent, e.g. `complete`."),
+  lastVersion: z.string().optional().describe("ID of the latest processed version."),
+  lastProcessedAt: z.string().optional().describe("When the last processing finished."),
+  lastProcessErrorCode: z.string().optional().describe("Why the last processing failed, when it did."),
+  urls: z
+    .object({
+      location: z.string().optional().describe("API URL of the spec."),
+      app: z.string().optional().describe("URL of the spec in the GitBook app."),
+      published: z.string().optional().describe("Public URL of the spec, when it is public."),
+    })
+    .describe("The spec's URLs."),
+  createdAt: z.string().describe("When the spec was created."),
+  updatedAt: z.string().describe("When the spec was last updated."),
+});
+
+/** A source as the program gives it; after check, a file source also holds its content's `sha256`. */
+export type OpenApiSource = OpenApiSpecInputs["source"];
+/** A source as outputs keep it: the URL, the text's hash, or the file's path and its content's hash. */
+export type StoredOpenApiSource = z.output<typeof storedSourceSchema>;
+export type OpenApiSpecInputs = Inputs<typeof inputs>;
+export type OpenApiSpecOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Diff ----------------------------------------------------------------------------------------
 
 /** Recorded when the live spec has a text source whose content cannot be read back: equal to no real hash. */
 const TEXT_NOT_KNOWN = "unknown";
@@ -122,10 +125,9 @@ const TEXT_NOT_KNOWN = "unknown";
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
 /** The source as state keeps it. */
-function storedSource(source: unknown): unknown {
-  if (!source || typeof source !== "object") return source;
+function storedSource(source: unknown): StoredOpenApiSource {
   const s = source as Record<string, unknown>;
-  return typeof s.text === "string" && !isUnknown(s.text) ? { textSha256: sha256(s.text) } : source;
+  return (typeof s?.text === "string" && !isUnknown(s.text) ? { textSha256: sha256(s.text) } : source) as StoredOpenApiSource;
 }
 
 /** What the diff compares: the URL, or the document's hash whichever form holds it. */
@@ -176,11 +178,13 @@ function prepare(inputs: Props): { inputs: Props } | { failures: { property: str
  * sent; the outputs record the hash of what was sent.
  */
 function apiSource(source: OpenApiSource): { body: { url: string } | { text: string }; stored: StoredOpenApiSource } {
-  if ("url" in source) return { body: { url: source.url }, stored: { url: source.url } };
-  if ("text" in source) return { body: { text: source.text }, stored: { textSha256: sha256(source.text) } };
-  const read = readSourceFile(source.file);
+  // Check let through exactly one of the three.
+  if (source.url !== undefined) return { body: { url: source.url }, stored: { url: source.url } };
+  if (source.text !== undefined) return { body: { text: source.text }, stored: { textSha256: sha256(source.text) } };
+  const file = source.file!;
+  const read = readSourceFile(file);
   if ("problem" in read) throw new Error(`source.file ${read.problem}`);
-  return { body: { text: read.text }, stored: { file: source.file, sha256: sha256(read.text) } };
+  return { body: { text: read.text }, stored: { file, sha256: sha256(read.text) } };
 }
 
 function processingFailed(spec: { processingState?: unknown; lastProcessErrorCode?: unknown }): boolean {
@@ -189,19 +193,13 @@ function processingFailed(spec: { processingState?: unknown; lastProcessErrorCod
   return FAILED_STATES.has(state) || (!IN_FLIGHT_STATES.has(state) && state !== "complete" && !!spec.lastProcessErrorCode);
 }
 
-export const openApiSpecDiff: DiffRules = {
-  fields: ["organizationId", "slug", "source", "visibility"],
-  // A new slug or organization is a new spec. Neither replacement collides with the old spec (the
-  // slug is unique per organization, and one of the two differs), so the new one is created first.
-  replaceOn: ["organizationId", "slug"],
-  liveFields: ["visibility"],
-  view: (props) => {
-    const source = comparableSource(props.source);
-    // Only outputs carry a processing state: a failed one makes the next up resend the source.
-    if (processingFailed(props) && source && typeof source === "object") return { ...props, source: { ...source, lastProcessingFailed: true } };
-    return { ...props, source };
-  },
-};
+/** What the diff compares: the document's hash whichever form holds it; a failed processing makes the next up resend the source. */
+function comparable(props: Props): Props {
+  const source = comparableSource(props.source);
+  // Only outputs carry a processing state.
+  if (processingFailed(props) && source && typeof source === "object") return { ...props, source: { ...source, lastProcessingFailed: true } };
+  return { ...props, source };
+}
 
 // ---- Processing --------------------------------------------------------------------------------------
 
@@ -224,24 +222,25 @@ async function waitForProcessing(ctx: Ctx, org: string, slug: string, spec: ApiO
     if (left <= 0) break;
     await sleep(Math.min(delay, left));
     delay = nextPollDelay(delay);
-    spec = await ctx.client.get(specPath(org, slug), { schema: ApiOpenApiSpec });
+    spec = await ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec });
   }
   return spec;
 }
 
 /** Waits for processing; anything but success keeps the spec in state and fails the step with why. */
-async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: ApiOpenApiSpec): Promise<ApiOpenApiSpec> {
+async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: StoredOpenApiSource, sent: ApiOpenApiSpec): Promise<ApiOpenApiSpec> {
+  const outputsFor = (spec: ApiOpenApiSpec) => definition.outputsOf(declared(inputs), spec, { ...declared(inputs), source: stored });
   let spec: ApiOpenApiSpec;
   try {
     spec = await waitForProcessing(ctx, inputs.organizationId, inputs.slug, sent);
   } catch (e) {
     // The spec exists and has its source, whatever became of the polling: a plain error here would
     // leave a created spec out of state, and the next up would fail on its slug.
-    throw new PartialFailure(id, outputs(declared(inputs), sent), [
+    throw new PartialFailure(id, outputsFor(sent), [
       `OpenAPI spec "${inputs.slug}" was sent but its processing could not be followed: ${(e as Error).message}`,
     ], { cause: e });
   }
-  const outs = () => outputs(declared(inputs), spec);
+  const outs = () => outputsFor(spec);
   if (IN_FLIGHT_STATES.has(spec.processingState)) {
     throw new PartialFailure(id, outs(), [
       `OpenAPI spec "${inputs.slug}" is still processing (${spec.processingState}) after ${ctx.config.openApiWaitSeconds}s; it is kept in state and a later refresh shows the outcome (raise gitbook:openApiWaitSeconds to wait longer)`,
@@ -257,49 +256,21 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, sent: Api
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-const specsPath = (org: string) => p`/orgs/${org}/openapi`;
-const specPath = (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`;
-
-
-/** Inputs the API reports. It echoes a URL source but never a text (or file) source. */
-function liveInputs(spec: ApiOpenApiSpec, recorded: unknown): Props {
-  let source: StoredOpenApiSource;
-  if (spec.sourceURL) source = { url: spec.sourceURL };
-  else if (recorded && typeof recorded === "object" && ("textSha256" in recorded || "sha256" in recorded)) source = recorded as StoredOpenApiSource;
-  else source = { textSha256: TEXT_NOT_KNOWN };
-  return { slug: spec.slug, visibility: spec.visibility ?? "private", source };
-}
-
-function outputs(declaredInputs: Partial<OpenApiSpecInputs> | Partial<OpenApiSpecOutputs>, spec: ApiOpenApiSpec): OpenApiSpecOutputs {
-  return {
-    ...(declaredInputs as OpenApiSpecOutputs),
-    source: storedSource(declaredInputs.source) as StoredOpenApiSource,
-    visibility: (spec.visibility ?? "private") as OpenApiSpecOutputs["visibility"],
-    processingState: spec.processingState,
-    lastVersion: spec.lastVersion ?? undefined,
-    lastProcessedAt: spec.lastProcessedAt ?? undefined,
-    lastProcessErrorCode: spec.lastProcessErrorCode ?? undefined,
-    urls: { ...spec.urls },
-    createdAt: spec.createdAt ?? "",
-    updatedAt: spec.updatedAt ?? "",
-  };
-}
-
 async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string; outs: OpenApiSpecOutputs }> {
   const { organizationId: org, slug } = given;
   const source = apiSource(given.source);
-  const inputs = { ...given, source: source.stored } as unknown as OpenApiSpecInputs;
+  const outputsFor = (spec: ApiOpenApiSpec) => definition.outputsOf(declared(given), spec, { ...declared(given), source: source.stored });
   let spec: ApiOpenApiSpec;
   try {
     spec = await createOnce(ctx, {
       kind: "OpenApiSpec",
       key: `${org}/${slug}`,
       what: `OpenAPI spec "${slug}"`,
-      send: () => ctx.client.post(specsPath(org), { body: { slug, source: source.body }, schema: ApiOpenApiSpec }),
+      send: () => ctx.client.post(paths.openApiSpecs(org), { body: { slug, source: source.body }, schema: ApiOpenApiSpec }),
       // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
       // slug), is the one our lost POST created.
       candidates: async () => {
-        const found = await getOrUndefined(ctx.client.get(specPath(org, slug), { schema: ApiOpenApiSpec }));
+        const found = await getOrUndefined(ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec }));
         return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
       },
       // A spec that does not say when it was made counts as recent: had it existed before, the POST would have been refused.
@@ -313,92 +284,83 @@ async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string;
   }
   const id = spec.id;
   // POST takes no visibility; the API creates specs private, so a declared public one needs a PATCH.
-  if (inputs.visibility !== undefined && inputs.visibility !== (spec.visibility ?? "private")) {
+  if (given.visibility !== undefined && given.visibility !== (spec.visibility ?? "private")) {
     try {
-      spec = await ctx.client.patch(specPath(org, slug), { body: { visibility: inputs.visibility }, schema: ApiOpenApiSpec });
+      spec = await ctx.client.patch(paths.openApiSpec(org, slug), { body: { visibility: given.visibility }, schema: ApiOpenApiSpec });
     } catch (e) {
       // The outputs record the spec's actual (private) visibility, so the next up sends the declared one.
-      throw new PartialFailure(id, outputs(declared(inputs), spec), [
+      throw new PartialFailure(id, outputsFor(spec), [
         `OpenAPI spec "${slug}" was created but its visibility could not be set: ${(e as Error).message}`,
       ], { cause: e, field: "visibility" });
     }
   }
-  spec = await settle(ctx, id, inputs, spec);
-  return { id, outs: outputs(declared(inputs), spec) };
+  spec = await settle(ctx, id, given, source.stored, spec);
+  return { id, outs: outputsFor(spec) };
 }
 
 async function read(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<OpenApiSpecOutputs | undefined> {
-  const spec = await getOrUndefined(ctx.client.get(specPath(props.organizationId, props.slug), { schema: ApiOpenApiSpec }));
+  const spec = await getOrUndefined(ctx.client.get(paths.openApiSpec(props.organizationId, props.slug), { schema: ApiOpenApiSpec }));
   // Another spec now holding the slug is not ours (unless the id is the slug, as after adoption by slug).
   if (!spec || (spec.id !== id && spec.slug !== id)) return undefined;
-  return outputs(refreshDeclared([...openApiSpecDiff.fields, "adoptId"], props, liveInputs(spec, props.source)), spec);
+  return refreshed(definition, props, spec);
 }
 
-async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, given: OpenApiSpecInputs): Promise<OpenApiSpecOutputs> {
-  const changed = changedFields(openApiSpecDiff, olds, given);
-  const path = specPath(given.organizationId, given.slug);
+async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: OpenApiSpecInputs): Promise<OpenApiSpecOutputs> {
+  const changed = changedFields(definition.diff, olds, news);
+  const path = paths.openApiSpec(news.organizationId, news.slug);
   // A source not sent keeps what the outputs say was sent (the same document, maybe from another form).
-  const source = changed.includes("source") ? apiSource(given.source) : undefined;
-  const news = { ...given, source: source ? source.stored : storedSource(given.source) } as unknown as OpenApiSpecInputs;
+  const source = changed.includes("source") ? apiSource(news.source) : undefined;
+  const stored = source ? source.stored : storedSource(news.source);
   let spec: ApiOpenApiSpec | undefined;
   if (source) spec = await ctx.client.put(path, { body: { source: source.body }, schema: ApiOpenApiSpec });
   // A changed visibility is a declared one: an absent visibility is never a change.
   if (changed.includes("visibility")) spec = await ctx.client.patch(path, { body: { visibility: news.visibility }, schema: ApiOpenApiSpec });
   spec ??= await ctx.client.get(path, { schema: ApiOpenApiSpec });
-  if (changed.includes("source")) spec = await settle(ctx, id, news, spec);
-  return outputs(declared(news), spec);
+  if (changed.includes("source")) spec = await settle(ctx, id, news, stored, spec);
+  return definition.outputsOf(declared(news), spec, { ...declared(news), source: stored });
 }
 
 async function remove(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<void> {
-  await ctx.client.delete(specPath(props.organizationId, props.slug));
+  await ctx.client.delete(paths.openApiSpec(props.organizationId, props.slug));
 }
 
-export const definition: ResourceDef<OpenApiSpecInputs, OpenApiSpecOutputs> = {
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
   kind: "OpenApiSpec",
-  schema: openApiSpecSchema,
-  diff: openApiSpecDiff,
+  noun: "OpenAPI spec",
+  summary: "An OpenAPI document GitBook turns into API reference pages.",
+  inputs,
+  outputs,
+  view: comparable,
   prepare,
+  /** Inputs the API reports. It echoes a URL source but never a text (or file) source. */
+  live: (spec: ApiOpenApiSpec, props) => {
+    const recorded = props.source;
+    let source: StoredOpenApiSource;
+    if (spec.sourceURL) source = { url: spec.sourceURL };
+    else if (recorded && typeof recorded === "object" && ("textSha256" in recorded || "sha256" in recorded)) source = recorded as StoredOpenApiSource;
+    else source = { textSha256: TEXT_NOT_KNOWN };
+    return { slug: spec.slug, visibility: spec.visibility ?? "private", source };
+  },
+  computed: (spec, props) => ({
+    source: storedSource(props.source),
+    visibility: spec.visibility ?? "private",
+    processingState: spec.processingState,
+    lastVersion: spec.lastVersion ?? undefined,
+    lastProcessedAt: spec.lastProcessedAt ?? undefined,
+    lastProcessErrorCode: spec.lastProcessErrorCode ?? undefined,
+    urls: { ...spec.urls },
+    createdAt: spec.createdAt ?? "",
+    updatedAt: spec.updatedAt ?? "",
+  }),
   create,
   read,
   update,
   delete: remove,
-};
-
-// ---- Resource class ------------------------------------------------------------------------------
-
-export type OpenApiSpecArgs = {
-  slug: pulumi.Input<string>;
-  source: pulumi.Input<{ url: pulumi.Input<string> } | { file: pulumi.Input<string> } | { text: pulumi.Input<string> }>;
-  organizationId?: pulumi.Input<string>;
-  visibility?: pulumi.Input<OpenApiSpecInputs["visibility"]>;
-  adoptId?: pulumi.Input<string>;
-};
+});
 
 /** An OpenAPI specification published through GitBook. */
-export class OpenApiSpec extends pulumi.dynamic.Resource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly slug: pulumi.Output<string>;
-  /** `{url}`, `{file, sha256}` for a file source, or `{textSha256}` for a text source. */
-  declare readonly source: pulumi.Output<StoredOpenApiSource>;
-  declare readonly visibility: pulumi.Output<OpenApiSpecOutputs["visibility"]>;
-  declare readonly processingState: pulumi.Output<string>;
-  /** ID of the latest processed version. */
-  declare readonly lastVersion: pulumi.Output<string | undefined>;
-  declare readonly lastProcessedAt: pulumi.Output<string | undefined>;
-  /** Why the last processing failed, when it did. */
-  declare readonly lastProcessErrorCode: pulumi.Output<string | undefined>;
-  declare readonly urls: pulumi.Output<OpenApiSpecOutputs["urls"]>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
-  constructor(name: string, args: OpenApiSpecArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("OpenApiSpec"),
-      name,
-      resourceProps(name, openApiSpecSchema, args, ["processingState", "lastVersion", "lastProcessedAt", "lastProcessErrorCode", "urls", "createdAt", "updatedAt"]),
-      opts,
-      "gitbook",
-      "OpenApiSpec",
-    );
-  }
-}
+export const OpenApiSpec = resourceClass(definition);
+export type OpenApiSpec = InstanceType<typeof OpenApiSpec>;
+export type OpenApiSpecArgs = ConstructorParameters<typeof OpenApiSpec>[1];

@@ -9,109 +9,71 @@
  * There is no GET for a single section: reads find it in the site's section list, which the client
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiSite, ApiSiteSection, p } from "../client";
-import { adoptIdField, organizationIdField, text } from "../framework/check";
+import { ApiSite, ApiSiteSection } from "../client";
 import { claimsOf } from "../framework/claims";
-import { changedFields, type DiffRules } from "../framework/diff";
-import {
-  createOnce,
-  declared,
-  getOrUndefined,
-  PartialFailure,
-  patchBody,
-  refreshDeclared,
-  resourceProps,
-  settingsFailed,
-  type Ctx,
-  type PatchRules,
-  type Props,
-  type ResourceDef,
-} from "../framework/resource";
-import { providerFor } from "../shim";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { changedFields } from "../framework/diff";
+import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
 import { forgetSection, learnSection, noteSectionDeleted } from "./siteContents";
-
-// ---- Types ---------------------------------------------------------------------------------------
-
-export type SiteSectionInputs = {
-  organizationId: string;
-  siteId: string;
-  spaceId: string;
-  title?: string;
-  icon?: string;
-  path?: string;
-  condition?: string;
-  description?: string;
-  default?: boolean;
-  adoptId?: string;
-};
-
-export type SiteSectionOutputs = SiteSectionInputs & {
-  /** The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi. */
-  siteSpaceId?: string;
-  urls: { published?: string };
-};
 
 // ---- Schema --------------------------------------------------------------------------------------
 
-export const siteSectionSchema = z.object({
+const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
-    .describe("ID of the site the section belongs to. Changing it replaces the section."),
-  spaceId: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
+  siteId: id().describe("ID of the site the section belongs to. Changing it replaces the section.").register(field, { change: "replace" }),
+  spaceId: id()
     .describe(
       "ID of the space the section is created with: it becomes the section's first (default) site space, managed by this resource and exposed as `siteSpaceId`. Do not declare a SiteSpace for this same space in this section. Changing it replaces the section.",
-    ),
+    )
+    // The section's first site space cannot be swapped for another space through the section.
+    .register(field, { change: "replace" }),
   title: text({ min: 2, max: 128 })
     .optional()
-    .describe("Title of the section, 2 to 128 characters. When omitted (or removed) the section shows the title of its space."),
+    .describe("Title of the section, 2 to 128 characters. When omitted (or removed) the section shows the title of its space.")
+    // A null title makes the section follow its space's title again (the API default).
+    .register(field, { remove: "clear" }),
   icon: text({ max: 50 })
     .optional()
-    .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `book`). Removing it removes the icon."),
+    .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `book`). Removing it removes the icon.")
+    .register(field, { remove: "clear" }),
   path: text({ min: 1, max: 100 })
     .optional()
     .describe("URL path segment of the section, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current path."),
   condition: text({ min: 1, max: 1024 })
     .optional()
-    .describe("Adaptive-content expression deciding which visitors see the section, 1 to 1024 characters. Removing it shows the section to everyone."),
+    .describe("Adaptive-content expression deciding which visitors see the section, 1 to 1024 characters. Removing it shows the section to everyone.")
+    .register(field, { remove: "clear" }),
   description: text({ max: 256 })
     .optional()
-    .describe("Short description of the section, at most 256 characters. Removing it clears the description."),
+    .describe("Short description of the section, at most 256 characters. Removing it clears the description.")
+    .register(field, { remove: "clear" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(
       "When true, this section is the site's default (the one shown at the site's root). False or absent leaves the choice alone: a site always has a default section, so setting it back to false does not move it.",
-    ),
+    )
+    // Set on the site, not the section.
+    .register(field, { change: "custom" }),
   adoptId: adoptIdField,
 });
 
-// ---- Diff rules ----------------------------------------------------------------------------------
+const outputs = z.object({
+  siteSpaceId: z
+    .string()
+    .optional()
+    .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
+  urls: z.object({ published: z.string().optional().describe("URL of the published section.") }).describe("The section's URLs."),
+});
 
-export const siteSectionDiff: DiffRules = {
-  fields: ["organizationId", "siteId", "spaceId", "title", "icon", "path", "condition", "description", "default"],
-  // The section's first site space cannot be swapped for another space through the section.
-  replaceOn: ["organizationId", "siteId", "spaceId"],
-  // Section paths are unique within a site: a replacement with the same declared path would collide.
-  deleteBeforeReplace: true,
-};
-
-const sectionPatch: PatchRules = {
-  patchable: ["title", "icon", "path", "condition", "description"],
-  // A null title makes the section follow its space's title again (the API default).
-  nullable: ["title", "icon", "condition", "description"],
-};
+export type SiteSectionInputs = Inputs<typeof inputs>;
+export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
-
-const sitePath = (org: string, site: string) => p`/orgs/${org}/sites/${site}`;
-const sectionsPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`;
-const sectionPath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`;
 
 type ApiSiteSpaceOf = NonNullable<ApiSiteSection["siteSpaces"]>[number];
 
@@ -127,8 +89,8 @@ function ownSiteSpace(section: ApiSiteSection, props: Props): ApiSiteSpaceOf | u
 }
 
 /** Every input the API reports, keyed like the inputs (`props` resolves what is only partly managed). */
-function liveInputs(section: ApiSiteSection, props: Props): Props {
-  const live: Props = {
+function live(section: ApiSiteSection, props: Props): Props {
+  const out: Props = {
     title: section.title,
     icon: section.icon ?? undefined,
     path: section.path,
@@ -139,89 +101,69 @@ function liveInputs(section: ApiSiteSection, props: Props): Props {
   };
   const own = ownSiteSpace(section, props);
   // Without its site space (removed outside Pulumi) the section no longer says which space it was made from.
-  if (own) live.spaceId = own.space.id;
-  return live;
-}
-
-function outputs(declaredInputs: Props, section: ApiSiteSection, siteSpaceId: string | undefined): SiteSectionOutputs {
-  const out: SiteSectionOutputs = { ...(declaredInputs as unknown as SiteSectionInputs), urls: { ...section.urls } };
-  if (siteSpaceId) out.siteSpaceId = siteSpaceId;
+  if (own) out.spaceId = own.space.id;
   return out;
 }
 
-async function findSection(ctx: Ctx, org: string, site: string, id: string): Promise<ApiSiteSection | undefined> {
-  const sections = await getOrUndefined(ctx.client.listAll(sectionsPath(org, site), ApiSiteSection));
-  return sections?.find((s) => s.id === id);
-}
-
 async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Promise<void> {
-  await ctx.client.patch(sitePath(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
+  await ctx.client.patch(paths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
 }
 
-async function create(ctx: Ctx, inputs: SiteSectionInputs): Promise<{ id: string; outs: SiteSectionOutputs }> {
-  const { organizationId: org, siteId: site, spaceId } = inputs;
+async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string; outs: SiteSectionOutputs }> {
+  const { organizationId: org, siteId: site, spaceId } = given;
   const post: Props = { spaceId };
-  if (inputs.title !== undefined) post.title = inputs.title;
-  if (inputs.icon !== undefined) post.icon = inputs.icon;
-  let section = await createOnce(ctx, {
+  if (given.title !== undefined) post.title = given.title;
+  if (given.icon !== undefined) post.icon = given.icon;
+  const section = await createOnce(ctx, {
     kind: "SiteSection",
     key: `${org}/${site}/${spaceId}`,
-    what: `section of space ${spaceId}${inputs.title === undefined ? "" : ` titled ${JSON.stringify(inputs.title)}`} in site ${site}`,
-    send: () => ctx.client.post(sectionsPath(org, site), { body: post, schema: ApiSiteSection }),
+    what: `section of space ${spaceId}${given.title === undefined ? "" : ` titled ${JSON.stringify(given.title)}`} in site ${site}`,
+    send: () => ctx.client.post(paths.sections(org, site), { body: post, schema: ApiSiteSection }),
     // Sections carry no creation time: after a lost answer, the section the POST made shows this space
     // (and bears the declared title), and no other resource holds it.
     candidates: async () =>
-      (await ctx.client.listAll(sectionsPath(org, site), ApiSiteSection)).filter(
-        (s) => (s.siteSpaces ?? []).some((ss) => ss.space.id === spaceId) && (inputs.title === undefined || s.title === inputs.title),
+      (await ctx.client.listAll(paths.sections(org, site), ApiSiteSection)).filter(
+        (s) => (s.siteSpaces ?? []).some((ss) => ss.space.id === spaceId) && (given.title === undefined || s.title === given.title),
       ),
   });
-  const siteSpaceId = ownSiteSpace(section, { spaceId })?.id;
   // SiteSpaces added to this new section then need no listing to know what it already shows.
   learnSection(ctx.client, org, site, section.id, section.siteSpaces);
   // POST takes only the space, title and icon; the rest needs one PATCH, and the default one site PATCH.
   // (No nullable rule here: an undeclared field is simply not sent.)
-  const rest = patchBody(["path", "condition", "description"], inputs, { patchable: sectionPatch.patchable });
-  try {
-    if (Object.keys(rest).length > 0) {
-      section = await ctx.client.patch(sectionPath(org, site, section.id), { body: rest, schema: ApiSiteSection });
+  return finishCreate(definition, given, section, async (created, advance) => {
+    const rest = patchBody(["path", "condition", "description"], given, { patchable: definition.patch.patchable });
+    let latest = created;
+    if (Object.keys(rest).length > 0) advance((latest = await ctx.client.patch(paths.section(org, site, created.id), { body: rest, schema: ApiSiteSection })));
+    if (given.default === true) {
+      await makeDefault(ctx, org, site, created.id);
+      advance({ ...latest, default: true });
     }
-    if (inputs.default === true) {
-      await makeDefault(ctx, org, site, section.id);
-      section = { ...section, default: true };
-    }
-  } catch (e) {
-    const live = refreshDeclared(siteSectionDiff.fields, declared(inputs), liveInputs(section, { ...inputs, siteSpaceId }));
-    throw settingsFailed("site section", section.id, outputs({ ...declared(inputs), ...live }, section, siteSpaceId), e);
-  }
-  return { id: section.id, outs: outputs(declared(inputs), section, siteSpaceId) };
+  });
 }
 
 async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<SiteSectionOutputs | undefined> {
-  const section = await findSection(ctx, props.organizationId, props.siteId, id);
-  if (!section) return undefined;
-  const live = refreshDeclared([...siteSectionDiff.fields, "adoptId"], props, liveInputs(section, props));
-  return outputs(live, section, ownSiteSpace(section, props)?.id);
+  const section = await findListed(ctx, paths.sections(props.organizationId, props.siteId), ApiSiteSection, id);
+  return section && refreshed(definition, props, section);
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs): Promise<SiteSectionOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const changed = changedFields(siteSectionDiff, olds, news);
-  const body = patchBody(changed, news, sectionPatch);
-  let section = Object.keys(body).length > 0 ? await ctx.client.patch(sectionPath(org, site, id), { body, schema: ApiSiteSection }) : undefined;
-  if (changed.includes("default") && news.default === true) {
+  const body = changedBody(definition, olds, news);
+  let section = Object.keys(body).length > 0 ? await ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection }) : undefined;
+  if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
     try {
       await makeDefault(ctx, org, site, id);
     } catch (e) {
       if (!section) throw e;
       // The section PATCH went through: record it, with `default` as it still is.
-      throw new PartialFailure(id, outputs({ ...declared(news), default: olds.default }, section, olds.siteSpaceId), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default }, section, olds), [
         `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
   }
-  section ??= await findSection(ctx, org, site, id);
-  if (!section) throw new Error(`SiteSection: section ${id} no longer exists in site ${site}; run \`pulumi refresh\` to drop it from state.`);
-  return outputs(declared(news), section, ownSiteSpace(section, olds)?.id ?? olds.siteSpaceId);
+  section ??= await findListed(ctx, paths.sections(org, site), ApiSiteSection, id);
+  if (!section) throw goneFromState(definition, id, ` in site ${site}`);
+  return definition.outputsOf(declared(news), section, olds);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {
@@ -240,54 +182,32 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<
     );
   }
   forgetSection(ctx.client, org, site, id);
-  await ctx.client.delete(sectionPath(org, site, id));
+  await ctx.client.delete(paths.section(org, site, id));
   noteSectionDeleted(ctx.client, org, site, id);
 }
 
-export const definition: ResourceDef<SiteSectionInputs, SiteSectionOutputs> = {
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
   kind: "SiteSection",
-  schema: siteSectionSchema,
-  diff: siteSectionDiff,
+  noun: "site section",
+  summary: "A top-level section of a site (a tab in its header), created together with its first space.",
+  inputs,
+  outputs,
+  // Section paths are unique within a site: a replacement with the same declared path would collide.
+  deleteBeforeReplace: true,
+  live,
+  computed: (section: ApiSiteSection, props) => {
+    const siteSpaceId = ownSiteSpace(section, props)?.id;
+    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls } };
+  },
   create,
   read,
   update,
   delete: remove,
-};
-
-// ---- Resource class ------------------------------------------------------------------------------
-
-export type SiteSectionArgs = {
-  [K in keyof Omit<SiteSectionInputs, "organizationId" | "siteId" | "spaceId">]?: pulumi.Input<SiteSectionInputs[K]>;
-} & {
-  organizationId?: pulumi.Input<string>;
-  siteId: pulumi.Input<string>;
-  spaceId: pulumi.Input<string>;
-};
+});
 
 /** A section of a GitBook docs site, created with its first space. */
-export class SiteSection extends pulumi.dynamic.Resource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly spaceId: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string | undefined>;
-  declare readonly icon: pulumi.Output<string | undefined>;
-  declare readonly path: pulumi.Output<string | undefined>;
-  declare readonly condition: pulumi.Output<string | undefined>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly default: pulumi.Output<boolean | undefined>;
-  declare readonly adoptId: pulumi.Output<string | undefined>;
-  /** The site space created with the section, showing `spaceId`. */
-  declare readonly siteSpaceId: pulumi.Output<string>;
-  declare readonly urls: pulumi.Output<SiteSectionOutputs["urls"]>;
-
-  constructor(name: string, args: SiteSectionArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("SiteSection"),
-      name,
-      resourceProps(name, siteSectionSchema, args, ["siteSpaceId", "urls"]),
-      opts,
-      "gitbook",
-      "SiteSection",
-    );
-  }
-}
+export const SiteSection = resourceClass(definition);
+export type SiteSection = InstanceType<typeof SiteSection>;
+export type SiteSectionArgs = ConstructorParameters<typeof SiteSection>[1];

@@ -16,107 +16,57 @@
  * There is no GET for a single site space: reads find it in the site's site-space list, which the
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace, p } from "../client";
-import { adoptIdField, organizationIdField, text } from "../framework/check";
-import { changedFields, type DiffRules } from "../framework/diff";
-import {
-  createOnce,
-  declared,
-  getOrUndefined,
-  PartialFailure,
-  patchBody,
-  refreshDeclared,
-  resourceProps,
-  settingsFailed,
-  type Ctx,
-  type PatchRules,
-  type Props,
-  type ResourceDef,
-} from "../framework/resource";
-import { providerFor } from "../shim";
+import { ApiSiteSection, ApiSiteSpace } from "../client";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { changedFields } from "../framework/diff";
+import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
 import { forgetSection, knownContents, sectionDeletedHere } from "./siteContents";
-
-// ---- Types ---------------------------------------------------------------------------------------
-
-export type SiteSpaceInputs = {
-  organizationId: string;
-  siteId: string;
-  spaceId: string;
-  sectionId: string;
-  path?: string;
-  condition?: string;
-  default?: boolean;
-  adoptId?: string;
-};
-
-export type SiteSpaceOutputs = SiteSpaceInputs & {
-  /** The section holding the site space, as GitBook reports it. */
-  parentSectionId?: string;
-  /** Title shown for the site space: its space's title. */
-  title: string;
-  urls: { published?: string };
-};
 
 // ---- Schema --------------------------------------------------------------------------------------
 
-export const siteSpaceSchema = z.object({
+const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
-    .describe("ID of the site to publish the space in. Changing it replaces the site space."),
-  spaceId: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
-    .describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay)."),
-  sectionId: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
+  siteId: id().describe("ID of the site to publish the space in. Changing it replaces the site space.").register(field, { change: "replace" }),
+  spaceId: id().describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay)."),
+  sectionId: id()
     .describe(
       "ID of the section to add the space to: pass the SiteSection's `id` output (e.g. `guides.id`), so that replacing or removing the section replaces or removes this site space with it. Required: without it GitBook would put the space in the site's default section (or, in a site without sections, in a new section it names after the site), which deletes it when that section goes, without Pulumi knowing. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
-    ),
+    )
+    .register(field, { change: "replace" }),
   path: text({ min: 1, max: 100 })
     .optional()
     .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path."),
   condition: text({ min: 1, max: 1024 })
     .optional()
-    .describe("Adaptive-content expression deciding which visitors see this site space, 1 to 1024 characters. Removing it shows the site space to everyone."),
+    .describe("Adaptive-content expression deciding which visitors see this site space, 1 to 1024 characters. Removing it shows the site space to everyone.")
+    .register(field, { remove: "clear" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(
       "When true, this site space is the default of its section. False or absent leaves the choice alone: a section always has a default, so setting it back to false does not move it.",
-    ),
+    )
+    // Set on the section, not the site space.
+    .register(field, { change: "custom" }),
   adoptId: adoptIdField,
 });
 
-// ---- Diff rules ----------------------------------------------------------------------------------
+const outputs = z.object({
+  parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
+  title: z.string().describe("Title shown for the site space: its space's title."),
+  urls: z.object({ published: z.string().optional().describe("URL of the published site space.") }).describe("The site space's URLs."),
+});
 
-export const siteSpaceDiff: DiffRules = {
-  fields: ["organizationId", "siteId", "spaceId", "sectionId", "path", "condition", "default"],
-  replaceOn: ["organizationId", "siteId", "sectionId"],
-  // A site space cannot outlive the section it is replaced with (deleting a section deletes what it
-  // holds), and a replacement landing where the old one is would be refused as showing the space twice.
-  deleteBeforeReplace: true,
-  // State written before sectionId was required may lack it: the section the site space is in stands
-  // for it, so declaring that section now changes nothing.
-  view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
-};
-
-const siteSpacePatch: PatchRules = {
-  patchable: ["spaceId", "path", "condition"],
-  nullable: ["condition"],
-};
+export type SiteSpaceInputs = Inputs<typeof inputs>;
+export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-const sectionPath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`;
-const siteSpacesPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`;
-const siteSpacePath = (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`;
-
-function liveInputs(ss: ApiSiteSpace, props: Props): Props {
+function live(ss: ApiSiteSpace, props: Props): Props {
   return {
     spaceId: ss.space.id,
     sectionId: ss.section ?? undefined,
@@ -127,28 +77,13 @@ function liveInputs(ss: ApiSiteSpace, props: Props): Props {
   };
 }
 
-function outputs(declaredInputs: Props, ss: ApiSiteSpace): SiteSpaceOutputs {
-  const out: SiteSpaceOutputs = {
-    ...(declaredInputs as unknown as SiteSpaceInputs),
-    title: ss.title ?? "",
-    urls: { ...ss.urls },
-  };
-  if (ss.section) out.parentSectionId = ss.section;
-  return out;
-}
-
 function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpace[]> {
-  return ctx.client.listAll(siteSpacesPath(org, site), ApiSiteSpace);
-}
-
-async function findSiteSpace(ctx: Ctx, org: string, site: string, id: string): Promise<ApiSiteSpace | undefined> {
-  const all = await getOrUndefined(listSiteSpaces(ctx, org, site));
-  return all?.find((ss) => ss.id === id);
+  return ctx.client.listAll(paths.siteSpaces(org, site), ApiSiteSpace);
 }
 
 /** The section's default site space is set on the section. */
 async function makeDefault(ctx: Ctx, org: string, site: string, section: string, ss: ApiSiteSpace): Promise<void> {
-  await ctx.client.patch(sectionPath(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
+  await ctx.client.patch(paths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
 }
 
 async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; outs: SiteSpaceOutputs }> {
@@ -184,7 +119,7 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
       kind: "SiteSpace",
       key: `${org}/${site}/${container}/${spaceId}`,
       what: `site space of space ${spaceId} in section ${container} of site ${site}`,
-      send: () => ctx.client.post(siteSpacesPath(org, site), { body: { spaceId, sectionId: container }, schema: ApiSiteSpace }),
+      send: () => ctx.client.post(paths.siteSpaces(org, site), { body: { spaceId, sectionId: container }, schema: ApiSiteSpace }),
       candidates: inContainer,
     });
   } catch (e) {
@@ -195,52 +130,47 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   known?.set(spaceId, ss.id);
   // POST takes only the space and section; path and condition need one PATCH, the default another.
   // (No nullable rule here: an undeclared field is simply not sent.)
-  const rest = patchBody(["path", "condition"], inputs, { patchable: siteSpacePatch.patchable });
-  try {
-    if (Object.keys(rest).length > 0) ss = await ctx.client.patch(siteSpacePath(org, site, ss.id), { body: rest, schema: ApiSiteSpace });
+  return finishCreate(definition, inputs, ss, async (created, advance) => {
+    const rest = patchBody(["path", "condition"], inputs, { patchable: definition.patch.patchable });
+    let latest = created;
+    if (Object.keys(rest).length > 0) advance((latest = await ctx.client.patch(paths.siteSpace(org, site, created.id), { body: rest, schema: ApiSiteSpace })));
     if (inputs.default === true) {
-      await makeDefault(ctx, org, site, ss.section ?? container, ss);
-      ss = { ...ss, default: true };
+      await makeDefault(ctx, org, site, latest.section ?? container, latest);
+      advance({ ...latest, default: true });
     }
-  } catch (e) {
-    const live = refreshDeclared(siteSpaceDiff.fields, declared(inputs), liveInputs(ss, inputs));
-    throw settingsFailed("site space", ss.id, outputs({ ...declared(inputs), ...live }, ss), e);
-  }
-  return { id: ss.id, outs: outputs(declared(inputs), ss) };
+  });
 }
 
 async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
-  const ss = await findSiteSpace(ctx, props.organizationId, props.siteId, id);
-  if (!ss) return undefined;
-  return outputs(refreshDeclared([...siteSpaceDiff.fields, "adoptId"], props, liveInputs(ss, props)), ss);
+  const ss = await findListed(ctx, paths.siteSpaces(props.organizationId, props.siteId), ApiSiteSpace, id);
+  return ss && refreshed(definition, props, ss);
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs): Promise<SiteSpaceOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const changed = changedFields(siteSpaceDiff, olds, news);
-  const body = patchBody(changed, news, siteSpacePatch);
+  const body = changedBody(definition, olds, news);
   // Repointing changes which space the section shows.
   if (body.spaceId !== undefined) forgetSection(ctx.client, org, site, olds.parentSectionId ?? olds.sectionId);
-  let ss = Object.keys(body).length > 0 ? await ctx.client.patch(siteSpacePath(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
+  let ss = Object.keys(body).length > 0 ? await ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
   const patched = ss !== undefined;
-  ss ??= await findSiteSpace(ctx, org, site, id);
-  if (!ss) throw new Error(`SiteSpace: site space ${id} no longer exists in site ${site}; run \`pulumi refresh\` to drop it from state.`);
-  if (changed.includes("default") && news.default === true) {
+  ss ??= await findListed(ctx, paths.siteSpaces(org, site), ApiSiteSpace, id);
+  if (!ss) throw goneFromState(definition, id, ` in site ${site}`);
+  if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
     try {
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
       if (!patched) throw e;
-      throw new PartialFailure(id, outputs({ ...declared(news), default: olds.default }, ss), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default }, ss), [
         `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
   }
-  return outputs(declared(news), ss);
+  return definition.outputsOf(declared(news), ss);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
   forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
-  await ctx.client.delete(siteSpacePath(props.organizationId, props.siteId, id));
+  await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
 }
 
 /**
@@ -253,52 +183,31 @@ function replacedBy(ctx: Ctx, _id: string, olds: SiteSpaceOutputs): string[] {
   return sectionDeletedHere(ctx.client, olds.organizationId, olds.siteId, section) ? ["sectionId"] : [];
 }
 
-export const definition: ResourceDef<SiteSpaceInputs, SiteSpaceOutputs> = {
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
   kind: "SiteSpace",
-  schema: siteSpaceSchema,
-  diff: siteSpaceDiff,
+  noun: "site space",
+  summary:
+    "A further space shown in a section (a version, a language, an audience); it names its section through the SiteSection's `id` output, so it is replaced and removed with it.",
+  inputs,
+  outputs,
+  // A site space cannot outlive the section it is replaced with (deleting a section deletes what it
+  // holds), and a replacement landing where the old one is would be refused as showing the space twice.
+  deleteBeforeReplace: true,
+  // State written before sectionId was required may lack it: the section the site space is in stands
+  // for it, so declaring that section now changes nothing.
+  view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
+  live,
+  computed: (ss: ApiSiteSpace) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls } }),
   create,
   read,
   update,
   delete: remove,
   replacedBy,
-};
-
-// ---- Resource class ------------------------------------------------------------------------------
-
-export type SiteSpaceArgs = {
-  [K in keyof Omit<SiteSpaceInputs, "organizationId" | "siteId" | "spaceId" | "sectionId">]?: pulumi.Input<SiteSpaceInputs[K]>;
-} & {
-  organizationId?: pulumi.Input<string>;
-  siteId: pulumi.Input<string>;
-  spaceId: pulumi.Input<string>;
-  /** The SiteSection's `id` output, so the site space is replaced and removed with its section. */
-  sectionId: pulumi.Input<string>;
-};
+});
 
 /** A further space in a section of a GitBook docs site. */
-export class SiteSpace extends pulumi.dynamic.Resource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly siteId: pulumi.Output<string>;
-  declare readonly spaceId: pulumi.Output<string>;
-  declare readonly sectionId: pulumi.Output<string>;
-  declare readonly path: pulumi.Output<string | undefined>;
-  declare readonly condition: pulumi.Output<string | undefined>;
-  declare readonly default: pulumi.Output<boolean | undefined>;
-  declare readonly adoptId: pulumi.Output<string | undefined>;
-  /** The section holding the site space, as GitBook reports it. */
-  declare readonly parentSectionId: pulumi.Output<string | undefined>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly urls: pulumi.Output<SiteSpaceOutputs["urls"]>;
-
-  constructor(name: string, args: SiteSpaceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("SiteSpace"),
-      name,
-      resourceProps(name, siteSpaceSchema, args, ["parentSectionId", "title", "urls"]),
-      opts,
-      "gitbook",
-      "SiteSpace",
-    );
-  }
-}
+export const SiteSpace = resourceClass(definition);
+export type SiteSpace = InstanceType<typeof SiteSpace>;
+export type SiteSpaceArgs = ConstructorParameters<typeof SiteSpace>[1];

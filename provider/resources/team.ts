@@ -12,44 +12,14 @@
  * only the organization's member list tells which e-mail belongs to which ID, before the first write
  * of create or update (one listing of the members, made only when the list mixes e-mails and IDs).
  */
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ApiMember, ApiTeam, ApiTeamMember, p } from "../client";
-import { adoptIdField, organizationIdField, text } from "../framework/check";
-import { changedFields, type DiffRules } from "../framework/diff";
-import {
-  createOnce,
-  declared,
-  getOrUndefined,
-  PartialFailure,
-  refreshDeclared,
-  resourceProps,
-  type Ctx,
-  type ResourceDef,
-} from "../framework/resource";
-import { providerFor } from "../shim";
-
-// ---- Types ---------------------------------------------------------------------------------------
-
-export type TeamRole = "owner" | "member";
-
-export type TeamMember = {
-  user: string;
-  /** Absent: a new member joins as `member`; an existing member's role is left alone. */
-  role?: TeamRole;
-};
-
-export type TeamInputs = {
-  organizationId: string;
-  title: string;
-  members?: TeamMember[];
-  adoptId?: string;
-};
-
-export type TeamOutputs = TeamInputs & {
-  memberCount: number;
-  createdAt: string;
-};
+import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { changedFields } from "../framework/diff";
+import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { finishCreate, refreshed } from "../framework/recipes";
+import { createOnce, declared, getOrUndefined, PartialFailure, type Ctx } from "../framework/resource";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -82,7 +52,7 @@ const memberSchema = z.object({
     ),
 });
 
-export const teamSchema = z.object({
+const inputs = z.object({
   organizationId: organizationIdField,
   title: text({ min: 1, max: 64 }).describe("Name of the team, 1 to 64 characters."),
   members: z
@@ -102,25 +72,28 @@ export const teamSchema = z.object({
     .optional()
     .describe(
       "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed, users listed are added, and declared roles are set (a member listed without a role joins as `member` and otherwise keeps the role they have). When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members.",
-    ),
+    )
+    // One PUT of the changes to the member list, computed from the live members.
+    .register(field, { change: "custom" }),
   adoptId: adoptIdField,
 });
 
-// ---- Diff rules ----------------------------------------------------------------------------------
+const outputs = z.object({
+  memberCount: z.number().describe("How many members the team has."),
+  createdAt: z.string().describe("When the team was created."),
+});
 
-export const teamDiff: DiffRules = {
-  fields: ["organizationId", "title", "members"],
-  replaceOn: ["organizationId"],
-  // Inputs keep the program's order (errors name entries by index); order means nothing to a team.
-  view: (props) => ({ ...props, members: Array.isArray(props.members) ? sorted(props.members as TeamMember[]) : props.members }),
-};
+export type TeamMember = z.output<typeof memberSchema>;
+export type TeamRole = NonNullable<TeamMember["role"]>;
+export type TeamInputs = Inputs<typeof inputs>;
+export type TeamOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-const teamsPath = (org: string) => p`/orgs/${org}/teams`;
-const teamPath = (org: string, id: string) => p`/orgs/${org}/teams/${id}`;
-const membersPath = (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`;
+/** What the API says about a team: the team, and its members when they were read. */
+type TeamView = { id: string; team: ApiTeam; members?: ApiTeamMember[] };
 
+const view = (team: ApiTeam, members?: ApiTeamMember[]): TeamView => ({ id: team.id, team, ...(members ? { members } : {}) });
 
 /** IDs are opaque and compared exactly; e-mail addresses are compared case-insensitively. */
 function isUser(ref: string, m: ApiTeamMember): boolean {
@@ -173,17 +146,7 @@ function membershipChange(wanted: readonly TeamMember[], live: readonly ApiTeamM
 /** Fresh (uncached) membership: what a write is computed from. */
 async function fetchMembers(ctx: Ctx, org: string, id: string): Promise<ApiTeamMember[]> {
   const out: ApiTeamMember[] = [];
-  for await (const m of ctx.client.paginate(membersPath(org, id), ApiTeamMember)) out.push(m);
-  return out;
-}
-
-function outputs(declaredInputs: Partial<TeamInputs>, team: ApiTeam): TeamOutputs {
-  const out: TeamOutputs = {
-    ...(declaredInputs as TeamInputs),
-    memberCount: team.members ?? 0,
-    createdAt: team.createdAt ?? "",
-  };
-  if (out.members) out.members = sorted(out.members)!;
+  for await (const m of ctx.client.paginate(paths.teamMembers(org, id), ApiTeamMember)) out.push(m);
   return out;
 }
 
@@ -194,7 +157,7 @@ function outputs(declaredInputs: Partial<TeamInputs>, team: ApiTeam): TeamOutput
  */
 async function sameUserTwice(ctx: Ctx, org: string, members: readonly TeamMember[] | undefined): Promise<void> {
   if (!members || !members.some((m) => isEmail(m.user)) || members.every((m) => isEmail(m.user))) return;
-  const orgMembers = await ctx.client.listAll(p`/orgs/${org}/members`, ApiMember);
+  const orgMembers = await ctx.client.listAll(paths.members(org), ApiMember);
   const seen = new Map<string, number>();
   members.forEach((m, i) => {
     const who = orgMembers.find((o) =>
@@ -222,15 +185,15 @@ async function applyMembers(ctx: Ctx, org: string, team: ApiTeam, inputs: TeamIn
   const change = membershipChange(inputs.members!, live);
   if (!change) return team;
   try {
-    await ctx.client.put(membersPath(org, team.id), { body: change });
+    await ctx.client.put(paths.teamMembers(org, team.id), { body: change });
   } catch (e) {
     const now = await fetchMembers(ctx, org, team.id).catch(() => live);
-    const current = await ctx.client.get(teamPath(org, team.id), { schema: ApiTeam }).catch(() => team);
-    throw new PartialFailure(team.id, outputs({ ...declared(inputs), members: liveMembers(inputs.members!, now) }, current), [
+    const current = await ctx.client.get(paths.team(org, team.id), { schema: ApiTeam }).catch(() => team);
+    throw new PartialFailure(team.id, definition.outputsOf({ ...declared(inputs), members: liveMembers(inputs.members!, now) }, view(current)), [
       `team ${team.id} exists but its membership could not be applied: ${(e as Error).message}`,
     ], { cause: e, field: "members", apiFields: ["add", "remove", "memberships"] });
   }
-  return ctx.client.get(teamPath(org, team.id), { schema: ApiTeam });
+  return ctx.client.get(paths.team(org, team.id), { schema: ApiTeam });
 }
 
 async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
@@ -241,23 +204,23 @@ async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs:
     key: `${org}/${inputs.title}`,
     what: `team ${JSON.stringify(inputs.title)}`,
     // PUT on the collection creates a team: sending it twice makes two teams.
-    send: () => ctx.client.put(teamsPath(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
+    send: () => ctx.client.put(paths.teams(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
     // A lost answer may still have created the team: one with this title that no other resource holds.
-    candidates: async () => (await ctx.client.listAll(teamsPath(org), ApiTeam, { title: inputs.title })).filter((t) => t.title === inputs.title),
+    candidates: async () => (await ctx.client.listAll(paths.teams(org), ApiTeam, { title: inputs.title })).filter((t) => t.title === inputs.title),
     createdAt: (t) => t.createdAt,
   });
-  if (!inputs.members) return { id: team.id, outs: outputs(declared(inputs), team) };
+  if (!inputs.members) return finishCreate(definition, inputs, view(team));
   try {
     // A recovered team may already have members (e.g. added by a default-team SSO rule), so start from the live list.
     const live = team.members ? await fetchMembers(ctx, org, team.id) : [];
     const final = await applyMembers(ctx, org, team, inputs, live);
-    return { id: team.id, outs: outputs(declared(inputs), final) };
+    return finishCreate(definition, inputs, view(final));
   } catch (e) {
     if (e instanceof PartialFailure) throw e;
     // The team exists whatever failed after: keep it in state with its membership unconfirmed (absent),
     // so the next up reads the members and applies them, instead of leaving a team state never heard of.
     const { members: _unconfirmed, ...rest } = declared(inputs);
-    throw new PartialFailure(team.id, outputs(rest, team), [`team ${team.id} was created but its membership could not be confirmed: ${(e as Error).message}`], {
+    throw new PartialFailure(team.id, definition.outputsOf(rest, view(team)), [`team ${team.id} was created but its membership could not be confirmed: ${(e as Error).message}`], {
       cause: e,
       field: "members",
     });
@@ -266,73 +229,56 @@ async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs:
 
 async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutputs | undefined> {
   const org = props.organizationId;
-  const team = await getOrUndefined(ctx.client.get(teamPath(org, id), { schema: ApiTeam }));
+  const team = await getOrUndefined(ctx.client.get(paths.team(org, id), { schema: ApiTeam }));
   if (!team) return undefined;
-  const live: Record<string, unknown> = { title: team.title };
-  if (props.members !== undefined) {
-    const members = await getOrUndefined(ctx.client.listAll(membersPath(org, id), ApiTeamMember));
-    if (!members) return undefined;
-    live.members = liveMembers(props.members, members);
-  }
-  return outputs(refreshDeclared([...teamDiff.fields, "adoptId"], props, live), team);
+  if (props.members === undefined) return refreshed(definition, props, view(team));
+  const members = await getOrUndefined(ctx.client.listAll(paths.teamMembers(org, id), ApiTeamMember));
+  return members && refreshed(definition, props, view(team, members));
 }
 
 async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs): Promise<TeamOutputs> {
   const org = news.organizationId;
-  const changed = changedFields(teamDiff, olds, news);
+  const changed = changedFields(definition.diff, olds, news);
   if (changed.includes("members")) await sameUserTwice(ctx, org, news.members);
   let team: ApiTeam | undefined;
   if (changed.includes("title")) {
-    team = await ctx.client.patch(teamPath(org, id), { body: { title: news.title }, schema: ApiTeam });
+    team = await ctx.client.patch(paths.team(org, id), { body: { title: news.title }, schema: ApiTeam });
   }
   // Removing `members` only stops managing them, so it sends nothing.
   if (changed.includes("members") && news.members) {
-    team ??= await ctx.client.get(teamPath(org, id), { schema: ApiTeam });
+    team ??= await ctx.client.get(paths.team(org, id), { schema: ApiTeam });
     team = await applyMembers(ctx, org, team, news, await fetchMembers(ctx, org, id));
   }
-  team ??= await ctx.client.get(teamPath(org, id), { schema: ApiTeam });
-  return outputs(declared(news), team);
+  team ??= await ctx.client.get(paths.team(org, id), { schema: ApiTeam });
+  return definition.outputsOf(declared(news), view(team));
 }
 
 async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
-  await ctx.client.delete(teamPath(props.organizationId, id));
+  await ctx.client.delete(paths.team(props.organizationId, id));
 }
 
-export const definition: ResourceDef<TeamInputs, TeamOutputs> = {
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
   kind: "Team",
-  schema: teamSchema,
-  diff: teamDiff,
+  noun: "team",
+  summary: "A team of organization members, optionally with authoritative membership.",
+  inputs,
+  outputs,
+  // Inputs keep the program's order (errors name entries by index); order means nothing to a team.
+  view: (props) => ({ ...props, members: Array.isArray(props.members) ? sorted(props.members as TeamMember[]) : props.members }),
+  live: (v: TeamView, props) => ({
+    title: v.team.title,
+    ...(v.members && Array.isArray(props.members) ? { members: liveMembers(props.members as TeamMember[], v.members) } : {}),
+  }),
+  computed: (v) => ({ memberCount: v.team.members ?? 0, createdAt: v.team.createdAt ?? "" }),
   create,
   read,
   update,
   delete: remove,
-};
-
-// ---- Resource class ------------------------------------------------------------------------------
-
-export type TeamArgs = {
-  title: pulumi.Input<string>;
-  organizationId?: pulumi.Input<string>;
-  members?: pulumi.Input<pulumi.Input<{ user: pulumi.Input<string>; role?: pulumi.Input<TeamRole> }>[]>;
-  adoptId?: pulumi.Input<string>;
-};
+});
 
 /** A GitBook team, optionally with authoritative membership. */
-export class Team extends pulumi.dynamic.Resource {
-  declare readonly organizationId: pulumi.Output<string>;
-  declare readonly title: pulumi.Output<string>;
-  declare readonly members: pulumi.Output<TeamMember[] | undefined>;
-  declare readonly memberCount: pulumi.Output<number>;
-  declare readonly createdAt: pulumi.Output<string>;
-
-  constructor(name: string, args: TeamArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("Team"),
-      name,
-      resourceProps(name, teamSchema, args, ["memberCount", "createdAt"]),
-      opts,
-      "gitbook",
-      "Team",
-    );
-  }
-}
+export const Team = resourceClass(definition);
+export type Team = InstanceType<typeof Team>;
+export type TeamArgs = ConstructorParameters<typeof Team>[1];

@@ -27,13 +27,14 @@ describe("docs/reference.md", () => {
   });
 
   it("documents every output of every resource", () => {
-    const undocumented = generated.split("\n").filter((l) => /^\| `[^`]+` \| `[^`]*` \|\s*\|$/.test(l));
-    expect(undocumented, "add a doc comment to these outputs' class members").toEqual([]);
+    const undocumented = generated.split("\n").filter((l) => /^\| `[^`]+` \| [^|]+ \|\s*\|$/.test(l));
+    expect(undocumented, "describe these outputs in the resource's outputs schema (or the component's doc comments)").toEqual([]);
   });
 
   it("states each resource's limits and replace rules, as the schemas and diff rules have them", () => {
-    expect(generated).toContain("| `title` | string | yes | 1 to 64 characters | Name of the team, 1 to 64 characters. |");
+    expect(generated).toContain("| `title` | string | yes | 1 to 64 characters | change updates in place | Name of the team, 1 to 64 characters. |");
+    expect(generated).toContain("| `proxy` | string | no | at most 512 characters; pattern `^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$` | change updates in place; removal clears it |");
     expect(generated).toContain("Replaced when `organizationId` or `siteId` or `spaceId` changes. The old object is deleted before its replacement is created");
-    expect(generated).toContain("| `url` | `string` | Published URL carrying the share key: a secret. |");
+    expect(generated).toContain("| `url` | string | Published URL, carrying the secret share key. Secret. |");
   });
 });

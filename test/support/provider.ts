@@ -7,8 +7,8 @@
  */
 import { expect, it } from "vitest";
 import { Emulator, type EmulatorOptions } from "../../emulator";
-import { configureFrom, resetConfig, setClientOverrides } from "../../provider/config";
-import { dispatch } from "../../provider/impl";
+import type { ClientOptions } from "../../provider/client";
+import { createProvider } from "../../provider/impl";
 import type { Props } from "../../provider/framework/resource";
 
 export interface State {
@@ -48,9 +48,12 @@ export interface ProviderEnv {
   close(): Promise<void>;
 }
 
-export async function startProviderEnv(opts: EmulatorOptions = {}): Promise<ProviderEnv> {
-  const emu = await Emulator.start(opts);
-  resetConfig();
+/** `client`: options for the provider's clients over the suite's fast retries (e.g. a short time limit). */
+export async function startProviderEnv(opts: EmulatorOptions & { client?: Partial<ClientOptions> } = {}): Promise<ProviderEnv> {
+  const { client, ...emulatorOptions } = opts;
+  const emu = await Emulator.start(emulatorOptions);
+  // Fast retries: the suite exercises retry paths, not real back-off times.
+  const { runtime, dispatch } = createProvider({ clientOverrides: { retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 }, ...client } });
   const config: Record<string, string> = {
     "gitbook:token": emu.token,
     "gitbook:apiUrl": emu.url,
@@ -58,8 +61,6 @@ export async function startProviderEnv(opts: EmulatorOptions = {}): Promise<Prov
     "gitbook:openApiWaitSeconds": "5",
   };
   await dispatch(1, "Site", "configure", [{ config: { get: (k: string) => config[k] } }]);
-  // Fast retries: the suite exercises retry paths, not real back-off times.
-  setClientOverrides({ retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 } });
 
   const call = <T>(kind: string, method: string, ...args: unknown[]) => dispatch(1, kind, method as never, args) as Promise<T>;
   const provider = "__provider_placeholder__";
@@ -97,9 +98,9 @@ export async function startProviderEnv(opts: EmulatorOptions = {}): Promise<Prov
       return { state: { id: r.id, outs: r.props! }, inputs: r.inputs! };
     },
     destroy: (kind, state) => call(kind, "delete", state.id, { ...state.outs, __provider: provider }),
-    outOfBand: () => setClientOverrides({ retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 } }),
+    outOfBand: () => runtime.resetClients(),
     async close() {
-      resetConfig();
+      runtime.resetClients();
       await emu.close();
     },
   };

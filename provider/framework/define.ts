@@ -1,0 +1,152 @@
+/**
+ * A resource is declared once, with `defineResource`: its input schema (the zod object whose fields
+ * are described and carry their FieldRule, see fields.ts), its outputs schema, how an API object maps
+ * onto both, and its CRUD. Everything else derives from that declaration: the input, output and Args
+ * types, the diff and PATCH rules, the resource class with its typed outputs and secret outputs, and
+ * the reference documentation (scripts/reference.ts).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { providerFor } from "../shim";
+import type { DiffRules } from "./diff";
+import { ruleOf, type FieldRule } from "./fields";
+import { resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+
+/** A resource's inputs after check: what its schema produces. */
+export type Inputs<S extends z.ZodObject> = z.output<S>;
+
+/** A resource's outputs: its declared inputs, overlaid with what the outputs schema says about the object. */
+export type Outputs<S extends z.ZodObject, OS extends z.ZodObject> = Omit<z.output<S>, keyof z.output<OS>> & z.output<OS>;
+
+/** A program may pass an Output anywhere inside an input, as Pulumi resolves nested values. */
+type InputOf<T> = [T] extends [string | number | boolean | null | undefined]
+  ? pulumi.Input<T>
+  : T extends readonly (infer U)[]
+    ? pulumi.Input<InputOf<U>[]>
+    : T extends object
+      ? pulumi.Input<{ [K in keyof T]: InputOf<T[K]> }>
+      : pulumi.Input<T>;
+
+type WithOptionalOrganization<A> = "organizationId" extends keyof A ? Omit<A, "organizationId"> & { organizationId?: pulumi.Input<string> } : A;
+
+/** The class's constructor arguments: every input as a Pulumi Input, `organizationId` from config when absent. */
+export type ArgsOf<S extends z.ZodObject> = WithOptionalOrganization<{ [K in keyof z.input<S>]: InputOf<z.input<S>[K]> }>;
+
+/** What a resource module declares. `T` is the API's object for the resource. */
+export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> {
+  /** Type name, e.g. "Site"; the Pulumi type token is `pulumi-nodejs:dynamic/gitbook:<kind>`. */
+  kind: string;
+  /** What the object is called in messages, e.g. "share link". */
+  noun: string;
+  /** One paragraph for the reference. */
+  summary: string;
+  inputs: S;
+  /** Outputs that are not inputs, and live fields restated with the type the object always has. */
+  outputs: OS;
+  /** The replacement would collide with the old object, so the old one must go first. */
+  deleteBeforeReplace?: boolean;
+  /** Maps a property bag to its comparable view (e.g. a document to its hash). */
+  view?: (props: Props) => Props;
+  /** Every input the API reports for `obj`, keyed like the inputs (undefined when shown unset). */
+  live(obj: T, props: Props): Props;
+  /** The outputs-schema part of the outputs, from the object (and the resource's recorded props). */
+  computed(obj: T, props: Props): z.output<OS>;
+  prepare?: ResourceDef["prepare"];
+  create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
+  read(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<Outputs<S, OS> | undefined>;
+  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
+  delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
+  toInputs?(outs: Outputs<S, OS>): Props;
+  replacedBy?(ctx: Ctx, id: string, olds: Outputs<S, OS>): string[];
+}
+
+/** A declared resource: the engine's ResourceDef plus what the recipes need. */
+export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
+  extends ResourceDef<Inputs<S>, Outputs<S, OS>> {
+  schema: S;
+  noun: string;
+  summary: string;
+  outputs: OS;
+  patch: PatchRules;
+  /** Output names that are secrets. */
+  secretOutputs: string[];
+  live(obj: T, props: Props): Props;
+  /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
+  outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
+}
+
+const ENGINE_FIELDS = new Set(["adoptId"]);
+
+export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
+  const shape = spec.inputs.shape as Record<string, z.ZodType>;
+  const rules = Object.entries(shape)
+    .filter(([name]) => !ENGINE_FIELDS.has(name))
+    .map(([name, schema]): [string, FieldRule] => [name, ruleOf(schema)]);
+  const named = (pred: (r: FieldRule) => boolean) => rules.filter(([, r]) => pred(r)).map(([n]) => n);
+  const diff: DiffRules = {
+    fields: rules.map(([n]) => n),
+    replaceOn: named((r) => r.change === "replace"),
+    liveFields: named((r) => r.live === true),
+    nullValues: named((r) => r.nullIsValue === true),
+    deleteBeforeReplace: spec.deleteBeforeReplace === true,
+    ...(spec.view ? { view: spec.view } : {}),
+  };
+  const onRemove: Props = {};
+  for (const [n, r] of rules) if (typeof r.remove === "object") onRemove[n] = r.remove.reset;
+  const patch: PatchRules = {
+    patchable: named((r) => (r.change ?? "update") === "update"),
+    nullable: named((r) => r.remove === "clear"),
+    onRemove,
+    nullValues: diff.nullValues ?? [],
+  };
+  const outputShape = spec.outputs.shape as Record<string, z.ZodType>;
+  return {
+    kind: spec.kind,
+    noun: spec.noun,
+    summary: spec.summary,
+    schema: spec.inputs,
+    outputs: spec.outputs,
+    diff,
+    patch,
+    secretOutputs: Object.keys(outputShape).filter((k) => ruleOf(outputShape[k]!).secret === true),
+    live: spec.live,
+    // The one place a resource's outputs are assembled from its parts.
+    outputsOf: (declaredInputs, obj, props = declaredInputs) => ({ ...declaredInputs, ...spec.computed(obj, props) }) as Outputs<S, OS>,
+    prepare: spec.prepare,
+    create: spec.create,
+    read: spec.read,
+    update: spec.update,
+    delete: spec.delete,
+    toInputs: spec.toInputs,
+    replacedBy: spec.replacedBy,
+  };
+}
+
+/** A resource's class as a program sees it: `new Site(name, args, opts)`, with every output typed. */
+export type ResourceClass<S extends z.ZodObject, OS extends z.ZodObject> = new (
+  name: string,
+  args: ArgsOf<S>,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.dynamic.Resource & { readonly [K in keyof Outputs<S, OS>]-?: pulumi.Output<Outputs<S, OS>[K]> };
+
+/** The Pulumi resource class of a declared resource. */
+export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(def: Resource<S, OS, T>): ResourceClass<S, OS> {
+  const computedOutputs = Object.keys(def.outputs.shape).filter((k) => !(k in def.schema.shape));
+  const secrets = def.secretOutputs;
+  class GitbookResource extends pulumi.dynamic.Resource {
+    constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
+      super(
+        providerFor(def.kind),
+        name,
+        resourceProps(name, def.schema, args, computedOutputs),
+        // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
+        secrets.length > 0 ? { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : opts,
+        "gitbook",
+        def.kind,
+      );
+    }
+  }
+  Object.defineProperty(GitbookResource, "name", { value: def.kind });
+  // The members the class declares are the Outputs Pulumi sets on the instance from the property bag.
+  return GitbookResource as unknown as ResourceClass<S, OS>;
+}

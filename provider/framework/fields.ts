@@ -1,0 +1,82 @@
+/**
+ * The building blocks of a resource's input schema: field constructors with limits that name
+ * themselves in error messages, the fields every resource shares, and the registry in which a field
+ * declares how it behaves across updates (`.register(field, {...})`). A resource's zod schema is thus
+ * the single source of its input type, its documentation and its diff and PATCH rules.
+ */
+import { z } from "zod";
+
+/** How an input field behaves when the program changes or removes it. */
+export interface FieldRule {
+  /**
+   * What a change does. `update` (the default): sent in the resource's PATCH under its own name.
+   * `replace`: the API cannot change it in place, so the object is replaced. `custom`: changed in
+   * place by the resource's own update code (e.g. a team's members, a section's `default`).
+   */
+  change?: "update" | "replace" | "custom";
+  /**
+   * What removing it from the program does. `keep` (the default): nothing is sent and the object
+   * keeps its current value. `clear`: the PATCH sends null. `{ reset }`: the PATCH sends that value
+   * (the API's default).
+   */
+  remove?: "keep" | "clear" | { reset: unknown };
+  /**
+   * The output always holds the object's live value, and the input is managed only while declared:
+   * absent means "leave it as it is" (on adoption, and after removal), never "reset it".
+   */
+  live?: true;
+  /** null is a value of its own (e.g. "guests"), compared, sent and recorded as such, never read as "unset". */
+  nullIsValue?: true;
+  /** Outputs only: the value is a secret (encrypted in state, masked in previews). */
+  secret?: true;
+}
+
+/** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */
+export const field = z.registry<FieldRule>();
+
+/** The rule of a schema field (looking through `.optional()`), or the default rule. */
+export function ruleOf(schema: z.ZodType): FieldRule {
+  const own = field.get(schema);
+  if (own) return own;
+  if (schema instanceof z.ZodOptional) return ruleOf(schema.unwrap() as z.ZodType);
+  return {};
+}
+
+/** A string with a length window and an optional pattern, failing with a message naming both. */
+export function text(opts: { min?: number; max: number; pattern?: RegExp; patternHint?: string }) {
+  const { min = 0, max } = opts;
+  const window = min > 0 ? `${min} to ${max} characters` : `at most ${max} characters`;
+  let s = z.string({ error: "must be a string" }).min(min, `must be ${window} (got fewer)`).max(max, `must be ${window} (got more)`);
+  if (opts.pattern) s = s.regex(opts.pattern, `must match ${opts.patternHint ?? opts.pattern.source}`);
+  return s;
+}
+
+/** An absolute http(s) URL up to `max` characters. */
+export function httpUrl(max: number) {
+  return text({ max }).refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "https:" || u.protocol === "http:";
+    } catch {
+      return false;
+    }
+  }, "must be an absolute http(s) URL");
+}
+
+/** The ID of another GitBook object (opaque, non-empty). */
+export function id() {
+  return z.string({ error: "must be a string" }).min(1, "must not be empty");
+}
+
+/** The organization every resource lives in; `gitbook:organizationId` supplies a default. */
+export const organizationIdField = id()
+  .describe(
+    "ID of the GitBook organization. Defaults to the `gitbook:organizationId` stack config (or GITBOOK_ORGANIZATION_ID). Changing it replaces the resource.",
+  )
+  .register(field, { change: "replace" });
+
+export const adoptIdField = id()
+  .optional()
+  .describe(
+    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new object.",
+  );

@@ -1,0 +1,25 @@
+/**
+ * Every API path the resources use, in one place (the `p` tag encodes each ID as one path segment).
+ * Resources under a site are addressed through their site: the API has no organization-wide routes
+ * for them.
+ */
+import { p } from "../client";
+
+export const paths = {
+  sites: (org: string) => p`/orgs/${org}/sites`,
+  site: (org: string, site: string) => p`/orgs/${org}/sites/${site}`,
+  sections: (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`,
+  section: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`,
+  siteSpaces: (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`,
+  siteSpace: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`,
+  shareLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/share-links`,
+  shareLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/share-links/${id}`,
+  teams: (org: string) => p`/orgs/${org}/teams`,
+  team: (org: string, id: string) => p`/orgs/${org}/teams/${id}`,
+  teamMembers: (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`,
+  members: (org: string) => p`/orgs/${org}/members`,
+  samlProviders: (org: string) => p`/orgs/${org}/saml`,
+  samlProvider: (org: string, id: string) => p`/orgs/${org}/saml/${id}`,
+  openApiSpecs: (org: string) => p`/orgs/${org}/openapi`,
+  openApiSpec: (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`,
+};
