@@ -1,7 +1,7 @@
 // In-memory state of the emulator. Records are plain mutable objects so tests can
 // make out-of-band changes (e.g. `store.sites.get(id)!.hostname = "docs.acme.test"`);
-// everything the API returns is derived from them at read time by render.ts, so
-// such edits show up in the next response without any cache to invalidate.
+// everything the API returns is derived from them at read time by the resource modules
+// (resources/*.ts), so such edits show up in the next response without any cache to invalidate.
 
 export const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
 export type Role = (typeof ROLES)[number];
