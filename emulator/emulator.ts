@@ -7,9 +7,9 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 
 import { Faults } from "./faults";
-import { ApiError, errorBody, fail, Router, type Reply, type RouteMatch } from "./http";
+import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
 import { RequestLog, UNKNOWN_ROUTE } from "./log";
-import { addRoutes } from "./resources";
+import { buildRouter } from "./resources";
 import type { Ctx } from "./resources/resource";
 import { seedStore, Store, type Seeded } from "./store";
 
@@ -38,7 +38,7 @@ export class Emulator {
   faults: Faults;
 
   private readonly revoked = new Set<string>();
-  private readonly router = addRoutes(new Router<Ctx>());
+  private readonly router = buildRouter();
 
   private constructor(
     private readonly server: http.Server,

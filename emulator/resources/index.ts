@@ -9,7 +9,7 @@
 //     whose records go when their site, section or team is deleted.
 // Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
 // errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
-import type { Router } from "../http";
+import { Router } from "../http";
 import * as openApiSpecs from "./openApiSpecs";
 import * as organizations from "./organizations";
 import type { Ctx, Resource } from "./resource";
@@ -33,7 +33,8 @@ export const RESOURCES: readonly Resource[] = [
   openApiSpecs,
 ];
 
-export function addRoutes(r: Router<Ctx>): Router<Ctx> {
+export function buildRouter(): Router<Ctx> {
+  const r = new Router<Ctx>();
   for (const resource of RESOURCES) resource.routes(r);
   return r;
 }
