@@ -22,6 +22,7 @@ export interface DocsSiteSiteSpace {
   path?: In<string>;
   condition?: In<string>;
   default?: boolean;
+  adoptId?: In<string>;
 }
 
 export interface DocsSiteSection {
@@ -33,6 +34,7 @@ export interface DocsSiteSection {
   description?: In<string>;
   condition?: In<string>;
   default?: boolean;
+  adoptId?: In<string>;
   siteSpaces?: DocsSiteSiteSpace[];
 }
 
@@ -40,6 +42,7 @@ export interface DocsSiteShareLink {
   key: string;
   name: In<string>;
   active?: In<boolean>;
+  adoptId?: In<string>;
 }
 
 export interface DocsSiteTopology {
@@ -70,6 +73,7 @@ export const docsSiteSiteSpaceSchema = z.strictObject({
   path: siteSpaceSchema.shape.path,
   condition: siteSpaceSchema.shape.condition,
   default: plainDefault("site space of its section (instead of the section's own space)"),
+  adoptId: siteSpaceSchema.shape.adoptId,
 });
 
 export const docsSiteSectionSchema = z.strictObject({
@@ -81,6 +85,7 @@ export const docsSiteSectionSchema = z.strictObject({
   description: siteSectionSchema.shape.description,
   condition: siteSectionSchema.shape.condition,
   default: plainDefault("section of the site"),
+  adoptId: siteSectionSchema.shape.adoptId,
   siteSpaces: z
     .array(docsSiteSiteSpaceSchema, { error: "must be a list" })
     .optional()
@@ -93,6 +98,7 @@ export const docsSiteShareLinkSchema = z.strictObject({
   ),
   name: shareLinkSchema.shape.name,
   active: shareLinkSchema.shape.active.optional(),
+  adoptId: shareLinkSchema.shape.adoptId,
 });
 
 export const docsSiteTopologySchema = z
