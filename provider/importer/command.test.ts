@@ -9,7 +9,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ApiSite, GitbookClient, p } from "../client";
 import { Emulator } from "../../test/emulator/emulator";
-import { seedOrganization, type SeededOrganization } from "../../test/import/organization";
+import { addLargeSite, seedOrganization, type SeededOrganization } from "../../test/import/organization";
 import { runImport, USAGE, type ImportIo } from "./command";
 
 let emu: Emulator;
@@ -124,6 +124,27 @@ describe("pulumi-gitbook import", () => {
       expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toMatch(/\/\/ Site space \S+ \(space "Getting started" at "getting-started"\) sits outside any section/);
     } finally {
       emu.store.deleteSite(legacy.id);
+    }
+  });
+
+  it("pages through long lists at the largest page size, so requests grow with pages, not objects", async () => {
+    const big = addLargeSite(emu, "Big docs", { sections: 1_050, shareLinks: 2_100 });
+    try {
+      const r = await run(["--org", seeded.org, "--site", big]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(emu.log.byRoute()).toEqual({
+        "GET /v1/orgs/:org/sites/:site": 1,
+        "GET /v1/orgs/:org/sites/:site/sections": 2,
+        "GET /v1/orgs/:org/sites/:site/section-groups": 1,
+        "GET /v1/orgs/:org/sites/:site/share-links": 3,
+      });
+      expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 2100 share links');
+      expect(r.stderr).toContain("in 7 requests");
+      const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+      expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);
+      expect(text.match(/new gitbook\.ShareLink\(/g)).toHaveLength(2_100);
+    } finally {
+      emu.store.deleteSite(big);
     }
   });
 

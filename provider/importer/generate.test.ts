@@ -177,6 +177,11 @@ describe("generateProgram", () => {
     expect(text).toContain('// agentsContext is "sometimes" in GitBook, which Site refuses (agentsContext must be excluded or included): left out');
     expect(declarationOf(text, "a")).toContain('  title: "A",');
     expect(text).toContain('// FIXME: title is "A" in GitBook, which Site refuses (title must be 2 to 128 characters (got fewer)): preview fails until it is changed.');
+    expect(program(org({ sites: [s] })).notes).toEqual([
+      'Site "a": FIXME: title is "A" in GitBook, which Site refuses (title must be 2 to 128 characters (got fewer)): preview fails until it is changed.',
+      'Site "a": agentsContext is "sometimes" in GitBook, which Site refuses (agentsContext must be excluded or included): left out, so it stays as it is.',
+      'SiteSection "a/guides": title is "G" in GitBook, which SiteSection refuses (title must be 2 to 128 characters (got fewer)): left out, so it stays as it is.',
+    ]);
   });
 
   it("says what it could not import, in the program and in the notes", () => {

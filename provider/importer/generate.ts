@@ -113,6 +113,7 @@ class Program {
   decl(kind: Kind, name: string, key: string, args: Record<string, unknown>, comments: string[] = []): Decl {
     const variable = this.identifiers.take(name + KINDS[kind].variableSuffix);
     const checked = checkArgs(kind, args);
+    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className ?? kind} ${JSON.stringify(name)}: ${c}`);
     return { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
   }
 }
@@ -433,7 +434,8 @@ function programText(snapshot: OrgSnapshot, opts: GenerateOptions, spaces: Space
     "// Each object is declared with every setting it has now, and adopted through its `adoptId`: the first",
     "// `pulumi up` reads it and changes nothing. From then on this program is the source of truth (adoptId no",
     "// longer matters once an object is in the stack's state). To let go of an object without deleting it in",
-    "// GitBook, give it `retainOnDelete: true` before removing its declaration or running `pulumi destroy`.",
+    "// GitBook, give it `{ retainOnDelete: true }` and run `pulumi up` (which changes nothing in GitBook)",
+    "// before removing its declaration or running `pulumi destroy`.",
     ...(opts.retainOnDelete ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as gitbook from "pulumi-gitbook";',
   ];

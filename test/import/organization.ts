@@ -8,7 +8,8 @@
  * - "Acme Partner Portal": a premium `share-link` site, 3 sections, 1 further site space with a
  *   condition, and 3 share links, one of them revoked.
  * - Teams "Docs writers" and "Developer relations", each with an owner and members.
- * - A SAML provider with every setting, its default team one of the teams.
+ * - A SAML provider with every setting, its default team one of the teams; another with only an
+ *   entity ID, whose new users join as guests.
  * - OpenAPI specs "acme-api" (from a URL, public) and "internal-api" (uploaded as text, private).
  *
  * 8 sections and 12 site spaces in all.
@@ -117,6 +118,8 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
     },
     schema: ApiSamlProvider,
   });
+  // Half set up, and new users join as guests (a null role, which the program must declare as null).
+  await client.post(p`/orgs/${org}/saml`, { body: { label: "Contractors", entityID: "https://idp.partner.test/metadata" }, schema: ApiSamlProvider });
 
   // ---- OpenAPI specs: each GET of a pending spec moves the emulator's processing on.
   const spec = async (slug: string, source: Record<string, string>) => {
@@ -137,4 +140,39 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
     shareKeys: [...emu.store.shareLinks.values()].map((l) => l.key),
     documents: { [version.url]: INTERNAL_API },
   };
+}
+
+/**
+ * A site with `sections` sections (each showing one space) and `shareLinks` share links, put straight
+ * into the emulator's store: thousands of objects without thousands of requests to build them.
+ */
+export function addLargeSite(emu: Emulator, title: string, counts: { sections: number; shareLinks: number }): string {
+  const store = emu.store;
+  const org = emu.seeded.organizationId;
+  const site = store.newId("site");
+  const now = site.createdAt;
+  store.sites.set(site.id, {
+    ...site,
+    orgId: org,
+    type: "ultimate",
+    title,
+    basename: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    visibility: "share-link",
+    agentsContext: "excluded",
+    adaptiveContent: { enabled: false },
+    adaptiveSchema: { jsonSchema: {}, updatedAt: now },
+  });
+  const spaces = emu.seeded.spaceIds;
+  for (let i = 0; i < counts.sections; i++) {
+    const section = store.newId("sitesc");
+    const spaceId = spaces[i % spaces.length]!;
+    store.sections.set(section.id, { ...section, siteId: site.id, title: `Section ${i}`, spaceId, path: `section-${i}` });
+    const ss = store.newId("sitesp");
+    store.siteSpaces.set(ss.id, { ...ss, siteId: site.id, sectionId: section.id, spaceId, path: `space-${i}` });
+  }
+  for (let i = 0; i < counts.shareLinks; i++) {
+    const link = store.newId("shl");
+    store.shareLinks.set(link.id, { ...link, siteId: site.id, name: `Reader ${i}`, active: i % 7 !== 0, key: store.randomString(24) });
+  }
+  return site.id;
 }
