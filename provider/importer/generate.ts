@@ -146,37 +146,70 @@ function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<st
 
 export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): Generated {
   const program = new Program();
-  const files: Record<string, string> = {};
   const spaces = spaceKeys(snapshot);
-  const body: string[] = [];
+  // Teams are named first: the SAML providers refer to them.
+  const teams = teamDecls(program, snapshot);
+  const sites = byCreation(snapshot.sites).flatMap((site) => siteCode(program, site, spaces, opts.style));
+  const saml = samlDecls(program, snapshot, teams);
+  const specs = specDecls(program, snapshot);
+  const body = [...sites, ...part("Teams", [...teams.values()]), ...part("Single sign-on", saml), ...part("OpenAPI specs", specs.decls)];
+  return {
+    files: {
+      "index.ts": programText(snapshot, opts, spaces, body),
+      "Pulumi.yaml": projectFile(snapshot, opts),
+      [`Pulumi.${opts.stack}.yaml`]: stackFile(snapshot),
+      "package.json": packageJson(opts),
+      "tsconfig.json": TSCONFIG,
+      ".gitignore": "node_modules/\nbin/\n",
+      ...specs.files,
+    },
+    notes: program.notes,
+  };
+}
 
-  const teams = byCreation(snapshot.teams).map((t) => {
+/** A heading and the declarations under it; nothing when there are none. */
+function part(title: string, decls: Decl[]): string[] {
+  return decls.length ? [heading(title), ...decls.map(declaration)] : [];
+}
+
+// ---- Organization-wide objects -------------------------------------------------------------------
+
+/** By team ID. */
+function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {
+  const out = new Map<string, Decl>();
+  for (const t of byCreation(snapshot.teams)) {
     const name = program.name("Team", "", slug(t.title, "team"));
+    // The resource compares members in this order too: e-mails case-insensitively, then exactly.
     const members = [...t.members].sort((a, b) => compareText(a.user.toLowerCase(), b.user.toLowerCase()) || compareText(a.user, b.user));
-    return { team: t, decl: program.decl("Team", name, name, { title: t.title, members, adoptId: t.id }) };
-  });
-  const teamIds = new Map(teams.map(({ team, decl }) => [team.id, decl.id]));
+    out.set(t.id, program.decl("Team", name, name, { title: t.title, members, adoptId: t.id }));
+  }
+  return out;
+}
 
-  for (const site of byCreation(snapshot.sites)) body.push(...siteCode(program, site, spaces, opts.style));
-
-  if (teams.length) body.push(heading("Teams"), ...teams.map(({ decl }) => declaration(decl)));
-
-  const saml = byCreation(snapshot.samlProviders).map((s) => {
+function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, Decl>): Decl[] {
+  return byCreation(snapshot.samlProviders).map((s) => {
     const name = program.name("SamlProvider", "", slug(s.label, "saml"));
+    // Copied rather than left to stack config: see the comment it gets.
     const comments = s.certificate
       ? [
           "The certificate is the identity provider's signing certificate, public by design: the IdP publishes it in",
           "its SAML metadata for anyone to verify its signatures with, and it holds no private key. Copied as it is.",
         ]
       : [];
-    const defaultTeam = s.defaultTeamId === undefined ? undefined : (teamIds.get(s.defaultTeamId) ?? s.defaultTeamId);
-    // null is a value here: new SSO users join as guests.
+    const defaultTeam = s.defaultTeamId === undefined ? undefined : (teams.get(s.defaultTeamId)?.id ?? s.defaultTeamId);
+    // null is a value here (new SSO users join as guests), so it is written as null.
     const args = { label: s.label, entityID: s.entityID, ssoURL: s.ssoURL, certificate: s.certificate, defaultTeam, defaultRole: s.defaultRole, adoptId: s.id };
     return program.decl("SamlProvider", name, name, args, comments);
   });
-  if (saml.length) body.push(heading("Single sign-on"), ...saml.map(declaration));
+}
 
-  const specs = byCreation(snapshot.openApiSpecs).map((s) => {
+/**
+ * A spec uploaded as text becomes a file source: the API never gives the text back, so a text source
+ * would be sent again on adoption, while a file source's hash is taken as what GitBook has.
+ */
+function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; files: Record<string, string> } {
+  const files: Record<string, string> = {};
+  const decls = byCreation(snapshot.openApiSpecs).map((s) => {
     const name = program.name("OpenApiSpec", "", s.slug);
     const comments: string[] = [];
     let source: { url: string } | { file: string };
@@ -194,25 +227,19 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
         files[file] = document.content;
         comments.push(`${file} is the last version GitBook processed, downloaded at import.`);
       } else {
-        comments.push(`TODO: put the document at ${file}: ${s.source.text.unavailable ?? "it could not be downloaded"}.`);
-        program.notes.push(`OpenAPI spec "${s.slug}": put its document at ${file} before \`pulumi up\` (${s.source.text.unavailable ?? "it could not be downloaded"}).`);
+        const why = s.source.text.unavailable ?? "it could not be downloaded";
+        comments.push(`TODO: put the document at ${file}: ${why}.`);
+        program.notes.push(`OpenAPI spec "${s.slug}": put its document at ${file} before \`pulumi up\` (${why}).`);
       }
     }
-    if (["failed", "error", "errored"].includes(s.processingState)) {
+    // The OpenApiSpec resource sends the source of a spec whose processing failed again, adopted or not.
+    if (s.processingState === "failed") {
       comments.push(`Its last processing failed (${s.lastProcessErrorCode ?? s.processingState}): adopting it sends the source again.`);
       program.notes.push(`OpenAPI spec "${s.slug}": its last processing failed, so the first \`pulumi up\` sends its source again.`);
     }
     return program.decl("OpenApiSpec", name, name, { slug: s.slug, source, visibility: s.visibility, adoptId: s.id }, comments);
   });
-  if (specs.length) body.push(heading("OpenAPI specs"), ...specs.map(declaration));
-
-  files["index.ts"] = programText(snapshot, opts, spaces, body);
-  files["Pulumi.yaml"] = projectFile(snapshot, opts);
-  files[`Pulumi.${opts.stack}.yaml`] = stackFile(snapshot);
-  files["package.json"] = packageJson(opts);
-  files["tsconfig.json"] = TSCONFIG;
-  files[".gitignore"] = "node_modules/\nbin/\n";
-  return { files, notes: program.notes };
+  return { decls, files };
 }
 
 // ---- Sites ---------------------------------------------------------------------------------------
@@ -329,8 +356,10 @@ function sectionDecl(program: Program, site: Decl, s: SectionSnapshot, own: Site
 /** Why the site cannot be one DocsSite (empty when it can), as DocsSite's own check says. */
 function docsSiteProblems(d: SiteDecls): string[] {
   if (d.sections.length === 0) return ["a site needs at least one section"];
-  // The component refuses share links on a site that is not `share-link`; those are declared beside it.
-  const plain = (decl: Decl) => Object.fromEntries(Object.entries(withoutRefs(decl.args)).map(([k, v]) => [k, v instanceof Code ? `(${v.text})` : v]));
+  // References (`spaces.guides`) stand in as their text: two site spaces of one space then compare
+  // equal, as they would at run time. Share links are left out: those the component would refuse (a
+  // site that is not `share-link`) are declared beside it instead.
+  const plain = (decl: Decl) => Object.fromEntries(Object.entries(withoutRefs(decl.args)).map(([k, v]) => [k, v instanceof Code ? v.text : v]));
   const topology = {
     site: withoutRefs(d.site.args),
     sections: d.sections.map((s) => ({ key: s.decl.key, ...plain(s.decl), siteSpaces: s.siteSpaces.map((ss) => ({ key: ss.key, ...plain(ss) })) })),
