@@ -4,7 +4,7 @@
  *
  * What it reads, per site: the site, its sections (which carry their site spaces), its section groups
  * and its share links; the site's own site-space list only when the sections do not account for
- * every site space the site reports (site spaces outside a section). For the organization: teams and
+ * every site space the site reports (site spaces outside a section) or do not list theirs. For the organization: teams and
  * each team's members, SAML providers, OpenAPI specs, and for a spec uploaded as text its last
  * processed document (the API never gives an upload back).
  */
@@ -112,12 +112,13 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
     orEmpty(client.listAll(`${sitePath}/section-groups`, ApiSectionGroup)),
     client.listAll(`${sitePath}/share-links`, ApiShareLink),
   ]);
+  // The sections carry their site spaces. Only a site reporting more than they hold has some outside
+  // a section, and only an answer without them (the field is optional) leaves the sections' unknown:
+  // then, and only then, the site's own list is read.
+  const embedded = sections.every((s) => s.siteSpaces !== undefined);
   const inSections = sections.reduce((n, s) => n + (s.siteSpaces?.length ?? 0), 0);
-  // The sections carry their site spaces; only a site reporting more than that has some outside a section.
-  const rootSiteSpaces =
-    site.siteSpaces !== undefined && site.siteSpaces > inSections
-      ? (await client.listAll(`${sitePath}/site-spaces`, ApiSiteSpace)).filter((ss) => !ss.section).map(siteSpaceSnapshot)
-      : [];
+  const listed = !embedded || (site.siteSpaces ?? 0) > inSections ? await client.listAll(`${sitePath}/site-spaces`, ApiSiteSpace) : undefined;
+  const siteSpacesOf = (section: ApiSiteSection) => section.siteSpaces ?? listed?.filter((ss) => ss.section === section.id) ?? [];
   return {
     id: site.id,
     title: site.title,
@@ -136,14 +137,14 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
       path: s.path,
       ...defined({ icon: s.icon ?? undefined, condition: s.condition ?? undefined, description: s.description ?? undefined }),
       default: s.default === true,
-      siteSpaces: (s.siteSpaces ?? []).map(siteSpaceSnapshot),
+      siteSpaces: siteSpacesOf(s).map(siteSpaceSnapshot),
     })),
     sectionGroups: groups.map(
       (g): SectionGroupSnapshot => ({ id: g.id, title: g.title, ...defined({ icon: g.icon ?? undefined }), sectionIds: (g.sections ?? []).map((s) => s.id) }),
     ),
     // The link's URL (which carries the share key) is deliberately left behind.
     shareLinks: links.map((l) => ({ id: l.id, ...defined({ name: l.name ?? undefined }), active: l.active ?? true, createdAt: l.createdAt })),
-    rootSiteSpaces,
+    rootSiteSpaces: (listed ?? []).filter((ss) => !ss.section).map(siteSpaceSnapshot),
   };
 }
 
