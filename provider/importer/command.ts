@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
-import { generateProgram, type Style } from "./generate";
+import { generateProgram, programFiles, type Style } from "./generate";
 import { downloadDocument, readOrganization } from "./read";
 import type { OrgSnapshot } from "./snapshot";
 
@@ -54,8 +54,6 @@ const NAME = /^[A-Za-z0-9_.-]+$/;
 const STYLES: readonly Style[] = ["resources", "docs-site"];
 /** The SDK range the package supports (its peer dependency). */
 const SDK_SPEC = "^3.216.0";
-
-class UsageError extends Error {}
 
 interface Args {
   org: string;
@@ -100,8 +98,8 @@ export async function runImport(argv: string[], io: Partial<ImportIo> = {}): Pro
 
 async function importInto(dir: string, args: Args, token: string, io: ImportIo, say: (line: string) => void): Promise<number> {
   const apiUrl = io.env.GITBOOK_API_URL || undefined;
-  const fixedFiles = ["index.ts", "Pulumi.yaml", `Pulumi.${args.stack}.yaml`, "package.json", "tsconfig.json", ".gitignore"];
-  refuseToOverwrite(dir, fixedFiles, args.force);
+  // Before any request; the OpenAPI documents, known only after reading, are looked for again below.
+  refuseToOverwrite(dir, Object.values(programFiles(args.stack)), args.force);
 
   let requests = 0;
   let downloads = 0;
@@ -184,17 +182,17 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
       allowPositionals: false,
     }));
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new Error((e as Error).message);
   }
   if (values.help) return "help";
   const org = values.org ?? env.GITBOOK_ORGANIZATION_ID;
-  if (!org) throw new UsageError("--org is required (or set GITBOOK_ORGANIZATION_ID)");
+  if (!org) throw new Error("--org is required (or set GITBOOK_ORGANIZATION_ID)");
   const style = (values.style ?? "resources") as Style;
-  if (!STYLES.includes(style)) throw new UsageError(`--style must be ${STYLES.join(" or ")} (got ${JSON.stringify(values.style)})`);
+  if (!STYLES.includes(style)) throw new Error(`--style must be ${STYLES.join(" or ")} (got ${JSON.stringify(values.style)})`);
   const stack = values.stack ?? "dev";
   const project = values.project ?? "gitbook";
   for (const [flag, v] of [["--stack", stack], ["--project", project]] as const) {
-    if (!NAME.test(v)) throw new UsageError(`${flag} must be letters, digits, hyphens, underscores and dots (got ${JSON.stringify(v)})`);
+    if (!NAME.test(v)) throw new Error(`${flag} must be letters, digits, hyphens, underscores and dots (got ${JSON.stringify(v)})`);
   }
   return {
     org,

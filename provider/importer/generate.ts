@@ -153,18 +153,31 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
   const saml = samlDecls(program, snapshot, teams);
   const specs = specDecls(program, snapshot);
   const body = [...sites, ...part("Teams", [...teams.values()]), ...part("Single sign-on", saml), ...part("OpenAPI specs", specs.decls)];
+  const names = programFiles(opts.stack);
   return {
     files: {
-      "index.ts": programText(snapshot, opts, spaces, body),
-      "Pulumi.yaml": projectFile(snapshot, opts),
-      [`Pulumi.${opts.stack}.yaml`]: stackFile(snapshot),
-      "package.json": packageJson(opts),
-      "tsconfig.json": TSCONFIG,
-      ".gitignore": "node_modules/\nbin/\n",
+      [names.program]: programText(snapshot, opts, spaces, body),
+      [names.project]: projectFile(snapshot, opts),
+      [names.stack]: stackFile(snapshot),
+      [names.npm]: packageJson(opts),
+      [names.tsconfig]: TSCONFIG,
+      [names.gitignore]: "node_modules/\nbin/\n",
       ...specs.files,
     },
     notes: program.notes,
   };
+}
+
+/** The files every program has (OpenAPI documents come on top), so a caller can look for them before reading anything. */
+export function programFiles(stack: string) {
+  return {
+    program: "index.ts",
+    project: "Pulumi.yaml",
+    stack: `Pulumi.${stack}.yaml`,
+    npm: "package.json",
+    tsconfig: "tsconfig.json",
+    gitignore: ".gitignore",
+  } as const;
 }
 
 /** A heading and the declarations under it; nothing when there are none. */
