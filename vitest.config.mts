@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["provider/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["provider/**/*.test.ts", "emulator/**/*.test.ts", "test/**/*.test.ts"],
     // Lifecycle tests spawn the SDK's dynamic-provider host; give them room on a 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,

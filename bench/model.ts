@@ -36,7 +36,7 @@ export function resourceCount(t: Topology): number {
 
 export const total = (c: MethodCounts) => Object.values(c).reduce((a, b) => a + b, 0);
 
-/** The engine running the program: the lifecycle harness (test/harness) or the real `pulumi`. */
+/** The engine running the program: the lifecycle harness (dev/harness) or the real `pulumi`. */
 export type EngineName = "harness" | "cli";
 
 /**

@@ -2,7 +2,7 @@
  * `npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]`
  *
  * Runs the benchmark program (bench/program) through the real `pulumi` CLI (.pulumi-cli, built by
- * `npm run pulumi-cli`) or through the lifecycle harness (test/harness), a process per run, against
+ * `npm run pulumi-cli`) or through the lifecycle harness (dev/harness), a process per run, against
  * an in-process emulator that delays every answer by `--latency` ms. For each topology size it runs
  * the phases a user does: converge from empty, a no-op up, a preview of a one-field change, refresh,
  * that change, destroy. Each phase runs twice, on two stacks of the same program: once with this
@@ -20,14 +20,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Emulator } from "../test/emulator/emulator";
-import type { RunReport } from "../test/harness/engine";
-import { cliMissing, createCliStack, type CliStack } from "../test/support/cli";
+import { Emulator } from "../emulator";
+import type { RunReport } from "../dev/harness/engine";
+import { cliMissing, createCliStack, type CliStack } from "../dev/pulumiCli";
 import { criticalPathMs, model, resourceCount, total, type EngineName, type MethodCounts, type Phase, type Topology } from "./model";
 import { childrenCpuMs, sampleTree, type TreeUsage } from "./proctree";
 
 const ROOT = path.resolve(__dirname, "../..");
-const HARNESS = path.join(ROOT, "dist/test/harness/cli.js");
+const HARNESS = path.join(ROOT, "dist/dev/harness/cli.js");
 const PROGRAM = path.join(ROOT, "bench/program");
 const SPACE_PREFIX = "spc_bench_";
 
@@ -163,7 +163,7 @@ function harnessStack(dir: string, f: Flags): Stack {
             const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as RunReport;
             if (report.error) return reject(new Error(`harness ${op}: ${report.error} (host log: ${path.join(dir, "host.log")})`));
             // The host reports its own usage just before the harness stops it (HARNESS_HOST_USAGE in
-            // test/harness/host.ts): exact, where a sample would miss its last interval.
+            // dev/harness/host.ts): exact, where a sample would miss its last interval.
             const line = fs.existsSync(usagePath) ? fs.readFileSync(usagePath, "utf8").trim().split("\n").at(-1) : undefined;
             const host = line ? (JSON.parse(line) as { cpuUserMs: number; cpuSystemMs: number; peakRssKb?: number }) : undefined;
             resolve({

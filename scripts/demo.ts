@@ -7,15 +7,15 @@
  * It runs the real Pulumi CLI with a local file backend: the one `npm run pulumi-cli` builds (built
  * here first when Go is installed), else a `pulumi` on PATH. It says which, and stops with a non-zero
  * exit code at the first step that fails. DEMO_ENGINE=harness runs the lifecycle harness instead
- * (test/harness, our stand-in for the engine; it is not the reference).
+ * (dev/harness, our stand-in for the engine; it is not the reference).
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Emulator } from "../test/emulator/emulator";
-import { CLI_BIN, cliMissing, createCliStack } from "../test/support/cli";
-import { exampleConfig } from "../test/support/example";
+import { Emulator } from "../emulator";
+import { CLI_BIN, cliMissing, createCliStack } from "../dev/pulumiCli";
+import { exampleConfig } from "../dev/example";
 
 const ROOT = path.resolve(__dirname, "../..");
 const STACK = process.env.DEMO_STACK ?? "dev";
@@ -79,7 +79,7 @@ const PHASES: Phase[] = [
 
 async function withHarness(emu: Emulator, base: Record<string, string>): Promise<boolean> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-"));
-  const cli = path.join(ROOT, "dist/test/harness/cli.js");
+  const cli = path.join(ROOT, "dist/dev/harness/cli.js");
   for (const phase of PHASES) {
     console.log(`\n${bold(phase.title)}`);
     phase.before?.(emu);

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { Emulator } from "../../test/emulator/emulator";
+import { Emulator } from "../../emulator";
 import { createProvider } from "../impl";
 import { checkInputs, UNKNOWN } from "./check";
 import { diffProps } from "./diff";

@@ -11,9 +11,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Emulator } from "../emulator/emulator";
-import { createCliStack, cliMissing, type CliStack } from "../support/cli";
-import { EXAMPLE_DIR, exampleConfig } from "../support/example";
+import { Emulator } from "../../emulator";
+import { createCliStack, cliMissing, type CliStack } from "../../dev/pulumiCli";
+import { EXAMPLE_DIR, exampleConfig } from "../../dev/example";
 import { filesUnder, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
 const missing = cliMissing();

@@ -7,9 +7,9 @@
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Emulator } from "../emulator/emulator";
-import { readProject } from "../harness/project";
-import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../support/example";
+import type { Emulator } from "../../emulator";
+import { readProject } from "../../dev/harness/project";
+import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../../dev/example";
 import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
 /** Objects of every kind the example manages, as the emulator holds them. */

@@ -5,8 +5,8 @@
  */
 import * as fs from "node:fs";
 import { expect } from "vitest";
-import type { Emulator } from "../emulator/emulator";
-import type { StateFile } from "../harness/engine";
+import type { Emulator } from "../../emulator";
+import type { StateFile } from "../../dev/harness/engine";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });

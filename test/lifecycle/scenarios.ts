@@ -1,11 +1,11 @@
 /**
  * The lifecycle every resource goes through in a real Pulumi program, the SDK's serialization and the
- * SDK's dynamic-provider host over gRPC (test/harness): preview, create, no-op, update, replace,
+ * SDK's dynamic-provider host over gRPC (dev/harness): preview, create, no-op, update, replace,
  * refresh with drift, refresh after an out-of-band delete, adoption, destroy. Requests are counted
  * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Emulator } from "../emulator/emulator";
+import type { Emulator } from "../../emulator";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });

@@ -1,6 +1,6 @@
 /**
  * Drives whole Pulumi programs, a process per run as `pulumi up` is, against an emulator living in the
- * test process: through the real Pulumi CLI (test/support/cli.ts) when it is built, and always in CI;
+ * test process: through the real Pulumi CLI (dev/pulumiCli.ts) when it is built, and always in CI;
  * through the lifecycle harness otherwise, or when GITBOOK_TEST_ENGINE=harness. The program is
  * test/lifecycle/program, which declares whatever resources a step lists.
  */
@@ -8,13 +8,13 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { Emulator, type EmulatorOptions } from "../emulator/emulator";
-import type { Op, RunReport, StateFile } from "../harness/engine";
+import { Emulator, type EmulatorOptions } from "../../emulator";
+import type { Op, RunReport, StateFile } from "../../dev/harness/engine";
 import { describe } from "vitest";
-import { cliMissing, createCliStack, testEngine, type CliStack, type Engine } from "./cli";
+import { cliMissing, createCliStack, testEngine, type CliStack, type Engine } from "../../dev/pulumiCli";
 
 export const ROOT = path.resolve(__dirname, "../..");
-const CLI = path.join(ROOT, "dist/test/harness/cli.js");
+const CLI = path.join(ROOT, "dist/dev/harness/cli.js");
 export const PROGRAM = path.join(ROOT, "test/lifecycle/program");
 
 export interface Decl {

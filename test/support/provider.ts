@@ -3,10 +3,10 @@
  * and the provider's methods called through the same `dispatch` the serialized shim uses. `up`,
  * `refresh` and `destroy` sequence those calls the way the engine does for one resource.
  *
- * (The out-of-process path, through the SDK's dynamic-provider host over gRPC, is test/harness.)
+ * (The out-of-process path, through the SDK's dynamic-provider host over gRPC, is dev/harness.)
  */
 import { expect, it } from "vitest";
-import { Emulator, type EmulatorOptions } from "../emulator/emulator";
+import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { ClientOptions } from "../../provider/client";
 import { createProvider } from "../../provider/impl";
 import type { Props } from "../../provider/framework/resource";

@@ -37,10 +37,18 @@ export interface LogEntry {
 
 export class RequestLog {
   readonly entries: LogEntry[] = [];
+  private readonly listeners = new Set<(entry: LogEntry) => void>();
 
   /** Entries are recorded before the response is written, so a client that got its answer always finds its entry. */
   record(entry: LogEntry): void {
     this.entries.push(entry);
+    for (const listener of this.listeners) listener(entry);
+  }
+
+  /** Calls `listener` with each entry as it is recorded (e.g. to print requests as they arrive); returns the unsubscribe function. */
+  onRecord(listener: (entry: LogEntry) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   count(filter?: RouteFilter): number {

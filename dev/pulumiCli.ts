@@ -10,18 +10,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as yaml from "js-yaml";
-import type { RunReport, StateFile, Step, StepKind } from "../harness/engine";
-import { linkPackage } from "../harness/project";
+import { ROOT } from "./checkout";
+import type { RunReport, StateFile, Step, StepKind } from "./harness/engine";
+import { linkPackage } from "./harness/project";
 
-/** The checkout: found upwards, since this module also runs compiled from dist/ (bench, demo). */
-const ROOT = (() => {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "tools/pulumi-cli/go.mod"))) {
-    if (path.dirname(dir) === dir) throw new Error(`no pulumi-gitbook checkout above ${__dirname}`);
-    dir = path.dirname(dir);
-  }
-  return dir;
-})();
 const SDK_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
 export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`);
 /** The built CLI; failing that (the demo only: tests need the build), a `pulumi` on PATH. */

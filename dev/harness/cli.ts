@@ -1,5 +1,5 @@
 /**
- * `node dist/test/harness/cli.js <preview|up|refresh|destroy> --program <dir> --stack <name>`
+ * `node dist/dev/harness/cli.js <preview|up|refresh|destroy> --program <dir> --stack <name>`
  *
  * Runs a Pulumi program without the Pulumi CLI (see engine.ts) and prints the plan or what happened
  * the way `pulumi` does. Secret config (the token) comes from the environment variable

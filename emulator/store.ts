@@ -1,7 +1,7 @@
 // In-memory state of the emulator. Records are plain mutable objects so tests can
 // make out-of-band changes (e.g. `store.sites.get(id)!.hostname = "docs.acme.test"`);
-// everything the API returns is derived from them at read time by render.ts, so
-// such edits show up in the next response without any cache to invalidate.
+// everything the API returns is derived from them at read time by the resource modules
+// (resources/*.ts), so such edits show up in the next response without any cache to invalidate.
 
 export const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
 export type Role = (typeof ROLES)[number];
@@ -21,7 +21,7 @@ export type OpenApiProcessingState = "pending" | "complete" | "failed";
 export type OpenApiSource = { url: string } | { text: string };
 
 /** Every record carries `seq`, a store-wide creation counter: lists are ordered by it and page cursors point at it. */
-interface Base {
+export interface Base {
   id: string;
   seq: number;
   createdAt: string;
@@ -189,6 +189,8 @@ export class Store {
 
   private seqCounter = 0;
   private readonly rand: () => number;
+  /** The tables resource modules declare with defineTable, created on first use. */
+  private readonly moduleTables = new Map<object, { parents: Partial<Record<Parent, string>>; records: Map<string, Base> }>();
 
   constructor(opts: { seed: number; openApiProcessingReads?: number }) {
     // A stream separate from the fault PRNGs, so creating objects never shifts fault decisions.
@@ -257,6 +259,16 @@ export class Store {
     return undefined;
   }
 
+  /** The records of a table a resource module declared (prefer `table.of(store)`). */
+  tableOf<T extends Base>(table: Table<T>): Map<string, T> {
+    let entry = this.moduleTables.get(table);
+    if (!entry) {
+      entry = { parents: table.parents, records: new Map() };
+      this.moduleTables.set(table, entry);
+    }
+    return entry.records as Map<string, T>;
+  }
+
   // ---- cascading deletes ----
 
   deleteSiteSpace(id: string): boolean {
@@ -267,6 +279,7 @@ export class Store {
     const section = this.sections.get(id);
     if (!section) return false;
     for (const ss of this.siteSpacesIn(section.siteId, id)) this.siteSpaces.delete(ss.id);
+    this.deleteChildren("section", id);
     for (const g of this.sectionGroups.values()) g.sectionIds = g.sectionIds.filter((s) => s !== id);
     // The default pointer of the site may now dangle: defaultSection() then falls back to the first remaining section.
     return this.sections.delete(id);
@@ -278,11 +291,13 @@ export class Store {
     for (const ss of this.siteSpacesOf(id)) this.siteSpaces.delete(ss.id);
     for (const g of [...this.sectionGroups.values()]) if (g.siteId === id) this.sectionGroups.delete(g.id);
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
+    this.deleteChildren("site", id);
     return this.sites.delete(id);
   }
 
   deleteTeam(id: string): boolean {
     for (const m of this.teamMembersOf(id)) this.teamMembers.delete(m.id);
+    this.deleteChildren("team", id);
     return this.teams.delete(id);
   }
 
@@ -290,6 +305,40 @@ export class Store {
     for (const v of [...this.openApiVersions.values()]) if (v.specId === id) this.openApiVersions.delete(v.id);
     return this.openApiSpecs.delete(id);
   }
+
+  /** Deletes the records of module tables that belong to a deleted site, section or team. */
+  private deleteChildren(parent: Parent, id: string): void {
+    for (const { parents, records } of this.moduleTables.values()) {
+      const field = parents[parent];
+      if (field === undefined) continue;
+      for (const r of [...records.values()]) if ((r as unknown as Record<string, unknown>)[field] === id) records.delete(r.id);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- tables of resource modules
+
+/** What a record of a module's table may belong to. */
+export type Parent = "site" | "section" | "team";
+
+/**
+ * A table of records that a resource module declares for itself, so that adding a resource never
+ * edits this file:
+ *
+ *   const externalLinks = defineTable<ExternalLinkRecord>({ site: "siteId" });
+ *   externalLinks.of(c.store).set(link.id, link);
+ *
+ * `parents` names the fields holding the ID of a site, section or team the record belongs to:
+ * deleting that object deletes the record, as GitBook does (and as the tables above cascade).
+ */
+export interface Table<T extends Base> {
+  readonly parents: Partial<Record<Parent, keyof T & string>>;
+  of(store: Store): Map<string, T>;
+}
+
+export function defineTable<T extends Base>(parents: Partial<Record<Parent, keyof T & string>> = {}): Table<T> {
+  const table: Table<T> = { parents, of: (store) => store.tableOf(table) };
+  return table;
 }
 
 export function bySeq<T extends { seq: number }>(items: T[]): T[] {

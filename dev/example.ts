@@ -11,11 +11,11 @@
  * Used by test/examples and by the demo; pass the result as HARNESS_CONFIG (or as `config` to a
  * Deployment's run).
  */
-import * as path from "node:path";
-import type { Emulator } from "../emulator/emulator";
+import type { Emulator } from "../emulator";
+import { ROOT } from "./checkout";
 
 /** The example's project folder: the repository root, where its Pulumi.yaml is. */
-export const EXAMPLE_DIR = path.resolve(__dirname, "../..");
+export const EXAMPLE_DIR = ROOT;
 
 /** The space names the example's config uses, and the title of the emulator's seeded space each stands for. */
 export const SPACE_TITLES: Readonly<Record<string, string>> = {

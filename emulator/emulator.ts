@@ -9,16 +9,9 @@ import { setTimeout as delay } from "node:timers/promises";
 import { Faults } from "./faults";
 import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
 import { RequestLog, UNKNOWN_ROUTE } from "./log";
-import { View } from "./render";
-import { buildRouter, type Ctx } from "./routes";
+import { buildRouter } from "./resources";
+import type { Ctx } from "./resources/resource";
 import { seedStore, Store, type Seeded } from "./store";
-
-export type { FaultHandle, FaultPlan, FaultSpec } from "./faults";
-export { ERROR_WINDOW, Faults } from "./faults";
-export { LIMITS, LIST_LIMIT } from "./http";
-export type { LogEntry, RouteFilter } from "./log";
-export { RequestLog } from "./log";
-export * from "./store";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -46,7 +39,6 @@ export class Emulator {
 
   private readonly revoked = new Set<string>();
   private readonly router = buildRouter();
-  private readonly view: View;
 
   private constructor(
     private readonly server: http.Server,
@@ -59,7 +51,6 @@ export class Emulator {
     this.store = new Store({ seed, openApiProcessingReads: opts.openApiProcessingReads ?? 1 });
     this.seeded = seedStore(this.store);
     this.faults = new Faults(seed);
-    this.view = new View(this.store, url);
   }
 
   static async start(opts: EmulatorOptions = {}): Promise<Emulator> {
@@ -159,7 +150,7 @@ export class Emulator {
       if (auth[1] !== this.token || this.revoked.has(auth[1]!)) fail(401, "Invalid or revoked API token");
       if (!match) fail(404, `No route for ${method} ${path}`);
       const body = method === "GET" || method === "DELETE" ? undefined : parseJson(raw);
-      return match.handler({ params: match.params, query, body, store: this.store, view: this.view });
+      return match.handler({ params: match.params, query, body, store: this.store, baseUrl: this.url });
     } catch (e) {
       if (e instanceof ApiError) return { status: e.status, body: errorBody(e.status, e.message), headers: e.headers };
       const message = e instanceof Error ? e.stack ?? e.message : String(e);

@@ -1,0 +1,40 @@
+// The registry of emulated resources: the router is assembled from this list, in this order.
+//
+// To emulate another part of GitBook's API, add one module beside these and one line below:
+//   - `export function routes(r: Router<Ctx>): void` adding its routes with `r.add(METHOD, template, handler)`
+//     (templates start from ORG or SITE in ./resource.ts; the first matching route wins, so put a
+//     literal segment such as ".../latest" before the ":param" route it would also match);
+//   - its API objects rendered by functions of its own (see shareLinks.ts for a small complete one);
+//   - state: the tables of ../store.ts, or a table of its own from `defineTable` (../store.ts),
+//     whose records go when their site, section or team is deleted.
+// Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
+// errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
+import { Router } from "../http";
+import * as openApiSpecs from "./openApiSpecs";
+import * as organizations from "./organizations";
+import type { Ctx, Resource } from "./resource";
+import * as samlProviders from "./samlProviders";
+import * as sectionGroups from "./sectionGroups";
+import * as shareLinks from "./shareLinks";
+import * as sites from "./sites";
+import * as siteSections from "./siteSections";
+import * as siteSpaces from "./siteSpaces";
+import * as teams from "./teams";
+
+export const RESOURCES: readonly Resource[] = [
+  organizations,
+  sites,
+  siteSections,
+  sectionGroups,
+  siteSpaces,
+  shareLinks,
+  teams,
+  samlProviders,
+  openApiSpecs,
+];
+
+export function buildRouter(): Router<Ctx> {
+  const r = new Router<Ctx>();
+  for (const resource of RESOURCES) resource.routes(r);
+  return r;
+}

@@ -1,0 +1,194 @@
+// OpenAPI specs and their versions, with a fake processor: a spec answers "pending" for a number
+// of GETs after each POST/PUT (store.settings.openApiProcessingReads), then its outcome.
+import { checkString, created, deleted, fail, invalid, LIMITS, list, notFound, obj, ok, oneOf, required, str, validate, type Router } from "../http";
+import { OPENAPI_VISIBILITIES, type OpenApiSource, type OpenApiSpecRecord, type OpenApiVersionRecord } from "../store";
+import { apiUrl, APP, child, compact, getOrg, now, ORG, type Ctx, type Env } from "./resource";
+
+const SPEC = `${ORG}/openapi/:slug`;
+
+function getSpec(c: Ctx): OpenApiSpecRecord {
+  const org = getOrg(c);
+  return c.store.findOpenApiSpec(org.id, c.params.slug!) ?? notFound("OpenAPI spec", c.params.slug!);
+}
+
+function startProcessing(spec: OpenApiSpecRecord, source: OpenApiSource): void {
+  spec.source = source;
+  spec.updatedAt = now();
+  spec.processingState = "pending";
+  spec.pendingReads = 0;
+  delete spec.lastProcessErrorCode;
+}
+
+/**
+ * One GET of a spec is one tick of the fake processor: while pending, the first
+ * `openApiProcessingReads` GETs answer "pending", the next one the outcome.
+ */
+function observeSpec(c: Ctx, spec: OpenApiSpecRecord): void {
+  if (spec.processingState !== "pending" || spec.frozen) return;
+  if (spec.pendingReads < c.store.settings.openApiProcessingReads) {
+    spec.pendingReads++;
+    return;
+  }
+  const source = spec.source;
+  const failure =
+    "text" in source
+      ? /openapi|swagger/i.test(source.text)
+        ? undefined
+        : ("invalid_spec" as const)
+      : new URL(source.url).hostname === "invalid.example"
+        ? ("fetch_failed" as const)
+        : undefined;
+  if (failure) {
+    // lastVersion/lastProcessedAt keep describing the last successful run.
+    spec.processingState = "failed";
+    spec.lastProcessErrorCode = failure;
+    return;
+  }
+  const v = c.store.newId("oasv");
+  const url =
+    "url" in source ? source.url : `https://api.gitbook.com/openapi/projects/${spec.orgId}/${spec.slug}/versions/${v.id}/openapi.json`;
+  c.store.openApiVersions.set(v.id, { ...v, specId: spec.id, url });
+  spec.processingState = "complete";
+  spec.lastVersionId = v.id;
+  spec.lastProcessedAt = v.createdAt;
+}
+
+function parseSource(raw: Record<string, unknown>): OpenApiSource {
+  const hasUrl = raw.url !== undefined;
+  const hasText = raw.text !== undefined;
+  if (hasUrl === hasText) invalid("source", "must be either {url} or {text}");
+  if (hasUrl) return { url: checkString("source.url", raw.url, LIMITS.openApiSourceURL) };
+  return { text: checkString("source.text", raw.text, LIMITS.openApiSourceText) };
+}
+
+function getVersion(c: Ctx, spec: OpenApiSpecRecord) {
+  const id = c.params.version === undefined ? spec.lastVersionId : c.params.version;
+  const v = id === undefined ? undefined : child(c.store.openApiVersions, id, (x) => x.specId === spec.id);
+  return v ?? notFound("OpenAPI spec version", id ?? "latest");
+}
+
+export function openApiSpecView(e: Env, s: OpenApiSpecRecord) {
+  return compact({
+    object: "openapi-spec",
+    id: s.id,
+    slug: s.slug,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    sourceURL: "url" in s.source ? s.source.url : undefined,
+    processingState: s.processingState,
+    visibility: s.visibility,
+    lastVersion: s.lastVersionId,
+    lastProcessedAt: s.lastProcessedAt,
+    lastProcessErrorCode: s.lastProcessErrorCode,
+    permissions: { view: true, edit: true },
+    urls: {
+      location: apiUrl(e, `/orgs/${s.orgId}/openapi/${s.slug}`),
+      app: `${APP}/o/${s.orgId}/openapi/${s.slug}`,
+      published: `https://api.gitbook.com/openapi/projects/${s.orgId}/${s.slug}`,
+    },
+  });
+}
+
+export function openApiVersionView(e: Env, spec: OpenApiSpecRecord, v: OpenApiVersionRecord) {
+  return {
+    object: "openapi-spec-version",
+    id: v.id,
+    createdAt: v.createdAt,
+    url: v.url,
+    urls: { location: apiUrl(e, `/orgs/${spec.orgId}/openapi/${spec.slug}/versions/${v.id}`) },
+  };
+}
+
+export function routes(r: Router<Ctx>): void {
+  r.add("GET", `${ORG}/openapi`, (c) => {
+    const org = getOrg(c);
+    return list(
+      c.query,
+      [...c.store.openApiSpecs.values()].filter((s) => s.orgId === org.id),
+      (s) => openApiSpecView(c, s),
+    );
+  });
+
+  r.add("POST", `${ORG}/openapi`, (c) => {
+    const org = getOrg(c);
+    const b = validate(c.body, { slug: required(str(LIMITS.openApiSlug)), source: required(obj()) });
+    const source = parseSource(b.source);
+    if (c.store.findOpenApiSpec(org.id, b.slug)) fail(409, `slug: an OpenAPI spec "${b.slug}" already exists in this organization`);
+    const base = c.store.newId("oas");
+    const spec: OpenApiSpecRecord = {
+      ...base,
+      orgId: org.id,
+      slug: b.slug,
+      source,
+      updatedAt: base.createdAt,
+      visibility: "private",
+      processingState: "pending",
+      pendingReads: 0,
+    };
+    startProcessing(spec, source);
+    c.store.openApiSpecs.set(spec.id, spec);
+    return created(openApiSpecView(c, spec));
+  });
+
+  r.add("GET", SPEC, (c) => {
+    const spec = getSpec(c);
+    observeSpec(c, spec);
+    return ok(openApiSpecView(c, spec));
+  });
+
+  // Upsert; the spec documents 200 for both creation and update.
+  r.add("PUT", SPEC, (c) => {
+    const org = getOrg(c);
+    const slug = checkString("slug", c.params.slug, LIMITS.openApiSlug);
+    const b = validate(c.body, { source: required(obj()) });
+    const source = parseSource(b.source);
+    let spec = c.store.findOpenApiSpec(org.id, slug);
+    if (!spec) {
+      const base = c.store.newId("oas");
+      spec = { ...base, orgId: org.id, slug, source, updatedAt: base.createdAt, visibility: "private", processingState: "pending", pendingReads: 0 };
+      c.store.openApiSpecs.set(spec.id, spec);
+    }
+    startProcessing(spec, source);
+    return ok(openApiSpecView(c, spec));
+  });
+
+  r.add("PATCH", SPEC, (c) => {
+    const spec = getSpec(c);
+    const b = validate(c.body, { visibility: required(oneOf(OPENAPI_VISIBILITIES)) });
+    spec.visibility = b.visibility;
+    spec.updatedAt = now();
+    return ok(openApiSpecView(c, spec));
+  });
+
+  r.add("DELETE", SPEC, (c) => {
+    const org = getOrg(c);
+    const spec = c.store.findOpenApiSpec(org.id, c.params.slug!);
+    return deleted(spec !== undefined && c.store.deleteOpenApiSpec(spec.id));
+  });
+
+  r.add("GET", `${SPEC}/versions`, (c) => {
+    const spec = getSpec(c);
+    return list(
+      c.query,
+      [...c.store.openApiVersions.values()].filter((v) => v.specId === spec.id),
+      (v) => openApiVersionView(c, spec, v),
+    );
+  });
+  // "latest" routes come first: the router takes the first match.
+  r.add("GET", `${SPEC}/versions/latest`, (c) => {
+    const spec = getSpec(c);
+    return ok(openApiVersionView(c, spec, getVersion(c, spec)));
+  });
+  r.add("GET", `${SPEC}/versions/latest/content`, (c) => {
+    const spec = getSpec(c);
+    return ok({ filesystem: {}, url: getVersion(c, spec).url });
+  });
+  r.add("GET", `${SPEC}/versions/:version`, (c) => {
+    const spec = getSpec(c);
+    return ok(openApiVersionView(c, spec, getVersion(c, spec)));
+  });
+  r.add("GET", `${SPEC}/versions/:version/content`, (c) => {
+    const spec = getSpec(c);
+    return ok({ filesystem: {}, url: getVersion(c, spec).url });
+  });
+}

@@ -1,0 +1,92 @@
+// Site sections: the tabs of a site, each created with its first space.
+import { created, deleted, invalid, LIMITS, list, notFound, nullable, ok, required, str, validate, type Router } from "../http";
+import { slugify, uniqueSlug, type SectionRecord } from "../store";
+import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
+import { addSiteSpace, sitePublishedUrl } from "./siteCommon";
+import { siteSpaceView } from "./siteSpaces";
+
+const SECTION_PATCH = {
+  title: nullable(str(LIMITS.sectionTitle)),
+  path: str(LIMITS.path),
+  defaultSiteSpace: str(),
+  condition: nullable(str(LIMITS.condition)),
+  icon: nullable(str(LIMITS.icon)),
+  description: nullable(str(LIMITS.sectionDescription)),
+};
+
+export function sectionTitle(e: Env, sec: SectionRecord): string {
+  if (sec.title !== null) return sec.title;
+  const site = e.store.sites.get(sec.siteId);
+  const def = site && e.store.defaultSiteSpaceIn(site, sec.id);
+  return e.store.spaces.get(def?.spaceId ?? sec.spaceId)?.title ?? "Untitled";
+}
+
+export function sectionView(e: Env, sec: SectionRecord) {
+  const site = e.store.sites.get(sec.siteId);
+  const group = [...e.store.sectionGroups.values()].find((g) => g.siteId === sec.siteId && g.sectionIds.includes(sec.id));
+  return compact({
+    object: "site-section",
+    id: sec.id,
+    title: sectionTitle(e, sec),
+    description: sec.description,
+    default: site !== undefined && e.store.defaultSection(site)?.id === sec.id,
+    path: sec.path,
+    condition: sec.condition,
+    sectionGroup: group?.id,
+    icon: sec.icon,
+    siteSpaces: e.store.siteSpacesIn(sec.siteId, sec.id).map((ss) => siteSpaceView(e, ss)),
+    urls: { published: site ? `${sitePublishedUrl(e, site)}/${sec.path}` : undefined },
+  });
+}
+
+export function routes(r: Router<Ctx>): void {
+  r.add("GET", `${SITE}/sections`, (c) => {
+    const site = getSite(c);
+    return list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s));
+  });
+
+  r.add("POST", `${SITE}/sections`, (c) => {
+    const site = getSite(c);
+    const b = validate(c.body, { spaceId: required(str()), title: nullable(str(LIMITS.sectionTitle)), icon: nullable(str(LIMITS.icon)) });
+    const space = spaceRef(c, site.orgId, b.spaceId, "spaceId");
+    const title = b.title ?? null;
+    const taken = c.store.sectionsOf(site.id).map((s) => s.path);
+    const section: SectionRecord = {
+      ...c.store.newId("sitesc"),
+      siteId: site.id,
+      title,
+      spaceId: space.id,
+      path: uniqueSlug(slugify(title ?? space.title), taken),
+    };
+    if (b.icon) section.icon = b.icon;
+    c.store.sections.set(section.id, section);
+    // A section never exists without content: its space becomes its first, default site space.
+    section.defaultSiteSpaceId = addSiteSpace(c, site, space, section.id).id;
+    return created(sectionView(c, section));
+  });
+
+  r.add("PATCH", `${SITE}/sections/:section`, (c) => {
+    const site = getSite(c);
+    const section = child(c.store.sections, c.params.section!, (s) => s.siteId === site.id) ?? notFound("site section", c.params.section!);
+    const b = validate(c.body, SECTION_PATCH);
+    const def =
+      b.defaultSiteSpace === undefined
+        ? undefined
+        : (child(c.store.siteSpaces, b.defaultSiteSpace, (s) => s.siteId === site.id && s.sectionId === section.id) ??
+          invalid("defaultSiteSpace", `no site space "${b.defaultSiteSpace}" in this section`));
+    // null title = follow the space title again.
+    if (b.title !== undefined) section.title = b.title;
+    if (b.path !== undefined) section.path = b.path;
+    patchOptional(section, "condition", b.condition);
+    patchOptional(section, "icon", b.icon);
+    patchOptional(section, "description", b.description);
+    if (def) section.defaultSiteSpaceId = def.id;
+    return ok(sectionView(c, section));
+  });
+
+  r.add("DELETE", `${SITE}/sections/:section`, (c) => {
+    const site = findSite(c);
+    const section = site && child(c.store.sections, c.params.section!, (s) => s.siteId === site.id);
+    return deleted(section !== undefined && c.store.deleteSection(section.id));
+  });
+}

@@ -1,0 +1,150 @@
+// Sites, and their adaptive-content schema.
+import { bool, created, deleted, invalid, LIMITS, list, nullable, obj, ok, oneOf, queryBool, required, str, strArray, validate, type Router } from "../http";
+import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord } from "../store";
+import { apiUrl, APP, child, compact, findSite, getOrg, getSite, now, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
+import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
+
+const SITE_PATCH = {
+  title: str(LIMITS.siteTitle),
+  visibility: oneOf(SITE_VISIBILITIES),
+  basename: str(LIMITS.siteBasename),
+  agentsContext: oneOf(AGENTS_CONTEXTS),
+  defaultSiteSpace: str(),
+  defaultSiteSection: str(),
+  proxy: nullable(str(LIMITS.siteProxy)),
+  adaptiveContent: obj(),
+};
+
+function proxyFrom(value: string): { origin: string; target: string } {
+  // The API takes "host/sub/path" without a scheme and returns it split into origin and full target URL.
+  const host = value.slice(0, value.indexOf("/"));
+  return { origin: `https://${host}`, target: `https://${value}` };
+}
+
+function defaultAdaptiveSchema(): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: {
+      unsigned: { type: "object", description: "Unsigned visitor claims", properties: {}, additionalProperties: false },
+    },
+    additionalProperties: false,
+  };
+}
+
+export function siteView(e: Env, s: SiteRecord) {
+  const siteSpaces = e.store.siteSpacesOf(s.id).length;
+  return compact({
+    object: "site",
+    id: s.id,
+    type: s.type,
+    title: s.title,
+    hostname: s.hostname,
+    basename: s.basename,
+    proxy: s.proxy ? { ...s.proxy } : undefined,
+    visibility: s.visibility,
+    // The spec leaves the transition open; here a site is published once it shows any content.
+    published: siteSpaces > 0,
+    siteSpaces,
+    createdAt: s.createdAt,
+    adaptiveContent: { ...s.adaptiveContent },
+    agentsContext: s.agentsContext,
+    urls: {
+      location: apiUrl(e, `/orgs/${s.orgId}/sites/${s.id}`),
+      app: `${APP}/o/${s.orgId}/sites/${s.id}`,
+      published: sitePublishedUrl(e, s),
+    },
+  });
+}
+
+export function adaptiveSchemaView(e: Env, s: SiteRecord) {
+  return { object: "site-adaptive-schema", jsonSchema: s.adaptiveSchema.jsonSchema, updatedAt: s.adaptiveSchema.updatedAt };
+}
+
+export function routes(r: Router<Ctx>): void {
+  r.add("GET", `${ORG}/sites`, (c) => {
+    const org = getOrg(c);
+    const space = c.query.get("space");
+    const title = c.query.get("title")?.toLowerCase();
+    const published = queryBool(c.query, "published");
+    const sites = [...c.store.sites.values()].filter((s) => {
+      if (s.orgId !== org.id) return false;
+      const siteSpaces = c.store.siteSpacesOf(s.id);
+      if (space !== null && !siteSpaces.some((ss) => ss.spaceId === space)) return false;
+      if (title && !s.title.toLowerCase().includes(title)) return false;
+      return published === undefined || published === siteSpaces.length > 0;
+    });
+    return list(c.query, sites, (s) => siteView(c, s));
+  });
+
+  r.add("POST", `${ORG}/sites`, (c) => {
+    const org = getOrg(c);
+    // `spaces` may also be an enum string asking for a new space; the emulator only supports ID lists.
+    const b = validate(c.body, { type: oneOf(SITE_TYPES), title: str(LIMITS.siteTitle), visibility: oneOf(SITE_VISIBILITIES), spaces: strArray() });
+    const spaces = (b.spaces ?? []).map((id) => spaceRef(c, org.id, id, "spaces"));
+    const title = b.title ?? "Untitled site";
+    const base = c.store.newId("site");
+    const basenames = [...c.store.sites.values()].filter((s) => s.orgId === org.id).map((s) => s.basename);
+    const site: SiteRecord = {
+      ...base,
+      orgId: org.id,
+      type: b.type ?? (org.type === "community" ? "sponsored" : "ultimate"),
+      title,
+      basename: uniqueSlug(slugify(title), basenames),
+      visibility: b.visibility ?? "public",
+      agentsContext: "excluded",
+      adaptiveContent: { enabled: false },
+      adaptiveSchema: { jsonSchema: defaultAdaptiveSchema(), updatedAt: base.createdAt },
+    };
+    c.store.sites.set(site.id, site);
+    for (const space of spaces) addSiteSpace(c, site, space, undefined);
+    return created(siteView(c, site));
+  });
+
+  r.add("GET", SITE, (c) => ok(siteView(c, getSite(c))));
+
+  r.add("PATCH", SITE, (c) => {
+    const site = getSite(c);
+    const b = validate(c.body, SITE_PATCH);
+    const adaptive = b.adaptiveContent && validate(b.adaptiveContent, { enabled: required(bool()) }, "adaptiveContent.");
+    // Resolve every reference before mutating, so a 400 leaves the site untouched.
+    const newDefaultSection = b.defaultSiteSection === undefined ? undefined : siteSectionRef(c, site, b.defaultSiteSection, "defaultSiteSection");
+    let newDefaultSiteSpace: SiteSpaceRecord | undefined;
+    if (b.defaultSiteSpace !== undefined) {
+      // With sections, this sets the default of the (possibly just changed) default section; without, the root default.
+      const hasSections = c.store.sectionsOf(site.id).length > 0;
+      const container = hasSections ? (newDefaultSection ?? c.store.defaultSection(site))?.id : undefined;
+      newDefaultSiteSpace =
+        child(c.store.siteSpaces, b.defaultSiteSpace, (s) => s.siteId === site.id && s.sectionId === container) ??
+        invalid(
+          "defaultSiteSpace",
+          hasSections ? `no site space "${b.defaultSiteSpace}" in the default section` : `no root-level site space "${b.defaultSiteSpace}" in this site`,
+        );
+    }
+    if (b.title !== undefined) site.title = b.title;
+    if (b.visibility !== undefined) site.visibility = b.visibility;
+    if (b.basename !== undefined) site.basename = b.basename;
+    if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
+    if (b.proxy !== undefined) patchOptional(site, "proxy", b.proxy === null ? null : proxyFrom(b.proxy));
+    if (adaptive) site.adaptiveContent = { enabled: adaptive.enabled };
+    if (newDefaultSection) site.defaultSectionId = newDefaultSection.id;
+    if (newDefaultSiteSpace) {
+      if (newDefaultSiteSpace.sectionId === undefined) site.defaultSiteSpaceId = newDefaultSiteSpace.id;
+      else c.store.sections.get(newDefaultSiteSpace.sectionId)!.defaultSiteSpaceId = newDefaultSiteSpace.id;
+    }
+    return ok(siteView(c, site));
+  });
+
+  r.add("DELETE", SITE, (c) => {
+    const site = findSite(c);
+    return deleted(site !== undefined && c.store.deleteSite(site.id));
+  });
+
+  r.add("GET", `${SITE}/adaptive-schema`, (c) => ok(adaptiveSchemaView(c, getSite(c))));
+  r.add("PUT", `${SITE}/adaptive-schema`, (c) => {
+    const site = getSite(c);
+    const b = validate(c.body, { jsonSchema: required(obj()) });
+    if (b.jsonSchema.type !== undefined && b.jsonSchema.type !== "object") invalid("jsonSchema.type", 'must be "object"');
+    site.adaptiveSchema = { jsonSchema: b.jsonSchema, updatedAt: now() };
+    return ok(adaptiveSchemaView(c, site));
+  });
+}
