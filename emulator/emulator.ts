@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 
+import type { Contract, ContractViolation } from "./contract";
 import { Faults } from "./faults";
 import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
 import { RequestLog, UNKNOWN_ROUTE } from "./log";
@@ -23,6 +24,20 @@ export interface EmulatorOptions {
   seed?: number;
   /** GETs of a spec that still answer "pending" after POST/PUT; default 1. Infinity freezes processing. */
   openApiProcessingReads?: number;
+  /**
+   * Check every request and response against GitBook's published OpenAPI spec and record what breaks
+   * it (see `contractViolations`). Needs the packages `@gitbook/api` and `ajv` (devDependencies of
+   * pulumi-gitbook). Default: on when GITBOOK_EMULATOR_CONTRACT=1, as the test suite sets it.
+   */
+  contract?: boolean;
+}
+
+/** What broke GitBook's published spec, across every emulator of this process, since last taken. */
+const violations: ContractViolation[] = [];
+
+/** Takes (and clears) the contract violations recorded so far; the test suite fails the test that caused any. */
+export function takeContractViolations(): ContractViolation[] {
+  return violations.splice(0);
 }
 
 const DEFAULT_SEED = 0x5eed;
@@ -38,6 +53,7 @@ export class Emulator {
   faults: Faults;
 
   private readonly revoked = new Set<string>();
+  private readonly contract: Contract | undefined;
   private readonly router = buildRouter();
 
   private constructor(
@@ -46,6 +62,8 @@ export class Emulator {
     opts: EmulatorOptions,
   ) {
     const seed = opts.seed ?? DEFAULT_SEED;
+    // Loaded only when asked for: the shipped emulator runs without the spec's packages.
+    this.contract = (opts.contract ?? process.env.GITBOOK_EMULATOR_CONTRACT === "1") ? (require("./contract") as typeof import("./contract")).Contract.load() : undefined;
     this.url = url;
     this.token = opts.token ?? `gb_emu_${randomBytes(16).toString("hex")}`;
     this.store = new Store({ seed, openApiProcessingReads: opts.openApiProcessingReads ?? 1 });
@@ -112,6 +130,8 @@ export class Emulator {
       req.socket.destroy();
       return;
     }
+    // Checked as received, before any fault: a request the spec refuses is the client's bug even if it is dropped.
+    this.checked(this.contract?.checkRequest({ method, path, query: url.searchParams, headers: req.headers as Record<string, string>, body: raw.trim() === "" ? undefined : safeJson(raw) }));
     const match = this.router.match(method, path);
     const route = match?.template ?? UNKNOWN_ROUTE;
     const record = (status: number) => this.log.record({ method, route, path, status, ms: performance.now() - started });
@@ -132,7 +152,13 @@ export class Emulator {
       return;
     }
     record(reply.status);
+    // Injected faults are answers GitBook gives too (429, 5xx): they are checked like any other.
+    this.checked(this.contract?.checkResponse({ method, path }, { status: reply.status, body: reply.body === undefined ? undefined : JSON.parse(JSON.stringify(reply.body)), contentType: "application/json" }));
     send(res, reply);
+  }
+
+  private checked(v: ContractViolation | undefined): void {
+    if (v) violations.push(v);
   }
 
   private process(
@@ -156,6 +182,15 @@ export class Emulator {
       const message = e instanceof Error ? e.stack ?? e.message : String(e);
       return { status: 500, body: errorBody(500, `Emulator bug: ${message}`) };
     }
+  }
+}
+
+/** The body as the spec sees it: JSON, or the raw text when it is not (the spec then says what is wrong). */
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
   }
 }
 
