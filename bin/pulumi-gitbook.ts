@@ -8,6 +8,12 @@ interface Command {
 
 const COMMANDS: Record<string, Command> = {
   emulator: { summary: "run the GitBook API emulator on 127.0.0.1 (pulumi-gitbook emulator --help)", run: async (argv) => (await import("../emulator/cli")).main(argv) },
+  import: {
+    summary: "write a Pulumi program that adopts an existing GitBook organization (pulumi-gitbook import --help)",
+    run: async (argv) => {
+      process.exitCode = await (await import("../provider/importer/command")).runImport(argv);
+    },
+  },
 };
 
 function usage(): string {

@@ -144,6 +144,21 @@ describe("DocsSite registration", () => {
     expect(byName("docs/legal").inputs).toEqual({ siteId: "docs#id", name: "Legal team", active: false });
   });
 
+  it("passes an adoptId on any entry to its resource, so an existing site can be declared as a DocsSite", async () => {
+    const t = topology();
+    t.site.adoptId = "site_1";
+    t.sections[1]!.adoptId = "sitesc_2";
+    t.sections[1]!.siteSpaces![0]!.adoptId = "sitesp_3";
+    t.shareLinks![1]!.adoptId = "shl_4";
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(registered.find((r) => kind(r.type) === "Site")!.inputs.adoptId).toBe("site_1");
+    expect(byName("docs/guides").inputs.adoptId).toBe("sitesc_2");
+    expect(byName("docs/guides/ts").inputs.adoptId).toBe("sitesp_3");
+    expect(byName("docs/legal").inputs.adoptId).toBe("shl_4");
+    for (const name of ["docs/start", "docs/guides/py", "docs/reviewers"]) expect(byName(name).inputs.adoptId, name).toBeUndefined();
+  });
+
   it("makes sections depend on the site and site spaces on their section", async () => {
     await build("docs", topology());
     const site = registered.find((r) => kind(r.type) === "Site")!;

@@ -16,6 +16,8 @@
  *   section. With none marked, GitBook keeps its own choice (the first section; a section's own space).
  * - Share links have a required `key`, independent of their name: the key names the resource, so
  *   renaming a link is an update of the same link, and the URL already handed out keeps working.
+ * - Every child takes an `adoptId`, as its resource does, so an existing site can be declared as a
+ *   DocsSite without recreating anything (what `pulumi-gitbook import --style docs-site` writes).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ShareLink } from "../resources/shareLink";
@@ -76,7 +78,7 @@ export class DocsSite extends pulumi.ComponentResource {
           ...withOrg,
           siteId,
           spaceId: s.spaceId,
-          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition }),
+          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, adoptId: s.adoptId }),
           ...(s.default ? { default: true } : {}),
         },
         parent,
@@ -90,7 +92,7 @@ export class DocsSite extends pulumi.ComponentResource {
             siteId,
             sectionId: section.id,
             spaceId: ss.spaceId,
-            ...defined({ path: ss.path, condition: ss.condition }),
+            ...defined({ path: ss.path, condition: ss.condition, adoptId: ss.adoptId }),
             ...(ss.default ? { default: true } : {}),
           },
           parent,
@@ -100,7 +102,7 @@ export class DocsSite extends pulumi.ComponentResource {
 
     const shareLinks: Record<string, ShareLink> = {};
     for (const l of topology.shareLinks ?? []) {
-      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active }) }, parent);
+      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active, adoptId: l.adoptId }) }, parent);
     }
 
     this.sections = sections;

@@ -22,6 +22,7 @@ export interface DocsSiteSiteSpace {
   path?: In<string>;
   condition?: In<string>;
   default?: boolean;
+  adoptId?: In<string>;
 }
 
 export interface DocsSiteSection {
@@ -33,6 +34,7 @@ export interface DocsSiteSection {
   description?: In<string>;
   condition?: In<string>;
   default?: boolean;
+  adoptId?: In<string>;
   siteSpaces?: DocsSiteSiteSpace[];
 }
 
@@ -40,6 +42,7 @@ export interface DocsSiteShareLink {
   key: string;
   name: In<string>;
   active?: In<boolean>;
+  adoptId?: In<string>;
 }
 
 export interface DocsSiteTopology {
@@ -70,6 +73,7 @@ export const docsSiteSiteSpaceSchema = z.strictObject({
   path: siteSpace.schema.shape.path,
   condition: siteSpace.schema.shape.condition,
   default: plainDefault("site space of its section (instead of the section's own space)"),
+  adoptId: siteSpace.schema.shape.adoptId,
 });
 
 export const docsSiteSectionSchema = z.strictObject({
@@ -81,6 +85,7 @@ export const docsSiteSectionSchema = z.strictObject({
   description: siteSection.schema.shape.description,
   condition: siteSection.schema.shape.condition,
   default: plainDefault("section of the site"),
+  adoptId: siteSection.schema.shape.adoptId,
   siteSpaces: z
     .array(docsSiteSiteSpaceSchema, { error: "must be a list" })
     .optional()
@@ -93,6 +98,7 @@ export const docsSiteShareLinkSchema = z.strictObject({
   ),
   name: shareLink.schema.shape.name,
   active: shareLink.schema.shape.active.optional(),
+  adoptId: shareLink.schema.shape.adoptId,
 });
 
 export const docsSiteTopologySchema = z

@@ -1,0 +1,195 @@
+/**
+ * `runImport` against the emulator, in process: arguments, what it reads and how it reports it,
+ * where it writes, and what it never writes. Running the program it writes is
+ * test/import/roundTrip.test.ts.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ApiSite, GitbookClient, p } from "../client";
+import { Emulator } from "../../emulator";
+import { addLargeSite, seedOrganization, type SeededOrganization } from "../../test/import/organization";
+import { runImport, USAGE, type ImportIo } from "./command";
+
+let emu: Emulator;
+let seeded: SeededOrganization;
+let dir: string;
+
+beforeAll(async () => {
+  emu = await Emulator.start();
+  seeded = await seedOrganization(emu);
+});
+afterAll(async () => emu?.close());
+beforeEach(() => {
+  emu.log.reset();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-import-command-"));
+});
+
+async function run(argv: string[], io: Partial<ImportIo> = {}) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runImport(argv, {
+    env: { GITBOOK_TOKEN: emu.token, GITBOOK_API_URL: emu.url },
+    cwd: dir,
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    download: async (url) => {
+      const doc = seeded.documents[url];
+      if (doc === undefined) throw Object.assign(new Error("fetch failed"), { cause: { code: "ENOTFOUND" } });
+      return doc;
+    },
+    ...io,
+  });
+  return { code, stdout, stderr };
+}
+
+function filesIn(d: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of fs.readdirSync(d, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) out[path.relative(d, path.join(e.parentPath, e.name))] = fs.readFileSync(path.join(e.parentPath, e.name), "utf8");
+  }
+  return out;
+}
+
+describe("pulumi-gitbook import", () => {
+  it("reads the organization with GETs only and says how many requests it took", async () => {
+    const r = await run(["--org", seeded.org]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(emu.log.writes()).toBe(0);
+    expect(r.stderr).toContain(`in ${emu.log.count()} requests and 1 download`);
+    // One listing per kind of object, at most once per site or team: nothing is read twice.
+    expect(emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/sites": 1,
+      "GET /v1/orgs/:org/sites/:site/sections": 2,
+      "GET /v1/orgs/:org/sites/:site/section-groups": 2,
+      "GET /v1/orgs/:org/sites/:site/share-links": 2,
+      "GET /v1/orgs/:org/teams": 1,
+      "GET /v1/orgs/:org/teams/:team/members": 2,
+      "GET /v1/orgs/:org/saml": 1,
+      "GET /v1/orgs/:org/openapi": 1,
+      "GET /v1/orgs/:org/openapi/:slug/versions/latest/content": 1,
+    });
+    expect(r.stderr).toContain('site 2/2 "Acme Partner Portal": 3 sections, 4 site spaces, 0 section groups, 3 share links');
+    expect(Object.keys(filesIn(path.join(dir, "gitbook"))).sort()).toEqual([
+      ".gitignore",
+      "Pulumi.dev.yaml",
+      "Pulumi.yaml",
+      "index.ts",
+      "openapi/internal-api.yaml",
+      "package.json",
+      "tsconfig.json",
+    ]);
+  });
+
+  it("writes neither the token nor any share link's URL or key", async () => {
+    const r = await run(["--org", seeded.org, "--out", "out", "--style", "docs-site"]);
+    expect(r.code, r.stderr).toBe(0);
+    const files = filesIn(path.join(dir, "out"));
+    expect(files["index.ts"]).toContain(`{ key: "old-partner", name: "Old partner", active: false, adoptId:`);
+    for (const [file, text] of Object.entries(files)) {
+      expect(text, file).not.toContain(emu.token);
+      expect(text, file).not.toMatch(/share=|\?share/);
+      for (const key of seeded.shareKeys) expect(text, file).not.toContain(key);
+    }
+    expect(r.stderr).not.toContain(emu.token);
+  });
+
+  it("reads only the sites asked for with --site, and nothing organization-wide", async () => {
+    const r = await run(["--org", seeded.org, "--site", seeded.siteIds[1]!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(emu.log.byRoute()).sort()).toEqual([
+      "GET /v1/orgs/:org/sites/:site",
+      "GET /v1/orgs/:org/sites/:site/section-groups",
+      "GET /v1/orgs/:org/sites/:site/sections",
+      "GET /v1/orgs/:org/sites/:site/share-links",
+    ]);
+    const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+    expect(text).toContain('new gitbook.Site("acme-partner-portal"');
+    expect(text).not.toContain("Acme Developer Docs");
+    expect(text).not.toMatch(/gitbook\.(Team|SamlProvider|OpenApiSpec)\(/);
+    expect(text).toContain("teams, single sign-on and OpenAPI specs were left out");
+  });
+
+  it("lists the site spaces of a site only when its sections do not hold them all", async () => {
+    const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
+    const legacy = await client.post(p`/orgs/${seeded.org}/sites`, { body: { title: "Legacy docs", spaces: [emu.seeded.spaceIds[0]] }, schema: ApiSite });
+    await client.close();
+    emu.log.reset();
+    try {
+      const r = await run(["--org", seeded.org]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site/site-spaces" })).toBe(1);
+      expect(r.stderr).toContain(`Note: Site "Legacy docs": site space`);
+      expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toMatch(/\/\/ Site space \S+ \(space "Getting started" at "getting-started"\) sits outside any section/);
+    } finally {
+      emu.store.deleteSite(legacy.id);
+    }
+  });
+
+  it("pages through long lists at the largest page size, so requests grow with pages, not objects", async () => {
+    const big = addLargeSite(emu, "Big docs", { sections: 1_050, shareLinks: 2_100 });
+    try {
+      const r = await run(["--org", seeded.org, "--site", big]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(emu.log.byRoute()).toEqual({
+        "GET /v1/orgs/:org/sites/:site": 1,
+        "GET /v1/orgs/:org/sites/:site/sections": 2,
+        "GET /v1/orgs/:org/sites/:site/section-groups": 1,
+        "GET /v1/orgs/:org/sites/:site/share-links": 3,
+      });
+      expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 2100 share links');
+      expect(r.stderr).toContain("in 7 requests");
+      const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+      expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);
+      expect(text.match(/new gitbook\.ShareLink\(/g)).toHaveLength(2_100);
+    } finally {
+      emu.store.deleteSite(big);
+    }
+  });
+
+  it("writes the program anyway when a text upload's document cannot be had, and says where to put it", async () => {
+    const r = await run(["--org", seeded.org], { download: async () => Promise.reject(Object.assign(new Error("fetch failed"), { cause: { code: "ENOTFOUND" } })) });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Note: OpenAPI spec "internal-api": put its document at openapi\/internal-api\.yaml before `pulumi up` \(its processed version could not be downloaded from \S+ \(ENOTFOUND\)\)\./);
+    expect(fs.existsSync(path.join(dir, "gitbook/openapi/internal-api.yaml"))).toBe(false);
+  });
+
+  it("refuses to overwrite a program already there, before reading anything, unless --force", async () => {
+    expect((await run(["--org", seeded.org])).code).toBe(0);
+    const before = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+    fs.writeFileSync(path.join(dir, "gitbook/index.ts"), "// edited");
+    emu.log.reset();
+    const again = await run(["--org", seeded.org]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already has index\.ts, Pulumi\.yaml, Pulumi\.dev\.yaml, package\.json, tsconfig\.json, \.gitignore; pass --force/);
+    expect(emu.log.count()).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toBe("// edited");
+    expect((await run(["--org", seeded.org, "--force"])).code).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toBe(before);
+  });
+
+  it("fails with the usage on bad arguments, and without a token, before any request", async () => {
+    const bad = await run(["--org", seeded.org, "--style", "pages"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--style must be resources or docs-site (got "pages")');
+    expect(bad.stderr).toContain(USAGE);
+    expect((await run([])).stderr).toContain("--org is required");
+    expect((await run(["--org", seeded.org, "--stack", "my stack"])).stderr).toContain("--stack must be letters");
+    expect((await run(["--org", seeded.org, "--sites", "x"])).code).toBe(2);
+    const noToken = await run(["--org", seeded.org], { env: { GITBOOK_API_URL: emu.url } });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain("GITBOOK_TOKEN is not set");
+    expect(emu.log.count()).toBe(0);
+    const help = await run(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toBe(USAGE);
+  });
+
+  it("fails naming the API's answer when the organization cannot be read, writing nothing", async () => {
+    const r = await run(["--org", "org_missing"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/pulumi-gitbook import: .*404/);
+    expect(fs.existsSync(path.join(dir, "gitbook"))).toBe(false);
+  });
+});

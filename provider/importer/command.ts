@@ -1,0 +1,238 @@
+/**
+ * `pulumi-gitbook import`: reads a GitBook organization and writes a Pulumi program that adopts every
+ * object as it is (see generate.ts), with its project, stack and npm files.
+ *
+ * The token comes from GITBOOK_TOKEN (and the API from GITBOOK_API_URL) and goes nowhere but into the
+ * requests' Authorization header: the written files name the setting, never its value. Progress,
+ * notes and the request count go to stderr, so stdout stays free for a caller that pipes it.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
+import { generateProgram, programFiles, type Style } from "./generate";
+import { downloadDocument, readOrganization } from "./read";
+import type { OrgSnapshot } from "./snapshot";
+
+export interface ImportIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  /** Where a relative `--out` is resolved. */
+  cwd: string;
+  /** Downloads a processed OpenAPI document (tests serve their own). */
+  download?: (url: string) => Promise<string>;
+}
+
+export const USAGE = `Usage: pulumi-gitbook import --org <organization-id> [options]
+
+Reads a GitBook organization and writes a Pulumi program (TypeScript) that adopts every object as it
+is: its first \`pulumi up\` reads each object and changes nothing.
+
+Options:
+  --org <id>             The organization (default: GITBOOK_ORGANIZATION_ID).
+  --site <id>            Import only this site (repeat for more); teams, single sign-on and OpenAPI
+                         specs are then left out. Default: the whole organization.
+  --out <dir>            Where to write the program (default: gitbook).
+  --style <style>        resources (default): one resource per object; docs-site: one DocsSite
+                         component per site.
+  --stack <name>         The stack whose settings file is written, Pulumi.<name>.yaml (default: dev).
+  --project <name>       The Pulumi project name (default: gitbook).
+  --retain-on-delete     Mark every resource retainOnDelete: \`pulumi destroy\` then forgets the
+                         objects instead of deleting them in GitBook.
+  --package <spec>       The pulumi-gitbook dependency written into package.json (default: ^${packageVersion()});
+                         e.g. a tarball or folder while the package is not on the npm registry.
+  --force                Overwrite files already in --out.
+  -h, --help             Show this help.
+
+Environment: GITBOOK_TOKEN (required), GITBOOK_API_URL (default ${DEFAULT_API_URL}).
+The token is used for the requests only and written nowhere.
+`;
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+const STYLES: readonly Style[] = ["resources", "docs-site"];
+/** The SDK range the package supports (its peer dependency). */
+const SDK_SPEC = "^3.216.0";
+
+interface Args {
+  org: string;
+  sites: string[];
+  out: string;
+  style: Style;
+  stack: string;
+  project: string;
+  retainOnDelete: boolean;
+  packageSpec: string;
+  force: boolean;
+}
+
+/** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage). */
+export async function runImport(argv: string[], io: Partial<ImportIo> = {}): Promise<number> {
+  const out: ImportIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), ...io };
+  const say = (line: string) => out.stderr.write(`${line}\n`);
+  let args: Args | "help";
+  try {
+    args = parse(argv, out.env);
+  } catch (e) {
+    say(`pulumi-gitbook import: ${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args === "help") {
+    out.stdout.write(USAGE);
+    return 0;
+  }
+  const token = out.env.GITBOOK_TOKEN;
+  if (!token) {
+    say("pulumi-gitbook import: GITBOOK_TOKEN is not set: export the API token of an organization admin (it is used for the requests only, and written nowhere).");
+    return 2;
+  }
+  const dir = path.resolve(out.cwd, args.out);
+  try {
+    return await importInto(dir, args, token, out, say);
+  } catch (e) {
+    say(`pulumi-gitbook import: ${(e as Error).message}`);
+    return 1;
+  }
+}
+
+async function importInto(dir: string, args: Args, token: string, io: ImportIo, say: (line: string) => void): Promise<number> {
+  const apiUrl = io.env.GITBOOK_API_URL || undefined;
+  // Before any request; the OpenAPI documents, known only after reading, are looked for again below.
+  refuseToOverwrite(dir, Object.values(programFiles(args.stack)), args.force);
+
+  let requests = 0;
+  let downloads = 0;
+  const client = new GitbookClient({
+    token,
+    ...(apiUrl ? { apiUrl, apiUrlSetting: "GITBOOK_API_URL" } : {}),
+    onAttempt: () => requests++,
+    onRetry: (r) => say(`  ${r.method} ${r.path}: ${r.reason}; retrying in ${(r.waitMs / 1000).toFixed(1)} s`),
+  });
+  const started = performance.now();
+  let snapshot: OrgSnapshot;
+  try {
+    say(`Reading organization ${args.org} from ${client.apiUrl}`);
+    snapshot = await readOrganization(client, {
+      organizationId: args.org,
+      siteIds: args.sites,
+      onProgress: (line) => say(`  ${line}`),
+      download: (url) => {
+        downloads++;
+        return (io.download ?? downloadDocument)(url);
+      },
+    });
+  } finally {
+    await client.close();
+  }
+  const ms = performance.now() - started;
+  const took = ms < 10_000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+  if (client.apiUrl !== DEFAULT_API_URL) snapshot.apiUrl = client.apiUrl;
+
+  const { files, notes } = generateProgram(snapshot, {
+    style: args.style,
+    project: args.project,
+    stack: args.stack,
+    retainOnDelete: args.retainOnDelete,
+    packageSpec: args.packageSpec,
+    sdkSpec: SDK_SPEC,
+  });
+  refuseToOverwrite(dir, Object.keys(files), args.force);
+  for (const [file, content] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), content);
+  }
+
+  const objects = countObjects(snapshot);
+  say(`Read ${objects} in ${requests} request${requests === 1 ? "" : "s"}${downloads ? ` and ${downloads} download${downloads === 1 ? "" : "s"}` : ""}, ${took}.`);
+  say(`Wrote ${Object.keys(files).sort().join(", ")} to ${dir}`);
+  for (const n of notes) say(`Note: ${n}`);
+  say(
+    [
+      "Next:",
+      `  cd ${shownDir(io.cwd, dir)} && npm install`,
+      `  pulumi stack init ${args.stack}    (keeps the Pulumi.${args.stack}.yaml written here)`,
+      "  pulumi config set --secret gitbook:token    (or export GITBOOK_TOKEN)",
+      "  pulumi up    (adopts every object: reads each one and changes nothing)",
+    ].join("\n"),
+  );
+  return 0;
+}
+
+// ---- Arguments -----------------------------------------------------------------------------------
+
+function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        org: { type: "string" },
+        site: { type: "string", multiple: true },
+        out: { type: "string" },
+        style: { type: "string" },
+        stack: { type: "string" },
+        project: { type: "string" },
+        "retain-on-delete": { type: "boolean" },
+        package: { type: "string" },
+        force: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (e) {
+    throw new Error((e as Error).message);
+  }
+  if (values.help) return "help";
+  const org = values.org ?? env.GITBOOK_ORGANIZATION_ID;
+  if (!org) throw new Error("--org is required (or set GITBOOK_ORGANIZATION_ID)");
+  const style = (values.style ?? "resources") as Style;
+  if (!STYLES.includes(style)) throw new Error(`--style must be ${STYLES.join(" or ")} (got ${JSON.stringify(values.style)})`);
+  const stack = values.stack ?? "dev";
+  const project = values.project ?? "gitbook";
+  for (const [flag, v] of [["--stack", stack], ["--project", project]] as const) {
+    if (!NAME.test(v)) throw new Error(`${flag} must be letters, digits, hyphens, underscores and dots (got ${JSON.stringify(v)})`);
+  }
+  return {
+    org,
+    sites: values.site ?? [],
+    out: values.out ?? "gitbook",
+    style,
+    stack,
+    project,
+    retainOnDelete: values["retain-on-delete"] === true,
+    packageSpec: values.package ?? `^${packageVersion()}`,
+    force: values.force === true,
+  };
+}
+
+// ---- Helpers -------------------------------------------------------------------------------------
+
+/** The output folder as the user can type it from where they are. */
+function shownDir(cwd: string, dir: string): string {
+  const rel = path.relative(cwd, dir);
+  return rel === "" ? "." : rel.startsWith("..") ? dir : rel;
+}
+
+function refuseToOverwrite(dir: string, files: readonly string[], force: boolean): void {
+  if (force) return;
+  const existing = files.filter((f) => fs.existsSync(path.join(dir, f)));
+  if (existing.length) throw new Error(`${dir} already has ${existing.join(", ")}; pass --force to overwrite, or choose another --out`);
+}
+
+function countObjects(s: OrgSnapshot): string {
+  const sections = s.sites.reduce((n, x) => n + x.sections.length, 0);
+  const siteSpaces = s.sites.reduce((n, x) => n + x.sections.reduce((m, y) => m + y.siteSpaces.length, 0), 0);
+  const links = s.sites.reduce((n, x) => n + x.shareLinks.length, 0);
+  const parts: [number, string][] = [
+    [s.sites.length, "site"],
+    [sections, "section"],
+    [siteSpaces, "site space"],
+    [links, "share link"],
+    [s.teams.length, "team"],
+    [s.samlProviders.length, "SAML provider"],
+    [s.openApiSpecs.length, "OpenAPI spec"],
+  ];
+  return parts.map(([n, noun]) => `${n} ${noun}${n === 1 ? "" : "s"}`).join(", ");
+}

@@ -1,0 +1,259 @@
+/**
+ * The generator on its own: snapshots in, files out, no request. What the program does when run is
+ * test/import/roundTrip.test.ts (through the Pulumi CLI); here, what a reader of the program sees.
+ */
+import { describe, expect, it } from "vitest";
+import { generateProgram, type GenerateOptions } from "./generate";
+import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
+
+const OPTS: GenerateOptions = { style: "resources", project: "gitbook", stack: "dev", retainOnDelete: false, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" };
+
+const space = (id: string, title?: string) => ({ id, ...(title ? { title } : {}) });
+
+function site(over: Partial<SiteSnapshot> = {}): SiteSnapshot {
+  return {
+    id: "site_1",
+    title: "Acme Docs",
+    type: "ultimate",
+    visibility: "share-link",
+    basename: "acme-docs",
+    agentsContext: "excluded",
+    adaptiveContent: { enabled: false },
+    createdAt: "2025-01-01T00:00:00.000Z",
+    sections: [
+      {
+        id: "sec_start",
+        title: "Getting started",
+        path: "start",
+        icon: "rocket",
+        default: true,
+        siteSpaces: [{ id: "ss_start", path: "start", default: true, space: space("spc_start", "Getting started") }],
+      },
+      {
+        id: "sec_guides",
+        title: "Guides",
+        path: "guides",
+        default: false,
+        siteSpaces: [
+          { id: "ss_guides", path: "guides", default: false, space: space("spc_guides", "Guides") },
+          { id: "ss_ts", path: "typescript", condition: "visitor.claims.ts == true", default: true, space: space("spc_ts", "SDK for TypeScript") },
+        ],
+      },
+    ],
+    sectionGroups: [{ id: "grp_1", title: "Learn", sectionIds: ["sec_start", "sec_guides"] }],
+    shareLinks: [
+      { id: "shl_b", name: "Partner", active: false, createdAt: "2025-01-03T00:00:00.000Z" },
+      { id: "shl_a", name: "Partner", active: true, createdAt: "2025-01-02T00:00:00.000Z" },
+    ],
+    rootSiteSpaces: [],
+    ...over,
+  };
+}
+
+function org(over: Partial<OrgSnapshot> = {}): OrgSnapshot {
+  return {
+    organizationId: "org_1",
+    scope: "organization",
+    sites: [site()],
+    teams: [
+      {
+        id: "team_1",
+        title: "Docs writers",
+        createdAt: "2025-01-01T00:00:00.000Z",
+        members: [
+          { user: "grace@acme.test", role: "member" },
+          { user: "Ada@acme.test", role: "owner" },
+        ],
+      },
+    ],
+    samlProviders: [{ id: "saml_1", label: "Acme SSO", entityID: "https://idp/x", ssoURL: "https://idp/sso", certificate: "MIIC-public", defaultTeamId: "team_1", defaultRole: null }],
+    openApiSpecs: [
+      { id: "oas_1", slug: "acme-api", visibility: "public", processingState: "complete", source: { url: "https://acme.test/openapi.yaml" } },
+      { id: "oas_2", slug: "internal", visibility: "private", processingState: "complete", source: { text: { document: { content: '{"openapi":"3.0.3"}', format: "json" } } } },
+    ],
+    ...over,
+  };
+}
+
+const program = (snapshot: OrgSnapshot, opts: Partial<GenerateOptions> = {}) => generateProgram(snapshot, { ...OPTS, ...opts });
+const index = (snapshot: OrgSnapshot, opts: Partial<GenerateOptions> = {}) => program(snapshot, opts).files["index.ts"]!;
+
+/** The declaration of the resource named `name`, up to its closing line. */
+function declarationOf(text: string, name: string): string {
+  const start = text.indexOf(`(${JSON.stringify(name)}, {`);
+  if (start < 0) throw new Error(`no declaration of ${name} in:\n${text}`);
+  return text.slice(text.lastIndexOf("\n", start) + 1, text.indexOf("\n});", start) + 4);
+}
+
+describe("generateProgram", () => {
+  it("declares every setting each object has, with its adoptId", () => {
+    const text = index(org());
+    expect(declarationOf(text, "acme-docs")).toBe(
+      [
+        'const acmeDocs = new gitbook.Site("acme-docs", {',
+        '  title: "Acme Docs",',
+        '  type: "ultimate",',
+        '  visibility: "share-link",',
+        '  basename: "acme-docs",',
+        '  agentsContext: "excluded",',
+        "  adaptiveContent: { enabled: false },",
+        '  adoptId: "site_1",',
+        "});",
+      ].join("\n"),
+    );
+    expect(declarationOf(text, "acme-docs/guides/typescript")).toContain('condition: "visitor.claims.ts == true",\n  default: true,\n  adoptId: "ss_ts",');
+    expect(declarationOf(text, "docs-writers")).toContain('members: [{ user: "Ada@acme.test", role: "owner" }, { user: "grace@acme.test", role: "member" }],');
+    expect(declarationOf(text, "acme-sso")).toContain("defaultRole: null,");
+    expect(declarationOf(text, "internal")).toContain('source: { file: "openapi/internal.json" },');
+  });
+
+  it("refers to objects of the program by reference, never by ID, except in adoptId and the spaces map", () => {
+    const text = index(org());
+    expect(declarationOf(text, "acme-docs/guides")).toContain("siteId: acmeDocs.id,\n  spaceId: spaces.guides,");
+    expect(declarationOf(text, "acme-docs/guides/typescript")).toContain("sectionId: acmeDocsGuides.id,\n  spaceId: spaces.sdkForTypeScript,");
+    expect(declarationOf(text, "acme-sso")).toContain("defaultTeam: docsWritersTeam.id,");
+    for (const id of ["site_1", "sec_start", "sec_guides", "ss_ts", "shl_a", "shl_b", "team_1", "saml_1", "oas_1", "oas_2", "grp_1"]) {
+      const lines = text.split("\n").filter((l) => l.includes(`"${id}"`));
+      expect(lines.length, id).toBe(1);
+      expect(lines[0], id).toMatch(/adoptId: "/);
+    }
+    expect(text).toContain('  sdkForTypeScript: "spc_ts", // SDK for TypeScript\n');
+    expect(text.split('"spc_ts"').length).toBe(2);
+  });
+
+  it("keeps a default team outside the program as its ID", () => {
+    const text = index(org({ teams: [] }));
+    expect(declarationOf(text, "acme-sso")).toContain('defaultTeam: "team_1",');
+  });
+
+  it("gives the same text for the same organization, whatever order the API listed it in", () => {
+    const a = program(org());
+    const shuffled = org();
+    shuffled.sites[0]!.shareLinks.reverse();
+    shuffled.teams[0]!.members.reverse();
+    shuffled.openApiSpecs.reverse();
+    expect(program(shuffled)).toEqual(a);
+    expect(program(org())).toEqual(a);
+  });
+
+  it("names objects by title, unique, and keeps an older object's name when a newer one shares its title", () => {
+    const older = site();
+    const newer = site({ id: "site_2", createdAt: "2025-02-01T00:00:00.000Z", sections: [], sectionGroups: [], shareLinks: [] });
+    const text = index(org({ sites: [newer, older] }));
+    expect(text).toContain('new gitbook.Site("acme-docs", {\n  title: "Acme Docs",');
+    expect(declarationOf(text, "acme-docs")).toContain('adoptId: "site_1"');
+    expect(declarationOf(text, "acme-docs-2")).toContain('adoptId: "site_2"');
+    // Two links named "Partner": the older one keeps the plain name.
+    expect(declarationOf(text, "acme-docs/partner")).toContain('adoptId: "shl_a"');
+    expect(declarationOf(text, "acme-docs/partner-2")).toContain('adoptId: "shl_b"');
+  });
+
+  it("writes section groups, which have no resource yet, as a commented declaration", () => {
+    const text = index(org());
+    expect(text).toContain(
+      [
+        "// TODO: pulumi-gitbook has no SectionGroup resource yet; once it has, this is its declaration:",
+        '//   new gitbook.SectionGroup("acme-docs/learn", {',
+        "//     siteId: acmeDocs.id,",
+        '//     title: "Learn",',
+        "//     sections: [acmeDocsStart.id, acmeDocsGuides.id],",
+        '//     adoptId: "grp_1",',
+        "//   });",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves out a setting the resource would refuse, saying why, and flags a required one", () => {
+    const s = site();
+    s.sections[1]!.title = "G";
+    s.agentsContext = "sometimes";
+    s.title = "A";
+    const text = index(org({ sites: [s] }));
+    expect(declarationOf(text, "a/guides")).not.toContain("title:");
+    expect(text).toContain(
+      '// title is "G" in GitBook, which SiteSection refuses (title must be 2 to 128 characters (got fewer)): left out, so it stays as it is.\nconst aGuides = ',
+    );
+    expect(declarationOf(text, "a")).not.toContain("agentsContext:");
+    expect(text).toContain('// agentsContext is "sometimes" in GitBook, which Site refuses (agentsContext must be excluded or included): left out');
+    expect(declarationOf(text, "a")).toContain('  title: "A",');
+    expect(text).toContain('// FIXME: title is "A" in GitBook, which Site refuses (title must be 2 to 128 characters (got fewer)): preview fails until it is changed.');
+    expect(program(org({ sites: [s] })).notes).toEqual([
+      'Site "a": FIXME: title is "A" in GitBook, which Site refuses (title must be 2 to 128 characters (got fewer)): preview fails until it is changed.',
+      'Site "a": agentsContext is "sometimes" in GitBook, which Site refuses (agentsContext must be excluded or included): left out, so it stays as it is.',
+      'SiteSection "a/guides": title is "G" in GitBook, which SiteSection refuses (title must be 2 to 128 characters (got fewer)): left out, so it stays as it is.',
+    ]);
+  });
+
+  it("says what it could not import, in the program and in the notes", () => {
+    const s = site({
+      shareLinks: [{ id: "shl_x", active: true, createdAt: "2025-01-02T00:00:00.000Z" }],
+      rootSiteSpaces: [{ id: "ss_root", path: "old", default: true, space: space("spc_old", "Old") }],
+    });
+    const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "failed", lastProcessErrorCode: "invalid_spec", source: { text: { unavailable: "GitBook has no processed version of it" } } };
+    const { files, notes } = program(org({ sites: [s], openApiSpecs: [failed] }));
+    const text = files["index.ts"]!;
+    expect(text).toContain("// Share link shl_x has no name");
+    expect(text).toContain('// Site space ss_root (space "Old" at "old") sits outside any section');
+    expect(text).toContain("// TODO: put the document at openapi/broken.yaml: GitBook has no processed version of it.");
+    expect(files["openapi/broken.yaml"]).toBeUndefined();
+    expect(notes).toEqual([
+      'Site "Acme Docs": site space ss_root is outside any section and was not imported.',
+      'Site "Acme Docs": share link shl_x has no name and was not imported.',
+      'OpenAPI spec "broken": put its document at openapi/broken.yaml before `pulumi up` (GitBook has no processed version of it).',
+      'OpenAPI spec "broken": its last processing failed, so the first `pulumi up` sends its source again.',
+    ]);
+  });
+
+  it("writes the downloaded document of a text upload beside the program", () => {
+    expect(program(org()).files["openapi/internal.json"]).toBe('{"openapi":"3.0.3"}');
+  });
+
+  it("marks every resource retainOnDelete only when asked", () => {
+    const transform = "pulumi.runtime.registerResourceTransform((args) => ({ props: args.props, opts: { ...args.opts, retainOnDelete: true } }));";
+    expect(index(org(), { retainOnDelete: true })).toContain(transform);
+    expect(index(org(), { retainOnDelete: true })).toContain('import * as pulumi from "@pulumi/pulumi";');
+    expect(index(org())).not.toContain("registerResourceTransform");
+    expect(index(org())).not.toContain("@pulumi/pulumi");
+  });
+
+  it("writes the organization, and the API URL when not the default, into the stack file, and no token", () => {
+    expect(program(org(), { stack: "prod" }).files["Pulumi.prod.yaml"]).toMatch(/^config:\n {2}gitbook:organizationId: "org_1"\n$/m);
+    const withUrl = program(org({ apiUrl: "http://127.0.0.1:9" })).files["Pulumi.dev.yaml"]!;
+    expect(withUrl).toContain('  gitbook:apiUrl: "http://127.0.0.1:9"\n');
+    expect(withUrl).not.toMatch(/gitbook:token:/);
+    expect(JSON.parse(program(org(), { packageSpec: "file:../pulumi-gitbook" }).files["package.json"]!).dependencies).toEqual({
+      "@pulumi/pulumi": "^3.216.0",
+      "pulumi-gitbook": "file:../pulumi-gitbook",
+    });
+  });
+
+  describe("--style docs-site", () => {
+    it("writes one DocsSite per site, with every child adopted by key", () => {
+      const text = index(org(), { style: "docs-site" });
+      const docs = declarationOf(text, "acme-docs");
+      expect(docs).toMatch(/^const acmeDocs = new gitbook\.DocsSite\("acme-docs", \{\n {2}site: \{\n {4}title: "Acme Docs",/);
+      expect(docs).toContain('      key: "guides",\n      spaceId: spaces.guides,\n      title: "Guides",\n      path: "guides",\n      adoptId: "sec_guides",\n      siteSpaces: [');
+      expect(docs).toContain('  shareLinks: [\n    { key: "partner", name: "Partner", active: true, adoptId: "shl_a" },');
+      expect(docs).not.toContain("siteId");
+      expect(text).toContain("//     sections: [acmeDocs.sections[\"start\"].id, acmeDocs.sections[\"guides\"].id],");
+    });
+
+    it("keeps share links of a site that is not share-link beside the component, which refuses them", () => {
+      const text = index(org({ sites: [site({ visibility: "public" })] }), { style: "docs-site" });
+      expect(declarationOf(text, "acme-docs")).not.toContain("shareLinks");
+      expect(declarationOf(text, "acme-docs/partner")).toContain("siteId: acmeDocs.siteId,");
+    });
+
+    it("falls back to one resource per object, saying why, where DocsSite cannot hold the site", () => {
+      const s = site();
+      s.sections[1]!.siteSpaces[1]!.space = space("spc_guides", "Guides");
+      const text = index(org({ sites: [s, site({ id: "site_2", title: "Empty", createdAt: "2025-03-01T00:00:00.000Z", sections: [], sectionGroups: [], shareLinks: [] })] }), {
+        style: "docs-site",
+      });
+      expect(text).toContain("// Declared resource by resource: as a DocsSite, sections[1].siteSpaces[0].spaceId shows the same space as sections[1].spaceId");
+      expect(text).toContain('const acmeDocs = new gitbook.Site("acme-docs", {');
+      expect(text).toContain("// Declared resource by resource: as a DocsSite, a site needs at least one section.");
+      expect(text).toContain('const empty = new gitbook.Site("empty", {');
+    });
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * What the importer knows about an organization: the settings of every object it adopts, in the form
+ * the resources declare them, and nothing else. The reader (read.ts) fills it from the API; the
+ * generator (generate.ts) turns it into a program without any request.
+ *
+ * Secrets never enter it: a share link is its ID, name and state (its URL carries the share key),
+ * and no token or URL of the API's answers is kept. What cannot reach the snapshot cannot reach the
+ * generated program.
+ */
+
+export interface OrgSnapshot {
+  organizationId: string;
+  /** The API the organization was read from, when not GitBook's default (it goes into the stack file). */
+  apiUrl?: string;
+  /** `sites` when `--site` narrowed the import to some sites: teams, SSO and specs were then not read. */
+  scope: "organization" | "sites";
+  sites: SiteSnapshot[];
+  teams: TeamSnapshot[];
+  samlProviders: SamlProviderSnapshot[];
+  openApiSpecs: OpenApiSpecSnapshot[];
+}
+
+export interface SiteSnapshot {
+  id: string;
+  title: string;
+  type: string;
+  visibility: string;
+  basename?: string;
+  agentsContext?: string;
+  /** `host/path`, the way the Site input is written. */
+  proxy?: string;
+  adaptiveContent?: { enabled: boolean };
+  createdAt: string;
+  /** In the site's order. */
+  sections: SectionSnapshot[];
+  sectionGroups: SectionGroupSnapshot[];
+  shareLinks: ShareLinkSnapshot[];
+  /** Site spaces outside any section (a site without sections): no resource can hold them. */
+  rootSiteSpaces: SiteSpaceSnapshot[];
+}
+
+export interface SpaceRef {
+  id: string;
+  /** For names and comments only. */
+  title?: string;
+}
+
+export interface SectionSnapshot {
+  id: string;
+  title: string;
+  path: string;
+  icon?: string;
+  condition?: string;
+  description?: string;
+  default: boolean;
+  /** In the section's order; the first is the one the section was created with. */
+  siteSpaces: SiteSpaceSnapshot[];
+}
+
+export interface SiteSpaceSnapshot {
+  id: string;
+  path: string;
+  condition?: string;
+  default: boolean;
+  space: SpaceRef;
+}
+
+export interface SectionGroupSnapshot {
+  id: string;
+  title: string;
+  icon?: string;
+  sectionIds: string[];
+}
+
+export interface ShareLinkSnapshot {
+  id: string;
+  /** Absent when the link has none (the ShareLink resource requires one). */
+  name?: string;
+  active: boolean;
+  createdAt: string;
+}
+
+export interface TeamSnapshot {
+  id: string;
+  title: string;
+  createdAt?: string;
+  /** `user` is the member's e-mail address, or their user ID when the API shows no address. */
+  members: { user: string; role: "owner" | "member" }[];
+}
+
+export interface SamlProviderSnapshot {
+  id: string;
+  label: string;
+  entityID?: string;
+  certificate?: string;
+  ssoURL?: string;
+  defaultTeamId?: string;
+  /** null: new SSO users join as guests. */
+  defaultRole: string | null;
+  createdAt?: string;
+}
+
+export interface OpenApiSpecSnapshot {
+  id: string;
+  slug: string;
+  visibility: string;
+  createdAt?: string;
+  processingState: string;
+  lastProcessErrorCode?: string;
+  /**
+   * `url`: GitBook fetches the document from there. `text`: it was uploaded, and the API never gives
+   * the upload back; `document` is the last processed version when it could be downloaded.
+   */
+  source: { url: string } | { text: { document?: { content: string; format: "json" | "yaml" }; unavailable?: string } };
+}

@@ -1,0 +1,178 @@
+/**
+ * A realistic organization for the importer's tests, built through the API as a user's clicks in
+ * the GitBook app would build it (the emulator seeds only the organization, its spaces and members):
+ *
+ * - "Acme Developer Docs": public, with a proxy, adaptive content on, 5 sections (the second one the
+ *   default, one with a condition) in 2 section groups, 3 further site spaces (conditions, a custom
+ *   path, a section whose default is not the space it was made from).
+ * - "Acme Partner Portal": a premium `share-link` site, 3 sections, 1 further site space with a
+ *   condition, and 3 share links, one of them revoked.
+ * - Teams "Docs writers" and "Developer relations", each with an owner and members.
+ * - A SAML provider with every setting, its default team one of the teams; another with only an
+ *   entity ID, whose new users join as guests.
+ * - OpenAPI specs "acme-api" (from a URL, public) and "internal-api" (uploaded as text, private).
+ *
+ * 8 sections and 12 site spaces in all.
+ */
+import { ApiOpenApiSpec, ApiSamlProvider, ApiShareLink, ApiSite, ApiSiteSection, ApiSiteSpace, ApiTeam, GitbookClient, p } from "../../provider/client";
+import type { Emulator } from "../../emulator";
+
+/** The document of "internal-api", as uploaded. */
+export const INTERNAL_API = `openapi: 3.0.3
+info:
+  title: Acme internal API
+  version: 2.1.0
+paths:
+  /health:
+    get:
+      responses:
+        "200":
+          description: The service is up.
+`;
+
+export const CERTIFICATE = `-----BEGIN CERTIFICATE-----
+MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ
+RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD
+-----END CERTIFICATE-----`;
+
+export interface SeededOrganization {
+  org: string;
+  siteIds: string[];
+  /** Every share link's secret key, to prove none is written anywhere. */
+  shareKeys: string[];
+  /** What the processed version of "internal-api" is served as, by URL. */
+  documents: Record<string, string>;
+}
+
+export async function seedOrganization(emu: Emulator): Promise<SeededOrganization> {
+  const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
+  try {
+    return await seed(client, emu);
+  } finally {
+    await client.close();
+  }
+}
+
+async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganization> {
+  const org = emu.seeded.organizationId;
+  const [started, apiRef, guides, changelog, sdk, handbook] = emu.seeded.spaceIds as [string, string, string, string, string, string];
+  const sites = p`/orgs/${org}/sites`;
+  const section = async (site: string, spaceId: string, body: Record<string, unknown>, patch: Record<string, unknown> = {}) => {
+    const s = await client.post(`${sites}/${site}/sections`, { body: { spaceId, ...body }, schema: ApiSiteSection });
+    if (Object.keys(patch).length) await client.patch(`${sites}/${site}/sections/${s.id}`, { body: patch, schema: ApiSiteSection });
+    return s.id;
+  };
+  const siteSpace = async (site: string, sectionId: string, spaceId: string, patch: Record<string, unknown>) => {
+    const ss = await client.post(`${sites}/${site}/site-spaces`, { body: { spaceId, sectionId }, schema: ApiSiteSpace });
+    await client.patch(`${sites}/${site}/site-spaces/${ss.id}`, { body: patch, schema: ApiSiteSpace });
+    return ss.id;
+  };
+
+  // ---- Acme Developer Docs
+  const dev = (await client.post(sites, { body: { title: "Acme Developer Docs", visibility: "public" }, schema: ApiSite })).id;
+  await client.patch(`${sites}/${dev}`, {
+    body: { basename: "developers", agentsContext: "included", proxy: "docs.acme.test/developers", adaptiveContent: { enabled: true } },
+    schema: ApiSite,
+  });
+  await section(dev, started, { title: "Getting started", icon: "rocket" });
+  const devGuides = await section(dev, guides, { title: "Guides", icon: "compass" }, { description: "How to build on Acme, step by step" });
+  const devApi = await section(dev, apiRef, { title: "API reference", icon: "code" }, { path: "api" });
+  const devSdk = await section(dev, sdk, { title: "SDKs" });
+  const devChangelog = await section(dev, changelog, { title: "Changelog" }, { condition: "visitor.claims.unsigned.beta == true" });
+  await client.patch(`${sites}/${dev}`, { body: { defaultSiteSection: devGuides }, schema: ApiSite });
+  await siteSpace(dev, devGuides, sdk, { path: "typescript", condition: 'visitor.claims.unsigned.language == "ts"' });
+  await siteSpace(dev, devGuides, handbook, { path: "internal", condition: "visitor.claims.staff == true" });
+  const apiChangelog = await siteSpace(dev, devApi, changelog, { path: "changes" });
+  await client.patch(`${sites}/${dev}/sections/${devApi}`, { body: { defaultSiteSpace: apiChangelog }, schema: ApiSiteSection });
+  await client.post(`${sites}/${dev}/section-groups`, { body: { title: "Build", icon: "hammer", sections: [devGuides, devSdk] } });
+  await client.post(`${sites}/${dev}/section-groups`, { body: { title: "Reference", sections: [devApi, devChangelog] } });
+
+  // ---- Acme Partner Portal
+  const partners = (await client.post(sites, { body: { title: "Acme Partner Portal", type: "premium", visibility: "share-link" }, schema: ApiSite })).id;
+  await section(partners, started, { title: "Overview" }, { path: "overview" });
+  const integration = await section(partners, guides, { title: "Integration guides" });
+  await section(partners, changelog, { title: "Release notes", icon: "bell" });
+  await siteSpace(partners, integration, apiRef, { path: "api", condition: "visitor.claims.partner == true" });
+  const links = [];
+  for (const name of ["Partner A", "Partner B", "Old partner"]) {
+    links.push(await client.post(`${sites}/${partners}/share-links`, { body: { name }, schema: ApiShareLink }));
+  }
+  await client.patch(`${sites}/${partners}/share-links/${links[2]!.id}`, { body: { active: false }, schema: ApiShareLink });
+
+  // ---- Teams, single sign-on
+  const team = async (title: string, owner: string, members: string[]) => {
+    const t = await client.put(p`/orgs/${org}/teams`, { body: { title }, schema: ApiTeam, idempotent: false });
+    await client.put(p`/orgs/${org}/teams/${t.id}/members`, { body: { add: [owner, ...members], memberships: { [owner]: { role: "owner" } } } });
+    return t.id;
+  };
+  const writers = await team("Docs writers", "ada@acme.test", ["grace@acme.test", "alan@acme.test"]);
+  await team("Developer relations", "katherine@acme.test", ["edsger@acme.test", "grace@acme.test"]);
+  await client.post(p`/orgs/${org}/saml`, {
+    body: {
+      label: "Acme SSO",
+      entityID: "https://idp.acme.test/saml/metadata",
+      ssoURL: "https://idp.acme.test/saml/sso",
+      certificate: CERTIFICATE,
+      defaultTeam: writers,
+      defaultRole: "read",
+    },
+    schema: ApiSamlProvider,
+  });
+  // Half set up, and new users join as guests (a null role, which the program must declare as null).
+  await client.post(p`/orgs/${org}/saml`, { body: { label: "Contractors", entityID: "https://idp.partner.test/metadata" }, schema: ApiSamlProvider });
+
+  // ---- OpenAPI specs: each GET of a pending spec moves the emulator's processing on.
+  const spec = async (slug: string, source: Record<string, string>) => {
+    await client.post(p`/orgs/${org}/openapi`, { body: { slug, source }, schema: ApiOpenApiSpec });
+    let s = await client.get(p`/orgs/${org}/openapi/${slug}`, { schema: ApiOpenApiSpec });
+    while (s.processingState === "pending") s = await client.get(p`/orgs/${org}/openapi/${slug}`, { schema: ApiOpenApiSpec });
+    if (s.processingState !== "complete") throw new Error(`spec ${slug} did not process: ${s.processingState}`);
+  };
+  await spec("acme-api", { url: "https://api.acme.test/openapi.yaml" });
+  await client.patch(p`/orgs/${org}/openapi/acme-api`, { body: { visibility: "public" }, schema: ApiOpenApiSpec });
+  await spec("internal-api", { text: INTERNAL_API });
+  const internal = [...emu.store.openApiSpecs.values()].find((s) => s.slug === "internal-api")!;
+  const version = emu.store.openApiVersions.get(internal.lastVersionId!)!;
+
+  return {
+    org,
+    siteIds: [dev, partners],
+    shareKeys: [...emu.store.shareLinks.values()].map((l) => l.key),
+    documents: { [version.url]: INTERNAL_API },
+  };
+}
+
+/**
+ * A site with `sections` sections (each showing one space) and `shareLinks` share links, put straight
+ * into the emulator's store: thousands of objects without thousands of requests to build them.
+ */
+export function addLargeSite(emu: Emulator, title: string, counts: { sections: number; shareLinks: number }): string {
+  const store = emu.store;
+  const org = emu.seeded.organizationId;
+  const site = store.newId("site");
+  const now = site.createdAt;
+  store.sites.set(site.id, {
+    ...site,
+    orgId: org,
+    type: "ultimate",
+    title,
+    basename: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    visibility: "share-link",
+    agentsContext: "excluded",
+    adaptiveContent: { enabled: false },
+    adaptiveSchema: { jsonSchema: {}, updatedAt: now },
+  });
+  const spaces = emu.seeded.spaceIds;
+  for (let i = 0; i < counts.sections; i++) {
+    const section = store.newId("sitesc");
+    const spaceId = spaces[i % spaces.length]!;
+    store.sections.set(section.id, { ...section, siteId: site.id, title: `Section ${i}`, spaceId, path: `section-${i}` });
+    const ss = store.newId("sitesp");
+    store.siteSpaces.set(ss.id, { ...ss, siteId: site.id, sectionId: section.id, spaceId, path: `space-${i}` });
+  }
+  for (let i = 0; i < counts.shareLinks; i++) {
+    const link = store.newId("shl");
+    store.shareLinks.set(link.id, { ...link, siteId: site.id, name: `Reader ${i}`, active: i % 7 !== 0, key: store.randomString(24) });
+  }
+  return site.id;
+}
