@@ -11,6 +11,7 @@
 // errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
 import { Router } from "../http";
 import * as openApiSpecs from "./openApiSpecs";
+import * as collections from "./collections";
 import * as organizations from "./organizations";
 import type { Ctx, Resource } from "./resource";
 import * as samlProviders from "./samlProviders";
@@ -19,10 +20,13 @@ import * as shareLinks from "./shareLinks";
 import * as sites from "./sites";
 import * as siteSections from "./siteSections";
 import * as siteSpaces from "./siteSpaces";
+import * as spaces from "./spaces";
 import * as teams from "./teams";
 
 export const RESOURCES: readonly Resource[] = [
   organizations,
+  spaces,
+  collections,
   sites,
   siteSections,
   sectionGroups,
