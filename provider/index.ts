@@ -2,6 +2,8 @@ export { Site, type SiteArgs, type SiteInputs, type SiteOutputs } from "./resour
 export { SiteSection, type SiteSectionArgs, type SiteSectionInputs, type SiteSectionOutputs } from "./resources/siteSection";
 export { SiteSpace, type SiteSpaceArgs, type SiteSpaceInputs, type SiteSpaceOutputs } from "./resources/siteSpace";
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
+export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
+export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { OpenApiSpec, SamlProvider, ShareLink, Site, SiteSection, SiteSpace, Team } from "../index";
+import { Collection, OpenApiSpec, SamlProvider, ShareLink, Site, SiteSection, SiteSpace, Space, Team } from "../index";
 import { definitionOf } from "../impl";
 
 const registered: { type: string; inputs: Record<string, unknown> }[] = [];
@@ -28,6 +28,8 @@ const cases: [string, () => pulumi.CustomResource][] = [
   ["SiteSection", () => new SiteSection("sec", { siteId: "site", spaceId: "space" })],
   ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space", sectionId: "sec" })],
   ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
+  ["Space", () => new Space("sp", { title: "Guides" })],
+  ["Collection", () => new Collection("c", { title: "Products" })],
   ["Team", () => new Team("t", { title: "Writers" })],
   ["SamlProvider", () => new SamlProvider("p", { label: "Okta" })],
   ["OpenApiSpec", () => new OpenApiSpec("o", { slug: "api", source: { url: "https://example.com/openapi.yaml" } })],
