@@ -105,7 +105,9 @@ export function checkString(field: string, value: unknown, limit?: StringLimit):
   if (typeof value !== "string") invalid(field, "must be a string");
   if (!limit) return value;
   const { min = 0, max } = limit;
-  if (value.length < min || value.length > max) {
+  // JSON Schema's minLength and maxLength count characters (code points), not UTF-16 units: 🎉 is one.
+  const length = [...value].length;
+  if (length < min || length > max) {
     invalid(field, min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`);
   }
   if (limit.pattern && !limit.pattern.test(value)) invalid(field, `must match the pattern ${limit.pattern.source}`);

@@ -74,6 +74,12 @@ describe("spaces", () => {
     await refused("PATCH", `/v1/spaces/${s.id}`, { defaultLevel: "owner" }, 400, /^defaultLevel: must be one of admin/);
   });
 
+  it("counts a title's characters as the spec does (code points): 50 emoji fit", async () => {
+    expect((await createSpace({ title: "🎉".repeat(50) })).title).toBe("🎉".repeat(50));
+    expectContractViolation(/createSpace request body/);
+    await refused("POST", `${org()}/spaces`, { title: "🎉".repeat(51) }, 400, /^title: must be at most 50 characters/);
+  });
+
   it("takes an emoji as a character or as codepoints, and nothing else", async () => {
     expect((await createSpace({ emoji: "1f469-200d-1f4bb" })).emoji).toBe("1f469-200d-1f4bb");
     expect((await createSpace({ emoji: "👩‍💻" })).emoji).toBe("👩‍💻");
