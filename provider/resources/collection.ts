@@ -27,7 +27,7 @@ const inputs = z.object({
     .describe("Description of the collection, 1 to 100 characters. Removing it clears the description.")
     .register(field, { remove: { reset: "" } }),
   parent: parentField("collection"),
-  defaultLevel: defaultLevelField("collection", "its parent collection, or the organization at the top level"),
+  defaultLevel: defaultLevelField("collection", "its parent collection, or of the organization at the top level"),
   adoptId: adoptIdField,
 });
 

@@ -24,7 +24,7 @@ export function defaultLevelField(noun: string, inheritsFrom: string) {
     .nullable()
     .optional()
     .describe(
-      `Access every member of the organization has to the ${noun} without being invited: a role (\`admin\`, \`create\`, \`edit\`, \`review\`, \`comment\`, \`read\`), \`inherit\` (what ${inheritsFrom} gives), or \`null\` (no access: only the members and teams invited to it). When omitted a new ${noun} inherits (GitBook's default) and an adopted one keeps its level; removing it sets \`inherit\` again.`,
+      `Access every member of the organization has to the ${noun} without being invited: a role (\`admin\`, \`create\`, \`edit\`, \`review\`, \`comment\`, \`read\`), \`inherit\` (the level of ${inheritsFrom}), or \`null\` (no access: only the members and teams invited to it). When omitted a new ${noun} inherits (GitBook's default) and an adopted one keeps its level; removing it sets \`inherit\` again.`,
     )
     .register(field, { nullIsValue: true, remove: { reset: "inherit" } });
 }

@@ -70,7 +70,7 @@ const inputs = z
         "How the space can be edited: `live` (members with edit access edit it directly) or `locked` (every edit is locked). Managed only when declared: a space created without it is `live`, an adopted space keeps its mode, and removing it leaves the current mode. The output is always the space's actual mode.",
       )
       .register(field, { live: true }),
-    defaultLevel: defaultLevelField("space", "its collection, or the organization at the top level"),
+    defaultLevel: defaultLevelField("space", "its collection, or of the organization at the top level"),
     adoptId: adoptIdField,
   })
   .superRefine((v, ctx) => {
