@@ -157,6 +157,18 @@ describe("update", () => {
     expect(r.state.outs.parent).toBe(b);
   });
 
+  it("sends a move again when its answer is lost, and takes the 409 that follows as done", async () => {
+    const a = await collection("Lost move from");
+    const b = await collection("Lost move to");
+    const s = await created({ parent: a });
+    env.emu.faults.add({ match: { method: "POST", route: /\/spaces\/:space\/move$/ }, dropAfterProcess: true, times: 1 });
+    env.emu.log.reset();
+    const r = await env.up("Space", { title: "Handbook", parent: b }, s);
+    expect(r.state.outs.parent).toBe(b);
+    expect(live(s.id).parentId).toBe(b);
+    expect(env.emu.log.count({ method: "POST", route: /\/move$/ })).toBe(2);
+  });
+
   it("replaces the space for another organization", async () => {
     const s = await created();
     const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook" })).inputs!);
