@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { expectContractViolation } from "../test/support/contract.setup";
 import { Emulator } from "./emulator";
 
 // Response bodies are untyped JSON: `any` keeps the assertions readable.
@@ -436,10 +437,12 @@ describe("sites", () => {
       urls: {
         location: `${emu.url}/v1/orgs/${emu.seeded.organizationId}/sites/${site.id}`,
         app: expect.any(String),
-        published: "https://acme.gitbook.io/developpeur-docs",
       },
     });
     expect(site).not.toHaveProperty("hostname");
+    // The published URL is defined only once the site is published.
+    expect(site.urls).not.toHaveProperty("published");
+    expect((await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200)).urls.published).toBe("https://acme.gitbook.io/developpeur-docs");
     expect(Date.parse(site.createdAt)).not.toBeNaN();
     // Basenames derived from titles stay unique in the organization.
     expect((await createSite({ title: "Développeur Docs!" })).basename).toBe("developpeur-docs-2");
@@ -464,7 +467,7 @@ describe("sites", () => {
     expect((await createSite()).type).toBe("ultimate");
   });
 
-  it("patches fields and serves the adaptive schema", async () => {
+  it("patches fields", async () => {
     const site = await createSite();
     const p = await must(
       "PATCH",
@@ -473,18 +476,11 @@ describe("sites", () => {
       200,
     );
     expect(p).toMatchObject({ visibility: "share-link", basename: "handbook", agentsContext: "included", adaptiveContent: { enabled: true } });
-
-    const schema = await must("GET", `${org()}/sites/${site.id}/adaptive-schema`, undefined, 200);
-    expect(schema).toMatchObject({ object: "site-adaptive-schema", jsonSchema: { type: "object", additionalProperties: false } });
-    const jsonSchema = { type: "object", properties: { beta: { type: "boolean", description: "Beta tester" } }, additionalProperties: false };
-    expect((await must("PUT", `${org()}/sites/${site.id}/adaptive-schema`, { jsonSchema }, 200)).jsonSchema).toEqual(jsonSchema);
-    expect((await must("GET", `${org()}/sites/${site.id}/adaptive-schema`, undefined, 200)).jsonSchema).toEqual(jsonSchema);
-    expectError(await call("PUT", `${org()}/sites/${site.id}/adaptive-schema`, { jsonSchema: { type: "array" } }), 400, "jsonSchema.type: ");
   });
 
   it("adds root-level site spaces from `spaces`, first one default, unique paths", async () => {
     const site = await createSite({ spaces: [space(0), space(0), space(1)] });
-    expect(site).toMatchObject({ published: true, siteSpaces: 3 });
+    expect(site).toMatchObject({ published: false, siteSpaces: 3 });
     const items = await listAll(`${org()}/sites/${site.id}/site-spaces`);
     expect(items.map((i: Json) => [i.path, i.default])).toEqual([
       ["getting-started", true],
@@ -531,12 +527,114 @@ describe("sites", () => {
   });
 
   it("filters site lists", async () => {
-    await createSite({ title: "Alpha docs", spaces: [space(0)] });
+    const alpha = await createSite({ title: "Alpha docs", spaces: [space(0)] });
     await createSite({ title: "Beta docs" });
+    await must("POST", `${org()}/sites/${alpha.id}/publish`, undefined, 200);
     expect((await listAll(`${org()}/sites?published=true`)).map((s: Json) => s.title)).toEqual(["Alpha docs"]);
     expect((await listAll(`${org()}/sites?title=BETA`)).map((s: Json) => s.title)).toEqual(["Beta docs"]);
     expect((await listAll(`${org()}/sites?space=${space(0)}`)).map((s: Json) => s.title)).toEqual(["Alpha docs"]);
     expectError(await call("GET", `${org()}/sites?published=maybe`), 400, "published: ");
+  });
+});
+
+describe("publishing", () => {
+  it("publishes and unpublishes a site, one without content too, answering with the site as it now is", async () => {
+    const site = await createSite();
+    const base = `${org()}/sites/${site.id}`;
+    expect(site).toMatchObject({ published: false, siteSpaces: 0 });
+    expect(await listAll(`${org()}/sites?published=true`)).toEqual([]);
+
+    const published = await must("POST", `${base}/publish`, undefined, 200);
+    expect(published).toMatchObject({ object: "site", id: site.id, published: true, urls: { published: "https://acme.gitbook.io/product-docs" } });
+    expect(await getSite(site.id)).toMatchObject({ published: true });
+    expect((await listAll(`${org()}/sites?published=true`)).map((s: Json) => s.id)).toEqual([site.id]);
+    // Publishing a published site changes nothing.
+    expect(await must("POST", `${base}/publish`, undefined, 200)).toMatchObject({ published: true });
+
+    const unpublished = await must("POST", `${base}/unpublish`, undefined, 200);
+    expect(unpublished).toMatchObject({ id: site.id, published: false });
+    expect(unpublished.urls).not.toHaveProperty("published");
+    expect(await must("POST", `${base}/unpublish`, undefined, 200)).toMatchObject({ published: false });
+    expect((await listAll(`${org()}/sites?published=false`)).map((s: Json) => s.id)).toEqual([site.id]);
+
+    expectError(await call("POST", `${org()}/sites/site_nope/publish`), 404);
+    expectError(await call("POST", `${org()}/sites/site_nope/unpublish`), 404);
+  });
+
+  it("answers a checkout session instead of publishing when the organization's plan needs an upgrade", async () => {
+    const site = await createSite();
+    emu.store.orgs.get(emu.seeded.organizationId)!.publishNeedsCheckout = true;
+    const r = await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200);
+    expect(r).toEqual({ type: "checkout", sessionId: expect.stringMatching(/^cs_/) });
+    expect(await getSite(site.id)).toMatchObject({ published: false });
+  });
+});
+
+describe("adaptive schema", () => {
+  const schemaPath = (siteId: string) => `${org()}/sites/${siteId}/adaptive-schema`;
+  const jsonSchema = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: {
+      isBetaUser: { type: "boolean", description: "Whether the visitor is a beta user." },
+      seats: { type: "number", description: "Seats in the visitor's plan." },
+      roles: { type: "array", description: "Roles of the visitor.", items: { type: "string", description: "A role.", enum: ["admin", "dev"] } },
+      account: {
+        type: "object",
+        description: "The visitor's account.",
+        properties: { plan: { type: "string", description: "Plan.", enum: ["free", "pro"] } },
+        additionalProperties: false,
+      },
+      unsigned: {
+        type: "object",
+        description: "Unsigned claims of the site visitor.",
+        properties: { language: { type: "string", description: "Language." } },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  };
+
+  it("has none until one is put; a put replaces it whole; it goes with its site", async () => {
+    const site = await createSite();
+    expectError(await call("GET", schemaPath(site.id)), 404);
+    const put = await must("PUT", schemaPath(site.id), { jsonSchema }, 200);
+    expect(put).toEqual({ object: "site-adaptive-schema", jsonSchema, updatedAt: expect.any(String) });
+    expect(await must("GET", schemaPath(site.id), undefined, 200)).toEqual(put);
+
+    const smaller = { type: "object", properties: {}, additionalProperties: false };
+    expect((await must("PUT", schemaPath(site.id), { jsonSchema: smaller }, 200)).jsonSchema).toEqual(smaller);
+    expect((await must("GET", schemaPath(site.id), undefined, 200)).jsonSchema).toEqual(smaller);
+
+    await call("DELETE", `${org()}/sites/${site.id}`);
+    expectError(await call("GET", schemaPath(site.id)), 404);
+    expectError(await call("PUT", schemaPath(site.id), { jsonSchema }), 404);
+  });
+
+  it("refuses a schema GitBook's spec does not accept, naming where", async () => {
+    expectContractViolation(/updateSiteAdaptiveSchema request/);
+    const site = await createSite();
+    const claim = { type: "boolean", description: "A claim." };
+    const root = (properties: object, extra: object = {}) => ({ type: "object", properties, additionalProperties: false, ...extra });
+    const cases: [object, string][] = [
+      [{}, "jsonSchema: is required"],
+      [{ jsonSchema: root({}, { type: "array" }) }, 'jsonSchema.type: must be "object"'],
+      [{ jsonSchema: root({}, { additionalProperties: true }) }, "jsonSchema.additionalProperties: must be false"],
+      [{ jsonSchema: { type: "object", properties: {} } }, "jsonSchema.additionalProperties: is required"],
+      [{ jsonSchema: root({}, { required: ["a"] }) }, "jsonSchema.required: is not allowed here"],
+      [{ jsonSchema: root({}, { $schema: "https://json-schema.org/draft/2020-12/schema" }) }, "jsonSchema.$schema: must be"],
+      [{ jsonSchema: root({ a: { type: "boolean" } }) }, "jsonSchema.properties.a.description: is required"],
+      [{ jsonSchema: root({ a: { type: "integer", description: "x" } }) }, "jsonSchema.properties.a.type: must be one of"],
+      [{ jsonSchema: root({ a: { ...claim, enum: [true] } }) }, "jsonSchema.properties.a.enum: is not allowed here"],
+      [{ jsonSchema: root({ a: { type: "string", description: "x", enum: [1] } }) }, "jsonSchema.properties.a.enum: must be an array of strings"],
+      [{ jsonSchema: root({ a: { type: "array", description: "x", items: { type: "object", description: "y", properties: {}, additionalProperties: false } } }) }, "jsonSchema.properties.a.items.type: must be one of boolean, number, string"],
+      [{ jsonSchema: root({ a: { type: "object", description: "x", properties: { b: {} }, additionalProperties: false } }) }, "jsonSchema.properties.a.properties.b.type: is required"],
+      [{ jsonSchema: root({ a: { type: "object", description: "x", properties: {} } }) }, "jsonSchema.properties.a.additionalProperties: is required"],
+      [{ jsonSchema: root({ unsigned: { type: "object", description: "Unsigned visitor claims", properties: {}, additionalProperties: false } }) }, 'jsonSchema.properties.unsigned.description: must be exactly "Unsigned claims of the site visitor."'],
+      [{ jsonSchema: root({ unsigned: claim }) }, 'jsonSchema.properties.unsigned.type: must be "object"'],
+    ];
+    for (const [body, message] of cases) expectError(await call("PUT", schemaPath(site.id), body), 400, message);
+    expectError(await call("GET", schemaPath(site.id)), 404);
   });
 });
 
@@ -549,7 +647,7 @@ describe("sections and default semantics", () => {
     expect(first.siteSpaces).toHaveLength(1);
     expect(first.siteSpaces[0]).toMatchObject({ default: true, section: first.id, space: { id: space(0) }, path: "getting-started" });
     expect(first.urls.published).toBe(`https://acme.gitbook.io/product-docs/getting-started`);
-    expect(await getSite(site.id)).toMatchObject({ published: true, siteSpaces: 1 });
+    expect(await getSite(site.id)).toMatchObject({ siteSpaces: 1 });
 
     const second = await createSection(site.id, { spaceId: space(1), title: "API", icon: "code" });
     expect(second).toMatchObject({ title: "API", path: "api", default: false, icon: "code" });

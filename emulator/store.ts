@@ -38,6 +38,11 @@ export interface OrgRecord extends Base {
   emailDomains: string[];
   /** GitBook's organization type; absent means `business`. Sites of a `community` organization default to `sponsored`. */
   type?: "business" | "community";
+  /**
+   * The organization's plan needs an upgrade before a site can go live: publishSite then answers with
+   * a Stripe checkout session instead of publishing. The API cannot set it; tests may.
+   */
+  publishNeedsCheckout?: boolean;
 }
 
 export interface SpaceRecord extends Base {
@@ -77,6 +82,8 @@ export interface SiteRecord extends Base {
   hostname?: string;
   basename: string;
   visibility: SiteVisibility;
+  /** Whether the site is live; only publishSite and unpublishSite change it (a new site is not). */
+  published: boolean;
   agentsContext: AgentsContext;
   adaptiveContent: { enabled: boolean };
   proxy?: { origin: string; target: string };
@@ -84,7 +91,6 @@ export interface SiteRecord extends Base {
   defaultSectionId?: string;
   /** Pointer to the default root-level site space (same dangling rule). */
   defaultSiteSpaceId?: string;
-  adaptiveSchema: { jsonSchema: Record<string, unknown>; updatedAt: string };
 }
 
 export interface SectionRecord extends Base {

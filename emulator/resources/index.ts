@@ -10,9 +10,11 @@
 // Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
 // errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
 import { Router } from "../http";
+import * as adaptiveSchema from "./adaptiveSchema";
 import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
 import * as organizations from "./organizations";
+import * as publishing from "./publishing";
 import type { Ctx, Resource } from "./resource";
 import * as samlProviders from "./samlProviders";
 import * as sectionGroups from "./sectionGroups";
@@ -28,6 +30,8 @@ export const RESOURCES: readonly Resource[] = [
   spaces,
   collections,
   sites,
+  publishing,
+  adaptiveSchema,
   siteSections,
   sectionGroups,
   siteSpaces,

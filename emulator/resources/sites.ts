@@ -1,7 +1,7 @@
-// Sites, and their adaptive-content schema.
+// Sites. Their adaptive-content schema is in adaptiveSchema.ts, publishing in publishing.ts.
 import { bool, created, deleted, invalid, LIMITS, list, nullable, obj, ok, oneOf, queryBool, required, str, strArray, validate, type Router } from "../http";
 import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord } from "../store";
-import { apiUrl, APP, child, compact, findSite, getOrg, getSite, now, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
+import { apiUrl, APP, child, compact, findSite, getOrg, getSite, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
 
 const SITE_PATCH = {
@@ -21,16 +21,6 @@ function proxyFrom(value: string): { origin: string; target: string } {
   return { origin: `https://${host}`, target: `https://${value}` };
 }
 
-function defaultAdaptiveSchema(): Record<string, unknown> {
-  return {
-    type: "object",
-    properties: {
-      unsigned: { type: "object", description: "Unsigned visitor claims", properties: {}, additionalProperties: false },
-    },
-    additionalProperties: false,
-  };
-}
-
 export function siteView(e: Env, s: SiteRecord) {
   const siteSpaces = e.store.siteSpacesOf(s.id).length;
   return compact({
@@ -42,8 +32,7 @@ export function siteView(e: Env, s: SiteRecord) {
     basename: s.basename,
     proxy: s.proxy ? { ...s.proxy } : undefined,
     visibility: s.visibility,
-    // The spec leaves the transition open; here a site is published once it shows any content.
-    published: siteSpaces > 0,
+    published: s.published,
     siteSpaces,
     createdAt: s.createdAt,
     adaptiveContent: { ...s.adaptiveContent },
@@ -51,13 +40,10 @@ export function siteView(e: Env, s: SiteRecord) {
     urls: {
       location: apiUrl(e, `/orgs/${s.orgId}/sites/${s.id}`),
       app: `${APP}/o/${s.orgId}/sites/${s.id}`,
-      published: sitePublishedUrl(e, s),
+      // "Only defined when site is published", says the spec.
+      published: s.published ? sitePublishedUrl(e, s) : undefined,
     },
   });
-}
-
-export function adaptiveSchemaView(e: Env, s: SiteRecord) {
-  return { object: "site-adaptive-schema", jsonSchema: s.adaptiveSchema.jsonSchema, updatedAt: s.adaptiveSchema.updatedAt };
 }
 
 export function routes(r: Router<Ctx>): void {
@@ -71,7 +57,7 @@ export function routes(r: Router<Ctx>): void {
       const siteSpaces = c.store.siteSpacesOf(s.id);
       if (space !== null && !siteSpaces.some((ss) => ss.spaceId === space)) return false;
       if (title && !s.title.toLowerCase().includes(title)) return false;
-      return published === undefined || published === siteSpaces.length > 0;
+      return published === undefined || published === s.published;
     });
     return list(c.query, sites, (s) => siteView(c, s));
   });
@@ -91,9 +77,9 @@ export function routes(r: Router<Ctx>): void {
       title,
       basename: uniqueSlug(slugify(title), basenames),
       visibility: b.visibility ?? "public",
+      published: false,
       agentsContext: "excluded",
       adaptiveContent: { enabled: false },
-      adaptiveSchema: { jsonSchema: defaultAdaptiveSchema(), updatedAt: base.createdAt },
     };
     c.store.sites.set(site.id, site);
     for (const space of spaces) addSiteSpace(c, site, space, undefined);
@@ -137,14 +123,5 @@ export function routes(r: Router<Ctx>): void {
   r.add("DELETE", SITE, (c) => {
     const site = findSite(c);
     return deleted(site !== undefined && c.store.deleteSite(site.id));
-  });
-
-  r.add("GET", `${SITE}/adaptive-schema`, (c) => ok(adaptiveSchemaView(c, getSite(c))));
-  r.add("PUT", `${SITE}/adaptive-schema`, (c) => {
-    const site = getSite(c);
-    const b = validate(c.body, { jsonSchema: required(obj()) });
-    if (b.jsonSchema.type !== undefined && b.jsonSchema.type !== "object") invalid("jsonSchema.type", 'must be "object"');
-    site.adaptiveSchema = { jsonSchema: b.jsonSchema, updatedAt: now() };
-    return ok(adaptiveSchemaView(c, site));
   });
 }

@@ -150,7 +150,6 @@ export function addLargeSite(emu: Emulator, title: string, counts: { sections: n
   const store = emu.store;
   const org = emu.seeded.organizationId;
   const site = store.newId("site");
-  const now = site.createdAt;
   store.sites.set(site.id, {
     ...site,
     orgId: org,
@@ -158,9 +157,9 @@ export function addLargeSite(emu: Emulator, title: string, counts: { sections: n
     title,
     basename: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
     visibility: "share-link",
+    published: true,
     agentsContext: "excluded",
     adaptiveContent: { enabled: false },
-    adaptiveSchema: { jsonSchema: {}, updatedAt: now },
   });
   const spaces = emu.seeded.spaceIds;
   for (let i = 0; i < counts.sections; i++) {
