@@ -157,3 +157,16 @@ export const ApiCollection = z.looseObject({
   urls: urls.optional(),
 });
 export type ApiCollection = z.infer<typeof ApiCollection>;
+
+/** publishSite's other answer: the organization's plan needs an upgrade, paid through this Stripe checkout, before the site can go live. */
+export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), sessionId: z.string() });
+export const ApiPublishAnswer = z.union([ApiSite, ApiPublishCheckout]);
+export type ApiPublishAnswer = z.infer<typeof ApiPublishAnswer>;
+
+/** A site's visitor schema; `jsonSchema` is kept as GitBook returns it (the resource compares it whole). */
+export const ApiSiteAdaptiveSchema = z.looseObject({
+  object: z.literal("site-adaptive-schema"),
+  jsonSchema: z.record(z.string(), z.unknown()),
+  updatedAt: z.string(),
+});
+export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;

@@ -8,6 +8,9 @@ import { p } from "../client";
 export const paths = {
   sites: (org: string) => p`/orgs/${org}/sites`,
   site: (org: string, site: string) => p`/orgs/${org}/sites/${site}`,
+  sitePublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/publish`,
+  siteUnpublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/unpublish`,
+  adaptiveSchema: (org: string, site: string) => p`/orgs/${org}/sites/${site}/adaptive-schema`,
   sections: (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`,
   section: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`,
   siteSpaces: (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`,
