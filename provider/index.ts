@@ -4,6 +4,22 @@ export { SiteSpace, type SiteSpaceArgs, type SiteSpaceInputs, type SiteSpaceOutp
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
 export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
 export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";
+export {
+  SiteAdaptiveSchema,
+  type SiteAdaptiveSchemaArgs,
+  type SiteAdaptiveSchemaInputs,
+  type SiteAdaptiveSchemaOutputs,
+  type AdaptiveJsonSchema,
+} from "./resources/siteAdaptiveSchema";
+export {
+  checkConditions,
+  checkCondition,
+  claimReferences,
+  declaredClaims,
+  type ClaimsSchema,
+  type ConditionToCheck,
+  type ConditionProblem,
+} from "./framework/conditions";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Collection, OpenApiSpec, SamlProvider, ShareLink, Site, SiteSection, SiteSpace, Space, Team } from "../index";
+import { Collection, OpenApiSpec, SamlProvider, ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSpace, Space, Team } from "../index";
 import { definitionOf } from "../impl";
 
 const registered: { type: string; inputs: Record<string, unknown> }[] = [];
@@ -28,6 +28,7 @@ const cases: [string, () => pulumi.CustomResource][] = [
   ["SiteSection", () => new SiteSection("sec", { siteId: "site", spaceId: "space" })],
   ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space", sectionId: "sec" })],
   ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
+  ["SiteAdaptiveSchema", () => new SiteAdaptiveSchema("a", { siteId: "site", jsonSchema: { type: "object", properties: {}, additionalProperties: false } })],
   ["Space", () => new Space("sp", { title: "Guides" })],
   ["Collection", () => new Collection("c", { title: "Products" })],
   ["Team", () => new Team("t", { title: "Writers" })],
