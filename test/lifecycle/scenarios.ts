@@ -4,9 +4,11 @@
  * refresh with drift, refresh after an out-of-band delete, adoption, destroy. Requests are counted
  * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
  */
+import equal from "fast-deep-equal";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
 import { collections } from "../../emulator/resources/collections";
+import { adaptiveSchemaOf, adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });
@@ -49,6 +51,27 @@ function otherOrg(emu: Emulator): string {
   emu.store.orgs.set(rec.id, rec);
   return rec.id;
 }
+
+/** A visitor schema with one signed and one unsigned claim, the signed one named `name`. */
+const visitorSchema = (name: string) => ({
+  type: "object",
+  properties: {
+    [name]: { type: "boolean", description: "Whether the visitor tests betas." },
+    unsigned: {
+      type: "object",
+      description: "Unsigned claims of the site visitor.",
+      properties: { language: { type: "string", description: "The visitor's language.", enum: ["en", "fr"] } },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+});
+/** What a site's schema is once the resource is deleted: GitBook's default, which counts as none. */
+const EMPTY_SCHEMA = { type: "object", properties: {}, additionalProperties: false };
+const liveSchema = (e: Emulator, siteId: string) => {
+  const r = adaptiveSchemaOf(e.store, siteId);
+  return r && !equal(r.jsonSchema, EMPTY_SCHEMA) ? r : undefined;
+};
 
 const SPEC = (title: string) => `openapi: 3.0.3\ninfo:\n  title: ${title}\n  version: 1.0.0\npaths: {}\n`;
 /** Spaces made by the test (the seeded ones excluded) that are not in the trash. */
@@ -181,6 +204,29 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     count: (e) => collections.of(e.store).size,
   },
   {
+    kind: "SiteAdaptiveSchema",
+    program: (_e, v) => [
+      site(),
+      { kind: "Site", name: "site2", args: { title: "Other Docs" } },
+      {
+        kind: "SiteAdaptiveSchema",
+        name: "subject",
+        args: { siteId: ref(v === "replace" ? "site2.id" : "site.id"), jsonSchema: visitorSchema(v === "update" ? "isTester" : "isBetaUser") },
+      },
+    ],
+    updateField: "jsonSchema",
+    replaceField: "siteId",
+    live: liveSchema,
+    drift: (e, id) => ((adaptiveSchemaOf(e.store, id)!.jsonSchema = visitorSchema("editedInApp")), "jsonSchema"),
+    remove: (e, id) => adaptiveSchemas.of(e.store).delete(id),
+    existing: async (e, d) => {
+      const siteId = d.resource("site").id!;
+      await api(e, "PUT", `/orgs/${org(e)}/sites/${siteId}/adaptive-schema`, { jsonSchema: visitorSchema("legacyClaim") });
+      return siteId;
+    },
+    count: (e) => [...adaptiveSchemas.of(e.store).keys()].filter((siteId) => liveSchema(e, siteId)).length,
+  },
+  {
     kind: "Team",
     program: (e, v) => [
       {
@@ -283,7 +329,7 @@ export function lifecycleSuite(kind: string): void {
       const r = await d.run("up");
       expect(r.error).toBeUndefined();
       expect(d.resource("subject").id).toBe(id);
-      expect(d.resource("subject").inputs[sc.updateField]).toBe(sc.program(d.emu, "update").at(-1)!.args[sc.updateField]);
+      expect(d.resource("subject").inputs[sc.updateField]).toEqual(sc.program(d.emu, "update").at(-1)!.args[sc.updateField]);
     });
 
     it(`replaces when ${sc.replaceField} changes`, async () => {
