@@ -12,6 +12,7 @@ export function Site() {
     title: "Acme Developer Docs",
     visibility: "unlisted",
     adaptiveContent: { enabled: true },
+    published: true, // goes live when the Site is applied, before sections added in the same run
   });
   export_("siteUrl", site.urls.apply((u) => u.published));
 }
@@ -46,6 +47,30 @@ export function ShareLink() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs", visibility: "share-link" });
   const reviewers = new gitbook.ShareLink("reviewers", { siteId: site.id, name: "Reviewers" });
   export_("reviewersUrl", reviewers.url); // a secret
+}
+
+export function SiteAdaptiveSchema() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs", adaptiveContent: { enabled: true } });
+  const jsonSchema: gitbook.AdaptiveJsonSchema = {
+    type: "object",
+    properties: {
+      isBetaUser: { type: "boolean", description: "Whether the visitor tests beta features." },
+      unsigned: {
+        type: "object",
+        description: "Unsigned claims of the site visitor.", // the only text GitBook accepts
+        properties: { language: { type: "string", description: "The visitor's language.", enum: ["en", "fr"] } },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  };
+  new gitbook.SiteAdaptiveSchema("visitors", { siteId: site.id, jsonSchema });
+  // Conditions of separate resources are checked by the program itself (DocsSite does it at preview).
+  const condition = "visitor.claims.unsigned.language == 'fr'";
+  const problems = gitbook.checkConditions(jsonSchema, [{ where: 'section "guides"', condition }]);
+  if (problems.length > 0) throw new Error(problems.map((p) => p.message).join("\n"));
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" });
+  new gitbook.SiteSpace("guides-fr", { siteId: site.id, sectionId: guides.id, spaceId: "spc_guides_fr", path: "fr", condition });
 }
 
 export function Space() {
