@@ -410,6 +410,7 @@ describe("null clears optional fields", () => {
 
   it("proxy is returned as {origin, target} and removed by null", async () => {
     const site = await createSite();
+    await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200);
     const withProxy = await must("PATCH", `${org()}/sites/${site.id}`, { proxy: "www.acme.test/docs/v2" }, 200);
     expect(withProxy.proxy).toEqual({ origin: "https://www.acme.test", target: "https://www.acme.test/docs/v2" });
     expect(withProxy.urls.published).toBe("https://www.acme.test/docs/v2");
