@@ -10,6 +10,7 @@
 // Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
 // errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
 import { Router } from "../http";
+import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
 import * as organizations from "./organizations";
 import type { Ctx, Resource } from "./resource";
@@ -19,6 +20,7 @@ import * as shareLinks from "./shareLinks";
 import * as sites from "./sites";
 import * as siteSections from "./siteSections";
 import * as siteSpaces from "./siteSpaces";
+import * as siteStructure from "./siteStructure";
 import * as teams from "./teams";
 
 export const RESOURCES: readonly Resource[] = [
@@ -26,6 +28,8 @@ export const RESOURCES: readonly Resource[] = [
   sites,
   siteSections,
   sectionGroups,
+  externalLinks,
+  siteStructure,
   siteSpaces,
   shareLinks,
   teams,
