@@ -7,8 +7,22 @@ import { definition as openApiSpec } from "./openApiSpec";
 import { definition as samlProvider } from "./samlProvider";
 import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
+import { definition as siteExternalLink } from "./siteExternalLink";
 import { definition as siteSection } from "./siteSection";
+import { definition as siteSectionGroup } from "./siteSectionGroup";
 import { definition as siteSpace } from "./siteSpace";
+import { definition as siteStructureOrder } from "./siteStructureOrder";
 import { definition as team } from "./team";
 
-export const resources: readonly Resource[] = [site, siteSection, siteSpace, shareLink, team, samlProvider, openApiSpec];
+export const resources: readonly Resource[] = [
+  site,
+  siteSection,
+  siteSpace,
+  siteSectionGroup,
+  siteExternalLink,
+  siteStructureOrder,
+  shareLink,
+  team,
+  samlProvider,
+  openApiSpec,
+];
