@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { OpenApiSpec, SamlProvider, ShareLink, Site, SiteSection, SiteSpace, Team } from "../index";
+import { OpenApiSpec, SamlProvider, ShareLink, Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace, SiteStructureOrder, Team } from "../index";
 import { definitionOf } from "../impl";
 
 const registered: { type: string; inputs: Record<string, unknown> }[] = [];
@@ -27,6 +27,9 @@ const cases: [string, () => pulumi.CustomResource][] = [
   ["Site", () => new Site("s", { title: "Docs" })],
   ["SiteSection", () => new SiteSection("sec", { siteId: "site", spaceId: "space" })],
   ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space", sectionId: "sec" })],
+  ["SiteSectionGroup", () => new SiteSectionGroup("g", { siteId: "site", title: "Products" })],
+  ["SiteExternalLink", () => new SiteExternalLink("x", { siteId: "site", title: "Blog", url: "https://blog.acme.test" })],
+  ["SiteStructureOrder", () => new SiteStructureOrder("o", { siteId: "site", items: ["sec", "g"] })],
   ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
   ["Team", () => new Team("t", { title: "Writers" })],
   ["SamlProvider", () => new SamlProvider("p", { label: "Okta" })],

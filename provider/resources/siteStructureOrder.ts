@@ -77,18 +77,25 @@ const inputs = z
       .array(id())
       .optional()
       .describe(
-        "IDs of items of the site's top level, in the order they should appear: SiteSection, SiteSectionGroup and SiteExternalLink `id` outputs. Items not listed are not moved. Removing it stops ordering the top level (nothing moves).",
+        "IDs of items of the site's top level, in the order they should appear: SiteSection, SiteSectionGroup and SiteExternalLink `id` outputs. " +
+          "Only listed items move, and only relative to each other: an item not listed (made outside Pulumi, or left out) is never moved and keeps its place next to the items around it, while a listed item that moves goes right after the listed item before it (the first ones, right before the listed item after them); so unlisted items may sit anywhere among the listed ones. " +
+          "Each listed item must already be in this container (sorting never moves an item into or out of a group: that is the SiteSection's `groupId`, the SiteSectionGroup's `sections`, the SiteExternalLink's `groupId`), else the update fails naming it and moves nothing. " +
+          "Refresh reads the actual order of the listed items (a reorder made outside Pulumi is drift). Removing it stops ordering the top level (nothing moves).",
       )
       .register(field, { change: "custom" }),
     groups: z
       .array(groupOrder)
       .optional()
-      .describe("The order inside section groups: one entry per group ordered. Removing it (or a group's entry) stops ordering those groups (nothing moves).")
+      .describe(
+        "The order inside section groups, one entry per group ordered: its items (sections, nested groups, links) as `items` orders the top level. Removing it (or a group's entry) stops ordering those groups (nothing moves).",
+      )
       .register(field, { change: "custom" }),
     sections: z
       .array(sectionOrder)
       .optional()
-      .describe("The order of site spaces within sections: one entry per section ordered. Removing it (or a section's entry) stops ordering those sections (nothing moves).")
+      .describe(
+        "The order of site spaces within sections, one entry per section ordered, as `items` orders the top level. Removing it (or a section's entry) stops ordering those sections (nothing moves).",
+      )
       .register(field, { change: "custom" }),
   })
   // An item has one place: listed twice, the two places could not both hold.
@@ -187,7 +194,9 @@ export const definition = defineResource({
   kind: "SiteStructureOrder",
   noun: "site structure order",
   summary:
-    "The order of a site's navigation: its top-level sections, groups and links, what each section group holds, and each section's site spaces, as listed. Only listed items move, with the fewest sort requests; refresh shows a reorder made outside Pulumi as drift; delete sends nothing.",
+    "The order of a site's navigation, as the program lists it: its top-level sections, groups and links (`items`), what each section group holds (`groups`), and each section's site spaces (`sections`). " +
+    "It takes the items' IDs, so Pulumi runs it after the items exist and again when they change. Converging reads the site's structure once and sends only the sort requests needed: none when the order is right, one for two swapped neighbours, in general one per listed item outside a longest run already in order. " +
+    "A check at preview refuses an item listed twice or in two places. An order is not an object: its ID is the site's (one per site), adoption does not apply, and delete sends nothing and leaves the items where they are.",
   inputs,
   outputs,
   live,
