@@ -25,7 +25,7 @@
  *   site's, and a site should have one SiteStructureOrder.
  */
 import { z } from "zod";
-import { isUnknown } from "../framework/check";
+import { isUnknown, propertyPath } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
@@ -67,8 +67,6 @@ function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; s
   ];
 }
 
-const where = (path: (string | number)[]) => path.reduce<string>((acc, k) => (typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${k}` : k), "");
-
 const inputs = z
   .object({
     organizationId: organizationIdField,
@@ -104,7 +102,7 @@ const inputs = z
     for (const { id, path } of listed(v)) {
       if (isUnknown(id)) continue;
       const earlier = first.get(id);
-      if (earlier) ctx.addIssue({ code: "custom", path, message: `lists ${id}, already listed at ${where(earlier)}: an item has one place` });
+      if (earlier) ctx.addIssue({ code: "custom", path, message: `lists ${id}, already listed at ${propertyPath(earlier)}: an item has one place` });
       else first.set(id, path);
     }
     const containers = [...(v.groups ?? []).map((g, j) => ({ id: g.groupId, path: ["groups", j, "groupId"] })), ...(v.sections ?? []).map((s, j) => ({ id: s.sectionId, path: ["sections", j, "sectionId"] }))];
@@ -112,7 +110,7 @@ const inputs = z
     for (const { id, path } of containers) {
       if (isUnknown(id)) continue;
       const earlier = seen.get(id);
-      if (earlier) ctx.addIssue({ code: "custom", path, message: `orders ${id} again, already ordered at ${where(earlier)}` });
+      if (earlier) ctx.addIssue({ code: "custom", path, message: `orders ${id} again, already ordered at ${propertyPath(earlier)}` });
       else seen.set(id, path);
     }
     (v.groups ?? []).forEach((g, j) => {
