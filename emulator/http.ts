@@ -53,6 +53,8 @@ export interface StringLimit {
   pattern?: RegExp;
   /** Must parse as an absolute http(s) URL. */
   url?: boolean;
+  /** Must parse as an absolute URI of any scheme (the spec's `format: uri`). */
+  uri?: boolean;
 }
 
 /**
@@ -82,6 +84,13 @@ export const LIMITS = {
   openApiSourceURL: { max: 2048, url: true },
   /** Not in the spec's table: an inline spec text must be non-empty; the cap is the emulator's. */
   openApiSourceText: { min: 1, max: 5_000_000 },
+  spaceTitle: { max: 50 },
+  // The spec's `format: emoji` ("Unicode codepoint or character of the emoji"): one emoji, or its
+  // codepoints in hex joined by "-" (e.g. 1f469-200d-1f4bb).
+  emoji: { max: 50, pattern: new RegExp("^(?:\\p{RGI_Emoji}|[0-9a-fA-F]{2,6}(?:-[0-9a-fA-F]{2,6})*)$", "v") },
+  spaceIcon: { max: 2048, uri: true },
+  collectionTitle: { max: 50 },
+  collectionDescription: { max: 100 },
   sectionGroupTitle: { min: 1, max: 100 },
   /** An external link's destination: an absolute http(s) URL. */
   externalLinkUrl: { max: 2048, url: true },
@@ -97,12 +106,24 @@ export function checkString(field: string, value: unknown, limit?: StringLimit):
   if (typeof value !== "string") invalid(field, "must be a string");
   if (!limit) return value;
   const { min = 0, max } = limit;
-  if (value.length < min || value.length > max) {
+  // JSON Schema's minLength and maxLength count characters (code points), not UTF-16 units: 🎉 is one.
+  const length = [...value].length;
+  if (length < min || length > max) {
     invalid(field, min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`);
   }
   if (limit.pattern && !limit.pattern.test(value)) invalid(field, `must match the pattern ${limit.pattern.source}`);
   if (limit.url && !isHttpUrl(value)) invalid(field, "must be a valid http(s) URL");
+  if (limit.uri && !isUri(value)) invalid(field, "must be an absolute URI");
   return value;
+}
+
+function isUri(value: string): boolean {
+  try {
+    new URL(value);
+    return !/\s/.test(value);
+  } catch {
+    return false;
+  }
 }
 
 function isHttpUrl(value: string): boolean {

@@ -17,6 +17,11 @@ export type AgentsContext = (typeof AGENTS_CONTEXTS)[number];
 export const OPENAPI_VISIBILITIES = ["private", "public"] as const;
 export type OpenApiVisibility = (typeof OPENAPI_VISIBILITIES)[number];
 export type SpaceVisibility = "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
+export const SPACE_EDIT_MODES = ["live", "locked"] as const;
+export type SpaceEditMode = (typeof SPACE_EDIT_MODES)[number];
+/** GitBook's `DefaultLevel` of a space or collection: a role, null (no access by default), or "inherit". */
+export const DEFAULT_LEVELS = [...ROLES, "inherit"] as const;
+export type DefaultLevel = (typeof DEFAULT_LEVELS)[number] | null;
 export type OpenApiProcessingState = "pending" | "complete" | "failed";
 export type OpenApiSource = { url: string } | { text: string };
 
@@ -38,10 +43,22 @@ export interface OrgRecord extends Base {
 export interface SpaceRecord extends Base {
   orgId: string;
   title: string;
+  /** "" when the space shows no emoji (or shows an icon instead). */
   emoji: string;
   visibility: SpaceVisibility;
   updatedAt: string;
   revision: string;
+  /** URL of the icon shown instead of an emoji. */
+  icon?: string;
+  /** ID of the collection holding the space; absent at the organization's top level. */
+  parentId?: string;
+  language?: string;
+  /** Absent: `live`. */
+  editMode?: SpaceEditMode;
+  /** Absent: `inherit`. */
+  defaultLevel?: DefaultLevel;
+  /** Set while the space is in the trash: the API no longer shows it, and it can be restored for 7 days. */
+  deletedAt?: string;
 }
 
 /** An organization member; `id` is the user id, `createdAt` doubles as `joinedAt`. */
@@ -414,6 +431,19 @@ export class Store {
     this.setOrder(siblings.flatMap((n) => (n.record.id === id ? held : [n])).map((n) => n.record.id));
     this.positions.delete(id);
     return this.sectionGroups.delete(id);
+  }
+
+  /**
+   * Moves a space to the trash. The site spaces showing it are removed from their sites (so listings
+   * no longer show them) and do not come back if the space is restored: a site never shows a space
+   * the API does not show. (GitBook's documents say only that a deleted space is restorable for 7 days.)
+   */
+  trashSpace(id: string): boolean {
+    const space = this.spaces.get(id);
+    if (!space || space.deletedAt) return false;
+    space.deletedAt = new Date().toISOString();
+    for (const ss of [...this.siteSpaces.values()]) if (ss.spaceId === id) this.siteSpaces.delete(ss.id);
+    return true;
   }
 
   deleteSite(id: string): boolean {

@@ -5,6 +5,8 @@ export { SiteSectionGroup, type SiteSectionGroupArgs, type SiteSectionGroupInput
 export { SiteExternalLink, type SiteExternalLinkArgs, type SiteExternalLinkInputs, type SiteExternalLinkOutputs } from "./resources/siteExternalLink";
 export { SiteStructureOrder, type SiteStructureOrderArgs, type SiteStructureOrderInputs, type SiteStructureOrderOutputs } from "./resources/siteStructureOrder";
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
+export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
+export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";

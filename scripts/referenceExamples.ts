@@ -87,6 +87,30 @@ export function ShareLink() {
   export_("reviewersUrl", reviewers.url); // a secret
 }
 
+export function Space() {
+  const products = new gitbook.Collection("products", { title: "Products" });
+  const guides = new gitbook.Space("guides", {
+    title: "Guides",
+    emoji: "🧭",
+    parent: products.id,
+    language: "en",
+    defaultLevel: "read", // every member can read it; null: only those invited
+  });
+  // A site from nothing: its section shows the space this program creates.
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  new gitbook.SiteSection("guides", { siteId: site.id, spaceId: guides.id, title: "Guides" });
+  export_("guidesInApp", guides.urls.apply((u) => u.app));
+}
+
+export function Collection() {
+  const products = new gitbook.Collection("products", {
+    title: "Products",
+    description: "Documentation of every product",
+    defaultLevel: "comment",
+  });
+  new gitbook.Collection("widgets", { title: "Widgets", parent: products.id });
+}
+
 export function Team() {
   new gitbook.Team("writers", {
     title: "Docs writers",

@@ -12,6 +12,7 @@
 import { Router } from "../http";
 import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
+import * as collections from "./collections";
 import * as organizations from "./organizations";
 import type { Ctx, Resource } from "./resource";
 import * as samlProviders from "./samlProviders";
@@ -21,10 +22,13 @@ import * as sites from "./sites";
 import * as siteSections from "./siteSections";
 import * as siteSpaces from "./siteSpaces";
 import * as siteStructure from "./siteStructure";
+import * as spaces from "./spaces";
 import * as teams from "./teams";
 
 export const RESOURCES: readonly Resource[] = [
   organizations,
+  spaces,
+  collections,
   sites,
   siteSections,
   sectionGroups,

@@ -1,7 +1,7 @@
 // Site spaces: a space shown in a site, at a path of a section (or of the site's root level).
 import { created, deleted, LIMITS, list, notFound, nullable, ok, queryBool, required, str, validate, type Router } from "../http";
 import { slugify, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
-import { spaceView } from "./organizations";
+import { spaceView } from "./spaces";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
 

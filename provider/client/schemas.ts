@@ -126,6 +126,38 @@ export const ApiOpenApiSpec = z.looseObject({
 });
 export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;
 
+export const ApiSpace = z.looseObject({
+  object: z.literal("space"),
+  id: z.string(),
+  title: z.string(),
+  /** "" (or absent) when the space shows no emoji. */
+  emoji: z.string().optional().nullable(),
+  visibility: z.string().optional(),
+  createdAt: z.string(),
+  /** Set on a space in the trash. */
+  deletedAt: z.string().optional().nullable(),
+  editMode: z.string().optional(),
+  organization: z.string().optional(),
+  parent: z.string().optional().nullable(),
+  language: z.string().optional().nullable(),
+  /** A role, "inherit", or null (no access by default). */
+  defaultLevel: z.string().nullable().optional(),
+  urls: urls.extend({ icon: url.optional() }).optional(),
+});
+export type ApiSpace = z.infer<typeof ApiSpace>;
+
+export const ApiCollection = z.looseObject({
+  object: z.literal("collection"),
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional().nullable(),
+  organization: z.string().optional(),
+  parent: z.string().optional().nullable(),
+  defaultLevel: z.string().nullable().optional(),
+  urls: urls.optional(),
+});
+export type ApiCollection = z.infer<typeof ApiCollection>;
+
 export const ApiSiteExternalLink = z.looseObject({
   object: z.literal("site-external-link"),
   id: z.string(),

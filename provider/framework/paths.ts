@@ -1,7 +1,7 @@
 /**
  * Every API path the resources use, in one place (the `p` tag encodes each ID as one path segment).
  * Resources under a site are addressed through their site: the API has no organization-wide routes
- * for them.
+ * for them. Spaces and collections are created in their organization and then addressed by ID alone.
  */
 import { p } from "../client";
 
@@ -28,4 +28,10 @@ export const paths = {
   samlProvider: (org: string, id: string) => p`/orgs/${org}/saml/${id}`,
   openApiSpecs: (org: string) => p`/orgs/${org}/openapi`,
   openApiSpec: (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`,
+  spaces: (org: string) => p`/orgs/${org}/spaces`,
+  space: (id: string) => p`/spaces/${id}`,
+  spaceMove: (id: string) => p`/spaces/${id}/move`,
+  collections: (org: string) => p`/orgs/${org}/collections`,
+  collection: (id: string) => p`/collections/${id}`,
+  collectionMove: (id: string) => p`/collections/${id}/move`,
 };

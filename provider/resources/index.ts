@@ -3,6 +3,7 @@
  * Adding a resource: its module, and one line here.
  */
 import type { Resource } from "../framework/define";
+import { definition as collection } from "./collection";
 import { definition as openApiSpec } from "./openApiSpec";
 import { definition as samlProvider } from "./samlProvider";
 import { definition as shareLink } from "./shareLink";
@@ -12,6 +13,7 @@ import { definition as siteSection } from "./siteSection";
 import { definition as siteSectionGroup } from "./siteSectionGroup";
 import { definition as siteSpace } from "./siteSpace";
 import { definition as siteStructureOrder } from "./siteStructureOrder";
+import { definition as space } from "./space";
 import { definition as team } from "./team";
 
 export const resources: readonly Resource[] = [
@@ -22,6 +24,8 @@ export const resources: readonly Resource[] = [
   siteExternalLink,
   siteStructureOrder,
   shareLink,
+  space,
+  collection,
   team,
   samlProvider,
   openApiSpec,

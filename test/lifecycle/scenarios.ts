@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
+import { collections } from "../../emulator/resources/collections";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });
@@ -50,6 +51,13 @@ function otherOrg(emu: Emulator): string {
 }
 
 const SPEC = (title: string) => `openapi: 3.0.3\ninfo:\n  title: ${title}\n  version: 1.0.0\npaths: {}\n`;
+/** Spaces made by the test (the seeded ones excluded) that are not in the trash. */
+const liveSpace = (e: Emulator, id: string) => {
+  const s = e.store.spaces.get(id);
+  return s && !s.deletedAt ? s : undefined;
+};
+const madeSpaces = (e: Emulator) => [...e.store.spaces.keys()].filter((id) => !e.seeded.spaceIds.includes(id) && liveSpace(e, id)).length;
+
 const specBySlugOrId = (e: Emulator, id: string) => [...e.store.openApiSpecs.values()].find((s) => s.id === id || s.slug === id);
 
 export const scenarios: Record<string, Scenario> = Object.fromEntries(
@@ -179,6 +187,46 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     remove: (e, id) => e.store.externalLinks.delete(id),
     existing: async (e, d) => (await api(e, "POST", `/orgs/${org(e)}/sites/${d.resource("site").id}/external-links`, { title: "Status", url: "https://status.acme.test" })).id,
     count: (e) => e.store.externalLinks.size,
+  },
+  {
+    kind: "Space",
+    // In a collection, which it leaves for the other organization (where that collection is not).
+    program: (e, v) => [
+      { kind: "Collection", name: "home", args: { title: "Home" } },
+      {
+        kind: "Space",
+        name: "subject",
+        args: {
+          title: v === "update" ? "Staff handbook" : "Handbook",
+          emoji: "📘",
+          ...(v === "replace" ? { organizationId: otherOrg(e) } : { parent: ref("home.id") }),
+        },
+      },
+    ],
+    updateField: "title",
+    replaceField: "organizationId",
+    live: liveSpace,
+    drift: (e, id) => ((e.store.spaces.get(id)!.title = "Renamed in the app"), "title"),
+    remove: (e, id) => e.store.trashSpace(id),
+    existing: async (e, d) => (await api(e, "POST", `/orgs/${org(e)}/spaces`, { title: "Handbook", emoji: "📘", parent: d.resource("home").id })).id,
+    count: madeSpaces,
+  },
+  {
+    kind: "Collection",
+    program: (e, v) => [
+      {
+        kind: "Collection",
+        name: "subject",
+        args: { title: v === "update" ? "All products" : "Products", description: "Everything we sell", ...(v === "replace" ? { organizationId: otherOrg(e) } : {}) },
+      },
+    ],
+    updateField: "title",
+    replaceField: "organizationId",
+    live: (e, id) => collections.of(e.store).get(id),
+    drift: (e, id) => ((collections.of(e.store).get(id)!.description = ""), "description"),
+    remove: (e, id) => collections.of(e.store).delete(id),
+    existing: async (e) => (await api(e, "POST", `/orgs/${org(e)}/collections`, { title: "Products" })).id,
+    count: (e) => collections.of(e.store).size,
   },
   {
     kind: "Team",
