@@ -773,8 +773,9 @@ describe("site structure", () => {
       expectContractViolation(new RegExp(`${operation} request body /${field}`));
       expectError(await call(method, path, body), 400, `${field}: ${message}`);
     }
-    // Not a format the spec checks: the emulator refuses what is not an absolute http(s) URL.
-    expectError(await call("PATCH", `${base}/external-links/${link.id}`, { url: "ftp://a.test" }), 400, "url: must be a valid");
+    // A URI the schema takes, but GitBook says a link's destination must be an absolute http(s) URL.
+    expectError(await call("PATCH", `${base}/external-links/${link.id}`, { url: "ftp://a.test" }), 400, "url: must be a valid absolute http(s) URL");
+    expectError(await call("POST", `${base}/external-links`, { title: "Blog", url: "mailto:blog@acme.test" }), 400, "url: must be a valid absolute http(s) URL");
   });
 
   it("sorts an item before or after a sibling, and every list follows", async () => {

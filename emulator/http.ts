@@ -92,8 +92,8 @@ export const LIMITS = {
   collectionTitle: { max: 50 },
   collectionDescription: { max: 100 },
   sectionGroupTitle: { min: 1, max: 100 },
-  /** An external link's destination: an absolute http(s) URL. */
-  externalLinkUrl: { max: 2048, url: true },
+  /** An external link's destination (the spec's URL: `format: uri`; see externalLinks.ts for the http(s) rule). */
+  externalLinkUrl: { max: 2048, uri: true },
 } satisfies Record<string, StringLimit>;
 
 /** `limit` query parameter of every list: max from the spec, default and min are GitBook's observed behaviour. */

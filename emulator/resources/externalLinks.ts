@@ -29,6 +29,11 @@ const LINK_FIELDS = {
   condition: nullable(str(LIMITS.condition)),
 };
 
+/** GitBook: "The destination must be an absolute HTTP or HTTPS URL", narrower than the schema's `format: uri`. */
+function httpDestination(url: string | undefined): void {
+  if (url !== undefined && !/^https?:\/\/[^/?#\s]/i.test(url)) invalid("url", "must be a valid absolute http(s) URL");
+}
+
 function getLink(c: Ctx, site: SiteRecord): ExternalLinkRecord {
   return child(c.store.externalLinks, c.params.link!, (l) => l.siteId === site.id) ?? notFound("external link", c.params.link!);
 }
@@ -37,6 +42,7 @@ export function routes(r: Router<Ctx>): void {
   r.add("POST", `${SITE}/external-links`, (c) => {
     const site = getSite(c);
     const b = validate(c.body, { ...LINK_FIELDS, title: required(LINK_FIELDS.title), url: required(LINK_FIELDS.url), parent: str() });
+    httpDestination(b.url);
     // GitBook: "External links require a section-based site structure".
     if (!sectionBased(c, site)) invalid("parent", "external links need a site made of sections; this site has none");
     const group = b.parent === undefined ? undefined : sectionGroupRef(c, site, b.parent, "parent");
@@ -53,6 +59,7 @@ export function routes(r: Router<Ctx>): void {
     const site = getSite(c);
     const link = getLink(c, site);
     const b = validate(c.body, { ...LINK_FIELDS, parent: nullable(str()) });
+    httpDestination(b.url);
     const group = b.parent == null ? undefined : sectionGroupRef(c, site, b.parent, "parent");
     if (b.title !== undefined) link.title = b.title;
     if (b.url !== undefined) link.url = b.url;
