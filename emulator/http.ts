@@ -91,8 +91,9 @@ export const LIMITS = {
   spaceIcon: { max: 2048, uri: true },
   collectionTitle: { max: 50 },
   collectionDescription: { max: 100 },
-  /** Not in the spec's table: section groups only need a non-empty title here. */
-  sectionGroupTitle: { min: 1, max: 128 },
+  sectionGroupTitle: { min: 1, max: 100 },
+  /** An external link's destination (the spec's URL: `format: uri`; see externalLinks.ts for the http(s) rule). */
+  externalLinkUrl: { max: 2048, uri: true },
 } satisfies Record<string, StringLimit>;
 
 /** `limit` query parameter of every list: max from the spec, default and min are GitBook's observed behaviour. */
@@ -241,23 +242,34 @@ export interface ListEnvelope<R> {
 }
 
 /**
- * The one paging helper. Cursors are opaque (base64url JSON holding the `seq` of the
- * last item served), so deleting items between two page fetches neither skips nor
- * repeats the others. `records` must already be filtered; they are served by creation order.
+ * The one paging helper. Cursors are opaque (base64url JSON holding the sort key of the last item
+ * served), so deleting items between two page fetches neither skips nor repeats the others. `records`
+ * must already be filtered; they are served by creation order (`seq`), or by the sort key `keyOf`
+ * gives (numbers compared in turn, e.g. a section's place in its site's structure).
  */
-export function paginate<T extends { seq: number }, R>(query: URLSearchParams, records: T[], render: (t: T) => R): ListEnvelope<R> {
+export function paginate<T extends { seq: number }, R>(
+  query: URLSearchParams,
+  records: T[],
+  render: (t: T) => R,
+  keyOf: (t: T) => number[] = (t) => [t.seq],
+): ListEnvelope<R> {
   const limit = parseLimit(query.get("limit"));
   const after = parseCursor(query.get("page"));
-  const sorted = [...records].sort((a, b) => a.seq - b.seq);
-  const rest = sorted.filter((r) => r.seq > after);
+  const keyed = records.map((r) => ({ r, key: keyOf(r) })).sort((a, b) => compareKeys(a.key, b.key));
+  const rest = after === undefined ? keyed : keyed.filter((k) => compareKeys(k.key, after) > 0);
   const page = rest.slice(0, limit);
-  const env: ListEnvelope<R> = { items: page.map(render), count: sorted.length };
-  if (rest.length > limit) env.next = { page: encodeCursor(page[page.length - 1]!.seq) };
+  const env: ListEnvelope<R> = { items: page.map((k) => render(k.r)), count: keyed.length };
+  if (rest.length > limit) env.next = { page: encodeCursor(page[page.length - 1]!.key) };
   return env;
 }
 
-export const list = <T extends { seq: number }, R>(query: URLSearchParams, records: T[], render: (t: T) => R): Reply =>
-  ok(paginate(query, records, render));
+export const list = <T extends { seq: number }, R>(query: URLSearchParams, records: T[], render: (t: T) => R, keyOf?: (t: T) => number[]): Reply =>
+  ok(paginate(query, records, render, keyOf));
+
+function compareKeys(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
 
 function parseLimit(raw: string | null): number {
   if (raw === null) return LIST_LIMIT.default;
@@ -268,15 +280,15 @@ function parseLimit(raw: string | null): number {
   return n;
 }
 
-function encodeCursor(seq: number): string {
-  return Buffer.from(JSON.stringify({ after: seq })).toString("base64url");
+function encodeCursor(key: number[]): string {
+  return Buffer.from(JSON.stringify({ after: key })).toString("base64url");
 }
 
-function parseCursor(raw: string | null): number {
-  if (raw === null) return 0;
+function parseCursor(raw: string | null): number[] | undefined {
+  if (raw === null) return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-    if (isPlainObject(parsed) && typeof parsed.after === "number" && Number.isInteger(parsed.after)) return parsed.after;
+    if (isPlainObject(parsed) && Array.isArray(parsed.after) && parsed.after.length > 0 && parsed.after.every((n) => Number.isInteger(n))) return parsed.after as number[];
   } catch {
     // fall through to the 400 below
   }

@@ -1,6 +1,9 @@
 export { Site, type SiteArgs, type SiteInputs, type SiteOutputs } from "./resources/site";
 export { SiteSection, type SiteSectionArgs, type SiteSectionInputs, type SiteSectionOutputs } from "./resources/siteSection";
 export { SiteSpace, type SiteSpaceArgs, type SiteSpaceInputs, type SiteSpaceOutputs } from "./resources/siteSpace";
+export { SiteSectionGroup, type SiteSectionGroupArgs, type SiteSectionGroupInputs, type SiteSectionGroupOutputs } from "./resources/siteSectionGroup";
+export { SiteExternalLink, type SiteExternalLinkArgs, type SiteExternalLinkInputs, type SiteExternalLinkOutputs } from "./resources/siteExternalLink";
+export { SiteStructureOrder, type SiteStructureOrderArgs, type SiteStructureOrderInputs, type SiteStructureOrderOutputs } from "./resources/siteStructureOrder";
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
 export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
 export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";

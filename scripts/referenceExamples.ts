@@ -43,6 +43,45 @@ export function SiteSpace() {
   });
 }
 
+export function SiteSectionGroup() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const cloud = new gitbook.SiteSection("cloud", { siteId: site.id, spaceId: "spc_cloud", title: "Cloud" });
+  const edge = new gitbook.SiteSection("edge", { siteId: site.id, spaceId: "spc_edge", title: "Edge" });
+  // The group holds exactly these sections (or leave `sections` out and give each SiteSection a groupId).
+  new gitbook.SiteSectionGroup("products", { siteId: site.id, title: "Products", icon: "box", sections: [cloud.id, edge.id] });
+}
+
+export function SiteExternalLink() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" }); // links need a site with sections
+  new gitbook.SiteExternalLink("status", {
+    siteId: site.id,
+    title: "Status",
+    url: "https://status.acme.test",
+    icon: "signal",
+    condition: "visitor.claims.unsigned.customer == true",
+  });
+}
+
+export function SiteStructureOrder() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" });
+  const api = new gitbook.SiteSection("api", { siteId: site.id, spaceId: "spc_api_v2" });
+  const v1 = new gitbook.SiteSpace("api-v1", { siteId: site.id, sectionId: api.id, spaceId: "spc_api_v1", path: "v1" });
+  const cloud = new gitbook.SiteSection("cloud", { siteId: site.id, spaceId: "spc_cloud" });
+  const edge = new gitbook.SiteSection("edge", { siteId: site.id, spaceId: "spc_edge" });
+  const products = new gitbook.SiteSectionGroup("products", { siteId: site.id, title: "Products", sections: [cloud.id, edge.id] });
+  const status = new gitbook.SiteExternalLink("status", { siteId: site.id, title: "Status", url: "https://status.acme.test" });
+  // The navigation in the program's order: only these items move, with the fewest sort requests.
+  new gitbook.SiteStructureOrder("order", {
+    siteId: site.id,
+    items: [guides.id, products.id, api.id, status.id],
+    groups: [{ groupId: products.id, items: [edge.id, cloud.id] }],
+    // The section's own site space (siteSpaceId) first, then v1.
+    sections: [{ sectionId: api.id, siteSpaces: [api.siteSpaceId.apply((id) => id!), v1.id] }],
+  });
+}
+
 export function ShareLink() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs", visibility: "share-link" });
   const reviewers = new gitbook.ShareLink("reviewers", { siteId: site.id, name: "Reviewers" });

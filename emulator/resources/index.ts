@@ -11,6 +11,7 @@
 // errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
 import { Router } from "../http";
 import * as adaptiveSchema from "./adaptiveSchema";
+import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
 import * as organizations from "./organizations";
@@ -22,6 +23,7 @@ import * as shareLinks from "./shareLinks";
 import * as sites from "./sites";
 import * as siteSections from "./siteSections";
 import * as siteSpaces from "./siteSpaces";
+import * as siteStructure from "./siteStructure";
 import * as spaces from "./spaces";
 import * as teams from "./teams";
 
@@ -34,6 +36,8 @@ export const RESOURCES: readonly Resource[] = [
   adaptiveSchema,
   siteSections,
   sectionGroups,
+  externalLinks,
+  siteStructure,
   siteSpaces,
   shareLinks,
   teams,

@@ -2,7 +2,7 @@
 import { created, deleted, invalid, LIMITS, list, notFound, nullable, ok, required, str, validate, type Router } from "../http";
 import { slugify, uniqueSlug, type SectionRecord } from "../store";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
-import { addSiteSpace, sitePublishedUrl } from "./siteCommon";
+import { addSiteSpace, sectionGroupRef, sitePublishedUrl } from "./siteCommon";
 import { siteSpaceView } from "./siteSpaces";
 
 const SECTION_PATCH = {
@@ -12,6 +12,7 @@ const SECTION_PATCH = {
   condition: nullable(str(LIMITS.condition)),
   icon: nullable(str(LIMITS.icon)),
   description: nullable(str(LIMITS.sectionDescription)),
+  siteSectionGroupId: nullable(str()),
 };
 
 export function sectionTitle(e: Env, sec: SectionRecord): string {
@@ -42,13 +43,19 @@ export function sectionView(e: Env, sec: SectionRecord) {
 export function routes(r: Router<Ctx>): void {
   r.add("GET", `${SITE}/sections`, (c) => {
     const site = getSite(c);
-    return list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s));
+    return list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s), (s) => c.store.sectionKey(s));
   });
 
   r.add("POST", `${SITE}/sections`, (c) => {
     const site = getSite(c);
-    const b = validate(c.body, { spaceId: required(str()), title: nullable(str(LIMITS.sectionTitle)), icon: nullable(str(LIMITS.icon)) });
+    const b = validate(c.body, {
+      spaceId: required(str()),
+      title: nullable(str(LIMITS.sectionTitle)),
+      icon: nullable(str(LIMITS.icon)),
+      siteSectionGroupId: str(),
+    });
     const space = spaceRef(c, site.orgId, b.spaceId, "spaceId");
+    const group = b.siteSectionGroupId === undefined ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
     const title = b.title ?? null;
     const taken = c.store.sectionsOf(site.id).map((s) => s.path);
     const section: SectionRecord = {
@@ -60,6 +67,7 @@ export function routes(r: Router<Ctx>): void {
     };
     if (b.icon) section.icon = b.icon;
     c.store.sections.set(section.id, section);
+    if (group) group.sectionIds.push(section.id);
     // A section never exists without content: its space becomes its first, default site space.
     section.defaultSiteSpaceId = addSiteSpace(c, site, space, section.id).id;
     return created(sectionView(c, section));
@@ -74,6 +82,7 @@ export function routes(r: Router<Ctx>): void {
         ? undefined
         : (child(c.store.siteSpaces, b.defaultSiteSpace, (s) => s.siteId === site.id && s.sectionId === section.id) ??
           invalid("defaultSiteSpace", `no site space "${b.defaultSiteSpace}" in this section`));
+    const group = b.siteSectionGroupId == null ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
     // null title = follow the space title again.
     if (b.title !== undefined) section.title = b.title;
     if (b.path !== undefined) section.path = b.path;
@@ -81,6 +90,8 @@ export function routes(r: Router<Ctx>): void {
     patchOptional(section, "icon", b.icon);
     patchOptional(section, "description", b.description);
     if (def) section.defaultSiteSpaceId = def.id;
+    // Into a group, or back to the site's top level (null): last there.
+    if (b.siteSectionGroupId !== undefined) c.store.setSectionGroup(section, group?.id);
     return ok(sectionView(c, section));
   });
 

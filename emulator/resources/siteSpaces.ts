@@ -51,7 +51,7 @@ export function routes(r: Router<Ctx>): void {
     const site = getSite(c);
     const wantDefault = queryBool(c.query, "default");
     const items = c.store.siteSpacesOf(site.id).filter((ss) => wantDefault === undefined || c.store.isDefaultSiteSpace(ss) === wantDefault);
-    return list(c.query, items, (ss) => siteSpaceView(c, ss));
+    return list(c.query, items, (ss) => siteSpaceView(c, ss), (ss) => c.store.siteSpaceKey(ss));
   });
 
   r.add("POST", `${SITE}/site-spaces`, (c) => {

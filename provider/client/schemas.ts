@@ -170,3 +170,64 @@ export const ApiSiteAdaptiveSchema = z.looseObject({
   updatedAt: z.string(),
 });
 export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;
+
+export const ApiSiteExternalLink = z.looseObject({
+  object: z.literal("site-external-link"),
+  id: z.string(),
+  title: z.string(),
+  url: z.string(),
+  description: z.string().optional().nullable(),
+  icon: z.string().optional().nullable(),
+  sectionGroup: z.string().optional().nullable(),
+  draft: z.boolean().optional(),
+  condition: z.string().optional().nullable(),
+});
+export type ApiSiteExternalLink = z.infer<typeof ApiSiteExternalLink>;
+
+/** An item of a site's structure or of a group's `children`: a section, a group, a link, or a kind GitBook adds later. */
+export type ApiStructureItem = ApiSiteSection | ApiSiteSectionGroup | ApiSiteExternalLink | { object: string; id: string };
+
+export interface ApiSiteSectionGroup {
+  object: "site-section-group";
+  id: string;
+  title: string;
+  icon?: string | null;
+  draft?: boolean;
+  /** The group this one is nested in. */
+  sectionGroup?: string | null;
+  /** Deprecated by GitBook for `children`: the sections it holds. */
+  sections?: { id: string }[];
+  /** What it holds, in order. */
+  children?: ApiStructureItem[];
+  [k: string]: unknown;
+}
+
+const KNOWN_ITEMS = ["site-section", "site-section-group", "site-external-link"];
+
+export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = z.looseObject({
+  object: z.literal("site-section-group"),
+  id: z.string(),
+  title: z.string(),
+  icon: z.string().optional().nullable(),
+  draft: z.boolean().optional(),
+  sectionGroup: z.string().optional().nullable(),
+  sections: z.array(z.looseObject({ id: z.string() })).optional(),
+  get children() {
+    return z.array(ApiStructureItem).optional();
+  },
+});
+
+export const ApiStructureItem: z.ZodType<ApiStructureItem> = z.union([
+  ApiSiteSection,
+  z.lazy(() => ApiSiteSectionGroup),
+  ApiSiteExternalLink,
+  // Kinds of item this package does not know yet pass through; a known kind must have its fields.
+  z.looseObject({ object: z.string().refine((o) => !KNOWN_ITEMS.includes(o), "is a known kind whose fields are missing"), id: z.string() }),
+]);
+
+/** A site's navigation: made of sections (with groups and links), or, in a site without sections, of site spaces. */
+export const ApiSiteStructure = z.looseObject({
+  type: z.string(),
+  structure: z.array(z.union([ApiStructureItem, ApiSiteSpace])),
+});
+export type ApiSiteStructure = z.infer<typeof ApiSiteStructure>;

@@ -164,6 +164,54 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     count: (e) => e.store.shareLinks.size,
   },
   {
+    kind: "SiteSectionGroup",
+    program: (e, v) => [
+      site(),
+      { kind: "Site", name: "site2", args: { title: "Other Docs" } },
+      { kind: "SiteSection", name: "sec", args: { siteId: ref("site.id"), spaceId: e.seeded.spaceIds[0] } },
+      {
+        kind: "SiteSectionGroup",
+        name: "subject",
+        args: {
+          siteId: ref(v === "replace" ? "site2.id" : "site.id"),
+          title: v === "update" ? "Products v2" : "Products",
+          ...(v === "replace" ? {} : { sections: [ref("sec.id")] }),
+        },
+      },
+    ],
+    updateField: "title",
+    replaceField: "siteId",
+    live: (e, id) => e.store.sectionGroups.get(id),
+    drift: (e, id) => ((e.store.sectionGroups.get(id)!.title = "Renamed in app"), "title"),
+    remove: (e, id) => e.store.deleteSectionGroup(id),
+    existing: async (e, d) =>
+      (await api(e, "POST", `/orgs/${org(e)}/sites/${d.resource("site").id}/section-groups`, { title: "Products", sections: [d.resource("sec").id] })).id,
+    count: (e) => e.store.sectionGroups.size,
+  },
+  {
+    kind: "SiteExternalLink",
+    program: (e, v) => [
+      site(),
+      { kind: "Site", name: "site2", args: { title: "Other Docs" } },
+      // GitBook refuses a link in a site without sections: the link waits for its site's section.
+      { kind: "SiteSection", name: "sec", args: { siteId: ref("site.id"), spaceId: e.seeded.spaceIds[0] } },
+      { kind: "SiteSection", name: "sec2", args: { siteId: ref("site2.id"), spaceId: e.seeded.spaceIds[1] } },
+      {
+        kind: "SiteExternalLink",
+        name: "subject",
+        args: { siteId: ref(v === "replace" ? "site2.id" : "site.id"), title: "Status", url: v === "update" ? "https://status.acme.test/v2" : "https://status.acme.test" },
+        dependsOn: [v === "replace" ? "sec2" : "sec"],
+      },
+    ],
+    updateField: "url",
+    replaceField: "siteId",
+    live: (e, id) => e.store.externalLinks.get(id),
+    drift: (e, id) => ((e.store.externalLinks.get(id)!.title = "Renamed in app"), "title"),
+    remove: (e, id) => e.store.externalLinks.delete(id),
+    existing: async (e, d) => (await api(e, "POST", `/orgs/${org(e)}/sites/${d.resource("site").id}/external-links`, { title: "Status", url: "https://status.acme.test" })).id,
+    count: (e) => e.store.externalLinks.size,
+  },
+  {
     kind: "Space",
     // In a collection, which it leaves for the other organization (where that collection is not).
     program: (e, v) => [
