@@ -33,6 +33,10 @@ export {
   type DocsSiteSection,
   type DocsSiteSiteSpace,
   type DocsSiteShareLink,
+  type DocsSiteEntry,
+  type DocsSiteGroup,
+  type DocsSiteLink,
+  type DocsSiteSpace,
   type TopologyProblem,
 } from "./components/docsSite";
 export * as client from "./client";
