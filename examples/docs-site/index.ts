@@ -183,8 +183,6 @@ if (sections !== undefined && title !== undefined) {
 function configKeyOf(topologyPath: string): string {
   const site = /^site\.(title|visibility|adaptiveContent)\b/.exec(topologyPath);
   if (site) return `${config.name}:${site[1]}`;
-  // A condition naming an undeclared claim is about the whole navigation and its schema.
-  if (topologyPath === "") return `${config.name}:visitorSchema`;
   return `${config.name}:${topologyPath.replace(/\.spaceId$/, ".space")}`;
 }
 

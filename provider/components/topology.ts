@@ -236,9 +236,6 @@ function navigation(t: Record<string, unknown>): { entry: Record<string, unknown
   return out;
 }
 
-/** Where a condition is written, for messages: `sections[1].sections[0] (section "guides")`. */
-const named = (at: readonly PropertyKey[], kind: string, key: unknown) => `${pathText(at)} (${kind} "${String(key)}")`;
-
 /**
  * The rules that relate entries to each other. They run on the raw topology, not inside zod, because
  * zod skips refinements once a field fails, and a field holding an Output fails the plain schema.
@@ -250,8 +247,12 @@ function relations(t: Record<string, unknown>): Issue[] {
   const firstAt = new Map<unknown, string>();
   let defaultSection: string | undefined;
   const conditions: ConditionToCheck[] = [];
-  const condition = (what: string, v: unknown) => {
-    if (typeof v === "string") conditions.push({ where: `${what}'s condition`, condition: v });
+  const conditionAt = new Map<string, PropertyKey[]>();
+  const condition = (at: PropertyKey[], v: unknown) => {
+    if (typeof v !== "string") return;
+    const where = pathText([...at, "condition"]);
+    conditionAt.set(where, [...at, "condition"]);
+    conditions.push({ where, condition: v });
   };
   const spaceChoice = (e: Record<string, unknown>, at: PropertyKey[]) => {
     // Outputs are allowed for spaceId, so only "both" or "neither" of two plain absences is certain.
@@ -263,10 +264,10 @@ function relations(t: Record<string, unknown>): Issue[] {
     const prior = firstAt.get(s.key);
     if (prior !== undefined) issue([...at, "key"], `"${String(s.key)}" is already the key of ${prior}`);
     else if (typeof s.key === "string") firstAt.set(s.key, pathText(at));
-    if (kind === "link") condition(named(at, "link", s.key), s.condition);
+    if (kind === "link") condition(at, s.condition);
     if (kind !== "section") continue;
     spaceChoice(s, at);
-    condition(named(at, "section", s.key), s.condition);
+    condition(at, s.condition);
     if (s.default === true) {
       if (defaultSection !== undefined) issue([...at, "default"], `is true but ${defaultSection} is already the default section`);
       else defaultSection = pathText(at);
@@ -290,7 +291,7 @@ function relations(t: Record<string, unknown>): Issue[] {
         if (defaultSs !== undefined) issue([...ssAt, "default"], `is true but ${pathText(at)}.siteSpaces[${defaultSs}] is already the default of this section`);
         else defaultSs = j;
       }
-      condition(named(ssAt, "site space", ss.key), ss.condition);
+      condition(ssAt, ss.condition);
     }
   }
   const linkFirst = new Map<unknown, number>();
@@ -313,7 +314,10 @@ function relations(t: Record<string, unknown>): Issue[] {
   // Beyond GitBook, which accepts any expression: a condition naming a claim the site's visitors
   // never carry would hide its entry from everyone.
   if (t.visitorSchema && typeof t.visitorSchema === "object" && !isDeferred(t.visitorSchema)) {
-    for (const p of checkConditions(t.visitorSchema as ClaimsSchema, conditions)) issue([], p.message);
+    for (const p of checkConditions(t.visitorSchema as ClaimsSchema, conditions)) {
+      const hint = p.nearest ? `; nearest declared claim: ${p.nearest}` : "";
+      issue(conditionAt.get(p.where)!, `${JSON.stringify(p.condition)} names the claim ${p.claim}, but visitorSchema declares no ${p.missing}${hint}`);
+    }
   }
   return issues;
 }

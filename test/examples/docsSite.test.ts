@@ -22,7 +22,7 @@ function inventory(emu: Emulator) {
     externalLinks: s.externalLinks.size,
     siteSpaces: s.siteSpaces.size,
     // Spaces the program created (the seeded ones have no such title); a deleted space leaves the store.
-    createdSpaces: [...s.spaces.values()].filter((x) => x.title === "Tutorials").length,
+    createdSpaces: [...s.spaces.values()].filter((x) => x.title === "Tutorials" && !x.deletedAt).length,
     shareLinks: s.shareLinks.size,
     teams: s.teams.size,
     teamMembers: s.teamMembers.size,
@@ -124,7 +124,7 @@ for (const stack of ["dev", "prod"] as const) {
 
       expect(r.outputs?.siteId).toBe(site[0]!.id);
       expect(Object.keys(r.outputs?.siteSpaceIds as object).sort()).toEqual(
-        ["api", "api/beta", "api/changelog", "guides", "guides/handbook", "guides/typescript", "start"].sort(),
+        ["api", "api/beta", "api/changelog", "guides", "guides/handbook", "guides/typescript", "start", "tutorials"].sort(),
       );
       expect("singleSignOn" in r.outputs!).toBe(want.saml === 1);
     });
@@ -241,14 +241,19 @@ describeDeployments("the docs-site example with a config mistake", () => {
 
   it("names every mistake, in whichever key it is", async () => {
     const sections = JSON.parse(exampleSectionsConfig());
-    sections[2].siteSpaces[0].space = "no-such-space";
+    sections[3].sections[0].siteSpaces[0].space = "no-such-space";
+    sections[1].siteSpaces[1].condition = "visitor.claims.stafff == true";
     sections[1].siteSpaces[1].path = "p".repeat(101);
     const r = await preview({
       "docs-site:sections": JSON.stringify(sections),
       "docs-site:team": JSON.stringify({ title: "Docs writers", members: [{ user: "ada" }] }),
       "docs-site:visibility": "secret",
     });
-    expect(r.error).toContain("docs-site:sections[2].siteSpaces[0].space: names no space in docs-site:spaces");
+    expect(r.error).toContain("docs-site:sections[3].sections[0].siteSpaces[0].space: names no space in docs-site:spaces");
+    // A condition naming a claim the visitor schema does not declare, with the claim it probably meant.
+    expect(r.error).toContain(
+      'docs-site:sections[1].siteSpaces[1].condition: "visitor.claims.stafff == true" names the claim visitor.claims.stafff, but visitorSchema declares no visitor.claims.stafff; nearest declared claim: visitor.claims.staff',
+    );
     expect(r.error).toContain("docs-site:sections[1].siteSpaces[1].path: must be 1 to 100 characters");
     expect(r.error).toContain("docs-site:team.members[0].user: must be the e-mail address of a member of the organization");
     expect(r.error).toContain("docs-site:visibility: must be one of public, unlisted, share-link, visitor-auth");
