@@ -41,7 +41,8 @@ function processingError(source: OpenApiSource): { code: OpenApiProcessErrorCode
  * `openApiProcessingReads` GETs answer "pending", the next one the outcome.
  */
 function observeSpec(c: Ctx, spec: OpenApiSpecRecord): void {
-  if (spec.processingState !== "pending" || spec.frozen) return;
+  // Pending with an error code (set by a test): a failed attempt that only a new source restarts here.
+  if (spec.processingState !== "pending" || spec.frozen || spec.lastProcessErrorCode) return;
   if (spec.pendingReads < c.store.settings.openApiProcessingReads) {
     spec.pendingReads++;
     return;
