@@ -54,6 +54,8 @@ function expectError(r: Res, status: number, messageStart?: string): void {
 
 describe("authentication", () => {
   it("answers 401 {error} without a token, with a wrong one, and after revokeToken", async () => {
+    // /v1/nowhere is no path of the spec: checked as received, before authentication.
+    expectContractViolation(/GET \/v1\/nowhere: no operation of the spec has this path/);
     expectError(await call("GET", "/v1/orgs", undefined, null), 401);
     expectError(await call("GET", "/v1/orgs", undefined, "gb_emu_wrong"), 401);
     // Authentication comes before routing.
@@ -86,6 +88,9 @@ describe("authentication", () => {
 
 describe("not found", () => {
   it("answers 404 {error} for unknown ids and routes", async () => {
+    // Unknown routes are no paths of the spec; unknown ids are valid requests.
+    expectContractViolation(/GET \/v1\/nowhere: no operation of the spec has this path/);
+    expectContractViolation(/POST \/v1\/orgs\/[^ ]+\/unknown: no operation of the spec has this path/);
     const site = await createSite();
     const s = `${org()}/sites/${site.id}`;
     const cases: [string, string, unknown?][] = [
@@ -195,7 +200,7 @@ const LIMIT_CASES: LimitCase[] = [
       ["path", 1, 100],
       ["description", undefined, 256],
       ["icon", undefined, 50],
-      ["condition", 1, 1024],
+      ["condition", undefined, 1024],
     ] as const
   ).map(
     ([field, min, max]): LimitCase => ({
@@ -212,13 +217,13 @@ const LIMIT_CASES: LimitCase[] = [
   ...(
     [
       ["path", 1, 100],
-      ["condition", 1, 1024],
+      ["condition", undefined, 1024],
     ] as const
   ).map(
     ([field, min, max]): LimitCase => ({
       name: `PATCH site space ${field}`,
       field,
-      min,
+      ...(min !== undefined && { min }),
       max,
       target: async () => {
         const { base, section } = await siteWithSection();
@@ -317,6 +322,10 @@ const LIMIT_CASES: LimitCase[] = [
 
 describe("validation limits", () => {
   it.each(LIMIT_CASES)("$name: rejects values beyond the limit naming $field, accepts the boundaries", async (c) => {
+    // Values beyond the limit break the spec's maxLength/minLength (a long source.url fails both alternatives of source).
+    const top = c.field.split(".")[0];
+    expectContractViolation(new RegExp(`request body /${top}: .*must NOT have more than ${c.max} characters`));
+    if (c.min !== undefined) expectContractViolation(new RegExp(`request body /${top}: .*must NOT have fewer than ${c.min} characters`));
     const make = c.make ?? ((n: number) => "x".repeat(n));
     const request = await c.target();
     const send = (v: string) => call(...request(v));
@@ -339,38 +348,44 @@ describe("validation limits", () => {
   it("enforces patterns, URLs, enums, required fields and types, and ignores unknown fields", async () => {
     const site = await createSite();
     const s = `${org()}/sites/${site.id}`;
-    const bad: [string, string, unknown, string][] = [
-      ["PATCH", s, { proxy: "https://docs.acme.test/docs" }, "proxy: must match"],
-      ["PATCH", s, { proxy: "docs.acme.test" }, "proxy: must match"],
-      ["PATCH", s, { visibility: "secret" }, "visibility: must be one of public, unlisted, share-link, visitor-auth"],
+    // [method, path, body, start of the 400 message, what the request breaks in the spec (none: a valid request GitBook refuses)]
+    const bad: [string, string, unknown, string, RegExp?][] = [
+      ["PATCH", s, { proxy: "https://docs.acme.test/docs" }, "proxy: must match", /updateSiteById request body \/proxy: .*must match pattern/],
+      ["PATCH", s, { proxy: "docs.acme.test" }, "proxy: must match", /updateSiteById request body \/proxy: .*must match pattern/],
+      ["PATCH", s, { visibility: "secret" }, "visibility: must be one of public, unlisted, share-link, visitor-auth", /updateSiteById request body \/visibility: must be one of/],
+      // agentsContext is no field of the spec's PATCH body, so nothing to break there.
       ["PATCH", s, { agentsContext: "maybe" }, "agentsContext: "],
-      ["PATCH", s, { title: 42 }, "title: must be a string"],
-      ["PATCH", s, { title: null }, "title: "],
-      ["PATCH", s, { adaptiveContent: { enabled: "yes" } }, "adaptiveContent.enabled: must be a boolean"],
-      ["POST", `${org()}/sites`, { type: "gold" }, "type: "],
+      ["PATCH", s, { title: 42 }, "title: must be a string", /updateSiteById request body \/title: must be string \(got 42\)/],
+      ["PATCH", s, { title: null }, "title: ", /updateSiteById request body \/title: must be string \(got null\)/],
+      ["PATCH", s, { adaptiveContent: { enabled: "yes" } }, "adaptiveContent.enabled: must be a boolean", /updateSiteById request body \/adaptiveContent\/enabled: must be boolean/],
+      ["POST", `${org()}/sites`, { type: "gold" }, "type: ", /createSite request body \/type: must be one of/],
       ["POST", `${org()}/sites`, { spaces: [space(0), "spc_nope"] }, "spaces: "],
-      ["POST", `${s}/sections`, {}, "spaceId: is required"],
+      ["POST", `${s}/sections`, {}, "spaceId: is required", /addSectionToSite request body \/spaceId: is required/],
       ["POST", `${s}/sections`, { spaceId: "spc_nope" }, "spaceId: "],
       ["POST", `${s}/site-spaces`, { spaceId: space(0), sectionId: "sec_nope" }, "sectionId: "],
-      ["POST", `${s}/share-links`, {}, "name: is required"],
-      ["PUT", `${org()}/teams`, {}, "title: is required"],
+      ["POST", `${s}/share-links`, {}, "name: is required", /createSiteShareLink request body \/name: is required/],
+      ["PUT", `${org()}/teams`, {}, "title: is required", /createOrganizationTeam request body \/title: is required/],
       ["PUT", `${org()}/teams`, { title: "T", members: ["nobody@acme.test"] }, 'members: unknown user "nobody@acme.test"'],
-      ["POST", `${org()}/saml`, { label: "Okta", ssoURL: "not a url" }, "ssoURL: must be a valid"],
-      ["POST", `${org()}/saml`, { label: "Okta", defaultRole: "boss" }, "defaultRole: "],
+      ["POST", `${org()}/saml`, { label: "Okta", ssoURL: "not a url" }, "ssoURL: must be an absolute URI", /createOrganizationSAMLProvider request body \/ssoURL: must match format "uri"/],
+      ["POST", `${org()}/saml`, { label: "Okta", defaultRole: "boss" }, "defaultRole: ", /createOrganizationSAMLProvider request body \/defaultRole: matches none/],
       ["POST", `${org()}/saml`, { label: "Okta", defaultTeam: "team_nope" }, "defaultTeam: "],
-      ["POST", `${org()}/saml`, {}, "label: is required"],
-      ["POST", `${org()}/openapi`, { slug: "Bad_Slug", source: { text: "openapi" } }, "slug: must match"],
-      ["POST", `${org()}/openapi`, { slug: "-lead", source: { text: "openapi" } }, "slug: must match"],
-      ["POST", `${org()}/openapi`, { source: { text: "openapi" } }, "slug: is required"],
-      ["POST", `${org()}/openapi`, { slug: "ok" }, "source: is required"],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: {} }, "source: must be either"],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "https://a.example/x", text: "openapi" } }, "source: must be either"],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: { text: "" } }, "source.text: "],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "ftp://a.example/x" } }, "source.url: must be a valid"],
-      ["POST", `${org()}/openapi`, [], "body: must be a JSON object"],
+      ["POST", `${org()}/saml`, {}, "label: is required", /createOrganizationSAMLProvider request body \/label: is required/],
+      ["POST", `${org()}/openapi`, { slug: "Bad_Slug", source: { text: "openapi" } }, "slug: must match", /createOpenAPISpec request body \/slug: must match pattern .*\(got "Bad_Slug"\)/],
+      ["POST", `${org()}/openapi`, { slug: "-lead", source: { text: "openapi" } }, "slug: must match", /createOpenAPISpec request body \/slug: must match pattern .*\(got "-lead"\)/],
+      ["POST", `${org()}/openapi`, { source: { text: "openapi" } }, "slug: is required", /createOpenAPISpec request body \/slug: is required/],
+      ["POST", `${org()}/openapi`, { slug: "ok" }, "source: is required", /createOpenAPISpec request body \/source: is required/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: {} }, "source: must be either", /createOpenAPISpec request body \/source: matches none of the alternatives/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "https://a.example/x", text: "openapi" } }, "source: must be either", /createOpenAPISpec request body \/source: matches more than one alternative/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: { text: "" } }, "source.text: ", /createOpenAPISpec request body \/source: .*\/text: must NOT have fewer than 1 characters/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "a.example/x" } }, "source.url: must be an absolute URI", /createOpenAPISpec request body \/source: .*\/url: must match format "uri"/],
+      ["POST", `${org()}/openapi`, [], "body: must be a JSON object", /createOpenAPISpec request body: must be object/],
     ];
-    for (const [method, path, body, message] of bad) expectError(await call(method, path, body), 400, message);
+    for (const [method, path, body, message, breaks] of bad) {
+      if (breaks) expectContractViolation(breaks);
+      expectError(await call(method, path, body), 400, message);
+    }
 
+    expectContractViolation(/updateSiteById request body: must be object \(got "\{oops"\)/);
     const raw = await fetch(`${emu.url}${s}`, { method: "PATCH", headers: { authorization: `Bearer ${emu.token}` }, body: "{oops" });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toEqual({ error: { code: 400, message: "body: must be valid JSON" } });
@@ -378,6 +393,16 @@ describe("validation limits", () => {
     const patched = await must("PATCH", s, { title: "Renamed", bogus: true }, 200);
     expect(patched.title).toBe("Renamed");
     expect(patched).not.toHaveProperty("bogus");
+  });
+
+  it("accepts what the spec accepts: empty conditions, upper-case OpenAPI slugs, URIs of any scheme", async () => {
+    const { base, section } = await siteWithSection();
+    expect((await must("PATCH", `${base}/sections/${section.id}`, { condition: "" }, 200)).condition).toBe("");
+    expect((await must("PATCH", `${base}/site-spaces/${section.siteSpaces[0].id}`, { condition: "" }, 200)).condition).toBe("");
+    expect((await must("POST", `${org()}/openapi`, { slug: "Payments-API", source: { text: "openapi: 3.1.0" } }, 201)).slug).toBe("Payments-API");
+    // GitBook takes the URL and then fails to fetch it (see the OpenAPI specs below).
+    expect((await must("POST", `${org()}/openapi`, { slug: "ftp", source: { url: "ftp://specs.acme.test/api.yaml" } }, 201)).sourceURL).toBe("ftp://specs.acme.test/api.yaml");
+    expect((await must("POST", `${org()}/saml`, { label: "Okta", ssoURL: "urn:acme:sso" }, 201)).ssoURL).toBe("urn:acme:sso");
   });
 
   it("leaves the object untouched when a PATCH is rejected", async () => {
@@ -390,7 +415,7 @@ describe("validation limits", () => {
 // ------------------------------------------------------------------ null clearing
 
 describe("null clears optional fields", () => {
-  it("condition, icon, description and title of a section; condition of a site space", async () => {
+  it("condition, icon and description of a section; condition of a site space; not a section's title", async () => {
     const { base, section } = await siteWithSection();
     const sec = `${base}/sections/${section.id}`;
     const set = await must("PATCH", sec, { title: "Custom", condition: "visitor.claims.beta", icon: "rocket", description: "About" }, 200);
@@ -399,9 +424,12 @@ describe("null clears optional fields", () => {
     // Omitted leaves unchanged.
     expect(await must("PATCH", sec, { path: "start" }, 200)).toMatchObject({ condition: "visitor.claims.beta", icon: "rocket", path: "start" });
 
-    const cleared = await must("PATCH", sec, { title: null, condition: null, icon: null, description: null }, 200);
-    expect(cleared.title).toBe(spaceTitle(0));
+    const cleared = await must("PATCH", sec, { condition: null, icon: null, description: null }, 200);
+    expect(cleared.title).toBe("Custom");
     for (const key of ["condition", "icon", "description"]) expect(cleared).not.toHaveProperty(key);
+    // The spec's PATCH title is a string of 2 to 128 characters: a title once given cannot be removed.
+    expectContractViolation(/updateSiteSectionById request body \/title: must be string \(got null\)/);
+    expectError(await call("PATCH", sec, { title: null }), 400, "title: ");
 
     const ss = `${base}/site-spaces/${section.siteSpaces[0].id}`;
     expect((await must("PATCH", ss, { condition: "visitor.claims.paid" }, 200)).condition).toBe("visitor.claims.paid");
@@ -412,7 +440,8 @@ describe("null clears optional fields", () => {
     const site = await createSite();
     await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200);
     const withProxy = await must("PATCH", `${org()}/sites/${site.id}`, { proxy: "www.acme.test/docs/v2" }, 200);
-    expect(withProxy.proxy).toEqual({ origin: "https://www.acme.test", target: "https://www.acme.test/docs/v2" });
+    // The origin as given (no scheme); the target is where GitBook serves the site for the proxy.
+    expect(withProxy.proxy).toEqual({ origin: "www.acme.test/docs/v2", target: `https://proxy.gitbook.site/sites/${site.id}` });
     expect(withProxy.urls.published).toBe("https://www.acme.test/docs/v2");
     expect((await getSite(site.id)).proxy).toEqual(withProxy.proxy);
     const without = await must("PATCH", `${org()}/sites/${site.id}`, { proxy: null }, 200);
@@ -428,6 +457,7 @@ describe("sites", () => {
     expect(site).toMatchObject({
       object: "site",
       type: "ultimate",
+      appliedType: "ultimate",
       title: "Développeur Docs!",
       basename: "developpeur-docs",
       visibility: "public",
@@ -435,9 +465,11 @@ describe("sites", () => {
       siteSpaces: 0,
       adaptiveContent: { enabled: false },
       agentsContext: "excluded",
+      defaultLevel: "inherit",
       urls: {
         location: `${emu.url}/v1/orgs/${emu.seeded.organizationId}/sites/${site.id}`,
         app: expect.any(String),
+        preview: `https://sites.gitbook.com/preview/${site.id}/`,
       },
     });
     expect(site).not.toHaveProperty("hostname");
@@ -468,8 +500,9 @@ describe("sites", () => {
     expect((await createSite()).type).toBe("ultimate");
   });
 
-  it("patches fields", async () => {
+  it("patches fields, and lists the premium features the site uses", async () => {
     const site = await createSite();
+    expect(site.features).toEqual([]);
     const p = await must(
       "PATCH",
       `${org()}/sites/${site.id}`,
@@ -477,6 +510,10 @@ describe("sites", () => {
       200,
     );
     expect(p).toMatchObject({ visibility: "share-link", basename: "handbook", agentsContext: "included", adaptiveContent: { enabled: true } });
+    expect(p.features.map((f: Json) => [f.id, f.plan])).toEqual([
+      ["sites-adaptive-content", "ultimate"],
+      ["sites-share-links", "premium"],
+    ]);
   });
 
   it("adds root-level site spaces from `spaces`, first one default, unique paths", async () => {
@@ -534,6 +571,7 @@ describe("sites", () => {
     expect((await listAll(`${org()}/sites?published=true`)).map((s: Json) => s.title)).toEqual(["Alpha docs"]);
     expect((await listAll(`${org()}/sites?title=BETA`)).map((s: Json) => s.title)).toEqual(["Beta docs"]);
     expect((await listAll(`${org()}/sites?space=${space(0)}`)).map((s: Json) => s.title)).toEqual(["Alpha docs"]);
+    expectContractViolation(/listSites query \/published: must be boolean/);
     expectError(await call("GET", `${org()}/sites?published=maybe`), 400, "published: ");
   });
 });
@@ -1052,9 +1090,15 @@ describe("pagination", () => {
     expect(first.items).toHaveLength(50);
     expect(first.count).toBe(51);
     expect(first.next.page).toEqual(expect.any(String));
-    for (const limit of ["1001", "0", "-1", "2.5", "abc", ""]) {
+    // The spec's limit is a number from 0 to 1000; GitBook refuses 0 as well (LIST_LIMIT).
+    expectContractViolation(/listTeamsInOrganizationById query \/limit: must be <= 1000/);
+    expectContractViolation(/listTeamsInOrganizationById query \/limit: must be >= 0/);
+    expectContractViolation(/listTeamsInOrganizationById query \/limit: must be number/);
+    for (const limit of ["1001", "0", "-1", "abc", ""]) {
       expectError(await call("GET", `${org()}/teams?limit=${limit}`), 400, "limit: ");
     }
+    // A fraction is a number: whole items are served.
+    expect((await must("GET", `${org()}/teams?limit=2.5`, undefined, 200)).items).toHaveLength(2);
     expect((await call("GET", `${org()}/teams?limit=1000`)).status).toBe(200);
     expectError(await call("GET", `${org()}/teams?page=not-a-token`), 400, "page: ");
   });
@@ -1077,6 +1121,7 @@ describe("pagination", () => {
       `${org()}/openapi`,
       `${org()}/openapi/s/versions`,
     ];
+    expectContractViolation(/query \/limit: must be <= 1000/);
     for (const path of lists) {
       const r = await must("GET", `${path}?limit=1`, undefined, 200);
       expect(Object.keys(r).sort(), path).toEqual(r.next ? ["count", "items", "next"] : ["count", "items"]);
@@ -1224,32 +1269,53 @@ describe("OpenAPI specs", () => {
     expect((await must("GET", `${spec("petstore")}/versions/${done.lastVersion}`, undefined, 200)).id).toBe(done.lastVersion);
 
     expect((await must("PATCH", spec("petstore"), { visibility: "public" }, 200)).visibility).toBe("public");
+    expectContractViolation(/updateOpenAPISpecBySlug request body \/visibility: must be one of "private", "public"/);
     expectError(await call("PATCH", spec("petstore"), { visibility: "internal" }), 400, "visibility: ");
 
-    // PUT on an unknown slug creates it.
-    expect((await must("PUT", spec("fresh"), { source: { text: "swagger: '2.0'" } }, 200)).processingState).toBe("pending");
+    // PUT on an unknown slug creates it, and says so with a 201.
+    expect((await must("PUT", spec("fresh"), { source: { text: "swagger: '2.0'" } }, 201)).processingState).toBe("pending");
     expectError(await call("PUT", spec("Bad_Slug"), { source: { text: "openapi" } }), 400, "slug: ");
   });
 
-  it("fails with invalid_spec for bad text and fetch_failed for an unreachable URL", async () => {
+  it("completes with PARSE_ERROR for bad text and FETCH_ERROR for a URL it cannot fetch, keeping the last version", async () => {
     await must("POST", `${org()}/openapi`, { slug: "text", source: { text: "just some prose" } }, 201);
     await must("POST", `${org()}/openapi`, { slug: "url", source: { url: "https://invalid.example/openapi.json" } }, 201);
+    await must("POST", `${org()}/openapi`, { slug: "ftp", source: { url: "ftp://specs.acme.test/openapi.yaml" } }, 201);
     for (const [slug, code] of [
-      ["text", "invalid_spec"],
-      ["url", "fetch_failed"],
+      ["text", "PARSE_ERROR"],
+      ["url", "FETCH_ERROR"],
+      ["ftp", "FETCH_ERROR"],
     ] as const) {
       await must("GET", spec(slug), undefined, 200);
       const failed = await must("GET", spec(slug), undefined, 200);
-      expect(failed).toMatchObject({ processingState: "failed", lastProcessErrorCode: code });
+      // The spec has no failed state: processing is over, and the code says it failed.
+      expect(failed).toMatchObject({ processingState: "complete", lastProcessErrorCode: code, lastProcessedErrorCount: 1, lastProcessedErrors: [{ message: expect.any(String) }] });
       expect(failed).not.toHaveProperty("lastVersion");
       expectError(await call("GET", `${spec(slug)}/versions/latest`), 404);
     }
     // A new source clears the error and processes again.
     const retried = await must("PUT", spec("text"), { source: { text: "openapi: 3.0.3" } }, 200);
-    expect(retried.processingState).toBe("pending");
+    expect(retried).toMatchObject({ processingState: "pending", lastProcessedErrorCount: 0 });
     expect(retried).not.toHaveProperty("lastProcessErrorCode");
     await must("GET", spec("text"), undefined, 200);
-    expect((await must("GET", spec("text"), undefined, 200)).processingState).toBe("complete");
+    const done = await must("GET", spec("text"), undefined, 200);
+    expect(done).toMatchObject({ processingState: "complete", lastVersion: expect.any(String) });
+    // A later failure leaves that version as the last one.
+    await must("PUT", spec("text"), { source: { text: "prose again" } }, 200);
+    await must("GET", spec("text"), undefined, 200);
+    expect(await must("GET", spec("text"), undefined, 200)).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", lastVersion: done.lastVersion });
+  });
+
+  it("serves a version's content with its source URL, public only while the spec is", async () => {
+    await must("POST", `${org()}/openapi`, { slug: "petstore", source: { url: "https://specs.acme.test/petstore.yaml" } }, 201);
+    await must("GET", spec("petstore"), undefined, 200);
+    await must("GET", spec("petstore"), undefined, 200);
+    expect(await must("GET", `${spec("petstore")}/versions/latest/content`, undefined, 200)).toEqual({
+      filesystem: {},
+      urls: { source: "https://specs.acme.test/petstore.yaml", public: null },
+    });
+    await must("PATCH", spec("petstore"), { visibility: "public" }, 200);
+    expect((await must("GET", `${spec("petstore")}/versions/latest/content`, undefined, 200)).urls.public).toBe("https://specs.acme.test/petstore.yaml");
   });
 
   it("honours openApiProcessingReads, including 0 and Infinity, and the per-spec freeze", async () => {
@@ -1315,6 +1381,7 @@ describe("teams", () => {
     // Unknown users are named in the 400, and nothing changes.
     expectError(await call("PUT", t, { add: [alan!.id, "ghost@acme.test"] }), 400, 'add: unknown user "ghost@acme.test"');
     expectError(await call("PUT", t, { remove: ["usr_ghost"] }), 400, 'remove: unknown user "usr_ghost"');
+    expectContractViolation(/updateMembersInOrganizationTeam request body \/memberships\/[^/]+\/role: must be one of "owner", "member"/);
     expectError(await call("PUT", t, { memberships: { [ada!.id]: { role: "boss" } } }), 400, `memberships.${ada!.id}.role: `);
     expect((await memberList(team.id)).length).toBe(2);
 
@@ -1366,6 +1433,10 @@ describe("SAML providers", () => {
       object: "saml-provider",
       label: "Okta",
       status: "pending",
+      // Every provider object carries the three; one created without them has them empty (ssoURL, a URI: about:blank).
+      entityID: "",
+      certificate: "",
+      ssoURL: "about:blank",
       defaultRole: null,
       defaultTeam: { object: "team", id: team.id },
       service: {
@@ -1382,10 +1453,16 @@ describe("SAML providers", () => {
       200,
     );
     expect(active).toMatchObject({ status: "active", entityID: "urn:okta:acme", defaultRole: "read", label: "Okta" });
-    const reset = await must("PATCH", `${org()}/saml/${p.id}`, { defaultTeam: null, defaultRole: null, ssoURL: null }, 200);
-    expect(reset).toMatchObject({ status: "pending", defaultRole: null });
-    expect(reset).not.toHaveProperty("defaultTeam");
-    expect(reset).not.toHaveProperty("ssoURL");
+    // An empty entityID (or certificate) is a value the spec allows: the provider is incomplete again.
+    const emptied = await must("PATCH", `${org()}/saml/${p.id}`, { entityID: "", defaultRole: null }, 200);
+    expect(emptied).toMatchObject({ status: "pending", entityID: "", defaultRole: null, ssoURL: "https://acme.okta.test/sso" });
+    // Nothing takes null but defaultRole; an empty defaultTeam names no team.
+    expectContractViolation(/updateOrganizationSAMLProvider request body \/ssoURL: must be string \(got null\)/);
+    expectContractViolation(/updateOrganizationSAMLProvider request body \/defaultTeam: must be string \(got null\)/);
+    expectError(await call("PATCH", `${org()}/saml/${p.id}`, { ssoURL: null }), 400, "ssoURL: ");
+    expectError(await call("PATCH", `${org()}/saml/${p.id}`, { defaultTeam: null }), 400, "defaultTeam: ");
+    expectError(await call("PATCH", `${org()}/saml/${p.id}`, { defaultTeam: "" }), 400, "defaultTeam: ");
+    expect((await must("GET", `${org()}/saml/${p.id}`, undefined, 200)).defaultTeam).toMatchObject({ id: team.id });
 
     expect(await must("GET", `${org()}/sso`, undefined, 200)).toEqual({ items: [{ id: p.id, label: "Okta", startURL: p.service.startURL }] });
   });
@@ -1399,6 +1476,7 @@ describe("request log", () => {
     await createSection(site.id, { spaceId: space(0) });
     await createSection(site.id, { spaceId: space(1) });
     await call("GET", `${org()}/sites/${site.id}/sections`);
+    expectContractViolation(/GET \/v1\/nowhere: no operation of the spec has this path/);
     await call("GET", "/v1/nowhere");
     await call("GET", "/v1/orgs", undefined, null);
 

@@ -22,7 +22,9 @@ export type SpaceEditMode = (typeof SPACE_EDIT_MODES)[number];
 /** GitBook's `DefaultLevel` of a space or collection: a role, null (no access by default), or "inherit". */
 export const DEFAULT_LEVELS = [...ROLES, "inherit"] as const;
 export type DefaultLevel = (typeof DEFAULT_LEVELS)[number] | null;
-export type OpenApiProcessingState = "pending" | "complete" | "failed";
+/** As the spec lists them; a processing that failed is `complete` with a `lastProcessErrorCode`. */
+export type OpenApiProcessingState = "pending" | "progress" | "complete";
+export type OpenApiProcessErrorCode = "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
 export type OpenApiSource = { url: string } | { text: string };
 
 /** Every record carries `seq`, a store-wide creation counter: lists are ordered by it and page cursors point at it. */
@@ -86,7 +88,8 @@ export interface SiteRecord extends Base {
   published: boolean;
   agentsContext: AgentsContext;
   adaptiveContent: { enabled: boolean };
-  proxy?: { origin: string; target: string };
+  /** The `host/path` the site is proxied from (SiteProxy's `origin`). */
+  proxy?: string;
   /** Pointer to the default section. When it dangles, the first section (in structure order) is the default. */
   defaultSectionId?: string;
   /** Pointer to the default root-level site space (same dangling rule). */
@@ -95,7 +98,7 @@ export interface SiteRecord extends Base {
 
 export interface SectionRecord extends Base {
   siteId: string;
-  /** null = follow the title of the space the section shows (the API's "null clears title"). */
+  /** null = follow the title of the space the section shows (a section created without a title). */
   title: string | null;
   /** The space the section was created with; its title is the fallback when the default site space is gone. */
   spaceId: string;
@@ -188,7 +191,10 @@ export interface OpenApiSpecRecord extends Base {
   frozen?: boolean;
   lastVersionId?: string;
   lastProcessedAt?: string;
-  lastProcessErrorCode?: "invalid_spec" | "fetch_failed";
+  /** Why the last processing failed; cleared when a new source is sent. */
+  lastProcessErrorCode?: OpenApiProcessErrorCode;
+  /** What the last processing found wrong (the spec's OpenAPIErrorObject). */
+  lastProcessedErrors?: { message: string; code?: string }[];
 }
 
 export interface OpenApiVersionRecord extends Base {

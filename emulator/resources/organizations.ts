@@ -18,9 +18,14 @@ export function orgView(e: Env, o: OrgRecord) {
     ai: false,
     inviteLinks: true,
     plan: "pro",
+    // Change requests merge without review unless the organization sets rules.
+    mergeRules: { type: "none" },
     urls: { location: apiUrl(e, `/orgs/${o.id}`), app: `${APP}/o/${o.id}/` },
+    // A paying organization cannot start a trial.
+    trial: { status: "notapplicable", count: 0 },
     permissions: {
       view: true,
+      access: true,
       admin: true,
       ownTeam: true,
       createContent: true,
@@ -56,6 +61,7 @@ export function memberView(e: Env, m: MemberRecord) {
     sso: false,
     spaces: 0,
     teams,
+    sites: 0,
   };
 }
 

@@ -4,9 +4,9 @@ import { invalid } from "../http";
 import { slugify, uniqueSlug, type SectionGroupRecord, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
 import { child, type Ctx, type Env } from "./resource";
 
-/** Where visitors reach the site: proxy target, custom hostname, or the org hostname plus basename. */
+/** Where visitors reach the site: the proxy's origin, custom hostname, or the org hostname plus basename. */
 export function sitePublishedUrl(e: Env, site: SiteRecord): string {
-  if (site.proxy) return site.proxy.target;
+  if (site.proxy) return `https://${site.proxy}`;
   if (site.hostname) return `https://${site.hostname}`;
   const org = e.store.orgs.get(site.orgId);
   return `https://${org?.hostname ?? "unknown.gitbook.io"}/${site.basename}`;

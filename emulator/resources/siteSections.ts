@@ -5,8 +5,10 @@ import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type 
 import { addSiteSpace, sectionGroupRef, sitePublishedUrl } from "./siteCommon";
 import { siteSpaceView } from "./siteSpaces";
 
+// A section created without a title shows its space's; once given one, the PATCH can only change it
+// (the spec's title is a 2-character string, never null).
 const SECTION_PATCH = {
-  title: nullable(str(LIMITS.sectionTitle)),
+  title: str(LIMITS.sectionTitle),
   path: str(LIMITS.path),
   defaultSiteSpace: str(),
   condition: nullable(str(LIMITS.condition)),
@@ -31,6 +33,8 @@ export function sectionView(e: Env, sec: SectionRecord) {
     title: sectionTitle(e, sec),
     description: sec.description,
     default: site !== undefined && e.store.defaultSection(site)?.id === sec.id,
+    // Sections created through the API are live (the POST's `draft` defaults to false).
+    draft: false,
     path: sec.path,
     condition: sec.condition,
     sectionGroup: group?.id,
@@ -83,7 +87,6 @@ export function routes(r: Router<Ctx>): void {
         : (child(c.store.siteSpaces, b.defaultSiteSpace, (s) => s.siteId === site.id && s.sectionId === section.id) ??
           invalid("defaultSiteSpace", `no site space "${b.defaultSiteSpace}" in this section`));
     const group = b.siteSectionGroupId == null ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
-    // null title = follow the space title again.
     if (b.title !== undefined) section.title = b.title;
     if (b.path !== undefined) section.path = b.path;
     patchOptional(section, "condition", b.condition);

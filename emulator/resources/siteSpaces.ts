@@ -40,6 +40,8 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     section: ss.sectionId,
     title: space?.title ?? "Untitled",
     default: e.store.isDefaultSiteSpace(ss),
+    // Site spaces added through the API are live.
+    draft: false,
     condition: ss.condition,
     space: space ? spaceView(e, space) : undefined,
     urls: { published: `${prefix}/${ss.path}` },

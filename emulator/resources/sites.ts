@@ -1,6 +1,6 @@
 // Sites. Their adaptive-content schema is in adaptiveSchema.ts, publishing in publishing.ts.
 import { bool, created, deleted, invalid, LIMITS, list, nullable, obj, ok, oneOf, queryBool, required, str, strArray, validate, type Router } from "../http";
-import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord } from "../store";
+import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord, type SiteType } from "../store";
 import { apiUrl, APP, child, compact, findSite, getOrg, getSite, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
 
@@ -8,6 +8,9 @@ const SITE_PATCH = {
   title: str(LIMITS.siteTitle),
   visibility: oneOf(SITE_VISIBILITIES),
   basename: str(LIMITS.siteBasename),
+  // Not in GitBook's published spec (neither the PATCH body nor the Site object): kept as the
+  // emulator has always modelled it, so programs that declare it keep working. The contract check
+  // does not see fields a schema does not declare.
   agentsContext: oneOf(AGENTS_CONTEXTS),
   defaultSiteSpace: str(),
   defaultSiteSection: str(),
@@ -15,10 +18,35 @@ const SITE_PATCH = {
   adaptiveContent: obj(),
 };
 
-function proxyFrom(value: string): { origin: string; target: string } {
-  // The API takes "host/sub/path" without a scheme and returns it split into origin and full target URL.
-  const host = value.slice(0, value.indexOf("/"));
-  return { origin: `https://${host}`, target: `https://${value}` };
+/**
+ * GitBook's SiteProxy: `origin` is the `host/path` the site was given (no scheme, as set), `target`
+ * where GitBook serves the site for that proxy to forward to.
+ */
+function proxyView(s: SiteRecord) {
+  return s.proxy === undefined ? undefined : { origin: s.proxy, target: `https://proxy.gitbook.site/sites/${s.id}` };
+}
+
+/** The plan each premium feature belongs to (the spec's SiteFeatureKey and SiteType). */
+const FEATURE_PLANS = {
+  "sites-sections": "ultimate",
+  "sites-adaptive-content": "ultimate",
+  "sites-visitor-authentication": "ultimate",
+  "sites-custom-subdirectory": "ultimate",
+  "sites-share-links": "premium",
+  "sites-custom-domain": "premium",
+} satisfies Record<string, SiteType>;
+
+/** The premium features the site uses, as GitBook lists them (`frozen` would mean kept after a downgrade). */
+function featuresOf(e: Env, s: SiteRecord) {
+  const used: Record<keyof typeof FEATURE_PLANS, boolean> = {
+    "sites-sections": e.store.sectionsOf(s.id).length > 0,
+    "sites-adaptive-content": s.adaptiveContent.enabled,
+    "sites-visitor-authentication": s.visibility === "visitor-auth",
+    "sites-custom-subdirectory": s.proxy !== undefined,
+    "sites-share-links": s.visibility === "share-link",
+    "sites-custom-domain": s.hostname !== undefined,
+  };
+  return (Object.keys(used) as (keyof typeof FEATURE_PLANS)[]).filter((k) => used[k]).map((id) => ({ id, plan: FEATURE_PLANS[id], frozen: false }));
 }
 
 export function siteView(e: Env, s: SiteRecord) {
@@ -27,21 +55,38 @@ export function siteView(e: Env, s: SiteRecord) {
     object: "site",
     id: s.id,
     type: s.type,
+    // The type the site's features are served at; it differs only while a plan change is pending.
+    appliedType: s.type,
     title: s.title,
     hostname: s.hostname,
     basename: s.basename,
-    proxy: s.proxy ? { ...s.proxy } : undefined,
+    proxy: proxyView(s),
     visibility: s.visibility,
+    // Sites take their members' access from the organization.
+    defaultLevel: "inherit",
+    // The emulator's token belongs to an organization admin.
+    permissions: {
+      view: true,
+      access: true,
+      edit: true,
+      create: true,
+      admin: true,
+      installIntegration: true,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: true,
+    },
     published: s.published,
     siteSpaces,
     createdAt: s.createdAt,
     adaptiveContent: { ...s.adaptiveContent },
     agentsContext: s.agentsContext,
+    features: featuresOf(e, s),
     urls: {
       location: apiUrl(e, `/orgs/${s.orgId}/sites/${s.id}`),
       app: `${APP}/o/${s.orgId}/sites/${s.id}`,
       // "Only defined when site is published", says the spec.
       published: s.published ? sitePublishedUrl(e, s) : undefined,
+      preview: `https://sites.gitbook.com/preview/${s.id}/`,
     },
   });
 }
@@ -110,7 +155,7 @@ export function routes(r: Router<Ctx>): void {
     if (b.visibility !== undefined) site.visibility = b.visibility;
     if (b.basename !== undefined) site.basename = b.basename;
     if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
-    if (b.proxy !== undefined) patchOptional(site, "proxy", b.proxy === null ? null : proxyFrom(b.proxy));
+    patchOptional(site, "proxy", b.proxy);
     if (adaptive) site.adaptiveContent = { enabled: adaptive.enabled };
     if (newDefaultSection) site.defaultSectionId = newDefaultSection.id;
     if (newDefaultSiteSpace) {

@@ -34,8 +34,10 @@ export const ApiSite = z.looseObject({
   createdAt: z.string(),
   hostname: z.string().optional().nullable(),
   basename: z.string().optional().nullable(),
+  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
   proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
   adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+  /** Not in GitBook's published spec. */
   agentsContext: z.string().optional(),
   urls: urls.optional(),
 });
@@ -117,11 +119,13 @@ export const ApiOpenApiSpec = z.looseObject({
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
   sourceURL: z.string().optional().nullable(),
+  /** pending, progress or complete; a failed processing is one with a lastProcessErrorCode. */
   processingState: z.string(),
   visibility: z.string().optional(),
   lastVersion: z.string().optional().nullable(),
   lastProcessedAt: z.string().optional().nullable(),
   lastProcessErrorCode: z.string().optional().nullable(),
+  lastProcessedErrors: z.array(z.looseObject({ message: z.string().optional(), code: z.string().optional() })).optional().nullable(),
   urls: urls.optional(),
 });
 export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;

@@ -189,7 +189,7 @@ describe("generateProgram", () => {
       shareLinks: [{ id: "shl_x", active: true, createdAt: "2025-01-02T00:00:00.000Z" }],
       rootSiteSpaces: [{ id: "ss_root", path: "old", default: true, space: space("spc_old", "Old") }],
     });
-    const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "failed", lastProcessErrorCode: "invalid_spec", source: { text: { unavailable: "GitBook has no processed version of it" } } };
+    const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", source: { text: { unavailable: "GitBook has no processed version of it" } } };
     const { files, notes } = program(org({ sites: [s], openApiSpecs: [failed] }));
     const text = files["index.ts"]!;
     expect(text).toContain("// Share link shl_x has no name");

@@ -17,7 +17,7 @@
  * those comments into code.
  */
 import type { z } from "zod";
-import { definition as openApiSpec } from "../resources/openApiSpec";
+import { definition as openApiSpec, processingFailed } from "../resources/openApiSpec";
 import { definition as samlProvider } from "../resources/samlProvider";
 import { definition as shareLink } from "../resources/shareLink";
 import { definition as site } from "../resources/site";
@@ -246,8 +246,8 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
       }
     }
     // The OpenApiSpec resource sends the source of a spec whose processing failed again, adopted or not.
-    if (s.processingState === "failed") {
-      comments.push(`Its last processing failed (${s.lastProcessErrorCode ?? s.processingState}): adopting it sends the source again.`);
+    if (processingFailed(s)) {
+      comments.push(`Its last processing failed (${s.lastProcessErrorCode}): adopting it sends the source again.`);
       program.notes.push(`OpenAPI spec "${s.slug}": its last processing failed, so the first \`pulumi up\` sends its source again.`);
     }
     return program.decl("OpenApiSpec", name, name, { slug: s.slug, source, visibility: s.visibility, adoptId: s.id }, comments);

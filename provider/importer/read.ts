@@ -22,6 +22,8 @@ import {
   p,
   type GitbookClient,
 } from "../client";
+// The same reading as the Site resource's, so the declared value is what it compares with.
+import { proxyInput } from "../resources/site";
 import type {
   OpenApiSpecSnapshot,
   OrgSnapshot,
@@ -57,7 +59,10 @@ const ApiSectionGroup = z.looseObject({
 
 /** What `versions/latest/content` answers: where the processed document can be fetched. */
 const ApiOpenApiContent = z.looseObject({
-  url: z.string().optional().describe("URL of the processed document."),
+  urls: z
+    .looseObject({ source: z.string().optional().describe("URL of the processed document.") })
+    .optional()
+    .describe("Where the version's document is."),
 });
 
 const DEFAULT_CONCURRENCY = 4;
@@ -159,15 +164,6 @@ function siteSpaceSnapshot(ss: ApiSiteSpace): SiteSpaceSnapshot {
   };
 }
 
-/**
- * The API answers a proxy as `{origin, target}` URLs; the Site input is the `host/path` it was set
- * with. (The same reading as the Site resource's, so the declared value is what it compares with.)
- */
-function proxyInput(proxy: ApiSite["proxy"]): string | undefined {
-  const target = proxy?.target ?? proxy?.origin;
-  return target ? target.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
-}
-
 // ---- Organization-wide objects -------------------------------------------------------------------
 
 async function readTeam(client: GitbookClient, org: string, team: ApiTeam): Promise<TeamSnapshot> {
@@ -184,10 +180,11 @@ function samlSnapshot(s: ApiSamlProvider): SamlProviderSnapshot {
   return {
     id: s.id,
     label: s.label,
+    // The API answers an empty string for what the provider does not have (as the SamlProvider resource reads it).
     ...defined({
-      entityID: s.entityID ?? undefined,
-      certificate: s.certificate ?? undefined,
-      ssoURL: s.ssoURL ?? undefined,
+      entityID: s.entityID || undefined,
+      certificate: s.certificate || undefined,
+      ssoURL: s.ssoURL || undefined,
       defaultTeamId: s.defaultTeam?.id,
       createdAt: s.createdAt,
     }),
@@ -219,7 +216,7 @@ async function processedDocument(
 ): Promise<{ document?: { content: string; format: "json" | "yaml" }; unavailable?: string }> {
   let url: string | undefined;
   try {
-    url = (await client.get(p`/orgs/${org}/openapi/${spec.slug}/versions/latest/content`, { schema: ApiOpenApiContent })).url;
+    url = (await client.get(p`/orgs/${org}/openapi/${spec.slug}/versions/latest/content`, { schema: ApiOpenApiContent })).urls?.source;
   } catch (e) {
     if (e instanceof NotFoundError) return { unavailable: "GitBook has no processed version of it" };
     throw e;

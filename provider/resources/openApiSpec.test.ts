@@ -270,9 +270,11 @@ describe("lifecycle", () => {
       processingState: "complete",
       lastVersion: live(s).lastVersionId,
       lastProcessedAt: expect.any(String),
-      urls: { published: expect.stringContaining(s) },
+      urls: { location: expect.stringContaining(s), app: expect.stringContaining(s) },
     });
     expect(r.outs).not.toHaveProperty("lastProcessErrorCode");
+    // A private spec is not published.
+    expect(r.outs.urls).not.toHaveProperty("published");
   });
 
   it("creates from text and keeps only the text's hash in the outputs", async () => {
@@ -330,8 +332,9 @@ describe("lifecycle", () => {
     const s = slug();
     const err = await env.up("OpenApiSpec", { slug: s, source: { text: "just some notes" } }).catch((e) => e);
     expect(err).toMatchObject({ name: "PartialFailure", id: live(s).id });
-    expect(err.message).toMatch(/failed to process: invalid_spec/);
-    expect(err.properties).toMatchObject({ processingState: "failed", lastProcessErrorCode: "invalid_spec", source: { textSha256: sha("just some notes") } });
+    // GitBook's states have no "failed": processing is complete, and the error code says how it ended.
+    expect(err.message).toMatch(/failed to process: PARSE_ERROR \(The document is neither an OpenAPI nor a Swagger specification\.\)/);
+    expect(err.properties).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", source: { textSha256: sha("just some notes") } });
     const state = { id: err.id, outs: err.properties };
     // The same source again: resent, since the last processing failed.
     env.emu.log.reset();
@@ -348,9 +351,25 @@ describe("lifecycle", () => {
   it("reports a url GitBook cannot fetch", async () => {
     const s = slug();
     const err = await env.up("OpenApiSpec", { slug: s, source: { url: "https://invalid.example/openapi.json" } }).catch((e) => e);
-    expect(err).toMatchObject({ name: "PartialFailure", properties: { lastProcessErrorCode: "fetch_failed" } });
-    expect(err.message).toMatch(/fetch_failed/);
+    expect(err).toMatchObject({ name: "PartialFailure", properties: { lastProcessErrorCode: "FETCH_ERROR" } });
+    expect(err.message).toMatch(/failed to process: FETCH_ERROR/);
     expect(env.emu.store.openApiSpecs.has(err.id)).toBe(true);
+  });
+
+  it("counts a spec left pending with an error code as failed: refresh shows it, and the next up sends the source again", async () => {
+    const s = slug();
+    const program = { slug: s, source: { url: `https://api.acme.test/${s}.json` } };
+    const first = await created(program);
+    // GitBook gave up fetching for now and may try again later: not something to wait for.
+    Object.assign(live(s), { processingState: "pending", lastProcessErrorCode: "FETCH_TIMEOUT" });
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.state.outs).toMatchObject({ processingState: "pending", lastProcessErrorCode: "FETCH_TIMEOUT" });
+    expect((await env.diff("OpenApiSpec", refreshed!.state, (await env.check("OpenApiSpec", program)).inputs!)).changes).toBe(true);
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", program, refreshed!.state);
+    expect(env.emu.log.count({ method: "PUT", route: SPEC })).toBe(1);
+    expect(r.state.outs).toMatchObject({ processingState: "complete" });
+    expect(r.state.outs).not.toHaveProperty("lastProcessErrorCode");
   });
 
   it("stops waiting after gitbook:openApiWaitSeconds and keeps the still-processing spec in state", async () => {

@@ -183,6 +183,28 @@ describe("lifecycle", () => {
     expect(env.emu.store.sites.get(s.id)).toMatchObject({ basename: "two", visibility: "unlisted" });
   });
 
+  it("reads the proxy back as the host/path it was declared with, so refresh shows no drift", async () => {
+    const program = { ...base, proxy: "www.acme.test/docs/v2" };
+    const s = await created({ proxy: program.proxy });
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs.proxy).toBe("www.acme.test/docs/v2");
+    env.emu.log.reset();
+    expect((await env.up("Site", program, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("keeps a declared agentsContext when GitBook does not report the field (it is outside the published spec)", async () => {
+    const program = { ...base, agentsContext: "included" };
+    const s = await created({ agentsContext: "included" });
+    // A GitBook that ignores the field answers without it.
+    delete (env.emu.store.sites.get(s.id) as { agentsContext?: string }).agentsContext;
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs.agentsContext).toBe("included");
+    env.emu.log.reset();
+    expect((await env.up("Site", program, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
   it("clears the proxy and disables adaptive content when removed, and leaves visibility as it is", async () => {
     const s = await created({ proxy: "acme.com/docs", visibility: "unlisted", adaptiveContent: { enabled: true } });
     expect(env.emu.store.sites.get(s.id)!.proxy).toBeDefined();

@@ -59,7 +59,9 @@ const inputs = z.object({
   agentsContext: z
     .enum(["excluded", "included"], { error: "must be excluded or included" })
     .optional()
-    .describe("Whether GitBook's AI agent may use this site as context: `included` or `excluded`. Removing it leaves the current value."),
+    .describe(
+      "Whether GitBook's AI agent may use this site as context: `included` or `excluded`. Removing it leaves the current value. Not part of GitBook's published API spec: it is sent as declared, but GitBook may ignore it, and drift is shown only when GitBook reports the field.",
+    ),
   proxy: text({ max: 512, pattern: PROXY_PATTERN, patternHint: "host/path, e.g. example.com/docs" })
     .optional()
     .describe("Serve the site under a subdirectory of your own domain, written `host/path` (e.g. `example.com/docs`), at most 512 characters. Removing it removes the proxy.")
@@ -97,10 +99,13 @@ export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-/** The API returns the proxy as `{origin, target}`; the input is the `host/path` string it was set with. */
-function proxyString(proxy: ApiSite["proxy"]): string | undefined {
-  const target = proxy?.target ?? proxy?.origin;
-  return target ? target.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
+/**
+ * The API returns the proxy as `{origin, target}`: `origin` is the `host/path` the site was set with
+ * (the input), `target` where GitBook serves the site for the proxy to forward to.
+ */
+export function proxyInput(proxy: ApiSite["proxy"]): string | undefined {
+  // The spec's origin has no scheme; one written with it still names the same host/path.
+  return proxy?.origin ? proxy.origin.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
 }
 
 /**
@@ -183,8 +188,9 @@ export const definition = defineResource({
     visibility: site.visibility,
     published: site.published,
     basename: site.basename ?? undefined,
-    agentsContext: site.agentsContext,
-    proxy: proxyString(site.proxy),
+    // Outside the spec: compared only when the API reports it, so a GitBook that ignores it shows no drift.
+    ...(site.agentsContext !== undefined && { agentsContext: site.agentsContext }),
+    proxy: proxyInput(site.proxy),
     adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
   }),
   computed: (site) => ({

@@ -220,15 +220,16 @@ describe("lifecycle", () => {
     expect(r.state.outs).toMatchObject({ icon: "star", siteSpaceId: s.outs.siteSpaceId });
   });
 
-  it("clears removed nullable fields with null, so the title follows the space again", async () => {
+  it("clears removed icon, condition and description with null, and leaves a removed title in place", async () => {
     const siteId = await newSite();
     const s = await section(siteId, { title: "Custom", icon: "book", condition: "visitor.claims.beta", description: "Text", path: "kept" });
     const patches = spyBodies("PATCH");
     const r = await env.up("SiteSection", { siteId, spaceId: space[0], path: "kept" }, s);
     expect(r.step).toBe("update");
-    expect(patches()).toEqual([{ title: null, icon: null, condition: null, description: null }]);
+    // The API's PATCH takes a title of 2 to 128 characters, never null.
+    expect(patches()).toEqual([{ icon: null, condition: null, description: null }]);
     const live = env.emu.store.sections.get(s.id)!;
-    expect(live).toMatchObject({ title: null, path: "kept" });
+    expect(live).toMatchObject({ title: "Custom", path: "kept" });
     expect(live).not.toHaveProperty("icon");
     expect(live).not.toHaveProperty("condition");
     expect(live).not.toHaveProperty("description");

@@ -33,9 +33,9 @@ const inputs = z.object({
     .register(field, { change: "replace" }),
   title: text({ min: 2, max: 128 })
     .optional()
-    .describe("Title of the section, 2 to 128 characters. When omitted (or removed) the section shows the title of its space.")
-    // A null title makes the section follow its space's title again (the API default).
-    .register(field, { remove: "clear" }),
+    .describe(
+      "Title of the section, 2 to 128 characters. When omitted at creation the section shows the title of its space; removing it later leaves the current title in place (GitBook's API can change a section's title but not remove it).",
+    ),
   icon: text({ max: 50 })
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `book`). Removing it removes the icon.")
