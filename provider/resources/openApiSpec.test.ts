@@ -5,17 +5,15 @@ import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
-import { nextPollDelay, processingPoll } from "./openApiSpec";
+import { OPENAPI_POLL } from "../config";
+import { nextPollDelay } from "./openApiSpec";
 
 let env: ProviderEnv;
-const savedPoll = { ...processingPoll };
 beforeAll(async () => {
-  env = await startProviderEnv();
   // Processing takes a couple of GETs in the emulator; poll every few ms instead of every 250ms+.
-  Object.assign(processingPoll, { firstMs: 1, maxMs: 4 });
+  env = await startProviderEnv({ openApiPoll: { firstMs: 1, maxMs: 4 } });
 });
 afterAll(async () => {
-  Object.assign(processingPoll, savedPoll);
   await env.close();
 });
 beforeEach(() => env.emu.faults.clear());
@@ -394,15 +392,9 @@ describe("lifecycle", () => {
   });
 
   it("backs off between polls up to a cap", () => {
-    const saved = { ...processingPoll };
-    Object.assign(processingPoll, { firstMs: 250, maxMs: 5000 });
-    try {
-      const delays = [250];
-      for (let i = 0; i < 6; i++) delays.push(nextPollDelay(delays.at(-1)!));
-      expect(delays).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
-    } finally {
-      Object.assign(processingPoll, saved);
-    }
+    const delays = [OPENAPI_POLL.firstMs];
+    for (let i = 0; i < 6; i++) delays.push(nextPollDelay(delays.at(-1)!, OPENAPI_POLL.maxMs));
+    expect(delays).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
   });
 
   it("refreshes a text source to inputs that diff equal to the program", async () => {

@@ -215,22 +215,21 @@ function comparable(props: Props): Props {
 
 const IN_FLIGHT_STATES = new Set(["pending", "progress"]);
 
-/** Poll intervals while waiting for processing: small first, doubling, capped. Tests shorten them. */
-export const processingPoll = { firstMs: 250, maxMs: 5_000 };
-
-export function nextPollDelay(previousMs: number): number {
-  return Math.min(previousMs * 2, processingPoll.maxMs);
+/** The wait after `previousMs`: doubling, capped (timing from the provider's config, see OPENAPI_POLL). */
+export function nextPollDelay(previousMs: number, maxMs: number): number {
+  return Math.min(previousMs * 2, maxMs);
 }
 
 /** GETs the spec until its processing leaves the in-flight states or the configured wait runs out. */
 async function waitForProcessing(ctx: Ctx, org: string, slug: string, spec: ApiOpenApiSpec): Promise<ApiOpenApiSpec> {
   const deadline = Date.now() + ctx.config.openApiWaitSeconds * 1000;
-  let delay = processingPoll.firstMs;
+  const poll = ctx.config.openApiPoll;
+  let delay = poll.firstMs;
   while (processing(spec)) {
     const left = deadline - Date.now();
     if (left <= 0) break;
     await sleep(Math.min(delay, left));
-    delay = nextPollDelay(delay);
+    delay = nextPollDelay(delay, poll.maxMs);
     spec = await ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec });
   }
   return spec;
