@@ -30,8 +30,6 @@ import {
   p,
   type GitbookClient,
 } from "../client";
-import { getOrUndefined } from "../framework/resource";
-import { groupContainer, idsIn, treeOf, TOP_LEVEL } from "../resources/siteStructure";
 import type {
   CollectionSnapshot,
   OpenApiSpecSnapshot,
@@ -43,6 +41,8 @@ import type {
   SpaceSnapshot,
   TeamSnapshot,
 } from "./snapshot";
+import { getOrUndefined } from "../framework/resource";
+import { groupContainer, idsIn, treeOf, TOP_LEVEL } from "../resources/siteStructure";
 
 export interface ReadOptions {
   organizationId: string;
@@ -217,50 +217,6 @@ function proxyInput(proxy: ApiSite["proxy"]): string | undefined {
   return target ? target.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
 }
 
-// ---- Spaces and collections ----------------------------------------------------------------------
-
-/**
- * The spaces shown, each once, from the objects the site spaces embed (GitBook's SiteSpace carries
- * the whole Space): no request, unless an answer embeds less than a space, which is then read alone.
- */
-async function readSpaces(client: GitbookClient, shown: readonly ApiSiteSpace["space"][], limit: number): Promise<SpaceSnapshot[]> {
-  const byId = new Map<string, ApiSiteSpace["space"]>();
-  for (const s of shown) if (!byId.has(s.id) || !ApiSpace.safeParse(byId.get(s.id)).success) byId.set(s.id, s);
-  const spaces = await mapLimit([...byId.values()], limit, async (s) => {
-    const embedded = ApiSpace.safeParse(s);
-    return embedded.success ? embedded.data : client.get(p`/spaces/${s.id}`, { schema: ApiSpace });
-  });
-  return spaces.map((s) => ({
-    id: s.id,
-    title: s.title,
-    ...defined({
-      emoji: s.emoji || undefined,
-      icon: s.urls?.icon,
-      parent: s.parent ?? undefined,
-      language: s.language ?? undefined,
-      editMode: s.editMode,
-      defaultLevel: s.defaultLevel,
-    }),
-    createdAt: s.createdAt,
-  }));
-}
-
-/** The collections holding the spaces, and those holding them, up to the top level: one listing of every collection. */
-async function readCollections(client: GitbookClient, org: string, spaces: readonly SpaceSnapshot[]): Promise<CollectionSnapshot[]> {
-  const all = new Map((await client.listAll(p`/orgs/${org}/collections`, ApiCollection)).map((c) => [c.id, c]));
-  const wanted = new Map<string, CollectionSnapshot>();
-  for (const space of spaces) {
-    for (let c = space.parent === undefined ? undefined : all.get(space.parent); c && !wanted.has(c.id); c = c.parent ? all.get(c.parent) : undefined) {
-      wanted.set(c.id, {
-        id: c.id,
-        title: c.title,
-        ...defined({ description: c.description || undefined, parent: c.parent ?? undefined, defaultLevel: c.defaultLevel }),
-      });
-    }
-  }
-  return [...wanted.values()];
-}
-
 // ---- Organization-wide objects -------------------------------------------------------------------
 
 async function readTeam(client: GitbookClient, org: string, team: ApiTeam): Promise<TeamSnapshot> {
@@ -336,6 +292,50 @@ export async function downloadDocument(url: string): Promise<string> {
   const res = await fetch(u, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.text();
+}
+
+// ---- Spaces and collections ----------------------------------------------------------------------
+
+/**
+ * The spaces shown, each once, from the objects the site spaces embed (GitBook's SiteSpace carries
+ * the whole Space): no request, unless an answer embeds less than a space, which is then read alone.
+ */
+async function readSpaces(client: GitbookClient, shown: readonly ApiSiteSpace["space"][], limit: number): Promise<SpaceSnapshot[]> {
+  const byId = new Map<string, ApiSiteSpace["space"]>();
+  for (const s of shown) if (!byId.has(s.id) || !ApiSpace.safeParse(byId.get(s.id)).success) byId.set(s.id, s);
+  const spaces = await mapLimit([...byId.values()], limit, async (s) => {
+    const embedded = ApiSpace.safeParse(s);
+    return embedded.success ? embedded.data : client.get(p`/spaces/${s.id}`, { schema: ApiSpace });
+  });
+  return spaces.map((s) => ({
+    id: s.id,
+    title: s.title,
+    ...defined({
+      emoji: s.emoji || undefined,
+      icon: s.urls?.icon,
+      parent: s.parent ?? undefined,
+      language: s.language ?? undefined,
+      editMode: s.editMode,
+      defaultLevel: s.defaultLevel,
+    }),
+    createdAt: s.createdAt,
+  }));
+}
+
+/** The collections holding the spaces, and those holding them, up to the top level: one listing of every collection. */
+async function readCollections(client: GitbookClient, org: string, spaces: readonly SpaceSnapshot[]): Promise<CollectionSnapshot[]> {
+  const all = new Map((await client.listAll(p`/orgs/${org}/collections`, ApiCollection)).map((c) => [c.id, c]));
+  const wanted = new Map<string, CollectionSnapshot>();
+  for (const space of spaces) {
+    for (let c = space.parent === undefined ? undefined : all.get(space.parent); c && !wanted.has(c.id); c = c.parent ? all.get(c.parent) : undefined) {
+      wanted.set(c.id, {
+        id: c.id,
+        title: c.title,
+        ...defined({ description: c.description || undefined, parent: c.parent ?? undefined, defaultLevel: c.defaultLevel }),
+      });
+    }
+  }
+  return [...wanted.values()];
 }
 
 // ---- Helpers -------------------------------------------------------------------------------------
