@@ -298,6 +298,13 @@ interface SpaceDecls {
 /** Spaces and collections hold content no program declares: letting go of one must never delete it. */
 const RETAIN = new Code("{ retainOnDelete: true }");
 
+/**
+ * The spaces the sites show become Space resources, and the collections holding them Collection
+ * resources, rather than IDs in a map: sections and site spaces then refer to them (`guidesSpace.id`),
+ * the program says what each site is built from, and a space renamed or moved in the app shows as
+ * drift. Adopting costs nothing more: the site spaces embed their whole space. Only spaces a site
+ * shows: the others are content, not the structure of a site.
+ */
 function spaceDecls(program: Program, snapshot: OrgSnapshot): SpaceDecls {
   const held = new Map(snapshot.collections.map((c) => [c.id, c]));
   const collections = new Map<string, Decl>();
