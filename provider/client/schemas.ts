@@ -66,6 +66,8 @@ export const ApiSiteSection = z.looseObject({
   condition: z.string().optional().nullable(),
   sectionGroup: z.string().optional().nullable(),
   icon: z.string().optional().nullable(),
+  /** Hidden from the published site. */
+  draft: z.boolean().optional(),
   siteSpaces: z.array(ApiSiteSpace).optional(),
   urls: urls.optional(),
 });

@@ -411,6 +411,15 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     }
   });
 
+  it("adopts the site's existing visitor schema when given visitorSchemaAdoptId, and only with a visitorSchema", async () => {
+    await build("docs", { ...navigation(), visitorSchemaAdoptId: "site_1" });
+    expect(byName("docs/visitor-schema").inputs).toEqual({ siteId: "docs#id", jsonSchema: visitorSchema, adoptId: "site_1" });
+    const { visitorSchema: _, ...withoutSchema } = navigation();
+    expect(validateTopology({ ...withoutSchema, visitorSchemaAdoptId: "site_1" }).map((p) => p.message)).toEqual([
+      "visitorSchemaAdoptId needs visitorSchema: it adopts the schema visitorSchema declares",
+    ]);
+  });
+
   it("leaves the order to the app when asked", async () => {
     const c = await build("docs", { ...navigation(), order: "unmanaged" });
     expect(c.order).toBeUndefined();

@@ -18,7 +18,9 @@
  * - Share links have a required `key`, independent of their name: the key names the resource, so
  *   renaming a link is an update of the same link, and the URL already handed out keeps working.
  * - Every child takes an `adoptId`, as its resource does, so an existing site can be declared as a
- *   DocsSite without recreating anything (what `pulumi-gitbook import --style docs-site` writes).
+ *   DocsSite without recreating anything (what `pulumi-gitbook import --style docs-site` writes). The
+ *   visitor schema's is `visitorSchemaAdoptId`: explicit rather than the site's `adoptId`, because a
+ *   site adopted without a schema has none to adopt when `visitorSchema` is added later.
  * - Order is the topology's: a SiteStructureOrder child lists the items' IDs per container, so a
  *   reorder in the program is a few sort requests, never a replacement (names come from keys, and a
  *   section moving into or out of a group keeps its name: membership is its `groupId`, updated in place).
@@ -155,7 +157,11 @@ export class DocsSite extends pulumi.ComponentResource {
     }
 
     if (topology.visitorSchema) {
-      this.visitorSchema = new SiteAdaptiveSchema(`${name}/visitor-schema`, { ...withOrg, siteId, jsonSchema: topology.visitorSchema }, parent);
+      this.visitorSchema = new SiteAdaptiveSchema(
+        `${name}/visitor-schema`,
+        { ...withOrg, siteId, jsonSchema: topology.visitorSchema, ...defined({ adoptId: topology.visitorSchemaAdoptId }) },
+        parent,
+      );
     }
 
     if (topology.order !== "unmanaged") {

@@ -90,6 +90,8 @@ export interface DocsSiteTopology {
   shareLinks?: DocsSiteShareLink[];
   /** The site's visitor schema (a SiteAdaptiveSchema child); conditions are checked against it. */
   visitorSchema?: SiteAdaptiveSchemaInputs["jsonSchema"];
+  /** The site's ID, to adopt the schema the site already has (the SiteAdaptiveSchema's `adoptId`). */
+  visitorSchemaAdoptId?: In<string>;
   /** `declared` (the default): the navigation follows the order of `sections`; `unmanaged`: left to the app. */
   order?: "declared" | "unmanaged";
 }
@@ -212,6 +214,9 @@ export const docsSiteTopologySchema = z.strictObject({
     .describe(
       "The site's visitor schema (a SiteAdaptiveSchema child, see there): the claims visitors carry. Every `condition` in the topology is checked against it when the component is constructed: a condition naming a claim it does not declare fails, naming the condition and the claim.",
     ),
+  visitorSchemaAdoptId: adaptiveSchema.schema.shape.adoptId.describe(
+    "The site's ID, to bring the visitor schema the site already has under management (the SiteAdaptiveSchema child's `adoptId`): it is read and replaced only if it differs from `visitorSchema`. Only with `visitorSchema`, and only for a site that has a schema (adopting one it does not have fails): leave it out to set the schema. Used only at the child's first creation.",
+  ),
   order: z
     .enum(["declared", "unmanaged"], { error: "must be declared or unmanaged" })
     .optional()
@@ -311,6 +316,7 @@ function relations(t: Record<string, unknown>): Issue[] {
       `open only a site whose visibility is share-link, but site.visibility is ${visibility === undefined ? "not set (a new site is public)" : visibility}`,
     );
   }
+  if (t.visitorSchemaAdoptId !== undefined && t.visitorSchema === undefined) issue(["visitorSchemaAdoptId"], "needs visitorSchema: it adopts the schema visitorSchema declares");
   // Beyond GitBook, which accepts any expression: a condition naming a claim the site's visitors
   // never carry would hide its entry from everyone.
   if (t.visitorSchema && typeof t.visitorSchema === "object" && !isDeferred(t.visitorSchema)) {
