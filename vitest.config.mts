@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Every emulator exchange is checked against GitBook's published spec; a violation fails its test.
+    setupFiles: ["test/support/contract.setup.ts"],
   },
 });

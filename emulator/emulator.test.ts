@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { expectContractViolation } from "../test/support/contract.setup";
 import { Emulator } from "./emulator";
 
 // Response bodies are untyped JSON: `any` keeps the assertions readable.
@@ -53,6 +54,8 @@ function expectError(r: Res, status: number, messageStart?: string): void {
 
 describe("authentication", () => {
   it("answers 401 {error} without a token, with a wrong one, and after revokeToken", async () => {
+    // /v1/nowhere is no path of the spec: checked as received, before authentication.
+    expectContractViolation(/GET \/v1\/nowhere: no operation of the spec has this path/);
     expectError(await call("GET", "/v1/orgs", undefined, null), 401);
     expectError(await call("GET", "/v1/orgs", undefined, "gb_emu_wrong"), 401);
     // Authentication comes before routing.
@@ -85,6 +88,9 @@ describe("authentication", () => {
 
 describe("not found", () => {
   it("answers 404 {error} for unknown ids and routes", async () => {
+    // Unknown routes are no paths of the spec; unknown ids are valid requests.
+    expectContractViolation(/GET \/v1\/nowhere: no operation of the spec has this path/);
+    expectContractViolation(/POST \/v1\/orgs\/[^ ]+\/unknown: no operation of the spec has this path/);
     const site = await createSite();
     const s = `${org()}/sites/${site.id}`;
     const cases: [string, string, unknown?][] = [
@@ -194,7 +200,7 @@ const LIMIT_CASES: LimitCase[] = [
       ["path", 1, 100],
       ["description", undefined, 256],
       ["icon", undefined, 50],
-      ["condition", 1, 1024],
+      ["condition", undefined, 1024],
     ] as const
   ).map(
     ([field, min, max]): LimitCase => ({
@@ -211,13 +217,13 @@ const LIMIT_CASES: LimitCase[] = [
   ...(
     [
       ["path", 1, 100],
-      ["condition", 1, 1024],
+      ["condition", undefined, 1024],
     ] as const
   ).map(
     ([field, min, max]): LimitCase => ({
       name: `PATCH site space ${field}`,
       field,
-      min,
+      ...(min !== undefined && { min }),
       max,
       target: async () => {
         const { base, section } = await siteWithSection();
@@ -316,6 +322,10 @@ const LIMIT_CASES: LimitCase[] = [
 
 describe("validation limits", () => {
   it.each(LIMIT_CASES)("$name: rejects values beyond the limit naming $field, accepts the boundaries", async (c) => {
+    // Values beyond the limit break the spec's maxLength/minLength (a long source.url fails both alternatives of source).
+    const top = c.field.split(".")[0];
+    expectContractViolation(new RegExp(`request body /${top}: .*must NOT have more than ${c.max} characters`));
+    if (c.min !== undefined) expectContractViolation(new RegExp(`request body /${top}: .*must NOT have fewer than ${c.min} characters`));
     const make = c.make ?? ((n: number) => "x".repeat(n));
     const request = await c.target();
     const send = (v: string) => call(...request(v));
@@ -338,38 +348,44 @@ describe("validation limits", () => {
   it("enforces patterns, URLs, enums, required fields and types, and ignores unknown fields", async () => {
     const site = await createSite();
     const s = `${org()}/sites/${site.id}`;
-    const bad: [string, string, unknown, string][] = [
-      ["PATCH", s, { proxy: "https://docs.acme.test/docs" }, "proxy: must match"],
-      ["PATCH", s, { proxy: "docs.acme.test" }, "proxy: must match"],
-      ["PATCH", s, { visibility: "secret" }, "visibility: must be one of public, unlisted, share-link, visitor-auth"],
+    // [method, path, body, start of the 400 message, what the request breaks in the spec (none: a valid request GitBook refuses)]
+    const bad: [string, string, unknown, string, RegExp?][] = [
+      ["PATCH", s, { proxy: "https://docs.acme.test/docs" }, "proxy: must match", /updateSiteById request body \/proxy: .*must match pattern/],
+      ["PATCH", s, { proxy: "docs.acme.test" }, "proxy: must match", /updateSiteById request body \/proxy: .*must match pattern/],
+      ["PATCH", s, { visibility: "secret" }, "visibility: must be one of public, unlisted, share-link, visitor-auth", /updateSiteById request body \/visibility: must be one of/],
+      // agentsContext is no field of the spec's PATCH body, so nothing to break there.
       ["PATCH", s, { agentsContext: "maybe" }, "agentsContext: "],
-      ["PATCH", s, { title: 42 }, "title: must be a string"],
-      ["PATCH", s, { title: null }, "title: "],
-      ["PATCH", s, { adaptiveContent: { enabled: "yes" } }, "adaptiveContent.enabled: must be a boolean"],
-      ["POST", `${org()}/sites`, { type: "gold" }, "type: "],
+      ["PATCH", s, { title: 42 }, "title: must be a string", /updateSiteById request body \/title: must be string \(got 42\)/],
+      ["PATCH", s, { title: null }, "title: ", /updateSiteById request body \/title: must be string \(got null\)/],
+      ["PATCH", s, { adaptiveContent: { enabled: "yes" } }, "adaptiveContent.enabled: must be a boolean", /updateSiteById request body \/adaptiveContent\/enabled: must be boolean/],
+      ["POST", `${org()}/sites`, { type: "gold" }, "type: ", /createSite request body \/type: must be one of/],
       ["POST", `${org()}/sites`, { spaces: [space(0), "spc_nope"] }, "spaces: "],
-      ["POST", `${s}/sections`, {}, "spaceId: is required"],
+      ["POST", `${s}/sections`, {}, "spaceId: is required", /addSectionToSite request body \/spaceId: is required/],
       ["POST", `${s}/sections`, { spaceId: "spc_nope" }, "spaceId: "],
       ["POST", `${s}/site-spaces`, { spaceId: space(0), sectionId: "sec_nope" }, "sectionId: "],
-      ["POST", `${s}/share-links`, {}, "name: is required"],
-      ["PUT", `${org()}/teams`, {}, "title: is required"],
+      ["POST", `${s}/share-links`, {}, "name: is required", /createSiteShareLink request body \/name: is required/],
+      ["PUT", `${org()}/teams`, {}, "title: is required", /createOrganizationTeam request body \/title: is required/],
       ["PUT", `${org()}/teams`, { title: "T", members: ["nobody@acme.test"] }, 'members: unknown user "nobody@acme.test"'],
-      ["POST", `${org()}/saml`, { label: "Okta", ssoURL: "not a url" }, "ssoURL: must be a valid"],
-      ["POST", `${org()}/saml`, { label: "Okta", defaultRole: "boss" }, "defaultRole: "],
+      ["POST", `${org()}/saml`, { label: "Okta", ssoURL: "not a url" }, "ssoURL: must be an absolute URI", /createOrganizationSAMLProvider request body \/ssoURL: must match format "uri"/],
+      ["POST", `${org()}/saml`, { label: "Okta", defaultRole: "boss" }, "defaultRole: ", /createOrganizationSAMLProvider request body \/defaultRole: matches none/],
       ["POST", `${org()}/saml`, { label: "Okta", defaultTeam: "team_nope" }, "defaultTeam: "],
-      ["POST", `${org()}/saml`, {}, "label: is required"],
-      ["POST", `${org()}/openapi`, { slug: "Bad_Slug", source: { text: "openapi" } }, "slug: must match"],
-      ["POST", `${org()}/openapi`, { slug: "-lead", source: { text: "openapi" } }, "slug: must match"],
-      ["POST", `${org()}/openapi`, { source: { text: "openapi" } }, "slug: is required"],
-      ["POST", `${org()}/openapi`, { slug: "ok" }, "source: is required"],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: {} }, "source: must be either"],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "https://a.example/x", text: "openapi" } }, "source: must be either"],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: { text: "" } }, "source.text: "],
-      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "ftp://a.example/x" } }, "source.url: must be a valid"],
-      ["POST", `${org()}/openapi`, [], "body: must be a JSON object"],
+      ["POST", `${org()}/saml`, {}, "label: is required", /createOrganizationSAMLProvider request body \/label: is required/],
+      ["POST", `${org()}/openapi`, { slug: "Bad_Slug", source: { text: "openapi" } }, "slug: must match", /createOpenAPISpec request body \/slug: must match pattern .*\(got "Bad_Slug"\)/],
+      ["POST", `${org()}/openapi`, { slug: "-lead", source: { text: "openapi" } }, "slug: must match", /createOpenAPISpec request body \/slug: must match pattern .*\(got "-lead"\)/],
+      ["POST", `${org()}/openapi`, { source: { text: "openapi" } }, "slug: is required", /createOpenAPISpec request body \/slug: is required/],
+      ["POST", `${org()}/openapi`, { slug: "ok" }, "source: is required", /createOpenAPISpec request body \/source: is required/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: {} }, "source: must be either", /createOpenAPISpec request body \/source: matches none of the alternatives/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "https://a.example/x", text: "openapi" } }, "source: must be either", /createOpenAPISpec request body \/source: matches more than one alternative/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: { text: "" } }, "source.text: ", /createOpenAPISpec request body \/source: .*\/text: must NOT have fewer than 1 characters/],
+      ["POST", `${org()}/openapi`, { slug: "ok", source: { url: "a.example/x" } }, "source.url: must be an absolute URI", /createOpenAPISpec request body \/source: .*\/url: must match format "uri"/],
+      ["POST", `${org()}/openapi`, [], "body: must be a JSON object", /createOpenAPISpec request body: must be object/],
     ];
-    for (const [method, path, body, message] of bad) expectError(await call(method, path, body), 400, message);
+    for (const [method, path, body, message, breaks] of bad) {
+      if (breaks) expectContractViolation(breaks);
+      expectError(await call(method, path, body), 400, message);
+    }
 
+    expectContractViolation(/updateSiteById request body: must be object \(got "\{oops"\)/);
     const raw = await fetch(`${emu.url}${s}`, { method: "PATCH", headers: { authorization: `Bearer ${emu.token}` }, body: "{oops" });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toEqual({ error: { code: 400, message: "body: must be valid JSON" } });
@@ -377,6 +393,16 @@ describe("validation limits", () => {
     const patched = await must("PATCH", s, { title: "Renamed", bogus: true }, 200);
     expect(patched.title).toBe("Renamed");
     expect(patched).not.toHaveProperty("bogus");
+  });
+
+  it("accepts what the spec accepts: empty conditions, upper-case OpenAPI slugs, URIs of any scheme", async () => {
+    const { base, section } = await siteWithSection();
+    expect((await must("PATCH", `${base}/sections/${section.id}`, { condition: "" }, 200)).condition).toBe("");
+    expect((await must("PATCH", `${base}/site-spaces/${section.siteSpaces[0].id}`, { condition: "" }, 200)).condition).toBe("");
+    expect((await must("POST", `${org()}/openapi`, { slug: "Payments-API", source: { text: "openapi: 3.1.0" } }, 201)).slug).toBe("Payments-API");
+    // GitBook takes the URL and then fails to fetch it (see the OpenAPI specs below).
+    expect((await must("POST", `${org()}/openapi`, { slug: "ftp", source: { url: "ftp://specs.acme.test/api.yaml" } }, 201)).sourceURL).toBe("ftp://specs.acme.test/api.yaml");
+    expect((await must("POST", `${org()}/saml`, { label: "Okta", ssoURL: "urn:acme:sso" }, 201)).ssoURL).toBe("urn:acme:sso");
   });
 
   it("leaves the object untouched when a PATCH is rejected", async () => {
@@ -389,7 +415,7 @@ describe("validation limits", () => {
 // ------------------------------------------------------------------ null clearing
 
 describe("null clears optional fields", () => {
-  it("condition, icon, description and title of a section; condition of a site space", async () => {
+  it("condition, icon and description of a section; condition of a site space; not a section's title", async () => {
     const { base, section } = await siteWithSection();
     const sec = `${base}/sections/${section.id}`;
     const set = await must("PATCH", sec, { title: "Custom", condition: "visitor.claims.beta", icon: "rocket", description: "About" }, 200);
@@ -398,9 +424,12 @@ describe("null clears optional fields", () => {
     // Omitted leaves unchanged.
     expect(await must("PATCH", sec, { path: "start" }, 200)).toMatchObject({ condition: "visitor.claims.beta", icon: "rocket", path: "start" });
 
-    const cleared = await must("PATCH", sec, { title: null, condition: null, icon: null, description: null }, 200);
-    expect(cleared.title).toBe(spaceTitle(0));
+    const cleared = await must("PATCH", sec, { condition: null, icon: null, description: null }, 200);
+    expect(cleared.title).toBe("Custom");
     for (const key of ["condition", "icon", "description"]) expect(cleared).not.toHaveProperty(key);
+    // The spec's PATCH title is a string of 2 to 128 characters: a title once given cannot be removed.
+    expectContractViolation(/updateSiteSectionById request body \/title: must be string \(got null\)/);
+    expectError(await call("PATCH", sec, { title: null }), 400, "title: ");
 
     const ss = `${base}/site-spaces/${section.siteSpaces[0].id}`;
     expect((await must("PATCH", ss, { condition: "visitor.claims.paid" }, 200)).condition).toBe("visitor.claims.paid");
@@ -409,8 +438,10 @@ describe("null clears optional fields", () => {
 
   it("proxy is returned as {origin, target} and removed by null", async () => {
     const site = await createSite();
+    await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200);
     const withProxy = await must("PATCH", `${org()}/sites/${site.id}`, { proxy: "www.acme.test/docs/v2" }, 200);
-    expect(withProxy.proxy).toEqual({ origin: "https://www.acme.test", target: "https://www.acme.test/docs/v2" });
+    // The origin as given (no scheme); the target is where GitBook serves the site for the proxy.
+    expect(withProxy.proxy).toEqual({ origin: "www.acme.test/docs/v2", target: `https://proxy.gitbook.site/sites/${site.id}` });
     expect(withProxy.urls.published).toBe("https://www.acme.test/docs/v2");
     expect((await getSite(site.id)).proxy).toEqual(withProxy.proxy);
     const without = await must("PATCH", `${org()}/sites/${site.id}`, { proxy: null }, 200);
@@ -426,6 +457,7 @@ describe("sites", () => {
     expect(site).toMatchObject({
       object: "site",
       type: "ultimate",
+      appliedType: "ultimate",
       title: "Développeur Docs!",
       basename: "developpeur-docs",
       visibility: "public",
@@ -433,13 +465,17 @@ describe("sites", () => {
       siteSpaces: 0,
       adaptiveContent: { enabled: false },
       agentsContext: "excluded",
+      defaultLevel: "inherit",
       urls: {
         location: `${emu.url}/v1/orgs/${emu.seeded.organizationId}/sites/${site.id}`,
         app: expect.any(String),
-        published: "https://acme.gitbook.io/developpeur-docs",
+        preview: `https://sites.gitbook.com/preview/${site.id}/`,
       },
     });
     expect(site).not.toHaveProperty("hostname");
+    // The published URL is defined only once the site is published.
+    expect(site.urls).not.toHaveProperty("published");
+    expect((await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200)).urls.published).toBe("https://acme.gitbook.io/developpeur-docs");
     expect(Date.parse(site.createdAt)).not.toBeNaN();
     // Basenames derived from titles stay unique in the organization.
     expect((await createSite({ title: "Développeur Docs!" })).basename).toBe("developpeur-docs-2");
@@ -464,8 +500,9 @@ describe("sites", () => {
     expect((await createSite()).type).toBe("ultimate");
   });
 
-  it("patches fields and serves the adaptive schema", async () => {
+  it("patches fields, and lists the premium features the site uses", async () => {
     const site = await createSite();
+    expect(site.features).toEqual([]);
     const p = await must(
       "PATCH",
       `${org()}/sites/${site.id}`,
@@ -473,18 +510,15 @@ describe("sites", () => {
       200,
     );
     expect(p).toMatchObject({ visibility: "share-link", basename: "handbook", agentsContext: "included", adaptiveContent: { enabled: true } });
-
-    const schema = await must("GET", `${org()}/sites/${site.id}/adaptive-schema`, undefined, 200);
-    expect(schema).toMatchObject({ object: "site-adaptive-schema", jsonSchema: { type: "object", additionalProperties: false } });
-    const jsonSchema = { type: "object", properties: { beta: { type: "boolean", description: "Beta tester" } }, additionalProperties: false };
-    expect((await must("PUT", `${org()}/sites/${site.id}/adaptive-schema`, { jsonSchema }, 200)).jsonSchema).toEqual(jsonSchema);
-    expect((await must("GET", `${org()}/sites/${site.id}/adaptive-schema`, undefined, 200)).jsonSchema).toEqual(jsonSchema);
-    expectError(await call("PUT", `${org()}/sites/${site.id}/adaptive-schema`, { jsonSchema: { type: "array" } }), 400, "jsonSchema.type: ");
+    expect(p.features.map((f: Json) => [f.id, f.plan])).toEqual([
+      ["sites-adaptive-content", "ultimate"],
+      ["sites-share-links", "premium"],
+    ]);
   });
 
   it("adds root-level site spaces from `spaces`, first one default, unique paths", async () => {
     const site = await createSite({ spaces: [space(0), space(0), space(1)] });
-    expect(site).toMatchObject({ published: true, siteSpaces: 3 });
+    expect(site).toMatchObject({ published: false, siteSpaces: 3 });
     const items = await listAll(`${org()}/sites/${site.id}/site-spaces`);
     expect(items.map((i: Json) => [i.path, i.default])).toEqual([
       ["getting-started", true],
@@ -531,12 +565,115 @@ describe("sites", () => {
   });
 
   it("filters site lists", async () => {
-    await createSite({ title: "Alpha docs", spaces: [space(0)] });
+    const alpha = await createSite({ title: "Alpha docs", spaces: [space(0)] });
     await createSite({ title: "Beta docs" });
+    await must("POST", `${org()}/sites/${alpha.id}/publish`, undefined, 200);
     expect((await listAll(`${org()}/sites?published=true`)).map((s: Json) => s.title)).toEqual(["Alpha docs"]);
     expect((await listAll(`${org()}/sites?title=BETA`)).map((s: Json) => s.title)).toEqual(["Beta docs"]);
     expect((await listAll(`${org()}/sites?space=${space(0)}`)).map((s: Json) => s.title)).toEqual(["Alpha docs"]);
+    expectContractViolation(/listSites query \/published: must be boolean/);
     expectError(await call("GET", `${org()}/sites?published=maybe`), 400, "published: ");
+  });
+});
+
+describe("publishing", () => {
+  it("publishes and unpublishes a site, one without content too, answering with the site as it now is", async () => {
+    const site = await createSite();
+    const base = `${org()}/sites/${site.id}`;
+    expect(site).toMatchObject({ published: false, siteSpaces: 0 });
+    expect(await listAll(`${org()}/sites?published=true`)).toEqual([]);
+
+    const published = await must("POST", `${base}/publish`, undefined, 200);
+    expect(published).toMatchObject({ object: "site", id: site.id, published: true, urls: { published: "https://acme.gitbook.io/product-docs" } });
+    expect(await getSite(site.id)).toMatchObject({ published: true });
+    expect((await listAll(`${org()}/sites?published=true`)).map((s: Json) => s.id)).toEqual([site.id]);
+    // Publishing a published site changes nothing.
+    expect(await must("POST", `${base}/publish`, undefined, 200)).toMatchObject({ published: true });
+
+    const unpublished = await must("POST", `${base}/unpublish`, undefined, 200);
+    expect(unpublished).toMatchObject({ id: site.id, published: false });
+    expect(unpublished.urls).not.toHaveProperty("published");
+    expect(await must("POST", `${base}/unpublish`, undefined, 200)).toMatchObject({ published: false });
+    expect((await listAll(`${org()}/sites?published=false`)).map((s: Json) => s.id)).toEqual([site.id]);
+
+    expectError(await call("POST", `${org()}/sites/site_nope/publish`), 404);
+    expectError(await call("POST", `${org()}/sites/site_nope/unpublish`), 404);
+  });
+
+  it("answers a checkout session instead of publishing when the organization's plan needs an upgrade", async () => {
+    const site = await createSite();
+    emu.store.orgs.get(emu.seeded.organizationId)!.publishNeedsCheckout = true;
+    const r = await must("POST", `${org()}/sites/${site.id}/publish`, undefined, 200);
+    expect(r).toEqual({ type: "checkout", sessionId: expect.stringMatching(/^cs_/) });
+    expect(await getSite(site.id)).toMatchObject({ published: false });
+  });
+});
+
+describe("adaptive schema", () => {
+  const schemaPath = (siteId: string) => `${org()}/sites/${siteId}/adaptive-schema`;
+  const jsonSchema = {
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: {
+      isBetaUser: { type: "boolean", description: "Whether the visitor is a beta user." },
+      seats: { type: "number", description: "Seats in the visitor's plan." },
+      roles: { type: "array", description: "Roles of the visitor.", items: { type: "string", description: "A role.", enum: ["admin", "dev"] } },
+      account: {
+        type: "object",
+        description: "The visitor's account.",
+        properties: { plan: { type: "string", description: "Plan.", enum: ["free", "pro"] } },
+        additionalProperties: false,
+      },
+      unsigned: {
+        type: "object",
+        description: "Unsigned claims of the site visitor.",
+        properties: { language: { type: "string", description: "Language." } },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  };
+
+  it("has none until one is put; a put replaces it whole; it goes with its site", async () => {
+    const site = await createSite();
+    expectError(await call("GET", schemaPath(site.id)), 404);
+    const put = await must("PUT", schemaPath(site.id), { jsonSchema }, 200);
+    expect(put).toEqual({ object: "site-adaptive-schema", jsonSchema, updatedAt: expect.any(String) });
+    expect(await must("GET", schemaPath(site.id), undefined, 200)).toEqual(put);
+
+    const smaller = { type: "object", properties: {}, additionalProperties: false };
+    expect((await must("PUT", schemaPath(site.id), { jsonSchema: smaller }, 200)).jsonSchema).toEqual(smaller);
+    expect((await must("GET", schemaPath(site.id), undefined, 200)).jsonSchema).toEqual(smaller);
+
+    await call("DELETE", `${org()}/sites/${site.id}`);
+    expectError(await call("GET", schemaPath(site.id)), 404);
+    expectError(await call("PUT", schemaPath(site.id), { jsonSchema }), 404);
+  });
+
+  it("refuses a schema GitBook's spec does not accept, naming where", async () => {
+    expectContractViolation(/updateSiteAdaptiveSchema request/);
+    const site = await createSite();
+    const claim = { type: "boolean", description: "A claim." };
+    const root = (properties: object, extra: object = {}) => ({ type: "object", properties, additionalProperties: false, ...extra });
+    const cases: [object, string][] = [
+      [{}, "jsonSchema: is required"],
+      [{ jsonSchema: root({}, { type: "array" }) }, 'jsonSchema.type: must be "object"'],
+      [{ jsonSchema: root({}, { additionalProperties: true }) }, "jsonSchema.additionalProperties: must be false"],
+      [{ jsonSchema: { type: "object", properties: {} } }, "jsonSchema.additionalProperties: is required"],
+      [{ jsonSchema: root({}, { required: ["a"] }) }, "jsonSchema.required: is not allowed here"],
+      [{ jsonSchema: root({}, { $schema: "https://json-schema.org/draft/2020-12/schema" }) }, "jsonSchema.$schema: must be"],
+      [{ jsonSchema: root({ a: { type: "boolean" } }) }, "jsonSchema.properties.a.description: is required"],
+      [{ jsonSchema: root({ a: { type: "integer", description: "x" } }) }, "jsonSchema.properties.a.type: must be one of"],
+      [{ jsonSchema: root({ a: { ...claim, enum: [true] } }) }, "jsonSchema.properties.a.enum: is not allowed here"],
+      [{ jsonSchema: root({ a: { type: "string", description: "x", enum: [1] } }) }, "jsonSchema.properties.a.enum: must be an array of strings"],
+      [{ jsonSchema: root({ a: { type: "array", description: "x", items: { type: "object", description: "y", properties: {}, additionalProperties: false } } }) }, "jsonSchema.properties.a.items.type: must be one of boolean, number, string"],
+      [{ jsonSchema: root({ a: { type: "object", description: "x", properties: { b: {} }, additionalProperties: false } }) }, "jsonSchema.properties.a.properties.b.type: is required"],
+      [{ jsonSchema: root({ a: { type: "object", description: "x", properties: {} } }) }, "jsonSchema.properties.a.additionalProperties: is required"],
+      [{ jsonSchema: root({ unsigned: { type: "object", description: "Unsigned visitor claims", properties: {}, additionalProperties: false } }) }, 'jsonSchema.properties.unsigned.description: must be exactly "Unsigned claims of the site visitor."'],
+      [{ jsonSchema: root({ unsigned: claim }) }, 'jsonSchema.properties.unsigned.type: must be "object"'],
+    ];
+    for (const [body, message] of cases) expectError(await call("PUT", schemaPath(site.id), body), 400, message);
+    expectError(await call("GET", schemaPath(site.id)), 404);
   });
 });
 
@@ -549,7 +686,7 @@ describe("sections and default semantics", () => {
     expect(first.siteSpaces).toHaveLength(1);
     expect(first.siteSpaces[0]).toMatchObject({ default: true, section: first.id, space: { id: space(0) }, path: "getting-started" });
     expect(first.urls.published).toBe(`https://acme.gitbook.io/product-docs/getting-started`);
-    expect(await getSite(site.id)).toMatchObject({ published: true, siteSpaces: 1 });
+    expect(await getSite(site.id)).toMatchObject({ siteSpaces: 1 });
 
     const second = await createSection(site.id, { spaceId: space(1), title: "API", icon: "code" });
     expect(second).toMatchObject({ title: "API", path: "api", default: false, icon: "code" });
@@ -608,23 +745,236 @@ describe("sections and default semantics", () => {
     expect(ss).toMatchObject({ path: "v2", title: spaceTitle(4), space: { id: space(4) } });
     expectError(await call("PATCH", `${base}/site-spaces/${section.siteSpaces[0].id}`, { spaceId: "spc_nope" }), 400, "spaceId: ");
   });
+});
 
-  it("section groups hold sections", async () => {
-    const { base, section } = await siteWithSection();
-    const other = await createSection(base.split("/").pop()!, { spaceId: space(1) });
-    const group = await must("POST", `${base}/section-groups`, { title: "Products", icon: "box", sections: [section.id] }, 201);
-    expect(group).toMatchObject({ object: "site-section-group", title: "Products", icon: "box", sections: [{ id: section.id }] });
-    expect((await listAll(`${base}/sections`))[0].sectionGroup).toBe(group.id);
+// ------------------------------------------------------------------ site structure
 
-    const added = await must("POST", `${base}/section-groups/${group.id}/sections`, { sectionId: other.id }, 200);
-    expect(added.sections.map((s: Json) => s.id)).toEqual([section.id, other.id]);
-    expect(await must("PATCH", `${base}/section-groups/${group.id}`, { title: "Areas", icon: null }, 200)).not.toHaveProperty("icon");
+describe("site structure", () => {
+  /** GET .../structure as [type, id, children] trees, for order assertions. */
+  type Tree = [string, string, Tree[]?];
+  const treeOf = (n: Json): Tree =>
+    n.object === "site-section-group" ? [n.object, n.id, n.children.map(treeOf)] : [n.object, n.id];
+  async function structure(base: string): Promise<Tree[]> {
+    const s = await must("GET", `${base}/structure`, undefined, 200);
+    expect(s.type).toBe("sections");
+    return s.structure.map(treeOf);
+  }
+  const sec = (id: string): Tree => ["site-section", id];
+  const grp = (id: string, children: Tree[]): Tree => ["site-section-group", id, children];
+  const lnk = (id: string): Tree => ["site-external-link", id];
+  const sort = (base: string, item: [string, string], position: Record<string, [string, string]>) =>
+    call("PATCH", `${base}/structure/sort`, {
+      item: { type: item[0], id: item[1] },
+      position: Object.fromEntries(Object.entries(position).map(([k, [type, id]]) => [k, { type, id }])),
+    });
 
-    expect((await call("DELETE", `${base}/section-groups/${group.id}/sections/${other.id}`)).status).toBe(205);
-    expect((await call("DELETE", `${base}/section-groups/${group.id}/sections/${other.id}`)).status).toBe(204);
-    expect((await listAll(`${base}/section-groups`))[0].sections.map((s: Json) => s.id)).toEqual([section.id]);
+  /** A site with three sections A, B, C (created in that order). */
+  async function siteWithThree() {
+    const { site, base, section: a } = await siteWithSection();
+    const b = await createSection(site.id, { spaceId: space(1) });
+    const c = await createSection(site.id, { spaceId: space(2) });
+    return { site, base, a, b, c };
+  }
+
+  it("a site without sections is a structure of site spaces; one with sections lists them in creation order", async () => {
+    const site = await createSite({ spaces: [space(0), space(1)] });
+    const base = `${org()}/sites/${site.id}`;
+    const flat = await must("GET", `${base}/structure`, undefined, 200);
+    expect(flat).toMatchObject({ type: "siteSpaces", structure: [{ object: "site-space", space: { id: space(0) } }, { object: "site-space", space: { id: space(1) } }] });
+    const { base: other, a, b, c } = await siteWithThree();
+    expect(await structure(other)).toEqual([sec(a.id), sec(b.id), sec(c.id)]);
+    expectError(await call("GET", `${org()}/sites/site_nope/structure`), 404);
+  });
+
+  it("section groups hold sections, joined as the spec says: at the group's creation, the section's creation, or the section's update", async () => {
+    const { site, base, a, b, c } = await siteWithThree();
+    const group = await must("POST", `${base}/section-groups`, { title: "Products", icon: "box", sections: [c.id, a.id] }, 201);
+    expect(group).toMatchObject({
+      object: "site-section-group",
+      title: "Products",
+      icon: "box",
+      draft: false,
+      sections: [{ id: c.id }, { id: a.id }],
+      children: [{ object: "site-section", id: c.id, sectionGroup: group.id }, { id: a.id }],
+    });
+    expect(await structure(base)).toEqual([sec(b.id), grp(group.id, [sec(c.id), sec(a.id)])]);
+    // Created in the group: last there.
+    const d = await createSection(site.id, { spaceId: space(3), siteSectionGroupId: group.id });
+    expect(d.sectionGroup).toBe(group.id);
+    // Updated into the group (last there), and back to the top level with null (last there).
+    expect(await must("PATCH", `${base}/sections/${b.id}`, { siteSectionGroupId: group.id }, 200)).toMatchObject({ sectionGroup: group.id });
+    expect(await structure(base)).toEqual([grp(group.id, [sec(c.id), sec(a.id), sec(d.id), sec(b.id)])]);
+    expect(await must("PATCH", `${base}/sections/${c.id}`, { siteSectionGroupId: null }, 200)).not.toHaveProperty("sectionGroup");
+    expect(await structure(base)).toEqual([grp(group.id, [sec(a.id), sec(d.id), sec(b.id)]), sec(c.id)]);
+    // Naming the group it is in already moves nothing.
+    await must("PATCH", `${base}/sections/${a.id}`, { siteSectionGroupId: group.id }, 200);
+    expect(await structure(base)).toEqual([grp(group.id, [sec(a.id), sec(d.id), sec(b.id)]), sec(c.id)]);
+    // The list of sections follows the structure.
+    expect((await listAll(`${base}/sections`)).map((s: Json) => s.id)).toEqual([a.id, d.id, b.id, c.id]);
+    expectError(await call("PATCH", `${base}/sections/${a.id}`, { siteSectionGroupId: "sitesg_nope" }), 400, "siteSectionGroupId: ");
+    expectError(await call("POST", `${base}/sections`, { spaceId: space(4), siteSectionGroupId: "sitesg_nope" }), 400, "siteSectionGroupId: ");
+    expectError(await call("POST", `${base}/section-groups`, { title: "G", sections: ["sitesc_nope"] }), 400, "sections: ");
+
+    const patched = await must("PATCH", `${base}/section-groups/${group.id}`, { title: "Areas", icon: null, draft: true }, 200);
+    expect(patched).toMatchObject({ title: "Areas", draft: true });
+    expect(patched).not.toHaveProperty("icon");
+    expect((await listAll(`${base}/section-groups`)).map((g: Json) => [g.id, g.title])).toEqual([[group.id, "Areas"]]);
+  });
+
+  it("the routes GitBook does not have are gone: a section joins or leaves a group through the section", async () => {
+    const { base, a } = await siteWithThree();
+    const group = await must("POST", `${base}/section-groups`, { title: "G" }, 201);
+    expectContractViolation(/POST .*section-groups\/\S+\/sections: no operation of the spec has this path/);
+    expectContractViolation(/DELETE .*section-groups\/\S+\/sections\/\S+: no operation of the spec has this path/);
+    expect((await call("POST", `${base}/section-groups/${group.id}/sections`, { sectionId: a.id })).status).toBe(404);
+    expect((await call("DELETE", `${base}/section-groups/${group.id}/sections/${a.id}`)).status).toBe(404);
+  });
+
+  it("deleting a group keeps what it held, in its place and order", async () => {
+    const { base, a, b, c } = await siteWithThree();
+    const group = await must("POST", `${base}/section-groups`, { title: "G", sections: [b.id, a.id] }, 201);
+    const link = await must("POST", `${base}/external-links`, { title: "Status", url: "https://status.acme.test", parent: group.id }, 201);
+    expect((await sort(base, ["site-section", c.id], { before: ["site-section-group", group.id] })).status).toBe(200);
+    expect(await structure(base)).toEqual([sec(c.id), grp(group.id, [sec(b.id), sec(a.id), lnk(link.id)])]);
     expect((await call("DELETE", `${base}/section-groups/${group.id}`)).status).toBe(205);
-    expect((await listAll(`${base}/sections`))[0]).not.toHaveProperty("sectionGroup");
+    expect(await structure(base)).toEqual([sec(c.id), sec(b.id), sec(a.id), lnk(link.id)]);
+    expect((await listAll(`${base}/sections`)).every((s: Json) => s.sectionGroup === undefined)).toBe(true);
+  });
+
+  it("nests groups, and refuses to put a group inside itself", async () => {
+    const { base, a } = await siteWithThree();
+    const outer = await must("POST", `${base}/section-groups`, { title: "Outer" }, 201);
+    const inner = await must("POST", `${base}/section-groups`, { title: "Inner", parent: outer.id, sections: [a.id], draft: true }, 201);
+    expect(inner).toMatchObject({ sectionGroup: outer.id, draft: true });
+    expect((await structure(base)).find((t) => t[1] === outer.id)).toEqual(grp(outer.id, [grp(inner.id, [sec(a.id)])]));
+    expectError(await call("PATCH", `${base}/section-groups/${outer.id}`, { parentSectionGroupId: inner.id }), 400, "parentSectionGroupId: ");
+    expectError(await call("PATCH", `${base}/section-groups/${outer.id}`, { parentSectionGroupId: outer.id }), 400, "parentSectionGroupId: ");
+    expect(await must("PATCH", `${base}/section-groups/${inner.id}`, { parentSectionGroupId: null }, 200)).not.toHaveProperty("sectionGroup");
+    expect((await structure(base)).at(-1)).toEqual(grp(inner.id, [sec(a.id)]));
+  });
+
+  it("external links: at the top level or in a group, never in a site without sections", async () => {
+    const empty = await createSite();
+    expectError(await call("POST", `${org()}/sites/${empty.id}/external-links`, { title: "Blog", url: "https://blog.acme.test" }), 400, "parent: ");
+    const { base, a } = await siteWithThree();
+    const link = await must("POST", `${base}/external-links`, { title: "Blog", url: "https://blog.acme.test", icon: "rss", condition: "visitor.claims.beta" }, 201);
+    expect(link).toEqual({
+      object: "site-external-link",
+      id: expect.stringMatching(/^sitel_/),
+      title: "Blog",
+      url: "https://blog.acme.test",
+      icon: "rss",
+      draft: false,
+      condition: "visitor.claims.beta",
+    });
+    const group = await must("POST", `${base}/section-groups`, { title: "More" }, 201);
+    const moved = await must("PATCH", `${base}/external-links/${link.id}`, { parent: group.id, description: "News", icon: null, draft: true }, 200);
+    expect(moved).toMatchObject({ sectionGroup: group.id, description: "News", draft: true });
+    expect(moved).not.toHaveProperty("icon");
+    expect((await structure(base)).at(-1)).toEqual(grp(group.id, [lnk(link.id)]));
+    const back = await must("PATCH", `${base}/external-links/${link.id}`, { parent: null, condition: null, url: "https://acme.test/blog" }, 200);
+    expect(back).not.toHaveProperty("sectionGroup");
+    expect(back).not.toHaveProperty("condition");
+    expect(back.url).toBe("https://acme.test/blog");
+    expect((await structure(base)).slice(0, 1)).toEqual([sec(a.id)]);
+    expect((await structure(base)).at(-1)).toEqual(lnk(link.id));
+
+    expectContractViolation(/addExternalLinkToSite request body \/title: is required/);
+    expectContractViolation(/addExternalLinkToSite request body \/url: is required/);
+    expectError(await call("POST", `${base}/external-links`, { url: "https://blog.acme.test" }), 400, "title: is required");
+    expectError(await call("POST", `${base}/external-links`, { title: "Blog" }), 400, "url: is required");
+    expectError(await call("POST", `${base}/external-links`, { title: "Blog", url: "https://x.test", parent: "sitesg_nope" }), 400, "parent: ");
+    expectError(await call("PATCH", `${base}/external-links/sitel_nope`, { title: "Blog" }), 404);
+    expect((await call("DELETE", `${base}/external-links/${link.id}`)).status).toBe(205);
+    expect((await call("DELETE", `${base}/external-links/${link.id}`)).status).toBe(204);
+    expect((await structure(base)).some((t) => t[1] === link.id)).toBe(false);
+  });
+
+  it("external links and section groups keep to GitBook's limits", async () => {
+    const { base } = await siteWithThree();
+    const link = await must("POST", `${base}/external-links`, { title: "Bl", url: `https://a.test/${"x".repeat(2048 - 15)}`, description: "d".repeat(256), icon: "i".repeat(50) }, 201);
+    const group = await must("POST", `${base}/section-groups`, { title: "g".repeat(100) }, 201);
+    await must("PATCH", `${base}/section-groups/${group.id}`, { title: "G" }, 200);
+    // Each refused by the spec too: [operation, method, path, body, field, message].
+    const bad: [string, string, string, unknown, string, string][] = [
+      ["addExternalLinkToSite", "POST", `${base}/external-links`, { title: "B", url: "https://a.test" }, "title", "must be 2 to 128 characters"],
+      ["addExternalLinkToSite", "POST", `${base}/external-links`, { title: "t".repeat(129), url: "https://a.test" }, "title", "must be 2 to 128 characters"],
+      ["addExternalLinkToSite", "POST", `${base}/external-links`, { title: "Blog", url: `https://a.test/${"x".repeat(2048 - 14)}` }, "url", "must be at most 2048 characters"],
+      ["updateSiteExternalLinkById", "PATCH", `${base}/external-links/${link.id}`, { description: "d".repeat(257) }, "description", "must be at most 256 characters"],
+      ["updateSiteExternalLinkById", "PATCH", `${base}/external-links/${link.id}`, { icon: "i".repeat(51) }, "icon", "must be at most 50 characters"],
+      ["addSectionGroupToSite", "POST", `${base}/section-groups`, { title: "" }, "title", "must be 1 to 100 characters"],
+      ["updateSiteSectionGroupById", "PATCH", `${base}/section-groups/${group.id}`, { title: "g".repeat(101) }, "title", "must be 1 to 100 characters"],
+    ];
+    for (const [operation, method, path, body, field, message] of bad) {
+      expectContractViolation(new RegExp(`${operation} request body /${field}`));
+      expectError(await call(method, path, body), 400, `${field}: ${message}`);
+    }
+    // A URI the schema takes, but GitBook says a link's destination must be an absolute http(s) URL.
+    expectError(await call("PATCH", `${base}/external-links/${link.id}`, { url: "ftp://a.test" }), 400, "url: must be a valid absolute http(s) URL");
+    expectError(await call("POST", `${base}/external-links`, { title: "Blog", url: "mailto:blog@acme.test" }), 400, "url: must be a valid absolute http(s) URL");
+  });
+
+  it("sorts an item before or after a sibling, and every list follows", async () => {
+    const { site, base, a, b, c } = await siteWithThree();
+    const link = await must("POST", `${base}/external-links`, { title: "Blog", url: "https://blog.acme.test" }, 201);
+    const moved = await sort(base, ["site-section", c.id], { before: ["site-section", a.id] });
+    expect(moved.status).toBe(200);
+    expect(moved.body).toMatchObject({ object: "site-section", id: c.id });
+    expect((await sort(base, ["site-external-link", link.id], { after: ["site-section", c.id] })).body).toMatchObject({ object: "site-external-link" });
+    expect(await structure(base)).toEqual([sec(c.id), lnk(link.id), sec(a.id), sec(b.id)]);
+    expect((await listAll(`${base}/sections`)).map((s: Json) => s.id)).toEqual([c.id, a.id, b.id]);
+    // Before itself: nothing moves.
+    expect((await sort(base, ["site-section", a.id], { before: ["site-section", a.id] })).status).toBe(200);
+    expect(await structure(base)).toEqual([sec(c.id), lnk(link.id), sec(a.id), sec(b.id)]);
+
+    // Site spaces within their section; the section's list of site spaces and the site's follow.
+    const extra = await must("POST", `${base}/site-spaces`, { spaceId: space(4), sectionId: a.id }, 201);
+    const own = a.siteSpaces[0].id;
+    expect((await sort(base, ["site-space", extra.id], { before: ["site-space", own] })).body).toMatchObject({ object: "site-space", id: extra.id });
+    const sections = await listAll(`${base}/sections`);
+    expect(sections.find((s: Json) => s.id === a.id).siteSpaces.map((ss: Json) => ss.id)).toEqual([extra.id, own]);
+    expect((await listAll(`${base}/site-spaces`)).map((ss: Json) => ss.id)).toEqual([c.siteSpaces[0].id, extra.id, own, b.siteSpaces[0].id]);
+    const full = await must("GET", `${base}/structure`, undefined, 200);
+    expect(full.structure[2].siteSpaces.map((ss: Json) => ss.id)).toEqual([extra.id, own]);
+    // The default site space is the section's pointer, whatever the order.
+    expect(sections.find((s: Json) => s.id === a.id).siteSpaces.map((ss: Json) => ss.default)).toEqual([false, true]);
+    expect(await getSite(site.id)).toMatchObject({ siteSpaces: 4 });
+  });
+
+  it("sorts within a group only, and says how to move between containers", async () => {
+    const { base, a, b, c } = await siteWithThree();
+    const group = await must("POST", `${base}/section-groups`, { title: "G", sections: [a.id, b.id] }, 201);
+    expect((await sort(base, ["site-section", b.id], { before: ["site-section", a.id] })).status).toBe(200);
+    expect(await structure(base)).toEqual([sec(c.id), grp(group.id, [sec(b.id), sec(a.id)])]);
+    const notSibling = await sort(base, ["site-section", c.id], { after: ["site-section", a.id] });
+    expectError(notSibling, 400, "position.after: ");
+    expect(notSibling.body.error.message).toContain("sibling");
+    expectError(await sort(base, ["site-section", "sitesc_nope"], { after: ["site-section", a.id] }), 400, "item: ");
+    expectError(await sort(base, ["site-section-group", a.id], { after: ["site-section", c.id] }), 400, "item: ");
+    expectError(await sort(base, ["site-section", c.id], { after: ["site-section", "sitesc_nope"] }), 400, "position.after: ");
+    expectError(await call("PATCH", `${base}/structure/sort`, { item: { type: "site-section", id: c.id }, position: {} }), 400, "position: ");
+    expectError(
+      await call("PATCH", `${base}/structure/sort`, {
+        item: { type: "site-section", id: c.id },
+        position: { before: { type: "site-section-group", id: group.id }, after: { type: "site-section-group", id: group.id } },
+      }),
+      400,
+      "position: ",
+    );
+    expectContractViolation(/sortSiteStructure request body \/item: must have required property 'type'|sortSiteStructure request body \/item\/type/);
+    expectError(await call("PATCH", `${base}/structure/sort`, { item: { id: c.id }, position: {} }), 400, "item.type: is required");
+    expect(await structure(base)).toEqual([sec(c.id), grp(group.id, [sec(b.id), sec(a.id)])]);
+  });
+
+  it("pages through sections in structure order", async () => {
+    const { base, a, b, c } = await siteWithThree();
+    const group = await must("POST", `${base}/section-groups`, { title: "G", sections: [a.id] }, 201);
+    await sort(base, ["site-section-group", group.id], { after: ["site-section", c.id] });
+    const p1 = await must("GET", `${base}/sections?limit=2`, undefined, 200);
+    expect(p1.items.map((s: Json) => s.id)).toEqual([b.id, c.id]);
+    const p2 = await must("GET", `${base}/sections?limit=2&page=${p1.next.page}`, undefined, 200);
+    expect(p2.items.map((s: Json) => s.id)).toEqual([a.id]);
+    expect(p2).not.toHaveProperty("next");
   });
 });
 
@@ -740,9 +1090,15 @@ describe("pagination", () => {
     expect(first.items).toHaveLength(50);
     expect(first.count).toBe(51);
     expect(first.next.page).toEqual(expect.any(String));
-    for (const limit of ["1001", "0", "-1", "2.5", "abc", ""]) {
+    // The spec's limit is a number from 0 to 1000; GitBook refuses 0 as well (LIST_LIMIT).
+    expectContractViolation(/listTeamsInOrganizationById query \/limit: must be <= 1000/);
+    expectContractViolation(/listTeamsInOrganizationById query \/limit: must be >= 0/);
+    expectContractViolation(/listTeamsInOrganizationById query \/limit: must be number/);
+    for (const limit of ["1001", "0", "-1", "abc", ""]) {
       expectError(await call("GET", `${org()}/teams?limit=${limit}`), 400, "limit: ");
     }
+    // A fraction is a number: whole items are served.
+    expect((await must("GET", `${org()}/teams?limit=2.5`, undefined, 200)).items).toHaveLength(2);
     expect((await call("GET", `${org()}/teams?limit=1000`)).status).toBe(200);
     expectError(await call("GET", `${org()}/teams?page=not-a-token`), 400, "page: ");
   });
@@ -765,6 +1121,7 @@ describe("pagination", () => {
       `${org()}/openapi`,
       `${org()}/openapi/s/versions`,
     ];
+    expectContractViolation(/query \/limit: must be <= 1000/);
     for (const path of lists) {
       const r = await must("GET", `${path}?limit=1`, undefined, 200);
       expect(Object.keys(r).sort(), path).toEqual(r.next ? ["count", "items", "next"] : ["count", "items"]);
@@ -912,32 +1269,53 @@ describe("OpenAPI specs", () => {
     expect((await must("GET", `${spec("petstore")}/versions/${done.lastVersion}`, undefined, 200)).id).toBe(done.lastVersion);
 
     expect((await must("PATCH", spec("petstore"), { visibility: "public" }, 200)).visibility).toBe("public");
+    expectContractViolation(/updateOpenAPISpecBySlug request body \/visibility: must be one of "private", "public"/);
     expectError(await call("PATCH", spec("petstore"), { visibility: "internal" }), 400, "visibility: ");
 
-    // PUT on an unknown slug creates it.
-    expect((await must("PUT", spec("fresh"), { source: { text: "swagger: '2.0'" } }, 200)).processingState).toBe("pending");
+    // PUT on an unknown slug creates it, and says so with a 201.
+    expect((await must("PUT", spec("fresh"), { source: { text: "swagger: '2.0'" } }, 201)).processingState).toBe("pending");
     expectError(await call("PUT", spec("Bad_Slug"), { source: { text: "openapi" } }), 400, "slug: ");
   });
 
-  it("fails with invalid_spec for bad text and fetch_failed for an unreachable URL", async () => {
+  it("completes with PARSE_ERROR for bad text and FETCH_ERROR for a URL it cannot fetch, keeping the last version", async () => {
     await must("POST", `${org()}/openapi`, { slug: "text", source: { text: "just some prose" } }, 201);
     await must("POST", `${org()}/openapi`, { slug: "url", source: { url: "https://invalid.example/openapi.json" } }, 201);
+    await must("POST", `${org()}/openapi`, { slug: "ftp", source: { url: "ftp://specs.acme.test/openapi.yaml" } }, 201);
     for (const [slug, code] of [
-      ["text", "invalid_spec"],
-      ["url", "fetch_failed"],
+      ["text", "PARSE_ERROR"],
+      ["url", "FETCH_ERROR"],
+      ["ftp", "FETCH_ERROR"],
     ] as const) {
       await must("GET", spec(slug), undefined, 200);
       const failed = await must("GET", spec(slug), undefined, 200);
-      expect(failed).toMatchObject({ processingState: "failed", lastProcessErrorCode: code });
+      // The spec has no failed state: processing is over, and the code says it failed.
+      expect(failed).toMatchObject({ processingState: "complete", lastProcessErrorCode: code, lastProcessedErrorCount: 1, lastProcessedErrors: [{ message: expect.any(String) }] });
       expect(failed).not.toHaveProperty("lastVersion");
       expectError(await call("GET", `${spec(slug)}/versions/latest`), 404);
     }
     // A new source clears the error and processes again.
     const retried = await must("PUT", spec("text"), { source: { text: "openapi: 3.0.3" } }, 200);
-    expect(retried.processingState).toBe("pending");
+    expect(retried).toMatchObject({ processingState: "pending", lastProcessedErrorCount: 0 });
     expect(retried).not.toHaveProperty("lastProcessErrorCode");
     await must("GET", spec("text"), undefined, 200);
-    expect((await must("GET", spec("text"), undefined, 200)).processingState).toBe("complete");
+    const done = await must("GET", spec("text"), undefined, 200);
+    expect(done).toMatchObject({ processingState: "complete", lastVersion: expect.any(String) });
+    // A later failure leaves that version as the last one.
+    await must("PUT", spec("text"), { source: { text: "prose again" } }, 200);
+    await must("GET", spec("text"), undefined, 200);
+    expect(await must("GET", spec("text"), undefined, 200)).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", lastVersion: done.lastVersion });
+  });
+
+  it("serves a version's content with its source URL, public only while the spec is", async () => {
+    await must("POST", `${org()}/openapi`, { slug: "petstore", source: { url: "https://specs.acme.test/petstore.yaml" } }, 201);
+    await must("GET", spec("petstore"), undefined, 200);
+    await must("GET", spec("petstore"), undefined, 200);
+    expect(await must("GET", `${spec("petstore")}/versions/latest/content`, undefined, 200)).toEqual({
+      filesystem: {},
+      urls: { source: "https://specs.acme.test/petstore.yaml", public: null },
+    });
+    await must("PATCH", spec("petstore"), { visibility: "public" }, 200);
+    expect((await must("GET", `${spec("petstore")}/versions/latest/content`, undefined, 200)).urls.public).toBe("https://specs.acme.test/petstore.yaml");
   });
 
   it("honours openApiProcessingReads, including 0 and Infinity, and the per-spec freeze", async () => {
@@ -1003,6 +1381,7 @@ describe("teams", () => {
     // Unknown users are named in the 400, and nothing changes.
     expectError(await call("PUT", t, { add: [alan!.id, "ghost@acme.test"] }), 400, 'add: unknown user "ghost@acme.test"');
     expectError(await call("PUT", t, { remove: ["usr_ghost"] }), 400, 'remove: unknown user "usr_ghost"');
+    expectContractViolation(/updateMembersInOrganizationTeam request body \/memberships\/[^/]+\/role: must be one of "owner", "member"/);
     expectError(await call("PUT", t, { memberships: { [ada!.id]: { role: "boss" } } }), 400, `memberships.${ada!.id}.role: `);
     expect((await memberList(team.id)).length).toBe(2);
 
@@ -1054,6 +1433,10 @@ describe("SAML providers", () => {
       object: "saml-provider",
       label: "Okta",
       status: "pending",
+      // Every provider object carries the three; one created without them has them empty (ssoURL, a URI: about:blank).
+      entityID: "",
+      certificate: "",
+      ssoURL: "about:blank",
       defaultRole: null,
       defaultTeam: { object: "team", id: team.id },
       service: {
@@ -1070,10 +1453,16 @@ describe("SAML providers", () => {
       200,
     );
     expect(active).toMatchObject({ status: "active", entityID: "urn:okta:acme", defaultRole: "read", label: "Okta" });
-    const reset = await must("PATCH", `${org()}/saml/${p.id}`, { defaultTeam: null, defaultRole: null, ssoURL: null }, 200);
-    expect(reset).toMatchObject({ status: "pending", defaultRole: null });
-    expect(reset).not.toHaveProperty("defaultTeam");
-    expect(reset).not.toHaveProperty("ssoURL");
+    // An empty entityID (or certificate) is a value the spec allows: the provider is incomplete again.
+    const emptied = await must("PATCH", `${org()}/saml/${p.id}`, { entityID: "", defaultRole: null }, 200);
+    expect(emptied).toMatchObject({ status: "pending", entityID: "", defaultRole: null, ssoURL: "https://acme.okta.test/sso" });
+    // Nothing takes null but defaultRole; an empty defaultTeam names no team.
+    expectContractViolation(/updateOrganizationSAMLProvider request body \/ssoURL: must be string \(got null\)/);
+    expectContractViolation(/updateOrganizationSAMLProvider request body \/defaultTeam: must be string \(got null\)/);
+    expectError(await call("PATCH", `${org()}/saml/${p.id}`, { ssoURL: null }), 400, "ssoURL: ");
+    expectError(await call("PATCH", `${org()}/saml/${p.id}`, { defaultTeam: null }), 400, "defaultTeam: ");
+    expectError(await call("PATCH", `${org()}/saml/${p.id}`, { defaultTeam: "" }), 400, "defaultTeam: ");
+    expect((await must("GET", `${org()}/saml/${p.id}`, undefined, 200)).defaultTeam).toMatchObject({ id: team.id });
 
     expect(await must("GET", `${org()}/sso`, undefined, 200)).toEqual({ items: [{ id: p.id, label: "Okta", startURL: p.service.startURL }] });
   });
@@ -1087,6 +1476,7 @@ describe("request log", () => {
     await createSection(site.id, { spaceId: space(0) });
     await createSection(site.id, { spaceId: space(1) });
     await call("GET", `${org()}/sites/${site.id}/sections`);
+    expectContractViolation(/GET \/v1\/nowhere: no operation of the spec has this path/);
     await call("GET", "/v1/nowhere");
     await call("GET", "/v1/orgs", undefined, null);
 

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
 
+import type { Contract, ContractViolation } from "./contract";
 import { Faults } from "./faults";
 import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
 import { RequestLog, UNKNOWN_ROUTE } from "./log";
@@ -23,6 +24,20 @@ export interface EmulatorOptions {
   seed?: number;
   /** GETs of a spec that still answer "pending" after POST/PUT; default 1. Infinity freezes processing. */
   openApiProcessingReads?: number;
+  /**
+   * Check every request and response against GitBook's published OpenAPI spec and record what breaks
+   * it (see `contractViolations`). Needs the packages `@gitbook/api` and `ajv` (devDependencies of
+   * pulumi-gitbook). Default: on when GITBOOK_EMULATOR_CONTRACT=1, as the test suite sets it.
+   */
+  contract?: boolean;
+}
+
+/** What broke GitBook's published spec, across every emulator of this process, since last taken. */
+const violations: ContractViolation[] = [];
+
+/** Takes (and clears) the contract violations recorded so far; the test suite fails the test that caused any. */
+export function takeContractViolations(): ContractViolation[] {
+  return violations.splice(0);
 }
 
 const DEFAULT_SEED = 0x5eed;
@@ -38,14 +53,17 @@ export class Emulator {
   faults: Faults;
 
   private readonly revoked = new Set<string>();
+  private readonly contract: Contract | undefined;
   private readonly router = buildRouter();
 
   private constructor(
     private readonly server: http.Server,
     url: string,
     opts: EmulatorOptions,
+    contract: Contract | undefined,
   ) {
     const seed = opts.seed ?? DEFAULT_SEED;
+    this.contract = contract;
     this.url = url;
     this.token = opts.token ?? `gb_emu_${randomBytes(16).toString("hex")}`;
     this.store = new Store({ seed, openApiProcessingReads: opts.openApiProcessingReads ?? 1 });
@@ -54,6 +72,9 @@ export class Emulator {
   }
 
   static async start(opts: EmulatorOptions = {}): Promise<Emulator> {
+    // Loaded only when asked for: the shipped emulator runs without the spec's packages. A dynamic
+    // import, not require(): under vitest a native require cannot load the TypeScript source.
+    const contract = (opts.contract ?? process.env.GITBOOK_EMULATOR_CONTRACT === "1") ? (await import("./contract")).Contract.load() : undefined;
     const host = opts.host ?? "127.0.0.1";
     const server = http.createServer();
     await new Promise<void>((resolve, reject) => {
@@ -64,7 +85,7 @@ export class Emulator {
       });
     });
     const { port } = server.address() as AddressInfo;
-    const emu = new Emulator(server, `http://${host}:${port}`, opts);
+    const emu = new Emulator(server, `http://${host}:${port}`, opts, contract);
     server.on("request", (req, res) => {
       emu.handle(req, res).catch((e: unknown) => {
         // Never let a bug in the emulator crash the test process; surface it as a 500 instead.
@@ -112,6 +133,8 @@ export class Emulator {
       req.socket.destroy();
       return;
     }
+    // Checked as received, before any fault: a request the spec refuses is the client's bug even if it is dropped.
+    this.checked(this.contract?.checkRequest({ method, path, query: url.searchParams, headers: req.headers as Record<string, string>, body: raw.trim() === "" ? undefined : safeJson(raw) }));
     const match = this.router.match(method, path);
     const route = match?.template ?? UNKNOWN_ROUTE;
     const record = (status: number) => this.log.record({ method, route, path, status, ms: performance.now() - started });
@@ -132,7 +155,13 @@ export class Emulator {
       return;
     }
     record(reply.status);
+    // Injected faults are answers GitBook gives too (429, 5xx): they are checked like any other.
+    this.checked(this.contract?.checkResponse({ method, path }, { status: reply.status, body: reply.body === undefined ? undefined : JSON.parse(JSON.stringify(reply.body)), contentType: "application/json" }));
     send(res, reply);
+  }
+
+  private checked(v: ContractViolation | undefined): void {
+    if (v) violations.push(v);
   }
 
   private process(
@@ -156,6 +185,15 @@ export class Emulator {
       const message = e instanceof Error ? e.stack ?? e.message : String(e);
       return { status: 500, body: errorBody(500, `Emulator bug: ${message}`) };
     }
+  }
+}
+
+/** The body as the spec sees it: JSON, or the raw text when it is not (the spec then says what is wrong). */
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
   }
 }
 

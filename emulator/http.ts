@@ -51,8 +51,8 @@ export interface StringLimit {
   min?: number;
   max: number;
   pattern?: RegExp;
-  /** Must parse as an absolute http(s) URL. */
-  url?: boolean;
+  /** Must be an absolute URI of any scheme, as the spec's `format: uri` says. */
+  uri?: boolean;
 }
 
 /**
@@ -71,22 +71,35 @@ export const LIMITS = {
   icon: { max: 50 },
   /** Section and site space paths. */
   path: { min: 1, max: 100 },
-  condition: { min: 1, max: 1024 },
+  /** The spec's Expression: an empty one is allowed. */
+  condition: { max: 1024 },
   shareLinkName: { max: 50 },
   teamTitle: { min: 1, max: 64 },
   samlLabel: { min: 1, max: 30 },
   samlEntityID: { max: 1024 },
   samlCertificate: { max: 10000 },
-  samlSsoURL: { max: 2048, url: true },
-  openApiSlug: { min: 1, max: 100, pattern: /^[a-z0-9]+(?:-[a-z0-9]+)*$/ },
-  openApiSourceURL: { max: 2048, url: true },
+  samlSsoURL: { max: 2048, uri: true },
+  openApiSlug: { min: 1, max: 100, pattern: /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/ },
+  openApiSourceURL: { max: 2048, uri: true },
   /** Not in the spec's table: an inline spec text must be non-empty; the cap is the emulator's. */
   openApiSourceText: { min: 1, max: 5_000_000 },
-  /** Not in the spec's table: section groups only need a non-empty title here. */
-  sectionGroupTitle: { min: 1, max: 128 },
+  spaceTitle: { max: 50 },
+  // The spec's `format: emoji` ("Unicode codepoint or character of the emoji"): one emoji, or its
+  // codepoints in hex joined by "-" (e.g. 1f469-200d-1f4bb).
+  emoji: { max: 50, pattern: new RegExp("^(?:\\p{RGI_Emoji}|[0-9a-fA-F]{2,6}(?:-[0-9a-fA-F]{2,6})*)$", "v") },
+  spaceIcon: { max: 2048, uri: true },
+  collectionTitle: { max: 50 },
+  collectionDescription: { max: 100 },
+  sectionGroupTitle: { min: 1, max: 100 },
+  /** An external link's destination (the spec's URL: `format: uri`; see externalLinks.ts for the http(s) rule). */
+  externalLinkUrl: { max: 2048, uri: true },
 } satisfies Record<string, StringLimit>;
 
-/** `limit` query parameter of every list: max from the spec, default and min are GitBook's observed behaviour. */
+/**
+ * `limit` query parameter of every list: max from the spec, default and min are GitBook's observed
+ * behaviour (the spec allows 0, GitBook answers 400). The spec types it as a number, not an integer:
+ * a fraction is taken down to whole items.
+ */
 export const LIST_LIMIT = { min: 1, max: 1000, default: 50 };
 
 // ---------------------------------------------------------------- validation
@@ -96,18 +109,22 @@ export function checkString(field: string, value: unknown, limit?: StringLimit):
   if (typeof value !== "string") invalid(field, "must be a string");
   if (!limit) return value;
   const { min = 0, max } = limit;
-  if (value.length < min || value.length > max) {
+  // JSON Schema's minLength and maxLength count characters (code points), not UTF-16 units: 🎉 is one.
+  const length = [...value].length;
+  if (length < min || length > max) {
     invalid(field, min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters`);
   }
   if (limit.pattern && !limit.pattern.test(value)) invalid(field, `must match the pattern ${limit.pattern.source}`);
-  if (limit.url && !isHttpUrl(value)) invalid(field, "must be a valid http(s) URL");
+  if (limit.uri && !isUri(value)) invalid(field, "must be an absolute URI");
   return value;
 }
 
-function isHttpUrl(value: string): boolean {
+/** A scheme, then what the URL parser accepts: the spec's `format: uri` (RFC 3986), as near as the parser gets. */
+function isUri(value: string): boolean {
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(value) || /\s/.test(value)) return false;
   try {
-    const u = new URL(value);
-    return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+    new URL(value);
+    return true;
   } catch {
     return false;
   }
@@ -220,42 +237,53 @@ export interface ListEnvelope<R> {
 }
 
 /**
- * The one paging helper. Cursors are opaque (base64url JSON holding the `seq` of the
- * last item served), so deleting items between two page fetches neither skips nor
- * repeats the others. `records` must already be filtered; they are served by creation order.
+ * The one paging helper. Cursors are opaque (base64url JSON holding the sort key of the last item
+ * served), so deleting items between two page fetches neither skips nor repeats the others. `records`
+ * must already be filtered; they are served by creation order (`seq`), or by the sort key `keyOf`
+ * gives (numbers compared in turn, e.g. a section's place in its site's structure).
  */
-export function paginate<T extends { seq: number }, R>(query: URLSearchParams, records: T[], render: (t: T) => R): ListEnvelope<R> {
+export function paginate<T extends { seq: number }, R>(
+  query: URLSearchParams,
+  records: T[],
+  render: (t: T) => R,
+  keyOf: (t: T) => number[] = (t) => [t.seq],
+): ListEnvelope<R> {
   const limit = parseLimit(query.get("limit"));
   const after = parseCursor(query.get("page"));
-  const sorted = [...records].sort((a, b) => a.seq - b.seq);
-  const rest = sorted.filter((r) => r.seq > after);
+  const keyed = records.map((r) => ({ r, key: keyOf(r) })).sort((a, b) => compareKeys(a.key, b.key));
+  const rest = after === undefined ? keyed : keyed.filter((k) => compareKeys(k.key, after) > 0);
   const page = rest.slice(0, limit);
-  const env: ListEnvelope<R> = { items: page.map(render), count: sorted.length };
-  if (rest.length > limit) env.next = { page: encodeCursor(page[page.length - 1]!.seq) };
+  const env: ListEnvelope<R> = { items: page.map((k) => render(k.r)), count: keyed.length };
+  if (rest.length > limit) env.next = { page: encodeCursor(page[page.length - 1]!.key) };
   return env;
 }
 
-export const list = <T extends { seq: number }, R>(query: URLSearchParams, records: T[], render: (t: T) => R): Reply =>
-  ok(paginate(query, records, render));
+export const list = <T extends { seq: number }, R>(query: URLSearchParams, records: T[], render: (t: T) => R, keyOf?: (t: T) => number[]): Reply =>
+  ok(paginate(query, records, render, keyOf));
+
+function compareKeys(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
+}
 
 function parseLimit(raw: string | null): number {
   if (raw === null) return LIST_LIMIT.default;
-  const n = Number(raw);
-  if (raw.trim() === "" || !Number.isInteger(n) || n < LIST_LIMIT.min || n > LIST_LIMIT.max) {
-    invalid("limit", `must be an integer from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`);
+  const n = Math.floor(Number(raw));
+  if (raw.trim() === "" || !Number.isFinite(n) || n < LIST_LIMIT.min || n > LIST_LIMIT.max) {
+    invalid("limit", `must be a number from ${LIST_LIMIT.min} to ${LIST_LIMIT.max}`);
   }
   return n;
 }
 
-function encodeCursor(seq: number): string {
-  return Buffer.from(JSON.stringify({ after: seq })).toString("base64url");
+function encodeCursor(key: number[]): string {
+  return Buffer.from(JSON.stringify({ after: key })).toString("base64url");
 }
 
-function parseCursor(raw: string | null): number {
-  if (raw === null) return 0;
+function parseCursor(raw: string | null): number[] | undefined {
+  if (raw === null) return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-    if (isPlainObject(parsed) && typeof parsed.after === "number" && Number.isInteger(parsed.after)) return parsed.after;
+    if (isPlainObject(parsed) && Array.isArray(parsed.after) && parsed.after.length > 0 && parsed.after.every((n) => Number.isInteger(n))) return parsed.after as number[];
   } catch {
     // fall through to the 400 below
   }

@@ -17,7 +17,14 @@ export type AgentsContext = (typeof AGENTS_CONTEXTS)[number];
 export const OPENAPI_VISIBILITIES = ["private", "public"] as const;
 export type OpenApiVisibility = (typeof OPENAPI_VISIBILITIES)[number];
 export type SpaceVisibility = "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
-export type OpenApiProcessingState = "pending" | "complete" | "failed";
+export const SPACE_EDIT_MODES = ["live", "locked"] as const;
+export type SpaceEditMode = (typeof SPACE_EDIT_MODES)[number];
+/** GitBook's `DefaultLevel` of a space or collection: a role, null (no access by default), or "inherit". */
+export const DEFAULT_LEVELS = [...ROLES, "inherit"] as const;
+export type DefaultLevel = (typeof DEFAULT_LEVELS)[number] | null;
+/** As the spec lists them; a processing that failed is `complete` with a `lastProcessErrorCode`. */
+export type OpenApiProcessingState = "pending" | "progress" | "complete";
+export type OpenApiProcessErrorCode = "FETCH_TIMEOUT" | "FETCH_ERROR" | "PARSE_ERROR";
 export type OpenApiSource = { url: string } | { text: string };
 
 /** Every record carries `seq`, a store-wide creation counter: lists are ordered by it and page cursors point at it. */
@@ -33,15 +40,32 @@ export interface OrgRecord extends Base {
   emailDomains: string[];
   /** GitBook's organization type; absent means `business`. Sites of a `community` organization default to `sponsored`. */
   type?: "business" | "community";
+  /**
+   * The organization's plan needs an upgrade before a site can go live: publishSite then answers with
+   * a Stripe checkout session instead of publishing. The API cannot set it; tests may.
+   */
+  publishNeedsCheckout?: boolean;
 }
 
 export interface SpaceRecord extends Base {
   orgId: string;
   title: string;
+  /** "" when the space shows no emoji (or shows an icon instead). */
   emoji: string;
   visibility: SpaceVisibility;
   updatedAt: string;
   revision: string;
+  /** URL of the icon shown instead of an emoji. */
+  icon?: string;
+  /** ID of the collection holding the space; absent at the organization's top level. */
+  parentId?: string;
+  language?: string;
+  /** Absent: `live`. */
+  editMode?: SpaceEditMode;
+  /** Absent: `inherit`. */
+  defaultLevel?: DefaultLevel;
+  /** Set while the space is in the trash: the API no longer shows it, and it can be restored for 7 days. */
+  deletedAt?: string;
 }
 
 /** An organization member; `id` is the user id, `createdAt` doubles as `joinedAt`. */
@@ -60,19 +84,21 @@ export interface SiteRecord extends Base {
   hostname?: string;
   basename: string;
   visibility: SiteVisibility;
+  /** Whether the site is live; only publishSite and unpublishSite change it (a new site is not). */
+  published: boolean;
   agentsContext: AgentsContext;
   adaptiveContent: { enabled: boolean };
-  proxy?: { origin: string; target: string };
-  /** Pointer to the default section. When it dangles, the first section (by seq) is the default. */
+  /** The `host/path` the site is proxied from (SiteProxy's `origin`). */
+  proxy?: string;
+  /** Pointer to the default section. When it dangles, the first section (in structure order) is the default. */
   defaultSectionId?: string;
   /** Pointer to the default root-level site space (same dangling rule). */
   defaultSiteSpaceId?: string;
-  adaptiveSchema: { jsonSchema: Record<string, unknown>; updatedAt: string };
 }
 
 export interface SectionRecord extends Base {
   siteId: string;
-  /** null = follow the title of the space the section shows (the API's "null clears title"). */
+  /** null = follow the title of the space the section shows (a section created without a title). */
   title: string | null;
   /** The space the section was created with; its title is the fallback when the default site space is gone. */
   spaceId: string;
@@ -87,8 +113,31 @@ export interface SectionGroupRecord extends Base {
   siteId: string;
   title: string;
   icon?: string;
+  draft: boolean;
+  /** The group it is nested in; absent at the site's top level. */
+  parentId?: string;
+  /** The sections it holds (membership only: their order is their position, see Store.positions). */
   sectionIds: string[];
 }
+
+/** A link to another website in a site's navigation, at the top level or in a section group. */
+export interface ExternalLinkRecord extends Base {
+  siteId: string;
+  title: string;
+  url: string;
+  description?: string;
+  icon?: string;
+  /** The section group holding it; absent at the site's top level. */
+  groupId?: string;
+  draft: boolean;
+  condition?: string;
+}
+
+/** An item of a site's section-based structure (what GET .../structure lists and a section group holds). */
+export type StructureNode =
+  | { type: "site-section"; record: SectionRecord }
+  | { type: "site-section-group"; record: SectionGroupRecord }
+  | { type: "site-external-link"; record: ExternalLinkRecord };
 
 export interface SiteSpaceRecord extends Base {
   siteId: string;
@@ -142,7 +191,10 @@ export interface OpenApiSpecRecord extends Base {
   frozen?: boolean;
   lastVersionId?: string;
   lastProcessedAt?: string;
-  lastProcessErrorCode?: "invalid_spec" | "fetch_failed";
+  /** Why the last processing failed; cleared when a new source is sent. */
+  lastProcessErrorCode?: OpenApiProcessErrorCode;
+  /** What the last processing found wrong (the spec's OpenAPIErrorObject). */
+  lastProcessedErrors?: { message: string; code?: string }[];
 }
 
 export interface OpenApiVersionRecord extends Base {
@@ -179,6 +231,14 @@ export class Store {
   readonly sections = new Map<string, SectionRecord>();
   readonly sectionGroups = new Map<string, SectionGroupRecord>();
   readonly siteSpaces = new Map<string, SiteSpaceRecord>();
+  readonly externalLinks = new Map<string, ExternalLinkRecord>();
+  /**
+   * Where an item of a site's structure (section, section group, external link, site space) sits among
+   * its siblings: lower first. An item without an entry sits at its `seq`, so a site nothing was ever
+   * sorted in lists in creation order, and a new item comes last. Set by sorting (which numbers the
+   * siblings 0, 1, 2...) and by moving an item to another container (which puts it last there).
+   */
+  readonly positions = new Map<string, number>();
   readonly shareLinks = new Map<string, ShareLinkRecord>();
   readonly teams = new Map<string, TeamRecord>();
   readonly teamMembers = new Map<string, TeamMemberRecord>();
@@ -210,19 +270,95 @@ export class Store {
     return s;
   }
 
-  // ---- site structure helpers (ordered by seq; default pointers resolved lazily) ----
+  // ---- site structure (ordered by position; default pointers resolved lazily) ----
 
-  sectionsOf(siteId: string): SectionRecord[] {
-    return bySeq([...this.sections.values()].filter((s) => s.siteId === siteId));
+  positionOf(r: Base): number {
+    return this.positions.get(r.id) ?? r.seq;
   }
 
+  /** Puts an item last among the siblings of the container it has just been moved to. */
+  placeLast(id: string): void {
+    this.positions.set(id, ++this.seqCounter);
+  }
+
+  /** Numbers siblings in the order given (the whole container, so no position is shared). */
+  setOrder(ids: readonly string[]): void {
+    ids.forEach((id, i) => this.positions.set(id, i));
+  }
+
+  /** The group holding each grouped section of a site. */
+  private sectionGroupIndex(siteId: string): Map<string, string> {
+    const index = new Map<string, string>();
+    for (const g of this.sectionGroups.values()) if (g.siteId === siteId) for (const id of g.sectionIds) index.set(id, g.id);
+    return index;
+  }
+
+  groupOfSection(section: SectionRecord): SectionGroupRecord | undefined {
+    for (const g of this.sectionGroups.values()) if (g.siteId === section.siteId && g.sectionIds.includes(section.id)) return g;
+    return undefined;
+  }
+
+  /** The items of the site's top level (`groupId` undefined) or of a section group, in order. */
+  childrenOf(siteId: string, groupId: string | undefined, index = this.sectionGroupIndex(siteId)): StructureNode[] {
+    const nodes: StructureNode[] = [];
+    for (const s of this.sections.values()) if (s.siteId === siteId && index.get(s.id) === groupId) nodes.push({ type: "site-section", record: s });
+    for (const g of this.sectionGroups.values()) if (g.siteId === siteId && g.parentId === groupId) nodes.push({ type: "site-section-group", record: g });
+    for (const l of this.externalLinks.values()) if (l.siteId === siteId && l.groupId === groupId) nodes.push({ type: "site-external-link", record: l });
+    return nodes.sort((a, b) => this.positionOf(a.record) - this.positionOf(b.record));
+  }
+
+  /** Moves a section into a section group (undefined: the site's top level), last there; nothing when it is there already. */
+  setSectionGroup(section: SectionRecord, groupId: string | undefined): void {
+    if (this.groupOfSection(section)?.id === groupId) return;
+    for (const g of this.sectionGroups.values()) if (g.siteId === section.siteId) g.sectionIds = g.sectionIds.filter((id) => id !== section.id);
+    if (groupId !== undefined) this.sectionGroups.get(groupId)?.sectionIds.push(section.id);
+    this.placeLast(section.id);
+  }
+
+  /** Every section of the site in the order of its structure: depth first, a group's sections where the group is. */
+  sectionsOf(siteId: string): SectionRecord[] {
+    const index = this.sectionGroupIndex(siteId);
+    const walk = (groupId: string | undefined): SectionRecord[] =>
+      this.childrenOf(siteId, groupId, index).flatMap((n) => (n.type === "site-section" ? [n.record] : n.type === "site-section-group" ? walk(n.record.id) : []));
+    return walk(undefined);
+  }
+
+  /**
+   * Where a section sits in its site's structure, as a sort key: the positions of the groups holding it,
+   * outermost first, then its own. Lists of sections and site spaces are served (and paged) in this order.
+   */
+  sectionKey(section: SectionRecord): number[] {
+    const key = [this.positionOf(section)];
+    const seen = new Set<string>();
+    for (let g = this.groupOfSection(section); g && !seen.has(g.id); g = g.parentId ? this.sectionGroups.get(g.parentId) : undefined) {
+      seen.add(g.id);
+      key.unshift(this.positionOf(g));
+    }
+    return key;
+  }
+
+  /** Sort key of a site space: its section's key, then its position in the section (root-level ones after every section). */
+  siteSpaceKey(ss: SiteSpaceRecord): number[] {
+    const section = ss.sectionId ? this.sections.get(ss.sectionId) : undefined;
+    return [...(section ? this.sectionKey(section) : [Number.MAX_SAFE_INTEGER]), this.positionOf(ss)];
+  }
+
+  /** Every site space of the site: section by section in structure order, each section's in order. */
   siteSpacesOf(siteId: string): SiteSpaceRecord[] {
-    return bySeq([...this.siteSpaces.values()].filter((s) => s.siteId === siteId));
+    const bySection = new Map<string | undefined, SiteSpaceRecord[]>();
+    for (const ss of this.siteSpaces.values()) {
+      if (ss.siteId !== siteId) continue;
+      const list = bySection.get(ss.sectionId) ?? [];
+      if (list.length === 0) bySection.set(ss.sectionId, list);
+      list.push(ss);
+    }
+    const ordered = (list: SiteSpaceRecord[] = []) => list.sort((a, b) => this.positionOf(a) - this.positionOf(b));
+    return [...this.sectionsOf(siteId).flatMap((s) => ordered(bySection.get(s.id))), ...ordered(bySection.get(undefined))];
   }
 
   /** Site spaces of one container: a section, or the root level when `sectionId` is undefined. */
   siteSpacesIn(siteId: string, sectionId: string | undefined): SiteSpaceRecord[] {
-    return this.siteSpacesOf(siteId).filter((s) => s.sectionId === sectionId);
+    return [...this.siteSpaces.values()].filter((s) => s.siteId === siteId && s.sectionId === sectionId).sort((a, b) => this.positionOf(a) - this.positionOf(b));
   }
 
   defaultSection(site: SiteRecord): SectionRecord | undefined {
@@ -272,24 +408,62 @@ export class Store {
   // ---- cascading deletes ----
 
   deleteSiteSpace(id: string): boolean {
+    this.positions.delete(id);
     return this.siteSpaces.delete(id);
   }
 
   deleteSection(id: string): boolean {
     const section = this.sections.get(id);
     if (!section) return false;
-    for (const ss of this.siteSpacesIn(section.siteId, id)) this.siteSpaces.delete(ss.id);
+    for (const ss of this.siteSpacesIn(section.siteId, id)) this.deleteSiteSpace(ss.id);
     this.deleteChildren("section", id);
     for (const g of this.sectionGroups.values()) g.sectionIds = g.sectionIds.filter((s) => s !== id);
+    this.positions.delete(id);
     // The default pointer of the site may now dangle: defaultSection() then falls back to the first remaining section.
     return this.sections.delete(id);
   }
 
+  /**
+   * Deleting a section group keeps what it holds: its sections, groups and links take its place in
+   * the container it was in, in their order. (GitBook's spec does not say; deleting the sections with
+   * it would be the surprise a user could not undo.)
+   */
+  deleteSectionGroup(id: string): boolean {
+    const group = this.sectionGroups.get(id);
+    if (!group) return false;
+    const index = this.sectionGroupIndex(group.siteId);
+    const held = this.childrenOf(group.siteId, id, index);
+    const siblings = this.childrenOf(group.siteId, group.parentId, index);
+    const parent = group.parentId !== undefined ? this.sectionGroups.get(group.parentId) : undefined;
+    for (const n of held) {
+      if (n.type === "site-section") parent?.sectionIds.push(n.record.id);
+      else if (n.type === "site-section-group") n.record.parentId = group.parentId;
+      else n.record.groupId = group.parentId;
+    }
+    this.setOrder(siblings.flatMap((n) => (n.record.id === id ? held : [n])).map((n) => n.record.id));
+    this.positions.delete(id);
+    return this.sectionGroups.delete(id);
+  }
+
+  /**
+   * Moves a space to the trash. The site spaces showing it are removed from their sites (so listings
+   * no longer show them) and do not come back if the space is restored: a site never shows a space
+   * the API does not show. (GitBook's documents say only that a deleted space is restorable for 7 days.)
+   */
+  trashSpace(id: string): boolean {
+    const space = this.spaces.get(id);
+    if (!space || space.deletedAt) return false;
+    space.deletedAt = new Date().toISOString();
+    for (const ss of [...this.siteSpaces.values()]) if (ss.spaceId === id) this.siteSpaces.delete(ss.id);
+    return true;
+  }
+
   deleteSite(id: string): boolean {
     if (!this.sites.has(id)) return false;
-    for (const s of this.sectionsOf(id)) this.deleteSection(s.id);
-    for (const ss of this.siteSpacesOf(id)) this.siteSpaces.delete(ss.id);
+    for (const s of [...this.sections.values()]) if (s.siteId === id) this.deleteSection(s.id);
+    for (const ss of [...this.siteSpaces.values()]) if (ss.siteId === id) this.deleteSiteSpace(ss.id);
     for (const g of [...this.sectionGroups.values()]) if (g.siteId === id) this.sectionGroups.delete(g.id);
+    for (const l of [...this.externalLinks.values()]) if (l.siteId === id) this.externalLinks.delete(l.id);
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
     this.deleteChildren("site", id);
     return this.sites.delete(id);

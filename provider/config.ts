@@ -18,7 +18,12 @@ export interface ProviderConfig {
   openApiWaitSeconds: number;
   /** Per-request time limit. */
   requestTimeoutSeconds: number;
+  /** How often an OpenAPI spec's processing is polled: the first wait, doubling up to the cap. */
+  openApiPoll: { firstMs: number; maxMs: number };
 }
+
+/** Polls soon at first (processing often takes a second or two), then back off to a few seconds. */
+export const OPENAPI_POLL = { firstMs: 250, maxMs: 5_000 };
 
 /** The subset of the host's config object we use: `get("gitbook:token")`. */
 export interface ConfigSource {
@@ -89,6 +94,7 @@ export function resolveConfig(configured: Raw, env: NodeJS.ProcessEnv = process.
     apiUrlSetting,
     openApiWaitSeconds: seconds(get("openApiWaitSeconds"), 300),
     requestTimeoutSeconds: seconds(get("requestTimeoutSeconds"), 30),
+    openApiPoll: OPENAPI_POLL,
   };
   const token = get("token")?.value;
   if (token) out.token = token;
@@ -141,6 +147,8 @@ export interface RuntimeOptions {
   clientOverrides?: Partial<ClientOptions>;
   /** Where unset settings are looked up; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** OpenAPI processing poll timing (tests poll every few milliseconds). */
+  openApiPoll?: { firstMs: number; maxMs: number };
 }
 
 /**
@@ -161,7 +169,8 @@ export class ProviderRuntime {
   }
 
   config(): ProviderConfig {
-    return resolveConfig(this.settings, this.options.env ?? process.env);
+    const cfg = resolveConfig(this.settings, this.options.env ?? process.env);
+    return this.options.openApiPoll ? { ...cfg, openApiPoll: this.options.openApiPoll } : cfg;
   }
 
   client(): GitbookClient {

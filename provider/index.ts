@@ -1,7 +1,28 @@
 export { Site, type SiteArgs, type SiteInputs, type SiteOutputs } from "./resources/site";
 export { SiteSection, type SiteSectionArgs, type SiteSectionInputs, type SiteSectionOutputs } from "./resources/siteSection";
 export { SiteSpace, type SiteSpaceArgs, type SiteSpaceInputs, type SiteSpaceOutputs } from "./resources/siteSpace";
+export { SiteSectionGroup, type SiteSectionGroupArgs, type SiteSectionGroupInputs, type SiteSectionGroupOutputs } from "./resources/siteSectionGroup";
+export { SiteExternalLink, type SiteExternalLinkArgs, type SiteExternalLinkInputs, type SiteExternalLinkOutputs } from "./resources/siteExternalLink";
+export { SiteStructureOrder, type SiteStructureOrderArgs, type SiteStructureOrderInputs, type SiteStructureOrderOutputs } from "./resources/siteStructureOrder";
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
+export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
+export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";
+export {
+  SiteAdaptiveSchema,
+  type SiteAdaptiveSchemaArgs,
+  type SiteAdaptiveSchemaInputs,
+  type SiteAdaptiveSchemaOutputs,
+  type AdaptiveJsonSchema,
+} from "./resources/siteAdaptiveSchema";
+export {
+  checkConditions,
+  checkCondition,
+  claimReferences,
+  declaredClaims,
+  type ClaimsSchema,
+  type ConditionToCheck,
+  type ConditionProblem,
+} from "./framework/conditions";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";
@@ -12,6 +33,10 @@ export {
   type DocsSiteSection,
   type DocsSiteSiteSpace,
   type DocsSiteShareLink,
+  type DocsSiteEntry,
+  type DocsSiteGroup,
+  type DocsSiteLink,
+  type DocsSiteSpace,
   type TopologyProblem,
 } from "./components/docsSite";
 export * as client from "./client";

@@ -223,10 +223,11 @@ function inputTable(list: Row[]): string[] {
 }
 
 function outputTable(list: OutputDoc[], typesAreCode = true): string[] {
+  if (list.length === 0) return ["None besides the inputs."];
   return ["| Output | Type | Description |", "|---|---|---|", ...list.map((o) => `| ${code(o.name)} | ${typesAreCode ? code(cell(o.type)) : typeCell(o.type)} | ${cell(o.description)} |`)];
 }
 
-function replacement(kind: string, diff: DiffRules): string[] {
+function replacement(kind: string, diff: DiffRules, adoptable: boolean): string[] {
   const inPlace = diff.fields.filter((f) => !diff.replaceOn.includes(f));
   const order = diff.deleteBeforeReplace
     ? "The old object is deleted before its replacement is created (the two would collide)."
@@ -235,7 +236,7 @@ function replacement(kind: string, diff: DiffRules): string[] {
   return [
     `Replaced when ${diff.replaceOn.map(code).join(" or ")} changes. ${order}`,
     "",
-    `Updated in place: ${inPlace.map(code).join(", ")}. \`adoptId\` matters only at the first creation (a replacement creates a new object).`,
+    `Updated in place: ${inPlace.map(code).join(", ")}.${adoptable ? " `adoptId` matters only at the first creation (a replacement creates a new object)." : ""}`,
     ...(live.length
       ? [
           "",
@@ -283,7 +284,7 @@ export function generateReference(root: string): string {
       "",
       "### Replacement",
       "",
-      ...replacement(kind, r.diff),
+      ...replacement(kind, r.diff, "adoptId" in r.schema.shape),
       "",
       "### Example",
       "",

@@ -12,6 +12,7 @@ export function Site() {
     title: "Acme Developer Docs",
     visibility: "unlisted",
     adaptiveContent: { enabled: true },
+    published: true, // goes live when the Site is applied, before sections added in the same run
   });
   export_("siteUrl", site.urls.apply((u) => u.published));
 }
@@ -42,10 +43,97 @@ export function SiteSpace() {
   });
 }
 
+export function SiteSectionGroup() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const cloud = new gitbook.SiteSection("cloud", { siteId: site.id, spaceId: "spc_cloud", title: "Cloud" });
+  const edge = new gitbook.SiteSection("edge", { siteId: site.id, spaceId: "spc_edge", title: "Edge" });
+  // The group holds exactly these sections (or leave `sections` out and give each SiteSection a groupId).
+  new gitbook.SiteSectionGroup("products", { siteId: site.id, title: "Products", icon: "box", sections: [cloud.id, edge.id] });
+}
+
+export function SiteExternalLink() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" }); // links need a site with sections
+  new gitbook.SiteExternalLink("status", {
+    siteId: site.id,
+    title: "Status",
+    url: "https://status.acme.test",
+    icon: "signal",
+    condition: "visitor.claims.unsigned.customer == true",
+  });
+}
+
+export function SiteStructureOrder() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" });
+  const api = new gitbook.SiteSection("api", { siteId: site.id, spaceId: "spc_api_v2" });
+  const v1 = new gitbook.SiteSpace("api-v1", { siteId: site.id, sectionId: api.id, spaceId: "spc_api_v1", path: "v1" });
+  const cloud = new gitbook.SiteSection("cloud", { siteId: site.id, spaceId: "spc_cloud" });
+  const edge = new gitbook.SiteSection("edge", { siteId: site.id, spaceId: "spc_edge" });
+  const products = new gitbook.SiteSectionGroup("products", { siteId: site.id, title: "Products", sections: [cloud.id, edge.id] });
+  const status = new gitbook.SiteExternalLink("status", { siteId: site.id, title: "Status", url: "https://status.acme.test" });
+  // The navigation in the program's order: only these items move, with the fewest sort requests.
+  new gitbook.SiteStructureOrder("order", {
+    siteId: site.id,
+    items: [guides.id, products.id, api.id, status.id],
+    groups: [{ groupId: products.id, items: [edge.id, cloud.id] }],
+    // The section's own site space (siteSpaceId) first, then v1.
+    sections: [{ sectionId: api.id, siteSpaces: [api.siteSpaceId.apply((id) => id!), v1.id] }],
+  });
+}
+
 export function ShareLink() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs", visibility: "share-link" });
   const reviewers = new gitbook.ShareLink("reviewers", { siteId: site.id, name: "Reviewers" });
   export_("reviewersUrl", reviewers.url); // a secret
+}
+
+export function SiteAdaptiveSchema() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs", adaptiveContent: { enabled: true } });
+  const jsonSchema: gitbook.AdaptiveJsonSchema = {
+    type: "object",
+    properties: {
+      isBetaUser: { type: "boolean", description: "Whether the visitor tests beta features." },
+      unsigned: {
+        type: "object",
+        description: "Unsigned claims of the site visitor.", // the only text GitBook accepts
+        properties: { language: { type: "string", description: "The visitor's language.", enum: ["en", "fr"] } },
+        additionalProperties: false,
+      },
+    },
+    additionalProperties: false,
+  };
+  new gitbook.SiteAdaptiveSchema("visitors", { siteId: site.id, jsonSchema });
+  // Conditions of separate resources are checked by the program itself (DocsSite does it at preview).
+  const condition = "visitor.claims.unsigned.language == 'fr'";
+  const problems = gitbook.checkConditions(jsonSchema, [{ where: 'section "guides"', condition }]);
+  if (problems.length > 0) throw new Error(problems.map((p) => p.message).join("\n"));
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" });
+  new gitbook.SiteSpace("guides-fr", { siteId: site.id, sectionId: guides.id, spaceId: "spc_guides_fr", path: "fr", condition });
+}
+
+export function Space() {
+  const products = new gitbook.Collection("products", { title: "Products" });
+  const guides = new gitbook.Space("guides", {
+    title: "Guides",
+    emoji: "🧭",
+    parent: products.id,
+    language: "en",
+    defaultLevel: "read", // every member can read it; null: only those invited
+  });
+  // A site from nothing: its section shows the space this program creates.
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  new gitbook.SiteSection("guides", { siteId: site.id, spaceId: guides.id, title: "Guides" });
+  export_("guidesInApp", guides.urls.apply((u) => u.app));
+}
+
+export function Collection() {
+  const products = new gitbook.Collection("products", {
+    title: "Products",
+    description: "Documentation of every product",
+    defaultLevel: "comment",
+  });
+  new gitbook.Collection("widgets", { title: "Widgets", parent: products.id });
 }
 
 export function Team() {

@@ -10,8 +10,12 @@
 // Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
 // errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
 import { Router } from "../http";
+import * as adaptiveSchema from "./adaptiveSchema";
+import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
+import * as collections from "./collections";
 import * as organizations from "./organizations";
+import * as publishing from "./publishing";
 import type { Ctx, Resource } from "./resource";
 import * as samlProviders from "./samlProviders";
 import * as sectionGroups from "./sectionGroups";
@@ -19,13 +23,21 @@ import * as shareLinks from "./shareLinks";
 import * as sites from "./sites";
 import * as siteSections from "./siteSections";
 import * as siteSpaces from "./siteSpaces";
+import * as siteStructure from "./siteStructure";
+import * as spaces from "./spaces";
 import * as teams from "./teams";
 
 export const RESOURCES: readonly Resource[] = [
   organizations,
+  spaces,
+  collections,
   sites,
+  publishing,
+  adaptiveSchema,
   siteSections,
   sectionGroups,
+  externalLinks,
+  siteStructure,
   siteSpaces,
   shareLinks,
   teams,

@@ -1,7 +1,9 @@
 // OpenAPI specs and their versions, with a fake processor: a spec answers "pending" for a number
-// of GETs after each POST/PUT (store.settings.openApiProcessingReads), then its outcome.
+// of GETs after each POST/PUT (store.settings.openApiProcessingReads), then its outcome. The spec's
+// processing states are pending, progress and complete: a processing that failed is `complete`
+// with `lastProcessErrorCode` (and `lastProcessedErrors`) saying why, its last version unchanged.
 import { checkString, created, deleted, fail, invalid, LIMITS, list, notFound, obj, ok, oneOf, required, str, validate, type Router } from "../http";
-import { OPENAPI_VISIBILITIES, type OpenApiSource, type OpenApiSpecRecord, type OpenApiVersionRecord } from "../store";
+import { OPENAPI_VISIBILITIES, type OpenApiProcessErrorCode, type OpenApiSource, type OpenApiSpecRecord, type OpenApiVersionRecord } from "../store";
 import { apiUrl, APP, child, compact, getOrg, now, ORG, type Ctx, type Env } from "./resource";
 
 const SPEC = `${ORG}/openapi/:slug`;
@@ -17,6 +19,21 @@ function startProcessing(spec: OpenApiSpecRecord, source: OpenApiSource): void {
   spec.processingState = "pending";
   spec.pendingReads = 0;
   delete spec.lastProcessErrorCode;
+  delete spec.lastProcessedErrors;
+}
+
+/**
+ * What processing a source ends with: text must look like OpenAPI or Swagger; a URL is fetched over
+ * http(s) only, and the host invalid.example never answers.
+ */
+function processingError(source: OpenApiSource): { code: OpenApiProcessErrorCode; message: string } | undefined {
+  if ("text" in source) {
+    return /openapi|swagger/i.test(source.text) ? undefined : { code: "PARSE_ERROR", message: "The document is neither an OpenAPI nor a Swagger specification." };
+  }
+  const url = new URL(source.url);
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { code: "FETCH_ERROR", message: `Cannot fetch ${url.protocol} URLs.` };
+  if (url.hostname === "invalid.example") return { code: "FETCH_ERROR", message: `Could not fetch ${source.url}.` };
+  return undefined;
 }
 
 /**
@@ -24,31 +41,26 @@ function startProcessing(spec: OpenApiSpecRecord, source: OpenApiSource): void {
  * `openApiProcessingReads` GETs answer "pending", the next one the outcome.
  */
 function observeSpec(c: Ctx, spec: OpenApiSpecRecord): void {
-  if (spec.processingState !== "pending" || spec.frozen) return;
+  // Pending with an error code (set by a test): a failed attempt that only a new source restarts here.
+  if (spec.processingState !== "pending" || spec.frozen || spec.lastProcessErrorCode) return;
   if (spec.pendingReads < c.store.settings.openApiProcessingReads) {
     spec.pendingReads++;
     return;
   }
   const source = spec.source;
-  const failure =
-    "text" in source
-      ? /openapi|swagger/i.test(source.text)
-        ? undefined
-        : ("invalid_spec" as const)
-      : new URL(source.url).hostname === "invalid.example"
-        ? ("fetch_failed" as const)
-        : undefined;
+  const failure = processingError(source);
+  spec.processingState = "complete";
   if (failure) {
-    // lastVersion/lastProcessedAt keep describing the last successful run.
-    spec.processingState = "failed";
-    spec.lastProcessErrorCode = failure;
+    // lastVersion keeps naming the last version that processed.
+    spec.lastProcessErrorCode = failure.code;
+    spec.lastProcessedErrors = [{ message: failure.message, code: failure.code }];
+    spec.lastProcessedAt = now();
     return;
   }
   const v = c.store.newId("oasv");
   const url =
     "url" in source ? source.url : `https://api.gitbook.com/openapi/projects/${spec.orgId}/${spec.slug}/versions/${v.id}/openapi.json`;
   c.store.openApiVersions.set(v.id, { ...v, specId: spec.id, url });
-  spec.processingState = "complete";
   spec.lastVersionId = v.id;
   spec.lastProcessedAt = v.createdAt;
 }
@@ -80,12 +92,15 @@ export function openApiSpecView(e: Env, s: OpenApiSpecRecord) {
     lastVersion: s.lastVersionId,
     lastProcessedAt: s.lastProcessedAt,
     lastProcessErrorCode: s.lastProcessErrorCode,
+    lastProcessedErrors: s.lastProcessedErrors,
+    lastProcessedErrorCount: s.lastProcessedErrors?.length ?? 0,
     permissions: { view: true, edit: true },
-    urls: {
+    urls: compact({
       location: apiUrl(e, `/orgs/${s.orgId}/openapi/${s.slug}`),
       app: `${APP}/o/${s.orgId}/openapi/${s.slug}`,
-      published: `https://api.gitbook.com/openapi/projects/${s.orgId}/${s.slug}`,
-    },
+      // Only a public spec is published.
+      published: s.visibility === "public" ? `https://api.gitbook.com/openapi/projects/${s.orgId}/${s.slug}` : undefined,
+    }),
   });
 }
 
@@ -97,6 +112,11 @@ export function openApiVersionView(e: Env, spec: OpenApiSpecRecord, v: OpenApiVe
     url: v.url,
     urls: { location: apiUrl(e, `/orgs/${spec.orgId}/openapi/${spec.slug}/versions/${v.id}`) },
   };
+}
+
+/** A version's content: where its document is, and its public URL only while the spec is public. */
+function openApiContentView(spec: OpenApiSpecRecord, v: OpenApiVersionRecord) {
+  return { filesystem: {}, urls: { source: v.url, public: spec.visibility === "public" ? v.url : null } };
 }
 
 export function routes(r: Router<Ctx>): void {
@@ -136,20 +156,21 @@ export function routes(r: Router<Ctx>): void {
     return ok(openApiSpecView(c, spec));
   });
 
-  // Upsert; the spec documents 200 for both creation and update.
+  // Upsert: 201 when it created the spec, 200 when it updated one.
   r.add("PUT", SPEC, (c) => {
     const org = getOrg(c);
     const slug = checkString("slug", c.params.slug, LIMITS.openApiSlug);
     const b = validate(c.body, { source: required(obj()) });
     const source = parseSource(b.source);
     let spec = c.store.findOpenApiSpec(org.id, slug);
+    const isNew = !spec;
     if (!spec) {
       const base = c.store.newId("oas");
       spec = { ...base, orgId: org.id, slug, source, updatedAt: base.createdAt, visibility: "private", processingState: "pending", pendingReads: 0 };
       c.store.openApiSpecs.set(spec.id, spec);
     }
     startProcessing(spec, source);
-    return ok(openApiSpecView(c, spec));
+    return (isNew ? created : ok)(openApiSpecView(c, spec));
   });
 
   r.add("PATCH", SPEC, (c) => {
@@ -181,7 +202,7 @@ export function routes(r: Router<Ctx>): void {
   });
   r.add("GET", `${SPEC}/versions/latest/content`, (c) => {
     const spec = getSpec(c);
-    return ok({ filesystem: {}, url: getVersion(c, spec).url });
+    return ok(openApiContentView(spec, getVersion(c, spec)));
   });
   r.add("GET", `${SPEC}/versions/:version`, (c) => {
     const spec = getSpec(c);
@@ -189,6 +210,6 @@ export function routes(r: Router<Ctx>): void {
   });
   r.add("GET", `${SPEC}/versions/:version/content`, (c) => {
     const spec = getSpec(c);
-    return ok({ filesystem: {}, url: getVersion(c, spec).url });
+    return ok(openApiContentView(spec, getVersion(c, spec)));
   });
 }

@@ -1,6 +1,6 @@
-// The organization, its spaces and its members: seeded (../store.ts seedStore), read-only here.
+// The organization and its members: seeded (../store.ts seedStore), read-only here. Spaces: ./spaces.ts.
 import { invalid, list, notFound, ok, type Router } from "../http";
-import { ROLES, type MemberRecord, type OrgRecord, type SpaceRecord } from "../store";
+import { ROLES, type MemberRecord, type OrgRecord } from "../store";
 import { apiUrl, APP, child, getOrg, ORG, type Ctx, type Env } from "./resource";
 
 export function orgView(e: Env, o: OrgRecord) {
@@ -18,9 +18,14 @@ export function orgView(e: Env, o: OrgRecord) {
     ai: false,
     inviteLinks: true,
     plan: "pro",
+    // Change requests merge without review unless the organization sets rules.
+    mergeRules: { type: "none" },
     urls: { location: apiUrl(e, `/orgs/${o.id}`), app: `${APP}/o/${o.id}/` },
+    // A paying organization cannot start a trial.
+    trial: { status: "notapplicable", count: 0 },
     permissions: {
       view: true,
+      access: true,
       admin: true,
       ownTeam: true,
       createContent: true,
@@ -31,39 +36,6 @@ export function orgView(e: Env, o: OrgRecord) {
       listTeams: true,
       listIntegrations: true,
       listInstallations: true,
-      installIntegration: true,
-    },
-  };
-}
-
-export function spaceView(e: Env, s: SpaceRecord) {
-  return {
-    object: "space",
-    id: s.id,
-    title: s.title,
-    emoji: s.emoji,
-    visibility: s.visibility,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-    editMode: "live",
-    urls: { location: apiUrl(e, `/spaces/${s.id}`), app: `${APP}/s/${s.id}/` },
-    organization: s.orgId,
-    revision: s.revision,
-    defaultLevel: null,
-    comments: 0,
-    changeRequests: 0,
-    changeRequestsOpen: 0,
-    changeRequestsDraft: 0,
-    permissions: {
-      view: true,
-      access: true,
-      admin: true,
-      viewInviteLinks: true,
-      edit: true,
-      triggerGitSync: true,
-      comment: true,
-      merge: true,
-      review: true,
       installIntegration: true,
     },
   };
@@ -89,13 +61,13 @@ export function memberView(e: Env, m: MemberRecord) {
     sso: false,
     spaces: 0,
     teams,
+    sites: 0,
   };
 }
 
 export function routes(r: Router<Ctx>): void {
   r.add("GET", "/v1/orgs", (c) => list(c.query, [...c.store.orgs.values()], (o) => orgView(c, o)));
   r.add("GET", ORG, (c) => ok(orgView(c, getOrg(c))));
-  r.add("GET", "/v1/spaces/:space", (c) => ok(spaceView(c, c.store.spaces.get(c.params.space!) ?? notFound("space", c.params.space!))));
 
   r.add("GET", `${ORG}/members`, (c) => {
     const org = getOrg(c);

@@ -69,9 +69,9 @@ export function findSite(c: Ctx): SiteRecord | undefined {
   return child(c.store.sites, c.params.site!, (s) => s.orgId === org.id);
 }
 
-/** A space referenced from a body: must exist in the organization, else 400 naming the field. */
+/** A space referenced from a body: must exist in the organization (not in the trash), else 400 naming the field. */
 export function spaceRef(c: Ctx, orgId: string, id: string, field: string): SpaceRecord {
-  return child(c.store.spaces, id, (s) => s.orgId === orgId) ?? invalid(field, `no space "${id}" in this organization`);
+  return child(c.store.spaces, id, (s) => s.orgId === orgId && !s.deletedAt) ?? invalid(field, `no space "${id}" in this organization`);
 }
 
 /** A user referenced from a body by member id or e-mail: must be a member of the organization, else 400 naming the field. */

@@ -1,17 +1,27 @@
 // SAML single-sign-on providers, and the organization's SSO list they make up.
 import { created, deleted, invalid, LIMITS, list, notFound, nullable, ok, oneOf, required, str, validate, type Infer, type Router } from "../http";
 import { ROLES, type OrgRecord, type SamlProviderRecord } from "../store";
-import { apiUrl, APP, child, compact, getOrg, ORG, patchOptional, type Ctx, type Env } from "./resource";
+import { apiUrl, APP, child, compact, getOrg, ORG, type Ctx, type Env } from "./resource";
 import { teamView } from "./teams";
 
+// The IdP fields are plain strings in both bodies: null clears nothing. An empty entityID or
+// certificate is a valid value (the spec sets no minimum) and leaves the provider incomplete; the
+// ssoURL, a URI, cannot be emptied. Only defaultRole takes null (guests).
 const SAML_FIELDS = {
   label: str(LIMITS.samlLabel),
-  entityID: nullable(str(LIMITS.samlEntityID)),
-  certificate: nullable(str(LIMITS.samlCertificate)),
-  ssoURL: nullable(str(LIMITS.samlSsoURL)),
-  defaultTeam: nullable(str()),
+  entityID: str(LIMITS.samlEntityID),
+  certificate: str(LIMITS.samlCertificate),
+  ssoURL: str(LIMITS.samlSsoURL),
+  defaultTeam: str(),
   defaultRole: nullable(oneOf(ROLES)),
 };
+
+/**
+ * The ssoURL of a provider created without one. The spec requires every provider object to carry an
+ * ssoURL that is a URI, and lets a provider be created with none (it is then `pending`); GitBook's
+ * answer for that case is not documented. about:blank (RFC 6694) is the URI that designates nothing.
+ */
+const NO_SSO_URL = "about:blank";
 
 function samlService(id: string) {
   return {
@@ -27,9 +37,9 @@ export function samlView(e: Env, p: SamlProviderRecord) {
     object: "saml-provider",
     id: p.id,
     label: p.label,
-    ssoURL: p.ssoURL,
-    entityID: p.entityID,
-    certificate: p.certificate,
+    ssoURL: p.ssoURL ?? NO_SSO_URL,
+    entityID: p.entityID ?? "",
+    certificate: p.certificate ?? "",
     defaultTeam: team ? teamView(e, team) : undefined,
     defaultRole: p.defaultRole,
     createdAt: p.createdAt,
@@ -45,14 +55,14 @@ export function ssoItemView(e: Env, p: SamlProviderRecord) {
 }
 
 function applySaml(c: Ctx, org: OrgRecord, p: SamlProviderRecord, b: Infer<typeof SAML_FIELDS>): void {
-  if (b.defaultTeam && !child(c.store.teams, b.defaultTeam, (t) => t.orgId === org.id)) {
+  if (b.defaultTeam !== undefined && !child(c.store.teams, b.defaultTeam, (t) => t.orgId === org.id)) {
     invalid("defaultTeam", `no team "${b.defaultTeam}" in this organization`);
   }
   if (b.label !== undefined) p.label = b.label;
-  patchOptional(p, "entityID", b.entityID);
-  patchOptional(p, "certificate", b.certificate);
-  patchOptional(p, "ssoURL", b.ssoURL);
-  patchOptional(p, "defaultTeamId", b.defaultTeam);
+  if (b.entityID !== undefined) p.entityID = b.entityID;
+  if (b.certificate !== undefined) p.certificate = b.certificate;
+  if (b.ssoURL !== undefined) p.ssoURL = b.ssoURL;
+  if (b.defaultTeam !== undefined) p.defaultTeamId = b.defaultTeam;
   if (b.defaultRole !== undefined) p.defaultRole = b.defaultRole;
 }
 

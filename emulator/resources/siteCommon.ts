@@ -1,12 +1,12 @@
-// Helpers of the site modules (sites, siteSections, siteSpaces, shareLinks, sectionGroups) that
-// more than one of them needs: where visitors reach a site, section references, adding a site space.
+// Helpers of the site modules (sites, siteSections, siteSpaces, shareLinks, sectionGroups, externalLinks,
+// siteStructure) that more than one of them needs: where visitors reach a site, section and group references, adding a site space.
 import { invalid } from "../http";
-import { slugify, uniqueSlug, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
+import { slugify, uniqueSlug, type SectionGroupRecord, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
 import { child, type Ctx, type Env } from "./resource";
 
-/** Where visitors reach the site: proxy target, custom hostname, or the org hostname plus basename. */
+/** Where visitors reach the site: the proxy's origin, custom hostname, or the org hostname plus basename. */
 export function sitePublishedUrl(e: Env, site: SiteRecord): string {
-  if (site.proxy) return site.proxy.target;
+  if (site.proxy) return `https://${site.proxy}`;
   if (site.hostname) return `https://${site.hostname}`;
   const org = e.store.orgs.get(site.orgId);
   return `https://${org?.hostname ?? "unknown.gitbook.io"}/${site.basename}`;
@@ -29,3 +29,13 @@ export function addSiteSpace(c: Ctx, site: SiteRecord, space: SpaceRecord, secti
   return ss;
 }
 
+
+export function sectionGroupRef(c: Ctx, site: SiteRecord, id: string, field: string): SectionGroupRecord {
+  return child(c.store.sectionGroups, id, (g) => g.siteId === site.id) ?? invalid(field, `no section group "${id}" in this site`);
+}
+
+/** Whether the site's structure is made of sections (with groups and links), rather than of site spaces alone. */
+export function sectionBased(c: Ctx, site: SiteRecord): boolean {
+  const ofSite = (m: Map<string, { siteId: string }>) => [...m.values()].some((r) => r.siteId === site.id);
+  return ofSite(c.store.sections) || ofSite(c.store.sectionGroups) || ofSite(c.store.externalLinks);
+}

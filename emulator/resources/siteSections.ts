@@ -2,16 +2,19 @@
 import { created, deleted, invalid, LIMITS, list, notFound, nullable, ok, required, str, validate, type Router } from "../http";
 import { slugify, uniqueSlug, type SectionRecord } from "../store";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
-import { addSiteSpace, sitePublishedUrl } from "./siteCommon";
+import { addSiteSpace, sectionGroupRef, sitePublishedUrl } from "./siteCommon";
 import { siteSpaceView } from "./siteSpaces";
 
+// A section created without a title shows its space's; once given one, the PATCH can only change it
+// (the spec's title is a 2-character string, never null).
 const SECTION_PATCH = {
-  title: nullable(str(LIMITS.sectionTitle)),
+  title: str(LIMITS.sectionTitle),
   path: str(LIMITS.path),
   defaultSiteSpace: str(),
   condition: nullable(str(LIMITS.condition)),
   icon: nullable(str(LIMITS.icon)),
   description: nullable(str(LIMITS.sectionDescription)),
+  siteSectionGroupId: nullable(str()),
 };
 
 export function sectionTitle(e: Env, sec: SectionRecord): string {
@@ -30,6 +33,8 @@ export function sectionView(e: Env, sec: SectionRecord) {
     title: sectionTitle(e, sec),
     description: sec.description,
     default: site !== undefined && e.store.defaultSection(site)?.id === sec.id,
+    // Sections created through the API are live (the POST's `draft` defaults to false).
+    draft: false,
     path: sec.path,
     condition: sec.condition,
     sectionGroup: group?.id,
@@ -42,13 +47,19 @@ export function sectionView(e: Env, sec: SectionRecord) {
 export function routes(r: Router<Ctx>): void {
   r.add("GET", `${SITE}/sections`, (c) => {
     const site = getSite(c);
-    return list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s));
+    return list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s), (s) => c.store.sectionKey(s));
   });
 
   r.add("POST", `${SITE}/sections`, (c) => {
     const site = getSite(c);
-    const b = validate(c.body, { spaceId: required(str()), title: nullable(str(LIMITS.sectionTitle)), icon: nullable(str(LIMITS.icon)) });
+    const b = validate(c.body, {
+      spaceId: required(str()),
+      title: nullable(str(LIMITS.sectionTitle)),
+      icon: nullable(str(LIMITS.icon)),
+      siteSectionGroupId: str(),
+    });
     const space = spaceRef(c, site.orgId, b.spaceId, "spaceId");
+    const group = b.siteSectionGroupId === undefined ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
     const title = b.title ?? null;
     const taken = c.store.sectionsOf(site.id).map((s) => s.path);
     const section: SectionRecord = {
@@ -60,6 +71,7 @@ export function routes(r: Router<Ctx>): void {
     };
     if (b.icon) section.icon = b.icon;
     c.store.sections.set(section.id, section);
+    if (group) group.sectionIds.push(section.id);
     // A section never exists without content: its space becomes its first, default site space.
     section.defaultSiteSpaceId = addSiteSpace(c, site, space, section.id).id;
     return created(sectionView(c, section));
@@ -74,13 +86,15 @@ export function routes(r: Router<Ctx>): void {
         ? undefined
         : (child(c.store.siteSpaces, b.defaultSiteSpace, (s) => s.siteId === site.id && s.sectionId === section.id) ??
           invalid("defaultSiteSpace", `no site space "${b.defaultSiteSpace}" in this section`));
-    // null title = follow the space title again.
+    const group = b.siteSectionGroupId == null ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
     if (b.title !== undefined) section.title = b.title;
     if (b.path !== undefined) section.path = b.path;
     patchOptional(section, "condition", b.condition);
     patchOptional(section, "icon", b.icon);
     patchOptional(section, "description", b.description);
     if (def) section.defaultSiteSpaceId = def.id;
+    // Into a group, or back to the site's top level (null): last there.
+    if (b.siteSectionGroupId !== undefined) c.store.setSectionGroup(section, group?.id);
     return ok(sectionView(c, section));
   });
 

@@ -1,7 +1,7 @@
 // Site spaces: a space shown in a site, at a path of a section (or of the site's root level).
 import { created, deleted, LIMITS, list, notFound, nullable, ok, queryBool, required, str, validate, type Router } from "../http";
 import { slugify, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
-import { spaceView } from "./organizations";
+import { spaceView } from "./spaces";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
 
@@ -40,6 +40,8 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     section: ss.sectionId,
     title: space?.title ?? "Untitled",
     default: e.store.isDefaultSiteSpace(ss),
+    // Site spaces added through the API are live.
+    draft: false,
     condition: ss.condition,
     space: space ? spaceView(e, space) : undefined,
     urls: { published: `${prefix}/${ss.path}` },
@@ -51,7 +53,7 @@ export function routes(r: Router<Ctx>): void {
     const site = getSite(c);
     const wantDefault = queryBool(c.query, "default");
     const items = c.store.siteSpacesOf(site.id).filter((ss) => wantDefault === undefined || c.store.isDefaultSiteSpace(ss) === wantDefault);
-    return list(c.query, items, (ss) => siteSpaceView(c, ss));
+    return list(c.query, items, (ss) => siteSpaceView(c, ss), (ss) => c.store.siteSpaceKey(ss));
   });
 
   r.add("POST", `${SITE}/site-spaces`, (c) => {

@@ -1,13 +1,16 @@
-// Sites, and their adaptive-content schema.
+// Sites. Their adaptive-content schema is in adaptiveSchema.ts, publishing in publishing.ts.
 import { bool, created, deleted, invalid, LIMITS, list, nullable, obj, ok, oneOf, queryBool, required, str, strArray, validate, type Router } from "../http";
-import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord } from "../store";
-import { apiUrl, APP, child, compact, findSite, getOrg, getSite, now, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
+import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord, type SiteType } from "../store";
+import { apiUrl, APP, child, compact, findSite, getOrg, getSite, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
 
 const SITE_PATCH = {
   title: str(LIMITS.siteTitle),
   visibility: oneOf(SITE_VISIBILITIES),
   basename: str(LIMITS.siteBasename),
+  // Not in GitBook's published spec (neither the PATCH body nor the Site object): kept as the
+  // emulator has always modelled it, so programs that declare it keep working. The contract check
+  // does not see fields a schema does not declare.
   agentsContext: oneOf(AGENTS_CONTEXTS),
   defaultSiteSpace: str(),
   defaultSiteSection: str(),
@@ -15,20 +18,35 @@ const SITE_PATCH = {
   adaptiveContent: obj(),
 };
 
-function proxyFrom(value: string): { origin: string; target: string } {
-  // The API takes "host/sub/path" without a scheme and returns it split into origin and full target URL.
-  const host = value.slice(0, value.indexOf("/"));
-  return { origin: `https://${host}`, target: `https://${value}` };
+/**
+ * GitBook's SiteProxy: `origin` is the `host/path` the site was given (no scheme, as set), `target`
+ * where GitBook serves the site for that proxy to forward to.
+ */
+function proxyView(s: SiteRecord) {
+  return s.proxy === undefined ? undefined : { origin: s.proxy, target: `https://proxy.gitbook.site/sites/${s.id}` };
 }
 
-function defaultAdaptiveSchema(): Record<string, unknown> {
-  return {
-    type: "object",
-    properties: {
-      unsigned: { type: "object", description: "Unsigned visitor claims", properties: {}, additionalProperties: false },
-    },
-    additionalProperties: false,
+/** The plan each premium feature belongs to (the spec's SiteFeatureKey and SiteType). */
+const FEATURE_PLANS = {
+  "sites-sections": "ultimate",
+  "sites-adaptive-content": "ultimate",
+  "sites-visitor-authentication": "ultimate",
+  "sites-custom-subdirectory": "ultimate",
+  "sites-share-links": "premium",
+  "sites-custom-domain": "premium",
+} satisfies Record<string, SiteType>;
+
+/** The premium features the site uses, as GitBook lists them (`frozen` would mean kept after a downgrade). */
+function featuresOf(e: Env, s: SiteRecord) {
+  const used: Record<keyof typeof FEATURE_PLANS, boolean> = {
+    "sites-sections": e.store.sectionsOf(s.id).length > 0,
+    "sites-adaptive-content": s.adaptiveContent.enabled,
+    "sites-visitor-authentication": s.visibility === "visitor-auth",
+    "sites-custom-subdirectory": s.proxy !== undefined,
+    "sites-share-links": s.visibility === "share-link",
+    "sites-custom-domain": s.hostname !== undefined,
   };
+  return (Object.keys(used) as (keyof typeof FEATURE_PLANS)[]).filter((k) => used[k]).map((id) => ({ id, plan: FEATURE_PLANS[id], frozen: false }));
 }
 
 export function siteView(e: Env, s: SiteRecord) {
@@ -37,27 +55,40 @@ export function siteView(e: Env, s: SiteRecord) {
     object: "site",
     id: s.id,
     type: s.type,
+    // The type the site's features are served at; it differs only while a plan change is pending.
+    appliedType: s.type,
     title: s.title,
     hostname: s.hostname,
     basename: s.basename,
-    proxy: s.proxy ? { ...s.proxy } : undefined,
+    proxy: proxyView(s),
     visibility: s.visibility,
-    // The spec leaves the transition open; here a site is published once it shows any content.
-    published: siteSpaces > 0,
+    // Sites take their members' access from the organization.
+    defaultLevel: "inherit",
+    // The emulator's token belongs to an organization admin.
+    permissions: {
+      view: true,
+      access: true,
+      edit: true,
+      create: true,
+      admin: true,
+      installIntegration: true,
+      viewAdaptiveSchema: true,
+      editAdaptiveSchema: true,
+    },
+    published: s.published,
     siteSpaces,
     createdAt: s.createdAt,
     adaptiveContent: { ...s.adaptiveContent },
     agentsContext: s.agentsContext,
+    features: featuresOf(e, s),
     urls: {
       location: apiUrl(e, `/orgs/${s.orgId}/sites/${s.id}`),
       app: `${APP}/o/${s.orgId}/sites/${s.id}`,
-      published: sitePublishedUrl(e, s),
+      // "Only defined when site is published", says the spec.
+      published: s.published ? sitePublishedUrl(e, s) : undefined,
+      preview: `https://sites.gitbook.com/preview/${s.id}/`,
     },
   });
-}
-
-export function adaptiveSchemaView(e: Env, s: SiteRecord) {
-  return { object: "site-adaptive-schema", jsonSchema: s.adaptiveSchema.jsonSchema, updatedAt: s.adaptiveSchema.updatedAt };
 }
 
 export function routes(r: Router<Ctx>): void {
@@ -71,7 +102,7 @@ export function routes(r: Router<Ctx>): void {
       const siteSpaces = c.store.siteSpacesOf(s.id);
       if (space !== null && !siteSpaces.some((ss) => ss.spaceId === space)) return false;
       if (title && !s.title.toLowerCase().includes(title)) return false;
-      return published === undefined || published === siteSpaces.length > 0;
+      return published === undefined || published === s.published;
     });
     return list(c.query, sites, (s) => siteView(c, s));
   });
@@ -91,9 +122,9 @@ export function routes(r: Router<Ctx>): void {
       title,
       basename: uniqueSlug(slugify(title), basenames),
       visibility: b.visibility ?? "public",
+      published: false,
       agentsContext: "excluded",
       adaptiveContent: { enabled: false },
-      adaptiveSchema: { jsonSchema: defaultAdaptiveSchema(), updatedAt: base.createdAt },
     };
     c.store.sites.set(site.id, site);
     for (const space of spaces) addSiteSpace(c, site, space, undefined);
@@ -124,7 +155,7 @@ export function routes(r: Router<Ctx>): void {
     if (b.visibility !== undefined) site.visibility = b.visibility;
     if (b.basename !== undefined) site.basename = b.basename;
     if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
-    if (b.proxy !== undefined) patchOptional(site, "proxy", b.proxy === null ? null : proxyFrom(b.proxy));
+    patchOptional(site, "proxy", b.proxy);
     if (adaptive) site.adaptiveContent = { enabled: adaptive.enabled };
     if (newDefaultSection) site.defaultSectionId = newDefaultSection.id;
     if (newDefaultSiteSpace) {
@@ -137,14 +168,5 @@ export function routes(r: Router<Ctx>): void {
   r.add("DELETE", SITE, (c) => {
     const site = findSite(c);
     return deleted(site !== undefined && c.store.deleteSite(site.id));
-  });
-
-  r.add("GET", `${SITE}/adaptive-schema`, (c) => ok(adaptiveSchemaView(c, getSite(c))));
-  r.add("PUT", `${SITE}/adaptive-schema`, (c) => {
-    const site = getSite(c);
-    const b = validate(c.body, { jsonSchema: required(obj()) });
-    if (b.jsonSchema.type !== undefined && b.jsonSchema.type !== "object") invalid("jsonSchema.type", 'must be "object"');
-    site.adaptiveSchema = { jsonSchema: b.jsonSchema, updatedAt: now() };
-    return ok(adaptiveSchemaView(c, site));
   });
 }

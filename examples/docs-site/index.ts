@@ -1,7 +1,9 @@
 /**
- * The main pulumi-gitbook example: one docs site with sections and site spaces (some shown only to
- * some visitors), a team whose members are named by e-mail, single sign-on in production, and the
- * API reference generated from openapi.yaml beside this file (read by the provider, kept out of state).
+ * The main pulumi-gitbook example: one docs site whose navigation (sections with their site spaces,
+ * a section group, external links, a space the program creates) shows in the order declared, some of
+ * it only to visitors whose claims (the site's visitor schema) match; a team whose members are named
+ * by e-mail, single sign-on in production, and the API reference generated from openapi.yaml beside
+ * this file (read by the provider, kept out of state).
  *
  * Everything that varies comes from stack config (Pulumi.yaml at the repository root holds what
  * all stacks share; Pulumi.<stack>.yaml beside this file holds what differs). The config is checked
@@ -12,7 +14,19 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { DocsSite, OpenApiSpec, SamlProvider, Team, validateTopology, type DocsSiteSection, type DocsSiteTopology } from "pulumi-gitbook";
+import {
+  DocsSite,
+  OpenApiSpec,
+  SamlProvider,
+  Team,
+  validateTopology,
+  type DocsSiteEntry,
+  type DocsSiteGroup,
+  type DocsSiteLink,
+  type DocsSiteSection,
+  type DocsSiteSpace,
+  type DocsSiteTopology,
+} from "pulumi-gitbook";
 import { z } from "zod";
 
 const config = new pulumi.Config();
@@ -50,8 +64,17 @@ function pathText(p: readonly PropertyKey[]): string {
 
 const spaceName = z.string({ error: "must be the name of a space in docs-site:spaces" }).min(1, "must not be empty");
 
-const siteSpaceEntry = z.looseObject({ space: spaceName });
-const sectionEntry = z.looseObject({ space: spaceName, siteSpaces: z.array(siteSpaceEntry, { error: "must be a list" }).optional() });
+/** A space named in docs-site:spaces, or one for the program to create ({title, emoji}). */
+const spaceRef = z.union([spaceName, z.looseObject({ title: z.string() })], { error: "must be the name of a space in docs-site:spaces, or {title, emoji} to create one" });
+const siteSpaceEntry = z.looseObject({ space: spaceRef });
+const sectionEntry = z.looseObject({
+  type: z.literal("section").optional(),
+  space: spaceRef,
+  siteSpaces: z.array(siteSpaceEntry, { error: "must be a list" }).optional(),
+});
+const linkEntry = z.looseObject({ type: z.literal("link") });
+const groupEntry = z.looseObject({ type: z.literal("group"), sections: z.array(z.discriminatedUnion("type", [sectionEntry, linkEntry]), { error: "must be a list" }) });
+const navigationEntry = z.discriminatedUnion("type", [sectionEntry, groupEntry, linkEntry], { error: "must be a section, a group (type: group) or a link (type: link)" });
 
 const title = read("title", z.string(), { json: false });
 const visibility = read("visibility", z.string().default("public"), { json: false });
@@ -61,7 +84,9 @@ const spaces = read(
   z.record(z.string(), z.string({ error: "must be a space ID" }).min(1, "must be a space ID"), { error: "must map space names to space IDs" }),
   { json: true, missing: "a map of space names to the space IDs of your organization (pulumi config set --path 'docs-site:spaces.<name>' <space-id>)" },
 );
-const sections = read("sections", z.array(sectionEntry, { error: "must be a list of sections" }), { json: true });
+const sections = read("sections", z.array(navigationEntry, { error: "must be a list of sections" }), { json: true });
+// Checked against GitBook's rules by DocsSite (a JSON object here).
+const visitorSchema = read("visitorSchema", z.record(z.string(), z.unknown(), { error: "must be a JSON schema object" }).optional(), { json: true });
 const shareLinks = read("shareLinks", z.array(z.looseObject({}), { error: "must be a list of share links" }).default([]), { json: true });
 const team = read(
   "team",
@@ -115,20 +140,36 @@ function spaceId(name: string, where: string): string {
   return id ?? `(space ${name})`;
 }
 
+/** The space of an entry: an ID looked up by name, or a space to create. */
+function spaceOf(ref: string | { title: string }, where: string): { spaceId: string } | { space: DocsSiteSpace } {
+  return typeof ref === "string" ? { spaceId: spaceId(ref, where) } : { space: ref as DocsSiteSpace };
+}
+
+function sectionOf(s: z.output<typeof sectionEntry>, at: string): DocsSiteSection {
+  const { space, siteSpaces, ...rest } = s;
+  return {
+    ...(rest as Omit<DocsSiteSection, "spaceId" | "space" | "siteSpaces">),
+    ...spaceOf(space, `${at}.space`),
+    ...(siteSpaces ? { siteSpaces: siteSpaces.map(({ space: ss, ...r }, j) => ({ ...(r as { key: string }), ...spaceOf(ss, `${at}.siteSpaces[${j}].space`) })) } : {}),
+  };
+}
+
+function entryOf(e: z.output<typeof navigationEntry>, at: string): DocsSiteEntry {
+  if (e.type === "link") return e as unknown as DocsSiteLink;
+  if (e.type === "group") {
+    const { sections: inGroup, ...rest } = e;
+    const items = inGroup.map((x, j) => (x.type === "link" ? (x as unknown as DocsSiteLink) : sectionOf(x, `${at}.sections[${j}]`)));
+    // The fields are DocsSite's to check (validateTopology below), against the config key they came from.
+    return { ...(rest as unknown as Omit<DocsSiteGroup, "sections">), type: "group", sections: items };
+  }
+  return sectionOf(e, at);
+}
+
 const topology: DocsSiteTopology = {
   site: { title: title ?? "", visibility: visibility as DocsSiteTopology["site"]["visibility"], adaptiveContent: { enabled: adaptiveContent ?? false } },
-  sections: (sections ?? []).map((s, i): DocsSiteSection => {
-    const { space, siteSpaces, ...rest } = s;
-    const at = `${config.name}:sections[${i}]`;
-    return {
-      ...(rest as Omit<DocsSiteSection, "spaceId" | "siteSpaces">),
-      spaceId: spaceId(space, `${at}.space`),
-      ...(siteSpaces
-        ? { siteSpaces: siteSpaces.map(({ space: ss, ...r }, j) => ({ ...(r as { key: string }), spaceId: spaceId(ss, `${at}.siteSpaces[${j}].space`) })) }
-        : {}),
-    };
-  }),
+  sections: (sections ?? []).map((e, i) => entryOf(e, `${config.name}:sections[${i}]`)),
   shareLinks: shareLinks as DocsSiteTopology["shareLinks"],
+  ...(visitorSchema ? { visitorSchema: visitorSchema as DocsSiteTopology["visitorSchema"] } : {}),
 };
 
 // DocsSite's own check, reported against the config key each value came from.

@@ -117,7 +117,7 @@ export function packageVersion(): string {
 
 interface CacheEntry {
   expires: number;
-  value: Promise<unknown[]>;
+  value: Promise<unknown>;
 }
 
 /**
@@ -223,15 +223,26 @@ export class GitbookClient {
    * client drops every cached list, so a read never misses its own writes.
    */
   listAll<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
-    const key = `${path}?${JSON.stringify(query)}`;
-    const settled = this.now() >= this.unsettledUntil;
-    const hit = this.listCache.get(key);
-    if (settled && hit && hit.expires > this.now()) return hit.value as Promise<T[]>;
-    const value = (async () => {
+    return this.shared(`${path}?${JSON.stringify(query)}`, async () => {
       const out: T[] = [];
       for await (const it of this.paginate(path, item, query)) out.push(it);
       return out;
-    })();
+    });
+  }
+
+  /**
+   * A GET shared like a listing (see listAll): for an object that stands for many, such as a site's
+   * structure, from which every external link of the site is read (GitBook has no GET for one).
+   */
+  getShared<T>(path: string, schema: z.ZodType<T>): Promise<T> {
+    return this.shared(`GET ${path}`, () => this.get(path, { schema }));
+  }
+
+  private shared<T>(key: string, fetch: () => Promise<T>): Promise<T> {
+    const settled = this.now() >= this.unsettledUntil;
+    const hit = this.listCache.get(key);
+    if (settled && hit && hit.expires > this.now()) return hit.value as Promise<T>;
+    const value = fetch();
     if (!settled) return value;
     this.listCache.set(key, { expires: this.now() + this.listCacheTtlMs, value });
     value.catch(() => this.listCache.delete(key));

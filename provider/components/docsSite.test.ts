@@ -99,6 +99,9 @@ async function build(name: string, t: DocsSiteTopology) {
     value(c.shareLinkUrls),
     value(c.siteUrls),
     value(c.urn),
+    // Registered once the IDs it lists resolve: awaited, so it does not land in the next test's list.
+    ...(c.order ? [value(c.order.urn)] : []),
+    ...(c.visitorSchema ? [value(c.visitorSchema.urn)] : []),
   ]);
   return c;
 }
@@ -118,6 +121,7 @@ describe("DocsSite registration", () => {
         "SiteSpace docs/guides/py",
         "ShareLink docs/reviewers",
         "ShareLink docs/legal",
+        "SiteStructureOrder docs/order",
       ].sort(),
     );
     for (const r of registered.filter((x) => x !== component)) expect(r.parent, r.name).toBe(component.urn);
@@ -196,7 +200,7 @@ describe("DocsSite registration", () => {
     const t = topology();
     t.site.organizationId = "org_other";
     await build("docs", t);
-    for (const r of registered.filter((x) => x.name !== "docs" || kind(x.type) === "Site")) expect(r.inputs.organizationId, r.name).toBe("org_other");
+    for (const r of registered.filter((x) => x.name !== "docs" || kind(x.type) === "Site")) expect(r.inputs.organizationId, `${r.name} ${JSON.stringify(r.inputs)}`).toBe("org_other");
   });
 
   it("exposes section ids, site space ids (own and declared) and share link URLs by key, the URLs as a secret", async () => {
@@ -322,5 +326,129 @@ describe("DocsSite topology mistakes", () => {
     expect(fails((t) => (t.sections = []))).toContain("sections must list at least one section");
     registered.length = 0;
     expect(fails((t) => (t.sections[0].default = pulumi.output(true)))).toContain("sections[0].default must be a plain boolean");
+  });
+});
+
+describe("DocsSite navigation: groups, external links, created spaces, order and the visitor schema", () => {
+  const visitorSchema = {
+    type: "object" as const,
+    properties: {
+      plan: { type: "string" as const, description: "The visitor's plan", enum: ["free", "pro"] },
+      unsigned: { type: "object" as const, description: "Unsigned claims of the site visitor." as const, properties: { lang: { type: "string" as const, description: "Preferred language" } }, additionalProperties: false as const },
+    },
+    additionalProperties: false as const,
+  };
+  const navigation = (): DocsSiteTopology => ({
+    site: { title: "Acme Docs" },
+    sections: [
+      { key: "start", space: { title: "Getting started", emoji: "🚀" }, default: true },
+      {
+        type: "group",
+        key: "products",
+        title: "Products",
+        icon: "box",
+        sections: [
+          { key: "api", spaceId: "spc_api", condition: 'visitor.claims.plan == "pro"' },
+          { type: "link", key: "status", title: "Status", url: "https://status.acme.test" },
+        ],
+      },
+      { type: "link", key: "blog", title: "Blog", url: "https://blog.acme.test", condition: 'visitor.claims.unsigned.lang == "en"' },
+      { key: "guides", spaceId: "spc_guides", siteSpaces: [{ key: "py", space: { title: "Python guide" } }, { key: "ts", spaceId: "spc_ts" }] },
+    ],
+    visitorSchema,
+  });
+
+  it("registers a group, links, the spaces it creates, the visitor schema and the order, named by key", async () => {
+    const c = await build("docs", navigation());
+    await Promise.all([value(c.groups.products!.urn), value(c.links.blog!.urn), value(c.spaces.start!.urn)]);
+    const children = registered.filter((r) => r.name !== "docs" || kind(r.type) === "Site").map((r) => `${kind(r.type)} ${r.name}`);
+    expect(children.sort()).toEqual(
+      [
+        "Site docs",
+        "Space docs/start/space",
+        "Space docs/guides/py/space",
+        "SiteSection docs/start",
+        "SiteSectionGroup docs/products",
+        "SiteSection docs/api",
+        "SiteExternalLink docs/status",
+        "SiteExternalLink docs/blog",
+        "SiteSection docs/guides",
+        "SiteSpace docs/guides/py",
+        "SiteSpace docs/guides/ts",
+        "SiteAdaptiveSchema docs/visitor-schema",
+        "SiteStructureOrder docs/order",
+      ].sort(),
+    );
+    expect(byName("docs/start/space").inputs).toEqual({ title: "Getting started", emoji: "🚀" });
+    expect(byName("docs/start").inputs.spaceId).toBe("docs/start/space#id");
+    expect(byName("docs/guides/py").inputs.spaceId).toBe("docs/guides/py/space#id");
+    expect(byName("docs/api").inputs.groupId).toBe("docs/products#id");
+    expect(byName("docs/status").inputs).toMatchObject({ groupId: "docs/products#id", title: "Status", url: "https://status.acme.test" });
+    expect(byName("docs/blog").inputs.groupId).toBeUndefined();
+    expect(byName("docs/visitor-schema").inputs).toEqual({ siteId: "docs#id", jsonSchema: visitorSchema });
+  });
+
+  it("orders the navigation as declared: top level, inside the group, and each section's own space before its site spaces", async () => {
+    await build("docs", navigation());
+    expect(byName("docs/order").inputs).toEqual({
+      siteId: "docs#id",
+      items: ["docs/start#id", "docs/products#id", "docs/blog#id", "docs/guides#id"],
+      groups: [{ groupId: "docs/products#id", items: ["docs/api#id", "docs/status#id"] }],
+      sections: [{ sectionId: "docs/guides#id", siteSpaces: ["docs/guides#own-site-space", "docs/guides/py#id", "docs/guides/ts#id"] }],
+    });
+  });
+
+  it("reorders by changing only the order's lists: every other resource keeps its name and inputs", async () => {
+    await build("docs", navigation());
+    const before = new Map(registered.map((r) => [`${r.type} ${r.name}`, r.inputs]));
+    registered.length = 0;
+    const t = navigation();
+    t.sections = [t.sections[3]!, t.sections[2]!, t.sections[1]!, t.sections[0]!];
+    await build("docs", t);
+    for (const r of registered) {
+      if (kind(r.type) === "SiteStructureOrder") expect(r.inputs.items).toEqual(["docs/guides#id", "docs/blog#id", "docs/products#id", "docs/start#id"]);
+      else expect(r.inputs, r.name).toEqual(before.get(`${r.type} ${r.name}`));
+    }
+  });
+
+  it("adopts the site's existing visitor schema when given visitorSchemaAdoptId, and only with a visitorSchema", async () => {
+    await build("docs", { ...navigation(), visitorSchemaAdoptId: "site_1" });
+    expect(byName("docs/visitor-schema").inputs).toEqual({ siteId: "docs#id", jsonSchema: visitorSchema, adoptId: "site_1" });
+    const { visitorSchema: _, ...withoutSchema } = navigation();
+    expect(validateTopology({ ...withoutSchema, visitorSchemaAdoptId: "site_1" }).map((p) => p.message)).toEqual([
+      "visitorSchemaAdoptId needs visitorSchema: it adopts the schema visitorSchema declares",
+    ]);
+  });
+
+  it("leaves the order to the app when asked", async () => {
+    const c = await build("docs", { ...navigation(), order: "unmanaged" });
+    expect(c.order).toBeUndefined();
+    expect(registered.some((r) => kind(r.type) === "SiteStructureOrder")).toBe(false);
+  });
+
+  it("fails a condition naming a claim the visitor schema does not declare, naming the entry, the condition and the claim", () => {
+    const t: any = navigation();
+    t.sections[1].sections[0].condition = 'visitor.claims.plna == "pro"';
+    const problems = validateTopology(t).map((p) => p.message);
+    expect(problems).toEqual([
+      'sections[1].sections[0].condition "visitor.claims.plna == \\"pro\\"" names the claim visitor.claims.plna, but visitorSchema declares no visitor.claims.plna; nearest declared claim: visitor.claims.plan',
+    ]);
+  });
+
+  it("needs exactly one of spaceId and space, keys unique across groups, and a known entry type", () => {
+    const t: any = navigation();
+    t.sections[0].spaceId = "spc_x";
+    delete t.sections[3].siteSpaces[1].spaceId;
+    t.sections[1].sections[1].key = "blog";
+    t.sections.push({ type: "folder", key: "x" });
+    const problems = validateTopology(t).map((p) => p.message);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "sections[0].space cannot be declared with spaceId: give the ID of an existing space or a space to create, not both",
+        "sections[3].siteSpaces[1].spaceId is required (or declare `space` to create one)",
+        expect.stringMatching(/^sections\[2\]\.key "blog" is already the key of sections\[1\]\.sections\[1\]$/),
+        expect.stringMatching(/^sections\[4\]\.type must be a section/),
+      ]),
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
- * DocsSite: a whole docs site declared as one topology object — the site, its sections, the extra
- * spaces each section shows, and share links — created as child resources of one component.
+ * DocsSite: a whole docs site declared as one topology object — the site, its navigation (sections,
+ * section groups and external links, in order), the spaces each section shows (named by ID or created
+ * here), share links and the visitor schema — created as child resources of one component.
  *
  * Decisions that shape it:
  * - Child names come from the keys in the topology (`<name>/<sectionKey>/<siteSpaceKey>`), never
@@ -17,14 +18,26 @@
  * - Share links have a required `key`, independent of their name: the key names the resource, so
  *   renaming a link is an update of the same link, and the URL already handed out keeps working.
  * - Every child takes an `adoptId`, as its resource does, so an existing site can be declared as a
- *   DocsSite without recreating anything (what `pulumi-gitbook import --style docs-site` writes).
+ *   DocsSite without recreating anything (what `pulumi-gitbook import --style docs-site` writes). The
+ *   visitor schema's is `visitorSchemaAdoptId`: explicit rather than the site's `adoptId`, because a
+ *   site adopted without a schema has none to adopt when `visitorSchema` is added later.
+ * - Order is the topology's: a SiteStructureOrder child lists the items' IDs per container, so a
+ *   reorder in the program is a few sort requests, never a replacement (names come from keys, and a
+ *   section moving into or out of a group keeps its name: membership is its `groupId`, updated in place).
+ * - Publishing (`site.published`) is the Site's: applied with the Site, so on a first `up` the site
+ *   goes live before its sections exist (its children need its ID, so it cannot wait for them).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ShareLink } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
+import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { SiteExternalLink } from "../resources/siteExternalLink";
 import { SiteSection } from "../resources/siteSection";
+import { SiteSectionGroup } from "../resources/siteSectionGroup";
 import { SiteSpace } from "../resources/siteSpace";
-import { validateTopology, type DocsSiteTopology } from "./topology";
+import { SiteStructureOrder } from "../resources/siteStructureOrder";
+import { Space } from "../resources/space";
+import { validateTopology, type DocsSiteLink, type DocsSiteSection, type DocsSiteSpace, type DocsSiteTopology } from "./topology";
 
 export * from "./topology";
 
@@ -40,6 +53,16 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly siteSpaces: Readonly<Record<string, SiteSpace>>;
   /** The ShareLink resources, by share link key. */
   readonly shareLinks: Readonly<Record<string, ShareLink>>;
+  /** The SiteSectionGroup resources, by group key. */
+  readonly groups: Readonly<Record<string, SiteSectionGroup>>;
+  /** The SiteExternalLink resources, by link key. */
+  readonly links: Readonly<Record<string, SiteExternalLink>>;
+  /** The Space resources the topology creates, by `<sectionKey>` or `<sectionKey>/<siteSpaceKey>`. */
+  readonly spaces: Readonly<Record<string, Space>>;
+  /** The SiteAdaptiveSchema resource, when the topology declares `visitorSchema`. */
+  readonly visitorSchema?: SiteAdaptiveSchema;
+  /** The SiteStructureOrder resource, unless `order` is `unmanaged`. */
+  readonly order?: SiteStructureOrder;
 
   /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
@@ -71,14 +94,29 @@ export class DocsSite extends pulumi.ComponentResource {
 
     const sections: Record<string, SiteSection> = {};
     const siteSpaces: Record<string, SiteSpace> = {};
-    for (const s of topology.sections) {
+    const groups: Record<string, SiteSectionGroup> = {};
+    const links: Record<string, SiteExternalLink> = {};
+    const spaces: Record<string, Space> = {};
+    /** The space an entry shows: the given ID, or a Space child created for it. */
+    const spaceOf = (key: string, e: { spaceId?: pulumi.Input<string>; space?: DocsSiteSpace }): pulumi.Input<string> => {
+      if (!e.space) return e.spaceId!;
+      spaces[key] = new Space(`${name}/${key}/space`, { ...withOrg, ...e.space }, parent);
+      return spaces[key].id;
+    };
+    const addLink = (l: DocsSiteLink, groupId?: pulumi.Input<string>): SiteExternalLink =>
+      (links[l.key] = new SiteExternalLink(
+        `${name}/${l.key}`,
+        { ...withOrg, siteId, title: l.title, url: l.url, ...defined({ description: l.description, icon: l.icon, draft: l.draft, condition: l.condition, adoptId: l.adoptId, groupId }) },
+        parent,
+      ));
+    const addSection = (s: DocsSiteSection, groupId?: pulumi.Input<string>): SiteSection => {
       const section = new SiteSection(
         `${name}/${s.key}`,
         {
           ...withOrg,
           siteId,
-          spaceId: s.spaceId,
-          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, adoptId: s.adoptId }),
+          spaceId: spaceOf(s.key, s),
+          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, adoptId: s.adoptId, groupId }),
           ...(s.default ? { default: true } : {}),
         },
         parent,
@@ -91,13 +129,54 @@ export class DocsSite extends pulumi.ComponentResource {
             ...withOrg,
             siteId,
             sectionId: section.id,
-            spaceId: ss.spaceId,
+            spaceId: spaceOf(`${s.key}/${ss.key}`, ss),
             ...defined({ path: ss.path, condition: ss.condition, adoptId: ss.adoptId }),
             ...(ss.default ? { default: true } : {}),
           },
           parent,
         );
       }
+      return section;
+    };
+
+    // Declaration order is navigation order: each container's item IDs, in order, for the order child.
+    const topItems: pulumi.Output<string>[] = [];
+    const groupOrders: { groupId: pulumi.Output<string>; items: pulumi.Output<string>[] }[] = [];
+    for (const e of topology.sections) {
+      if (e.type === "group") {
+        const group = new SiteSectionGroup(
+          `${name}/${e.key}`,
+          { ...withOrg, siteId, title: e.title, ...defined({ icon: e.icon, draft: e.draft, adoptId: e.adoptId }) },
+          parent,
+        );
+        groups[e.key] = group;
+        topItems.push(group.id);
+        const items = e.sections.map((item) => (item.type === "link" ? addLink(item, group.id) : addSection(item, group.id)).id);
+        if (items.length > 0) groupOrders.push({ groupId: group.id, items });
+      } else topItems.push((e.type === "link" ? addLink(e) : addSection(e)).id);
+    }
+
+    if (topology.visitorSchema) {
+      this.visitorSchema = new SiteAdaptiveSchema(
+        `${name}/visitor-schema`,
+        { ...withOrg, siteId, jsonSchema: topology.visitorSchema, ...defined({ adoptId: topology.visitorSchemaAdoptId }) },
+        parent,
+      );
+    }
+
+    if (topology.order !== "unmanaged") {
+      // Each section's own space first, then its site spaces as declared.
+      const sectionOrders = Object.entries(sections).flatMap(([key, section]) => {
+        const own = Object.entries(siteSpaces).filter(([k]) => k.startsWith(`${key}/`));
+        if (own.length === 0) return [];
+        const ids = pulumi.all([section.siteSpaceId, ...own.map(([, ss]) => ss.id)]).apply((list) => list.filter((x): x is string => typeof x === "string"));
+        return [{ sectionId: section.id, siteSpaces: ids }];
+      });
+      this.order = new SiteStructureOrder(
+        `${name}/order`,
+        { ...withOrg, siteId, items: topItems, ...(groupOrders.length ? { groups: groupOrders } : {}), ...(sectionOrders.length ? { sections: sectionOrders } : {}) },
+        parent,
+      );
     }
 
     const shareLinks: Record<string, ShareLink> = {};
@@ -108,6 +187,9 @@ export class DocsSite extends pulumi.ComponentResource {
     this.sections = sections;
     this.siteSpaces = siteSpaces;
     this.shareLinks = shareLinks;
+    this.groups = groups;
+    this.links = links;
+    this.spaces = spaces;
     this.siteId = siteId;
     this.siteUrls = this.site.urls;
     this.sectionIds = byKey(Object.entries(sections).map(([k, r]) => [k, r.id]));

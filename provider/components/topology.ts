@@ -2,8 +2,8 @@
  * The DocsSite topology: its TypeScript shape, its zod schema (field limits are the resources' own
  * schemas, stated once) and the check that runs when the component is constructed, naming each
  * mistake by its path (`sections[2].siteSpaces[0].path must be 1 to 100 characters`). Relations
- * between entries (unique keys, one default, share links needing a share-link site) are checked
- * here too. A value known only at deployment time (an Output or a Promise) is left to the
+ * between entries (unique keys, one default, one space per entry, share links needing a share-link
+ * site, conditions naming only claims the visitor schema declares) are checked here too. A value known only at deployment time (an Output or a Promise) is left to the
  * resource's own check; the structure (lists, keys, `default` flags) must be plain values.
  */
 import * as pulumi from "@pulumi/pulumi";
@@ -13,12 +13,22 @@ import { definition as shareLink } from "../resources/shareLink";
 import { definition as site, type SiteArgs } from "../resources/site";
 import { definition as siteSection } from "../resources/siteSection";
 import { definition as siteSpace } from "../resources/siteSpace";
+import { definition as space, type SpaceArgs } from "../resources/space";
+import { definition as sectionGroup } from "../resources/siteSectionGroup";
+import { definition as externalLink } from "../resources/siteExternalLink";
+import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
+import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../framework/conditions";
 
 type In<T> = pulumi.Input<T>;
 
+/** A space the component creates (a Space child) instead of naming one by ID: the Space's arguments. */
+export type DocsSiteSpace = Omit<SpaceArgs, "organizationId">;
+
 export interface DocsSiteSiteSpace {
   key: string;
-  spaceId: In<string>;
+  /** The space shown, by ID; or `space` to create it. */
+  spaceId?: In<string>;
+  space?: DocsSiteSpace;
   path?: In<string>;
   condition?: In<string>;
   default?: boolean;
@@ -26,8 +36,11 @@ export interface DocsSiteSiteSpace {
 }
 
 export interface DocsSiteSection {
+  type?: "section";
   key: string;
-  spaceId: In<string>;
+  /** The section's own space, by ID; or `space` to create it. */
+  spaceId?: In<string>;
+  space?: DocsSiteSpace;
   title?: In<string>;
   path?: In<string>;
   icon?: In<string>;
@@ -38,6 +51,32 @@ export interface DocsSiteSection {
   siteSpaces?: DocsSiteSiteSpace[];
 }
 
+export interface DocsSiteLink {
+  type: "link";
+  key: string;
+  title: In<string>;
+  url: In<string>;
+  description?: In<string>;
+  icon?: In<string>;
+  draft?: In<boolean>;
+  condition?: In<string>;
+  adoptId?: In<string>;
+}
+
+export interface DocsSiteGroup {
+  type: "group";
+  key: string;
+  title: In<string>;
+  icon?: In<string>;
+  draft?: In<boolean>;
+  adoptId?: In<string>;
+  /** The group's sections and links, in order. */
+  sections: (DocsSiteSection | DocsSiteLink)[];
+}
+
+/** An item of the site's navigation: a section (the default `type`), a section group, or an external link. */
+export type DocsSiteEntry = DocsSiteSection | DocsSiteGroup | DocsSiteLink;
+
 export interface DocsSiteShareLink {
   key: string;
   name: In<string>;
@@ -47,8 +86,14 @@ export interface DocsSiteShareLink {
 
 export interface DocsSiteTopology {
   site: SiteArgs;
-  sections: DocsSiteSection[];
+  sections: DocsSiteEntry[];
   shareLinks?: DocsSiteShareLink[];
+  /** The site's visitor schema (a SiteAdaptiveSchema child); conditions are checked against it. */
+  visitorSchema?: SiteAdaptiveSchemaInputs["jsonSchema"];
+  /** The site's ID, to adopt the schema the site already has (the SiteAdaptiveSchema's `adoptId`). */
+  visitorSchemaAdoptId?: In<string>;
+  /** `declared` (the default): the navigation follows the order of `sections`; `unmanaged`: left to the app. */
+  order?: "declared" | "unmanaged";
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -67,9 +112,26 @@ const plainDefault = (what: string) =>
     .optional()
     .describe(`Makes this the default ${what}. At most one may be marked; with none, GitBook keeps its own choice.`);
 
+const spaceSchema = z
+  .strictObject({
+    title: space.schema.shape.title,
+    emoji: space.schema.shape.emoji,
+    icon: space.schema.shape.icon,
+    parent: space.schema.shape.parent,
+    language: space.schema.shape.language,
+    editMode: space.schema.shape.editMode,
+    defaultLevel: space.schema.shape.defaultLevel,
+    adoptId: space.schema.shape.adoptId,
+  })
+  .optional()
+  .describe("A space to create for this entry (a Space child named `<name>/<key>/space`), instead of `spaceId`: give exactly one of the two.");
+
+const spaceIdOf = (what: string) => siteSpace.schema.shape.spaceId.optional().describe(`ID of the space the ${what} shows; or declare \`space\` to create it. Exactly one of the two.`);
+
 export const docsSiteSiteSpaceSchema = z.strictObject({
   key: key("site space"),
-  spaceId: siteSpace.schema.shape.spaceId,
+  spaceId: spaceIdOf("site space"),
+  space: spaceSchema,
   path: siteSpace.schema.shape.path,
   condition: siteSpace.schema.shape.condition,
   default: plainDefault("site space of its section (instead of the section's own space)"),
@@ -77,8 +139,10 @@ export const docsSiteSiteSpaceSchema = z.strictObject({
 });
 
 export const docsSiteSectionSchema = z.strictObject({
+  type: z.literal("section").optional().describe("`section` (the default when absent), `group` or `link`."),
   key: key("section"),
-  spaceId: siteSection.schema.shape.spaceId,
+  spaceId: spaceIdOf("section first"),
+  space: spaceSchema,
   title: siteSection.schema.shape.title,
   path: siteSection.schema.shape.path,
   icon: siteSection.schema.shape.icon,
@@ -89,7 +153,37 @@ export const docsSiteSectionSchema = z.strictObject({
   siteSpaces: z
     .array(docsSiteSiteSpaceSchema, { error: "must be a list" })
     .optional()
-    .describe("Further spaces the section shows (versions, languages, audiences), each a SiteSpace in this section."),
+    .describe("Further spaces the section shows (versions, languages, audiences), each a SiteSpace in this section, in this order."),
+});
+
+export const docsSiteLinkSchema = z.strictObject({
+  type: z.literal("link"),
+  key: key("external link"),
+  title: externalLink.schema.shape.title,
+  url: externalLink.schema.shape.url,
+  description: externalLink.schema.shape.description,
+  icon: externalLink.schema.shape.icon,
+  draft: externalLink.schema.shape.draft,
+  condition: externalLink.schema.shape.condition,
+  adoptId: externalLink.schema.shape.adoptId,
+});
+
+const groupItem = z.discriminatedUnion("type", [docsSiteSectionSchema, docsSiteLinkSchema], {
+  error: "must be a section (no `type`, or `type: \"section\"`) or a link (`type: \"link\"`)",
+});
+
+export const docsSiteGroupSchema = z.strictObject({
+  type: z.literal("group"),
+  key: key("section group"),
+  title: sectionGroup.schema.shape.title,
+  icon: sectionGroup.schema.shape.icon,
+  draft: sectionGroup.schema.shape.draft,
+  adoptId: sectionGroup.schema.shape.adoptId,
+  sections: z.array(groupItem, { error: "must be a list" }).describe("The group's sections and external links, in the order the navigation shows them."),
+});
+
+const entrySchema = z.discriminatedUnion("type", [docsSiteSectionSchema, docsSiteGroupSchema, docsSiteLinkSchema], {
+  error: "must be a section (no `type`, or `type: \"section\"`), a group (`type: \"group\"`) or a link (`type: \"link\"`)",
 });
 
 export const docsSiteShareLinkSchema = z.strictObject({
@@ -101,26 +195,51 @@ export const docsSiteShareLinkSchema = z.strictObject({
   adoptId: shareLink.schema.shape.adoptId,
 });
 
-export const docsSiteTopologySchema = z
-  .strictObject({
-    site: z
-      .strictObject({ ...site.schema.shape, organizationId: organizationIdField.optional() })
-      .describe("The Site's arguments (see Site)."),
-    sections: z
-      .array(docsSiteSectionSchema, { error: "must be a list" })
-      .min(1, "must list at least one section")
-      .describe("The site's sections, in the order they are declared."),
-    shareLinks: z
-      .array(docsSiteShareLinkSchema, { error: "must be a list" })
-      .optional()
-      .describe("Share links to the site, each with a stable `key`; the site's `visibility` must then be declared as `share-link`."),
-  });
+export const docsSiteTopologySchema = z.strictObject({
+  site: z
+    .strictObject({ ...site.schema.shape, organizationId: organizationIdField.optional() })
+    .describe("The Site's arguments (see Site). A declared `published` is applied with the Site, before its sections exist on a first `up`."),
+  sections: z
+    .array(entrySchema, { error: "must be a list" })
+    .min(1, "must list at least one section")
+    .describe(
+      "The site's navigation, in order: sections (no `type`), section groups (`type: \"group\"`, holding sections and links) and external links (`type: \"link\"`). With `order` left as `declared`, the site shows them in this order.",
+    ),
+  shareLinks: z
+    .array(docsSiteShareLinkSchema, { error: "must be a list" })
+    .optional()
+    .describe("Share links to the site, each with a stable `key`; the site's `visibility` must then be declared as `share-link`."),
+  visitorSchema: adaptiveSchema.schema.shape.jsonSchema
+    .optional()
+    .describe(
+      "The site's visitor schema (a SiteAdaptiveSchema child, see there): the claims visitors carry. Every `condition` in the topology is checked against it when the component is constructed: a condition naming a claim it does not declare fails, naming the condition and the claim.",
+    ),
+  visitorSchemaAdoptId: adaptiveSchema.schema.shape.adoptId.describe(
+    "The site's ID, to bring the visitor schema the site already has under management (the SiteAdaptiveSchema child's `adoptId`): it is read and replaced only if it differs from `visitorSchema`. Only with `visitorSchema`, and only for a site that has a schema (adopting one it does not have fails): leave it out to set the schema. Used only at the child's first creation.",
+  ),
+  order: z
+    .enum(["declared", "unmanaged"], { error: "must be declared or unmanaged" })
+    .optional()
+    .describe(
+      "`declared` (the default): the navigation follows the topology's order, at the top level, in groups, and of each section's site spaces (its own space first), through a SiteStructureOrder child; reordering entries moves them in place (the fewest sort requests) and replaces nothing. `unmanaged`: the order is left to the app.",
+    ),
+});
 
 type Issue = { path: PropertyKey[]; message: string };
 
 /** The object entries of a list with their positions (zod has already reported anything else). */
 const entries = (v: unknown): [Record<string, unknown>, number][] =>
   Array.isArray(v) ? v.flatMap((x, i): [Record<string, unknown>, number][] => (x && typeof x === "object" ? [[x, i]] : [])) : [];
+
+/** Every section and link of the navigation, top level and inside groups, with its path; groups too. */
+function navigation(t: Record<string, unknown>): { entry: Record<string, unknown>; at: PropertyKey[] }[] {
+  const out: { entry: Record<string, unknown>; at: PropertyKey[] }[] = [];
+  for (const [e, i] of entries(t.sections)) {
+    out.push({ entry: e, at: ["sections", i] });
+    if (e.type === "group") for (const [g, j] of entries(e.sections)) out.push({ entry: g, at: ["sections", i, "sections", j] });
+  }
+  return out;
+}
 
 /**
  * The rules that relate entries to each other. They run on the raw topology, not inside zod, because
@@ -129,35 +248,55 @@ const entries = (v: unknown): [Record<string, unknown>, number][] =>
 function relations(t: Record<string, unknown>): Issue[] {
   const issues: Issue[] = [];
   const issue = (path: PropertyKey[], message: string) => issues.push({ path, message });
-  const firstAt = new Map<unknown, number>();
-  let defaultSection: number | undefined;
-  for (const [s, i] of entries(t.sections)) {
-    // A missing or malformed key is zod's to report; only well-formed keys can collide.
+  // Keys name the child resources (`<name>/<key>`), so they are unique across the whole navigation.
+  const firstAt = new Map<unknown, string>();
+  let defaultSection: string | undefined;
+  const conditions: ConditionToCheck[] = [];
+  const conditionAt = new Map<string, PropertyKey[]>();
+  const condition = (at: PropertyKey[], v: unknown) => {
+    if (typeof v !== "string") return;
+    const where = pathText([...at, "condition"]);
+    conditionAt.set(where, [...at, "condition"]);
+    conditions.push({ where, condition: v });
+  };
+  const spaceChoice = (e: Record<string, unknown>, at: PropertyKey[]) => {
+    // Outputs are allowed for spaceId, so only "both" or "neither" of two plain absences is certain.
+    if (e.spaceId !== undefined && e.space !== undefined) issue([...at, "space"], "cannot be declared with spaceId: give the ID of an existing space or a space to create, not both");
+    else if (e.spaceId === undefined && e.space === undefined) issue([...at, "spaceId"], "is required (or declare `space` to create one)");
+  };
+  for (const { entry: s, at } of navigation(t)) {
+    const kind = s.type === "group" ? "group" : s.type === "link" ? "link" : "section";
     const prior = firstAt.get(s.key);
-    if (prior !== undefined) issue(["sections", i, "key"], `"${String(s.key)}" is already the key of sections[${prior}]`);
-    else if (typeof s.key === "string") firstAt.set(s.key, i);
+    if (prior !== undefined) issue([...at, "key"], `"${String(s.key)}" is already the key of ${prior}`);
+    else if (typeof s.key === "string") firstAt.set(s.key, pathText(at));
+    if (kind === "link") condition(at, s.condition);
+    if (kind !== "section") continue;
+    spaceChoice(s, at);
+    condition(at, s.condition);
     if (s.default === true) {
-      if (defaultSection !== undefined) issue(["sections", i, "default"], `is true but sections[${defaultSection}] is already the default section`);
-      else defaultSection = i;
+      if (defaultSection !== undefined) issue([...at, "default"], `is true but ${defaultSection} is already the default section`);
+      else defaultSection = pathText(at);
     }
     const ssFirst = new Map<unknown, number>();
     // A section shows each space once: GitBook would add a second copy, and SiteSpace refuses to.
-    const spaces = new Map<unknown, string>(typeof s.spaceId === "string" ? [[s.spaceId, `sections[${i}].spaceId (the section's own space)`]] : []);
+    const spaces = new Map<unknown, string>(typeof s.spaceId === "string" ? [[s.spaceId, `${pathText(at)}.spaceId (the section's own space)`]] : []);
     let defaultSs: number | undefined;
     for (const [ss, j] of entries(s.siteSpaces)) {
-      const at = ["sections", i, "siteSpaces", j];
+      const ssAt = [...at, "siteSpaces", j];
       const p = ssFirst.get(ss.key);
-      if (p !== undefined) issue([...at, "key"], `"${String(ss.key)}" is already the key of sections[${i}].siteSpaces[${p}]`);
+      if (p !== undefined) issue([...ssAt, "key"], `"${String(ss.key)}" is already the key of ${pathText(at)}.siteSpaces[${p}]`);
       else if (typeof ss.key === "string") ssFirst.set(ss.key, j);
+      spaceChoice(ss, ssAt);
       if (typeof ss.spaceId === "string") {
         const same = spaces.get(ss.spaceId);
-        if (same) issue([...at, "spaceId"], `shows the same space as ${same}; a section shows each space once`);
-        else spaces.set(ss.spaceId, `sections[${i}].siteSpaces[${j}].spaceId`);
+        if (same) issue([...ssAt, "spaceId"], `shows the same space as ${same}; a section shows each space once`);
+        else spaces.set(ss.spaceId, `${pathText(ssAt)}.spaceId`);
       }
       if (ss.default === true) {
-        if (defaultSs !== undefined) issue([...at, "default"], `is true but sections[${i}].siteSpaces[${defaultSs}] is already the default of this section`);
+        if (defaultSs !== undefined) issue([...ssAt, "default"], `is true but ${pathText(at)}.siteSpaces[${defaultSs}] is already the default of this section`);
         else defaultSs = j;
       }
+      condition(ssAt, ss.condition);
     }
   }
   const linkFirst = new Map<unknown, number>();
@@ -176,6 +315,15 @@ function relations(t: Record<string, unknown>): Issue[] {
       ["shareLinks"],
       `open only a site whose visibility is share-link, but site.visibility is ${visibility === undefined ? "not set (a new site is public)" : visibility}`,
     );
+  }
+  if (t.visitorSchemaAdoptId !== undefined && t.visitorSchema === undefined) issue(["visitorSchemaAdoptId"], "needs visitorSchema: it adopts the schema visitorSchema declares");
+  // Beyond GitBook, which accepts any expression: a condition naming a claim the site's visitors
+  // never carry would hide its entry from everyone.
+  if (t.visitorSchema && typeof t.visitorSchema === "object" && !isDeferred(t.visitorSchema)) {
+    for (const p of checkConditions(t.visitorSchema as ClaimsSchema, conditions)) {
+      const hint = p.nearest ? `; nearest declared claim: ${p.nearest}` : "";
+      issue(conditionAt.get(p.where)!, `${JSON.stringify(p.condition)} names the claim ${p.claim}, but visitorSchema declares no ${p.missing}${hint}`);
+    }
   }
   return issues;
 }
@@ -198,7 +346,7 @@ function isDeferred(v: unknown): boolean {
 }
 
 /** Fields that shape what gets registered: they must be plain values, never Outputs. */
-const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "default"]);
+const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "default", "type", "space", "visitorSchema", "order"]);
 
 /** Whether the issue at `path` lies in a field given as an Output or a Promise that may hold one. */
 function deferredOnPath(root: unknown, path: readonly PropertyKey[]): boolean {

@@ -33,7 +33,8 @@ function valueAt(obj: unknown, path: PropertyKey[]): unknown[] {
   return seen;
 }
 
-function propertyPath(path: PropertyKey[]): string {
+/** How a failure names a property: `groups[0].items[1]`. */
+export function propertyPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((acc, k) => (typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), "");
 }
 

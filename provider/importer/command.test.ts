@@ -58,19 +58,23 @@ describe("pulumi-gitbook import", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(emu.log.writes()).toBe(0);
     expect(r.stderr).toContain(`in ${emu.log.count()} requests and 1 download`);
-    // One listing per kind of object, at most once per site or team: nothing is read twice.
+    // One listing per kind of object, at most once per site or team: nothing is read twice. A site's
+    // structure holds its navigation and the spaces it shows; the spaces' collections are one listing.
     expect(emu.log.byRoute()).toEqual({
       "GET /v1/orgs/:org/sites": 1,
-      "GET /v1/orgs/:org/sites/:site/sections": 2,
-      "GET /v1/orgs/:org/sites/:site/section-groups": 2,
+      "GET /v1/orgs/:org/sites/:site/structure": 2,
       "GET /v1/orgs/:org/sites/:site/share-links": 2,
+      "GET /v1/orgs/:org/sites/:site/adaptive-schema": 2,
+      "GET /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/teams": 1,
       "GET /v1/orgs/:org/teams/:team/members": 2,
       "GET /v1/orgs/:org/saml": 1,
       "GET /v1/orgs/:org/openapi": 1,
       "GET /v1/orgs/:org/openapi/:slug/versions/latest/content": 1,
     });
-    expect(r.stderr).toContain('site 2/2 "Acme Partner Portal": 3 sections, 4 site spaces, 0 section groups, 3 share links');
+    expect(r.stderr).toContain('site 2/2 "Acme Partner Portal": 3 sections, 4 site spaces, 0 section groups, 0 external links, 3 share links\n');
+    expect(r.stderr).toContain('"Acme Developer Docs": 5 sections, 8 site spaces, 2 section groups, 2 external links, 0 share links, a visitor schema\n');
+    expect(r.stderr).toContain("6 spaces shown, in 2 collections\n");
     expect(Object.keys(filesIn(path.join(dir, "gitbook"))).sort()).toEqual([
       ".gitignore",
       "Pulumi.dev.yaml",
@@ -98,20 +102,23 @@ describe("pulumi-gitbook import", () => {
   it("reads only the sites asked for with --site, and nothing organization-wide", async () => {
     const r = await run(["--org", seeded.org, "--site", seeded.siteIds[1]!]);
     expect(r.code, r.stderr).toBe(0);
+    // The spaces the site shows, and their collections, are the site's business.
     expect(Object.keys(emu.log.byRoute()).sort()).toEqual([
+      "GET /v1/orgs/:org/collections",
       "GET /v1/orgs/:org/sites/:site",
-      "GET /v1/orgs/:org/sites/:site/section-groups",
-      "GET /v1/orgs/:org/sites/:site/sections",
+      "GET /v1/orgs/:org/sites/:site/adaptive-schema",
       "GET /v1/orgs/:org/sites/:site/share-links",
+      "GET /v1/orgs/:org/sites/:site/structure",
     ]);
     const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
     expect(text).toContain('new gitbook.Site("acme-partner-portal"');
     expect(text).not.toContain("Acme Developer Docs");
     expect(text).not.toMatch(/gitbook\.(Team|SamlProvider|OpenApiSpec)\(/);
+    expect(text).toContain('new gitbook.Space("guides"');
     expect(text).toContain("teams, single sign-on and OpenAPI specs were left out");
   });
 
-  it("lists the site spaces of a site only when its sections do not hold them all", async () => {
+  it("reads a site without sections from its structure, which holds its site spaces, and says they cannot be imported", async () => {
     const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
     const legacy = await client.post(p`/orgs/${seeded.org}/sites`, { body: { title: "Legacy docs", spaces: [emu.seeded.spaceIds[0]] }, schema: ApiSite });
     await client.close();
@@ -119,7 +126,7 @@ describe("pulumi-gitbook import", () => {
     try {
       const r = await run(["--org", seeded.org]);
       expect(r.code, r.stderr).toBe(0);
-      expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site/site-spaces" })).toBe(1);
+      expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site/site-spaces" })).toBe(0);
       expect(r.stderr).toContain(`Note: Site "Legacy docs": site space`);
       expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toMatch(/\/\/ Site space \S+ \(space "Getting started" at "getting-started"\) sits outside any section/);
     } finally {
@@ -132,13 +139,15 @@ describe("pulumi-gitbook import", () => {
     try {
       const r = await run(["--org", seeded.org, "--site", big]);
       expect(r.code, r.stderr).toBe(0);
+      // The structure is one answer however large; the share links, three pages.
       expect(emu.log.byRoute()).toEqual({
         "GET /v1/orgs/:org/sites/:site": 1,
-        "GET /v1/orgs/:org/sites/:site/sections": 2,
-        "GET /v1/orgs/:org/sites/:site/section-groups": 1,
+        "GET /v1/orgs/:org/sites/:site/structure": 1,
+        "GET /v1/orgs/:org/sites/:site/adaptive-schema": 1,
         "GET /v1/orgs/:org/sites/:site/share-links": 3,
+        "GET /v1/orgs/:org/collections": 1,
       });
-      expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 2100 share links');
+      expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 0 external links, 2100 share links');
       expect(r.stderr).toContain("in 7 requests");
       const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
       expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
 import { generateProgram, programFiles, type Style } from "./generate";
 import { downloadDocument, readOrganization } from "./read";
-import type { OrgSnapshot } from "./snapshot";
+import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
 
 export interface ImportIo {
   stdout: { write(text: string): unknown };
@@ -222,14 +222,17 @@ function refuseToOverwrite(dir: string, files: readonly string[], force: boolean
 }
 
 function countObjects(s: OrgSnapshot): string {
-  const sections = s.sites.reduce((n, x) => n + x.sections.length, 0);
-  const siteSpaces = s.sites.reduce((n, x) => n + x.sections.reduce((m, y) => m + y.siteSpaces.length, 0), 0);
-  const links = s.sites.reduce((n, x) => n + x.shareLinks.length, 0);
+  const sum = (of: (site: SiteSnapshot) => number) => s.sites.reduce((n, x) => n + of(x), 0);
   const parts: [number, string][] = [
     [s.sites.length, "site"],
-    [sections, "section"],
-    [siteSpaces, "site space"],
-    [links, "share link"],
+    [sum((x) => x.sections.length), "section"],
+    [sum((x) => x.sections.reduce((m, y) => m + y.siteSpaces.length, 0)), "site space"],
+    [sum((x) => x.sectionGroups.length), "section group"],
+    [sum((x) => x.externalLinks.length), "external link"],
+    [sum((x) => (x.adaptiveSchema ? 1 : 0)), "visitor schema"],
+    [s.spaces.length, "space"],
+    [s.collections.length, "collection"],
+    [sum((x) => x.shareLinks.length), "share link"],
     [s.teams.length, "team"],
     [s.samlProviders.length, "SAML provider"],
     [s.openApiSpecs.length, "OpenAPI spec"],

@@ -19,7 +19,10 @@ function site(over: Partial<SiteSnapshot> = {}): SiteSnapshot {
     basename: "acme-docs",
     agentsContext: "excluded",
     adaptiveContent: { enabled: false },
+    published: true,
     createdAt: "2025-01-01T00:00:00.000Z",
+    // Getting started, then the group "Learn" (the status link, then Guides), then the blog link.
+    topLevel: ["sec_start", "grp_1", "lnk_blog"],
     sections: [
       {
         id: "sec_start",
@@ -34,13 +37,19 @@ function site(over: Partial<SiteSnapshot> = {}): SiteSnapshot {
         title: "Guides",
         path: "guides",
         default: false,
+        groupId: "grp_1",
         siteSpaces: [
           { id: "ss_guides", path: "guides", default: false, space: space("spc_guides", "Guides") },
           { id: "ss_ts", path: "typescript", condition: "visitor.claims.ts == true", default: true, space: space("spc_ts", "SDK for TypeScript") },
         ],
       },
     ],
-    sectionGroups: [{ id: "grp_1", title: "Learn", sectionIds: ["sec_start", "sec_guides"] }],
+    sectionGroups: [{ id: "grp_1", title: "Learn", icon: "book", draft: false, itemIds: ["lnk_status", "sec_guides"] }],
+    externalLinks: [
+      { id: "lnk_status", title: "Status", url: "https://status.acme.test", draft: false, groupId: "grp_1" },
+      { id: "lnk_blog", title: "Blog", url: "https://blog.acme.test", description: "News", draft: true, condition: "visitor.claims.beta == true" },
+    ],
+    unknownItems: [],
     shareLinks: [
       { id: "shl_b", name: "Partner", active: false, createdAt: "2025-01-03T00:00:00.000Z" },
       { id: "shl_a", name: "Partner", active: true, createdAt: "2025-01-02T00:00:00.000Z" },
@@ -50,11 +59,31 @@ function site(over: Partial<SiteSnapshot> = {}): SiteSnapshot {
   };
 }
 
+/** A site with no navigation and no share links. */
+const bareSite = (over: Partial<SiteSnapshot>) => site({ topLevel: [], sections: [], sectionGroups: [], externalLinks: [], shareLinks: [], ...over });
+
+/** A visitor schema declaring the claims the fixture's conditions use. */
+const SCHEMA = {
+  type: "object",
+  properties: { ts: { type: "boolean", description: "Prefers TypeScript" }, beta: { type: "boolean", description: "In the beta" } },
+  additionalProperties: false,
+};
+
 function org(over: Partial<OrgSnapshot> = {}): OrgSnapshot {
   return {
     organizationId: "org_1",
     scope: "organization",
     sites: [site()],
+    // Listed child first: the program declares the collection holding it first all the same.
+    collections: [
+      { id: "col_sdk", title: "SDKs", parent: "col_docs", defaultLevel: "inherit" },
+      { id: "col_docs", title: "Docs", description: "All of it", defaultLevel: null },
+    ],
+    spaces: [
+      { id: "spc_start", title: "Getting started", emoji: "🚀", editMode: "live", defaultLevel: "inherit", createdAt: "2024-01-01T00:00:00.000Z" },
+      { id: "spc_guides", title: "Guides", emoji: "🧭", parent: "col_docs", language: "en", editMode: "locked", defaultLevel: "read", createdAt: "2024-01-02T00:00:00.000Z" },
+      { id: "spc_ts", title: "SDK for TypeScript", icon: "https://acme.test/ts.png", parent: "col_sdk", editMode: "live", defaultLevel: "inherit", createdAt: "2024-01-03T00:00:00.000Z" },
+    ],
     teams: [
       {
         id: "team_1",
@@ -94,6 +123,7 @@ describe("generateProgram", () => {
         '  title: "Acme Docs",',
         '  type: "ultimate",',
         '  visibility: "share-link",',
+        "  published: true,",
         '  basename: "acme-docs",',
         '  agentsContext: "excluded",',
         "  adaptiveContent: { enabled: false },",
@@ -107,18 +137,58 @@ describe("generateProgram", () => {
     expect(declarationOf(text, "internal")).toContain('source: { file: "openapi/internal.json" },');
   });
 
-  it("refers to objects of the program by reference, never by ID, except in adoptId and the spaces map", () => {
-    const text = index(org());
-    expect(declarationOf(text, "acme-docs/guides")).toContain("siteId: acmeDocs.id,\n  spaceId: spaces.guides,");
-    expect(declarationOf(text, "acme-docs/guides/typescript")).toContain("sectionId: acmeDocsGuides.id,\n  spaceId: spaces.sdkForTypeScript,");
+  it("refers to objects of the program by reference, never by ID, except in adoptId", () => {
+    const text = index(org({ sites: [site({ adaptiveSchema: SCHEMA })] }));
+    expect(declarationOf(text, "acme-docs/guides")).toContain("siteId: acmeDocs.id,\n  spaceId: guidesSpace.id,");
+    expect(declarationOf(text, "acme-docs/guides")).toContain("groupId: acmeDocsLearn.id,");
+    expect(declarationOf(text, "acme-docs/guides/typescript")).toContain("sectionId: acmeDocsGuides.id,\n  spaceId: sdkForTypescriptSpace.id,");
+    expect(declarationOf(text, "acme-docs/status")).toContain("groupId: acmeDocsLearn.id,");
+    expect(declarationOf(text, "sdks")).toContain("parent: docsCollection.id,");
     expect(declarationOf(text, "acme-sso")).toContain("defaultTeam: docsWritersTeam.id,");
-    for (const id of ["site_1", "sec_start", "sec_guides", "ss_ts", "shl_a", "shl_b", "team_1", "saml_1", "oas_1", "oas_2", "grp_1"]) {
+    const ids = ["site_1", "sec_start", "sec_guides", "ss_ts", "shl_a", "shl_b", "team_1", "saml_1", "oas_1", "oas_2", "grp_1", "lnk_status", "lnk_blog"];
+    for (const id of [...ids, "spc_start", "spc_guides", "spc_ts", "col_docs", "col_sdk"]) {
       const lines = text.split("\n").filter((l) => l.includes(`"${id}"`));
-      expect(lines.length, id).toBe(1);
-      expect(lines[0], id).toMatch(/adoptId: "/);
+      // The visitor schema is adopted by its site's ID.
+      expect(lines.length, id).toBe(id === "site_1" ? 2 : 1);
+      for (const line of lines) expect(line, id).toMatch(/^ {2}adoptId: "/);
     }
-    expect(text).toContain('  sdkForTypeScript: "spc_ts", // SDK for TypeScript\n');
-    expect(text.split('"spc_ts"').length).toBe(2);
+  });
+
+  it("declares the spaces the sites show and their collections, each collection before what it holds, none deleted with the program", () => {
+    const text = index(org());
+    const at = (name: string) => text.indexOf(`(${JSON.stringify(name)}, {`);
+    expect(at("docs")).toBeLessThan(at("sdks"));
+    expect(at("sdks")).toBeLessThan(at("sdk-for-typescript"));
+    expect(at("sdk-for-typescript")).toBeLessThan(at("acme-docs"));
+    expect(text).toContain(
+      [
+        'const docsCollection = new gitbook.Collection("docs", {',
+        '  title: "Docs",',
+        '  description: "All of it",',
+        "  defaultLevel: null,",
+        '  adoptId: "col_docs",',
+        "}, { retainOnDelete: true });",
+      ].join("\n"),
+    );
+    expect(text).toContain(
+      [
+        'const guidesSpace = new gitbook.Space("guides", {',
+        '  title: "Guides",',
+        '  emoji: "🧭",',
+        "  parent: docsCollection.id,",
+        '  language: "en",',
+        '  editMode: "locked",',
+        '  defaultLevel: "read",',
+        '  adoptId: "spc_guides",',
+        "}, { retainOnDelete: true });",
+      ].join("\n"),
+    );
+    expect(declarationOf(text, "sdk-for-typescript")).toContain('  icon: "https://acme.test/ts.png",\n');
+    expect(text.match(/\}, \{ retainOnDelete: true \}\);/g)).toHaveLength(5);
+  });
+
+  it("falls back to a space's ID where the import did not read the space", () => {
+    expect(declarationOf(index(org({ spaces: [] })), "acme-docs/guides")).toContain('  spaceId: "spc_guides",\n');
   });
 
   it("keeps a default team outside the program as its ID", () => {
@@ -132,13 +202,15 @@ describe("generateProgram", () => {
     shuffled.sites[0]!.shareLinks.reverse();
     shuffled.teams[0]!.members.reverse();
     shuffled.openApiSpecs.reverse();
+    shuffled.spaces.reverse();
+    shuffled.collections.reverse();
     expect(program(shuffled)).toEqual(a);
     expect(program(org())).toEqual(a);
   });
 
   it("names objects by title, unique, and keeps an older object's name when a newer one shares its title", () => {
     const older = site();
-    const newer = site({ id: "site_2", createdAt: "2025-02-01T00:00:00.000Z", sections: [], sectionGroups: [], shareLinks: [] });
+    const newer = bareSite({ id: "site_2", createdAt: "2025-02-01T00:00:00.000Z" });
     const text = index(org({ sites: [newer, older] }));
     expect(text).toContain('new gitbook.Site("acme-docs", {\n  title: "Acme Docs",');
     expect(declarationOf(text, "acme-docs")).toContain('adoptId: "site_1"');
@@ -148,19 +220,56 @@ describe("generateProgram", () => {
     expect(declarationOf(text, "acme-docs/partner-2")).toContain('adoptId: "shl_b"');
   });
 
-  it("writes section groups, which have no resource yet, as a commented declaration", () => {
+  it("declares groups and external links, and the navigation's order as it is, so adopting it sorts nothing", () => {
     const text = index(org());
-    expect(text).toContain(
+    expect(declarationOf(text, "acme-docs/learn")).toBe(
+      ['const acmeDocsLearn = new gitbook.SiteSectionGroup("acme-docs/learn", {', "  siteId: acmeDocs.id,", '  title: "Learn",', '  icon: "book",', '  adoptId: "grp_1",', "});"].join("\n"),
+    );
+    expect(declarationOf(text, "acme-docs/blog")).toContain('  description: "News",\n  draft: true,\n  condition: "visitor.claims.beta == true",\n  adoptId: "lnk_blog",');
+    expect(declarationOf(text, "acme-docs/order")).toBe(
       [
-        "// TODO: pulumi-gitbook has no SectionGroup resource yet; once it has, this is its declaration:",
-        '//   new gitbook.SectionGroup("acme-docs/learn", {',
-        "//     siteId: acmeDocs.id,",
-        '//     title: "Learn",',
-        "//     sections: [acmeDocsStart.id, acmeDocsGuides.id],",
-        '//     adoptId: "grp_1",',
-        "//   });",
+        'const acmeDocsOrder = new gitbook.SiteStructureOrder("acme-docs/order", {',
+        "  siteId: acmeDocs.id,",
+        "  items: [acmeDocsStart.id, acmeDocsLearn.id, acmeDocsBlog.id],",
+        "  groups: [{ groupId: acmeDocsLearn.id, items: [acmeDocsStatus.id, acmeDocsGuides.id] }],",
+        "});",
       ].join("\n"),
     );
+    // The site's last declaration: after everything it lists.
+    expect([...text.matchAll(/new gitbook\.\w+\("(acme-docs\/[^"]+)"/g)].at(-1)![1]).toBe("acme-docs/order");
+    expect(text).not.toContain("TODO");
+  });
+
+  it("orders a section's further site spaces once it has two (its own is its SiteSection's)", () => {
+    const s = site();
+    s.sections[1]!.siteSpaces.push({ id: "ss_py", path: "python", default: false, space: space("spc_py", "SDK for Python") });
+    expect(declarationOf(index(org({ sites: [s] })), "acme-docs/order")).toContain(
+      "  sections: [\n    {\n      sectionId: acmeDocsGuides.id,\n      siteSpaces: [acmeDocsGuidesTypescript.id, acmeDocsGuidesPython.id],\n    },\n  ],\n",
+    );
+  });
+
+  it("adopts the visitor schema with the site's ID, and leaves one the resource refuses as it is, saying why", () => {
+    const text = index(org({ sites: [site({ adaptiveSchema: SCHEMA })] }));
+    expect(declarationOf(text, "acme-docs/visitor-schema")).toContain("  siteId: acmeDocs.id,\n  jsonSchema: {\n    type: \"object\",");
+    expect(declarationOf(text, "acme-docs/visitor-schema")).toContain('  adoptId: "site_1",\n});');
+    const refused = program(org({ sites: [site({ adaptiveSchema: { type: "object", properties: { plan: { type: "string" } }, additionalProperties: false } })] }));
+    expect(refused.files["index.ts"]).not.toContain("new gitbook.SiteAdaptiveSchema(");
+    expect(refused.files["index.ts"]).toContain("// Its visitor schema is one SiteAdaptiveSchema refuses (jsonSchema.properties.plan.description");
+    expect(refused.notes).toEqual([expect.stringMatching(/^Site "Acme Docs": its visitor schema was not imported \(jsonSchema\.properties\.plan\.description /)]);
+  });
+
+  it("says what the navigation holds that it cannot declare", () => {
+    const s = site({ unknownItems: [{ id: "x_1", object: "site-widget" }] });
+    s.sections[0]!.draft = true;
+    s.sectionGroups.push({ id: "grp_2", title: "Inner", draft: false, groupId: "grp_1", itemIds: [] });
+    s.sectionGroups[0]!.itemIds.push("grp_2");
+    const { files, notes } = program(org({ sites: [s] }));
+    const text = files["index.ts"]!;
+    expect(text).toContain("// The navigation holds x_1, a site-widget pulumi-gitbook has no resource for: not imported, it stays where it is.");
+    expect(text).toContain("// It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one.\nconst acmeDocsStart = ");
+    expect(text).toContain("// It is nested in section group grp_1; SiteSectionGroup has no input for that, so it stays where it is.\nconst acmeDocsInner = ");
+    expect(declarationOf(text, "acme-docs/order")).toContain("groups: [{ groupId: acmeDocsLearn.id, items: [acmeDocsStatus.id, acmeDocsGuides.id, acmeDocsInner.id] }],");
+    expect(notes).toContain('Site "Acme Docs": site-widget x_1 in its navigation has no resource and was not imported.');
   });
 
   it("leaves out a setting the resource would refuse, saying why, and flags a required one", () => {
@@ -189,7 +298,7 @@ describe("generateProgram", () => {
       shareLinks: [{ id: "shl_x", active: true, createdAt: "2025-01-02T00:00:00.000Z" }],
       rootSiteSpaces: [{ id: "ss_root", path: "old", default: true, space: space("spc_old", "Old") }],
     });
-    const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "failed", lastProcessErrorCode: "invalid_spec", source: { text: { unavailable: "GitBook has no processed version of it" } } };
+    const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", source: { text: { unavailable: "GitBook has no processed version of it" } } };
     const { files, notes } = program(org({ sites: [s], openApiSpecs: [failed] }));
     const text = files["index.ts"]!;
     expect(text).toContain("// Share link shl_x has no name");
@@ -232,10 +341,31 @@ describe("generateProgram", () => {
       const text = index(org(), { style: "docs-site" });
       const docs = declarationOf(text, "acme-docs");
       expect(docs).toMatch(/^const acmeDocs = new gitbook\.DocsSite\("acme-docs", \{\n {2}site: \{\n {4}title: "Acme Docs",/);
-      expect(docs).toContain('      key: "guides",\n      spaceId: spaces.guides,\n      title: "Guides",\n      path: "guides",\n      adoptId: "sec_guides",\n      siteSpaces: [');
       expect(docs).toContain('  shareLinks: [\n    { key: "partner", name: "Partner", active: true, adoptId: "shl_a" },');
-      expect(docs).not.toContain("siteId");
-      expect(text).toContain("//     sections: [acmeDocs.sections[\"start\"].id, acmeDocs.sections[\"guides\"].id],");
+      expect(docs).not.toMatch(/siteId|groupId/);
+      expect(text).not.toContain("new gitbook.SiteSectionGroup(");
+    });
+
+    it("writes the navigation in its order, groups holding their sections and links, and adopts the visitor schema", () => {
+      const text = index(org({ sites: [site({ adaptiveSchema: SCHEMA })] }), { style: "docs-site" });
+      const docs = declarationOf(text, "acme-docs");
+      const entries = [...docs.matchAll(/^( +)(?:type: "(\w+)",\n\1)?key: "([\w-]+)"/gm)].map((m) => `${(m[1]!.length - 6) / 4}:${m[2] ?? "section"}:${m[3]}`);
+      expect(entries).toEqual(["0:section:start", "0:group:learn", "1:link:status", "1:section:guides", "2:section:typescript", "0:link:blog"]);
+      expect(docs).toContain('          key: "guides",\n          spaceId: guidesSpace.id,\n          title: "Guides",\n          path: "guides",\n          adoptId: "sec_guides",\n          siteSpaces: [');
+      expect(docs).toContain('      icon: "book",\n      adoptId: "grp_1",\n      sections: [');
+      expect(docs).toMatch(/\n {2}visitorSchema: \{\n {4}type: "object",[^]*\n {2}\},\n {2}visitorSchemaAdoptId: "site_1",\n\}\);$/);
+    });
+
+    it("declares resource by resource a site whose conditions name claims its visitor schema lacks, or whose groups nest", () => {
+      const lacking = index(org({ sites: [site({ adaptiveSchema: { ...SCHEMA, properties: { ts: SCHEMA.properties.ts } } })] }), { style: "docs-site" });
+      expect(lacking).toMatch(/\/\/ Declared resource by resource: as a DocsSite, .*visitor\.claims\.beta/);
+      expect(lacking).toContain('const acmeDocsOrder = new gitbook.SiteStructureOrder("acme-docs/order", {');
+      const s = site();
+      s.sectionGroups.push({ id: "grp_2", title: "Inner", draft: false, groupId: "grp_1", itemIds: [] });
+      s.sectionGroups[0]!.itemIds.push("grp_2");
+      expect(index(org({ sites: [s] }), { style: "docs-site" })).toContain(
+        '// Declared resource by resource: as a DocsSite, section group "Inner" is nested in another group, which a DocsSite cannot hold.',
+      );
     });
 
     it("keeps share links of a site that is not share-link beside the component, which refuses them", () => {
@@ -247,10 +377,12 @@ describe("generateProgram", () => {
     it("falls back to one resource per object, saying why, where DocsSite cannot hold the site", () => {
       const s = site();
       s.sections[1]!.siteSpaces[1]!.space = space("spc_guides", "Guides");
-      const text = index(org({ sites: [s, site({ id: "site_2", title: "Empty", createdAt: "2025-03-01T00:00:00.000Z", sections: [], sectionGroups: [], shareLinks: [] })] }), {
+      const text = index(org({ sites: [s, bareSite({ id: "site_2", title: "Empty", createdAt: "2025-03-01T00:00:00.000Z" })] }), {
         style: "docs-site",
       });
-      expect(text).toContain("// Declared resource by resource: as a DocsSite, sections[1].siteSpaces[0].spaceId shows the same space as sections[1].spaceId");
+      expect(text).toContain(
+        "// Declared resource by resource: as a DocsSite, sections[1].sections[1].siteSpaces[0].spaceId shows the same space as sections[1].sections[1].spaceId",
+      );
       expect(text).toContain('const acmeDocs = new gitbook.Site("acme-docs", {');
       expect(text).toContain("// Declared resource by resource: as a DocsSite, a site needs at least one section.");
       expect(text).toContain('const empty = new gitbook.Site("empty", {');

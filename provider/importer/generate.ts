@@ -4,29 +4,36 @@
  *
  * Every object becomes a declaration (kind, Pulumi name, arguments) holding each setting it has now
  * and its `adoptId`: adoption reads the object and sends only what differs from the declaration, so
- * the first `up` writes nothing. References between objects are expressions (`siteId: acmeDocs.id`),
- * never literal IDs, wherever both ends are in the program; the spaces the sites show, which no
- * resource manages, are named once in a `spaces` map.
+ * the first `up` writes nothing. References between objects are expressions (`siteId: acmeDocs.id`,
+ * `spaceId: guidesSpace.id`), never literal IDs, wherever both ends are in the program.
  *
  * Each setting is checked against the resource's own schema before it is written: a value the
  * resource would refuse (GitBook allowing more than the resource does) is left out with a comment
  * saying why, rather than written into a program that fails its first preview.
  *
- * Kinds live in one table (KINDS). A kind the package has no resource for yet (section groups) is
- * written as a comment showing the declaration it will be: giving it its class in the table turns
- * those comments into code.
+ * A site's navigation keeps its order: a SiteStructureOrder (or the order of a DocsSite's entries)
+ * lists every item as the site's structure has it, so adopting it sends no sort request.
+ *
+ * Kinds live in one table (KINDS), each with its class and input schema.
  */
 import type { z } from "zod";
-import { definition as openApiSpec } from "../resources/openApiSpec";
+import { definition as openApiSpec, processingFailed } from "../resources/openApiSpec";
 import { definition as samlProvider } from "../resources/samlProvider";
 import { definition as shareLink } from "../resources/shareLink";
 import { definition as site } from "../resources/site";
+import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { definition as siteExternalLink } from "../resources/siteExternalLink";
 import { definition as siteSection } from "../resources/siteSection";
+import { definition as siteSectionGroup } from "../resources/siteSectionGroup";
 import { definition as siteSpace } from "../resources/siteSpace";
+import { definition as siteStructureOrder } from "../resources/siteStructureOrder";
+import { definition as space } from "../resources/space";
+import { definition as collection } from "../resources/collection";
 import { definition as team } from "../resources/team";
 import { validateTopology } from "../components/topology";
+import { propertyPath } from "../framework/check";
 import { Identifiers, Namer, slug } from "./names";
-import type { OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot } from "./snapshot";
+import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
 
@@ -53,10 +60,10 @@ export interface Generated {
 // ---- Kinds ---------------------------------------------------------------------------------------
 
 interface KindSpec {
-  /** The pulumi-gitbook class; undefined while the package has none (the declaration is written as a comment). */
-  className: string | undefined;
+  /** The pulumi-gitbook class. */
+  className: string;
   /** The resource's input schema, which every written setting must pass. */
-  schema?: z.ZodObject;
+  schema: z.ZodObject;
   /** Appended to the Pulumi name to make the variable name, where the name alone would not say what it is. */
   variableSuffix: string;
 }
@@ -65,12 +72,16 @@ const KINDS = {
   Site: { className: "Site", schema: site.schema, variableSuffix: "" },
   SiteSection: { className: "SiteSection", schema: siteSection.schema, variableSuffix: "" },
   SiteSpace: { className: "SiteSpace", schema: siteSpace.schema, variableSuffix: "" },
+  SiteSectionGroup: { className: "SiteSectionGroup", schema: siteSectionGroup.schema, variableSuffix: "" },
+  SiteExternalLink: { className: "SiteExternalLink", schema: siteExternalLink.schema, variableSuffix: "" },
+  SiteStructureOrder: { className: "SiteStructureOrder", schema: siteStructureOrder.schema, variableSuffix: "" },
+  SiteAdaptiveSchema: { className: "SiteAdaptiveSchema", schema: siteAdaptiveSchema.schema, variableSuffix: "" },
   ShareLink: { className: "ShareLink", schema: shareLink.schema, variableSuffix: "-link" },
+  Space: { className: "Space", schema: space.schema, variableSuffix: "-space" },
+  Collection: { className: "Collection", schema: collection.schema, variableSuffix: "-collection" },
   Team: { className: "Team", schema: team.schema, variableSuffix: "-team" },
   SamlProvider: { className: "SamlProvider", schema: samlProvider.schema, variableSuffix: "-saml" },
   OpenApiSpec: { className: "OpenApiSpec", schema: openApiSpec.schema, variableSuffix: "-spec" },
-  // No resource yet (another change adds it): written as a comment.
-  SectionGroup: { className: undefined, variableSuffix: "-group" },
 } satisfies Record<string, KindSpec>;
 
 type Kind = keyof typeof KINDS;
@@ -94,6 +105,8 @@ interface Decl {
   comments: string[];
   /** How the program refers to the object's ID. */
   id: Code;
+  /** Resource options, as written. */
+  opts?: Code;
 }
 
 /** Everything the declarations of one program share: names handed out so far, notes for the user. */
@@ -102,8 +115,11 @@ class Program {
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
 
-  /** A name unique among the objects of `kind` under `scope` (the organization, a site or a section). */
-  name(kind: Kind, scope: string, base: string): string {
+  /**
+   * A name unique among the objects of `kind` under `scope` (the organization, a site or a section).
+   * A site's sections, groups and links share one kind, `navigation`: a DocsSite keys them all alike.
+   */
+  name(kind: Kind | "navigation", scope: string, base: string): string {
     const key = `${kind}\u0000${scope}`;
     let namer = this.namers.get(key);
     if (!namer) this.namers.set(key, (namer = new Namer()));
@@ -113,7 +129,7 @@ class Program {
   decl(kind: Kind, name: string, key: string, args: Record<string, unknown>, comments: string[] = []): Decl {
     const variable = this.identifiers.take(name + KINDS[kind].variableSuffix);
     const checked = checkArgs(kind, args);
-    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className ?? kind} ${JSON.stringify(name)}: ${c}`);
+    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${JSON.stringify(name)}: ${c}`);
     return { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
   }
 }
@@ -123,13 +139,14 @@ class Program {
  * as it is in GitBook); a required one is kept, with a comment, for the user to fix.
  */
 function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<string, unknown>; comments: string[] } {
-  const schema: z.ZodObject | undefined = (KINDS[kind] as KindSpec).schema;
+  const schema: z.ZodObject = (KINDS[kind] as KindSpec).schema;
   const out: Record<string, unknown> = {};
   const comments: string[] = [];
   for (const [k, v] of Object.entries(args)) {
     if (v === undefined) continue;
-    const field = schema?.shape[k] as z.ZodType | undefined;
-    const problem = field && !(v instanceof Code) ? field.safeParse(v).error?.issues[0]?.message : undefined;
+    const field = schema.shape[k] as z.ZodType | undefined;
+    // A reference stands in as its text: the ID it will be is a string too.
+    const problem = field && !(v instanceof Code) ? field.safeParse(asText(v)).error?.issues[0]?.message : undefined;
     if (!problem) {
       out[k] = v;
     } else if (field!.isOptional()) {
@@ -142,21 +159,35 @@ function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<st
   return { args: out, comments };
 }
 
+/** The value with each reference replaced by its text. */
+function asText(v: unknown): unknown {
+  if (v instanceof Code) return v.text;
+  if (Array.isArray(v)) return v.map(asText);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asText(x)]));
+  return v;
+}
+
 // ---- The program ---------------------------------------------------------------------------------
 
 export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): Generated {
   const program = new Program();
-  const spaces = spaceKeys(snapshot);
   // Teams are named first: the SAML providers refer to them.
   const teams = teamDecls(program, snapshot);
+  const spaces = spaceDecls(program, snapshot);
   const sites = byCreation(snapshot.sites).flatMap((site) => siteCode(program, site, spaces, opts.style));
   const saml = samlDecls(program, snapshot, teams);
   const specs = specDecls(program, snapshot);
-  const body = [...sites, ...part("Teams", [...teams.values()]), ...part("Single sign-on", saml), ...part("OpenAPI specs", specs.decls)];
+  const body = [
+    ...spacesPart(spaces),
+    ...sites,
+    ...part("Teams", [...teams.values()]),
+    ...part("Single sign-on", saml),
+    ...part("OpenAPI specs", specs.decls),
+  ];
   const names = programFiles(opts.stack);
   return {
     files: {
-      [names.program]: programText(snapshot, opts, spaces, body),
+      [names.program]: programText(snapshot, opts, body),
       [names.project]: projectFile(snapshot, opts),
       [names.stack]: stackFile(snapshot),
       [names.npm]: packageJson(opts),
@@ -246,8 +277,8 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
       }
     }
     // The OpenApiSpec resource sends the source of a spec whose processing failed again, adopted or not.
-    if (s.processingState === "failed") {
-      comments.push(`Its last processing failed (${s.lastProcessErrorCode ?? s.processingState}): adopting it sends the source again.`);
+    if (processingFailed(s)) {
+      comments.push(`Its last processing failed (${s.lastProcessErrorCode}): adopting it sends the source again.`);
       program.notes.push(`OpenAPI spec "${s.slug}": its last processing failed, so the first \`pulumi up\` sends its source again.`);
     }
     return program.decl("OpenApiSpec", name, name, { slug: s.slug, source, visibility: s.visibility, adoptId: s.id }, comments);
@@ -255,17 +286,89 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
   return { decls, files };
 }
 
+// ---- Spaces and collections ----------------------------------------------------------------------
+
+interface SpaceDecls {
+  /** Collections, each after the one holding it, then spaces. */
+  decls: Decl[];
+  /** How the program names a space's ID: its Space's `id`, or the ID itself for a space the import did not read. */
+  ref(space: SpaceRef): Code | string;
+}
+
+/** Spaces and collections hold content no program declares: letting go of one must never delete it. */
+const RETAIN = new Code("{ retainOnDelete: true }");
+
+/**
+ * The spaces the sites show become Space resources, and the collections holding them Collection
+ * resources, rather than IDs in a map: sections and site spaces then refer to them (`guidesSpace.id`),
+ * the program says what each site is built from, and a space renamed or moved in the app shows as
+ * drift. Adopting costs nothing more: the site spaces embed their whole space. Only spaces a site
+ * shows: the others are content, not the structure of a site.
+ */
+function spaceDecls(program: Program, snapshot: OrgSnapshot): SpaceDecls {
+  const held = new Map(snapshot.collections.map((c) => [c.id, c]));
+  const collections = new Map<string, Decl>();
+  const parentRef = (id: string | undefined) => (id === undefined ? undefined : (collections.get(id)?.id ?? id));
+  const declare = (c: CollectionSnapshot) => {
+    if (collections.has(c.id)) return;
+    // The collection holding it comes first: this declaration refers to it.
+    const parent = c.parent === undefined ? undefined : held.get(c.parent);
+    if (parent) declare(parent);
+    const name = program.name("Collection", "", slug(c.title, "collection"));
+    const args = { title: c.title, description: c.description, parent: parentRef(c.parent), defaultLevel: c.defaultLevel, adoptId: c.id };
+    collections.set(c.id, { ...program.decl("Collection", name, name, args), opts: RETAIN });
+  };
+  byCreation(snapshot.collections).forEach(declare);
+  const spaces = new Map<string, Decl>();
+  for (const s of byCreation(snapshot.spaces)) {
+    const name = program.name("Space", "", slug(s.title, "space"));
+    // A space shows an emoji or an icon, and Space refuses both: beside an icon, the emoji is left as it is.
+    const args = {
+      title: s.title,
+      emoji: s.icon === undefined ? s.emoji : undefined,
+      icon: s.icon,
+      parent: parentRef(s.parent),
+      language: s.language,
+      editMode: s.editMode,
+      defaultLevel: s.defaultLevel,
+      adoptId: s.id,
+    };
+    spaces.set(s.id, { ...program.decl("Space", name, name, args), opts: RETAIN });
+  }
+  return { decls: [...collections.values(), ...spaces.values()], ref: (space) => spaces.get(space.id)?.id ?? space.id };
+}
+
+function spacesPart(spaces: SpaceDecls): string[] {
+  if (spaces.decls.length === 0) return [];
+  const why = [
+    "// Declared with retainOnDelete: they hold the content (pages, files, revisions) that no program declares,",
+    "// so removing one from this program, or `pulumi destroy`, leaves it in GitBook. Remove the option to let",
+    "// Pulumi delete it (a deleted space waits in GitBook's trash for 7 days).",
+  ].join("\n");
+  return [heading("Spaces the sites show, and their collections"), why, ...spaces.decls.map(declaration)];
+}
+
+function spaceTitle(ss: SiteSpaceSnapshot): string {
+  return ss.space.title === undefined ? `space ${ss.space.id}` : `space ${JSON.stringify(ss.space.title)}`;
+}
+
 // ---- Sites ---------------------------------------------------------------------------------------
 
 interface SiteDecls {
+  snap: SiteSnapshot;
   site: Decl;
-  sections: { decl: Decl; siteSpaces: Decl[] }[];
-  shareLinks: Decl[];
+  /** Each in navigation order. */
   groups: Decl[];
+  sections: { id: string; decl: Decl; siteSpaces: Decl[] }[];
+  links: Decl[];
+  /** Every declared item of the navigation (section, group, link), by its ID. */
+  byId: Map<string, Decl>;
+  schema?: Decl;
+  shareLinks: Decl[];
   comments: string[];
 }
 
-function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceKeys, style: Style): string[] {
+function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, style: Style): string[] {
   const d = siteDecls(program, snap, spaces);
   const out = [heading(`Site ${JSON.stringify(snap.title)}`), ...d.comments.map((c) => `// ${c}`)];
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
@@ -274,18 +377,20 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceKeys, style
     return out;
   }
   if (problems.length) out.push(...comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
-  out.push(declaration(d.site));
+  const order = orderDecl(program, d);
+  out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
-  out.push(...d.shareLinks.map(declaration), ...d.groups.map(declaration));
+  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration));
   return out;
 }
 
-function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceKeys): SiteDecls {
+function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): SiteDecls {
   const siteName = program.name("Site", "", slug(snap.title, "site"));
   const site = program.decl("Site", siteName, siteName, {
     title: snap.title,
     type: snap.type,
     visibility: snap.visibility,
+    published: snap.published,
     basename: snap.basename,
     agentsContext: snap.agentsContext,
     proxy: snap.proxy,
@@ -293,20 +398,43 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceKeys): Sit
     adoptId: snap.id,
   });
   const comments: string[] = [];
+  const notImported = (comment: string, note: string) => {
+    comments.push(comment);
+    program.notes.push(`Site ${JSON.stringify(snap.title)}: ${note}`);
+  };
+  // Keys are handed out sections first (their paths, which they had before groups and links were
+  // read), then groups and links; declarations follow in the order references need.
+  const key = (id: string, base: string) => [id, program.name("navigation", siteName, base)] as const;
+  const keys = new Map([
+    ...snap.sections.map((s) => key(s.id, slug(s.path, "section"))),
+    ...snap.sectionGroups.map((g) => key(g.id, slug(g.title, "group"))),
+    ...snap.externalLinks.map((l) => key(l.id, slug(l.title, "link"))),
+  ]);
+  const byId = new Map<string, Decl>();
+  const ref = (id: string | undefined) => (id === undefined ? undefined : (byId.get(id)?.id ?? id));
+  const navDecl = (kind: Kind, id: string, args: Record<string, unknown>, comments: string[] = []) => {
+    const k = keys.get(id)!;
+    const decl = program.decl(kind, `${siteName}/${k}`, k, { siteId: site.id, ...args, adoptId: id }, comments);
+    byId.set(id, decl);
+    return decl;
+  };
+
+  const groups = snap.sectionGroups.map((g) =>
+    navDecl("SiteSectionGroup", g.id, { title: g.title, icon: g.icon, draft: g.draft || undefined }, [
+      ...(g.groupId === undefined ? [] : [`It is nested in section group ${g.groupId}; SiteSectionGroup has no input for that, so it stays where it is.`]),
+    ]),
+  );
   const sections: SiteDecls["sections"] = [];
-  const sectionIds = new Map<string, Code>();
   for (const s of snap.sections) {
     const [own, ...others] = s.siteSpaces;
     if (!own) {
-      comments.push(`Section ${s.id} (${JSON.stringify(s.title)}) shows no space, and a SiteSection is made from one: not imported.`);
-      program.notes.push(`Site ${JSON.stringify(snap.title)}: section ${JSON.stringify(s.title)} shows no space and was not imported.`);
+      notImported(`Section ${s.id} (${JSON.stringify(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${JSON.stringify(s.title)} shows no space and was not imported.`);
       continue;
     }
-    const decl = sectionDecl(program, site, s, own, spaces);
-    sectionIds.set(s.id, decl.id);
+    const decl = navDecl("SiteSection", s.id, sectionArgs(s, own, spaces, ref(s.groupId)), sectionComments(s, own));
     const siteSpaces = others.map((ss) => {
-      const key = program.name("SiteSpace", decl.name, slug(ss.path, "space"));
-      return program.decl("SiteSpace", `${decl.name}/${key}`, key, {
+      const k = program.name("SiteSpace", decl.name, slug(ss.path, "space"));
+      return program.decl("SiteSpace", `${decl.name}/${k}`, k, {
         siteId: site.id,
         sectionId: decl.id,
         spaceId: spaces.ref(ss.space),
@@ -316,162 +444,181 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceKeys): Sit
         adoptId: ss.id,
       });
     });
-    sections.push({ decl, siteSpaces });
+    sections.push({ id: s.id, decl, siteSpaces });
+  }
+  const links = snap.externalLinks.map((l) =>
+    navDecl("SiteExternalLink", l.id, {
+      title: l.title,
+      url: l.url,
+      description: l.description,
+      icon: l.icon,
+      groupId: ref(l.groupId),
+      draft: l.draft || undefined,
+      condition: l.condition,
+    }),
+  );
+  for (const item of snap.unknownItems) {
+    notImported(
+      `The navigation holds ${item.id}, a ${item.object} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
+      `${item.object} ${item.id} in its navigation has no resource and was not imported.`,
+    );
   }
   for (const ss of snap.rootSiteSpaces) {
-    comments.push(`Site space ${ss.id} (${spaceTitle(ss)} at ${JSON.stringify(ss.path)}) sits outside any section, where no resource can hold it: not imported.`);
-    program.notes.push(`Site ${JSON.stringify(snap.title)}: site space ${ss.id} is outside any section and was not imported.`);
+    notImported(
+      `Site space ${ss.id} (${spaceTitle(ss)} at ${JSON.stringify(ss.path)}) sits outside any section, where no resource can hold it: not imported.`,
+      `site space ${ss.id} is outside any section and was not imported.`,
+    );
   }
   const shareLinks: Decl[] = [];
   for (const l of byCreation(snap.shareLinks)) {
     if (l.name === undefined) {
-      comments.push(`Share link ${l.id} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`);
-      program.notes.push(`Site ${JSON.stringify(snap.title)}: share link ${l.id} has no name and was not imported.`);
+      notImported(`Share link ${l.id} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${l.id} has no name and was not imported.`);
       continue;
     }
-    const key = program.name("ShareLink", siteName, slug(l.name, "link"));
-    shareLinks.push(program.decl("ShareLink", `${siteName}/${key}`, key, { siteId: site.id, name: l.name, active: l.active, adoptId: l.id }));
+    const k = program.name("ShareLink", siteName, slug(l.name, "link"));
+    shareLinks.push(program.decl("ShareLink", `${siteName}/${k}`, k, { siteId: site.id, name: l.name, active: l.active, adoptId: l.id }));
   }
-  const groups = snap.sectionGroups.map((g) => {
-    const key = program.name("SectionGroup", siteName, slug(g.title, "group"));
-    const members = g.sectionIds.map((id) => sectionIds.get(id) ?? id);
-    return program.decl("SectionGroup", `${siteName}/${key}`, key, { siteId: site.id, title: g.title, icon: g.icon, sections: members, adoptId: g.id });
-  });
-  return { site, sections, shareLinks, groups, comments };
+  let schema: Decl | undefined;
+  if (snap.adaptiveSchema) {
+    // A schema the resource refuses would fail every preview: it is left as it is instead.
+    const issue = siteAdaptiveSchema.schema.shape.jsonSchema.safeParse(snap.adaptiveSchema).error?.issues[0];
+    if (issue) {
+      const why = `${propertyPath(["jsonSchema", ...issue.path])} ${issue.message}`;
+      notImported(`Its visitor schema is one SiteAdaptiveSchema refuses (${why}): not imported, so it stays as it is.`, `its visitor schema was not imported (${why}).`);
+    } else {
+      schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: site.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
+    }
+  }
+  return { snap, site, groups, sections, links, byId, schema, shareLinks, comments };
 }
 
-function sectionDecl(program: Program, site: Decl, s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceKeys): Decl {
-  const key = program.name("SiteSection", site.name, slug(s.path, "section"));
+function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDecls, groupId: Code | string | undefined): Record<string, unknown> {
+  return {
+    spaceId: spaces.ref(own.space),
+    title: s.title,
+    path: s.path,
+    icon: s.icon,
+    description: s.description,
+    condition: s.condition,
+    groupId,
+    default: s.default ? true : undefined,
+  };
+}
+
+/** What a section has that SiteSection cannot declare, and so leaves as it is. */
+function sectionComments(s: SectionSnapshot, own: SiteSpaceSnapshot): string[] {
   // The site space a section is made from belongs to the SiteSection, which has no input for its own
   // path or condition: they stay as they are. A condition there is worth knowing about.
-  const comments = own.condition
-    ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${own.condition}; SiteSection has no input for that, so it stays as it is.`]
-    : [];
-  return program.decl(
-    "SiteSection",
-    `${site.name}/${key}`,
-    key,
-    {
-      siteId: site.id,
-      spaceId: spaces.ref(own.space),
-      title: s.title,
-      path: s.path,
-      icon: s.icon,
-      description: s.description,
-      condition: s.condition,
-      default: s.default ? true : undefined,
-      adoptId: s.id,
-    },
-    comments,
-  );
+  return [
+    ...(own.condition
+      ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${own.condition}; SiteSection has no input for that, so it stays as it is.`]
+      : []),
+    ...(s.draft ? ["It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one."] : []),
+  ];
 }
+
+/**
+ * The site's navigation order as it is now, for a SiteStructureOrder: adopting it sends no sort
+ * request. Undefined when the site has no declared item to order.
+ */
+function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
+  const ids = (list: readonly string[]) => list.flatMap((id) => optional(d.byId.get(id)).map((decl) => decl.id));
+  const items = ids(d.snap.topLevel);
+  if (items.length === 0) return undefined;
+  const groups = d.snap.sectionGroups.flatMap((g) => {
+    const inside = ids(g.itemIds);
+    return inside.length ? optional(d.byId.get(g.id)).map((decl) => ({ groupId: decl.id, items: inside })) : [];
+  });
+  // A section's own site space is its SiteSection's `siteSpaceId`, an output that may be absent (a
+  // SiteStructureOrder takes IDs that are there): only the further site spaces are listed, in order.
+  const sections = d.sections.filter((s) => s.siteSpaces.length > 1).map((s) => ({ sectionId: s.decl.id, siteSpaces: s.siteSpaces.map((ss) => ss.id) }));
+  return program.decl("SiteStructureOrder", `${d.site.name}/order`, "order", {
+    siteId: d.site.id,
+    items,
+    groups: groups.length ? groups : undefined,
+    sections: sections.length ? sections : undefined,
+  });
+}
+
+// ---- DocsSite ------------------------------------------------------------------------------------
 
 /** Why the site cannot be one DocsSite (empty when it can), as DocsSite's own check says. */
 function docsSiteProblems(d: SiteDecls): string[] {
   if (d.sections.length === 0) return ["a site needs at least one section"];
-  // References (`spaces.guides`) stand in as their text: two site spaces of one space then compare
-  // equal, as they would at run time. Share links are left out: those the component would refuse (a
-  // site that is not `share-link`) are declared beside it instead.
-  const plain = (decl: Decl) => Object.fromEntries(Object.entries(withoutRefs(decl.args)).map(([k, v]) => [k, v instanceof Code ? v.text : v]));
-  const topology = {
-    site: withoutRefs(d.site.args),
-    sections: d.sections.map((s) => ({ key: s.decl.key, ...plain(s.decl), siteSpaces: s.siteSpaces.map((ss) => ({ key: ss.key, ...plain(ss) })) })),
-  };
-  return validateTopology(topology).map((p) => p.message);
+  const nested = d.snap.sectionGroups.filter((g) => g.groupId !== undefined && d.byId.has(g.id));
+  if (nested.length) return nested.map((g) => `section group ${JSON.stringify(g.title)} is nested in another group, which a DocsSite cannot hold`);
+  // References (`guidesSpace.id`) stand in as their text: two site spaces of one space then compare
+  // equal, as they would at run time.
+  return validateTopology(asText(topology(d))).map((p) => p.message);
 }
 
-/** The arguments a DocsSite child does not take: the component supplies its site and section. */
+/**
+ * The site as a DocsSite topology: its navigation in order (groups holding their sections and links),
+ * share links when the component takes them (a `share-link` site), the visitor schema, adoptIds.
+ */
+function topology(d: SiteDecls): Record<string, unknown> {
+  const groupsById = new Map(d.snap.sectionGroups.map((g) => [g.id, g]));
+  const sectionsById = new Map(d.sections.map((s) => [s.id, s]));
+  const entry = (id: string): Record<string, unknown>[] => {
+    const decl = d.byId.get(id);
+    if (!decl) return [];
+    const args = withoutRefs(decl.args);
+    if (decl.kind === "SiteSectionGroup") return [{ type: "group", key: decl.key, ...args, sections: groupsById.get(id)!.itemIds.flatMap(entry) }];
+    if (decl.kind === "SiteExternalLink") return [{ type: "link", key: decl.key, ...args }];
+    const siteSpaces = sectionsById.get(id)!.siteSpaces.map((ss) => ({ key: ss.key, ...withoutRefs(ss.args) }));
+    return [{ key: decl.key, ...args, ...(siteSpaces.length ? { siteSpaces } : {}) }];
+  };
+  const t: Record<string, unknown> = { site: withoutRefs(d.site.args), sections: d.snap.topLevel.flatMap(entry) };
+  if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l.args) }));
+  if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
+  return t;
+}
+
+/** The component takes share links of a `share-link` site only; others are declared beside it. */
+const shareLinksInside = (d: SiteDecls) => d.site.args.visibility === "share-link";
+
+/** The arguments a DocsSite child does not take: the component supplies its site, section and group. */
 function withoutRefs(args: Record<string, unknown>): Record<string, unknown> {
-  const { siteId: _site, sectionId: _section, ...rest } = args;
+  const { siteId: _site, sectionId: _section, groupId: _group, ...rest } = args;
   return rest;
 }
 
 function docsSite(d: SiteDecls): string {
-  const v = d.site.variable;
-  const linksInside = d.site.args.visibility === "share-link";
-  // Inside the component, the children's IDs are the component's outputs.
-  d.site.id = new Code(`${v}.siteId`);
-  for (const s of d.sections) {
-    s.decl.id = new Code(`${v}.sections[${JSON.stringify(s.decl.key)}].id`);
-    for (const ss of s.siteSpaces) ss.id = new Code(`${v}.siteSpaces[${JSON.stringify(`${s.decl.key}/${ss.key}`)}].id`);
-  }
-  if (linksInside) for (const l of d.shareLinks) l.id = new Code(`${v}.shareLinks[${JSON.stringify(l.key)}].id`);
-  const resolve = (args: Record<string, unknown>) => resolveIds(withoutRefs(args), d);
-  const topology: Record<string, unknown> = {
-    site: resolve(d.site.args),
-    sections: d.sections.map((s) => ({
-      key: s.decl.key,
-      ...resolve(s.decl.args),
-      ...(s.siteSpaces.length ? { siteSpaces: s.siteSpaces.map((ss) => ({ key: ss.key, ...resolve(ss.args) })) } : {}),
-    })),
-  };
-  if (linksInside && d.shareLinks.length) topology.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...resolve(l.args) }));
+  const t = topology(d);
+  const children: [string, Decl][] = [
+    ...d.groups.map((g) => [g.key, g] as [string, Decl]),
+    ...d.sections.flatMap((s) => [s.decl, ...s.siteSpaces].map((x) => [s.decl.key, x] as [string, Decl])),
+    ...d.links.map((l) => [l.key, l] as [string, Decl]),
+    ...(shareLinksInside(d) ? d.shareLinks.map((l) => [l.key, l] as [string, Decl]) : []),
+  ];
   const lines = [
     ...d.site.comments.map((c) => `// ${c}`),
-    ...d.sections.flatMap((s) => [...s.decl.comments, ...s.siteSpaces.flatMap((ss) => ss.comments)].map((c) => `// ${s.decl.key}: ${c}`)),
-    `const ${v} = new gitbook.DocsSite(${JSON.stringify(d.site.name)}, ${render(topology, "", true)});`,
+    ...children.flatMap(([key, decl]) => decl.comments.map((c) => `// ${key}: ${c}`)),
+    `const ${d.site.variable} = new gitbook.DocsSite(${JSON.stringify(d.site.name)}, ${render(t, "", true)});`,
   ];
-  // Share links of a site that is not `share-link` (the component refuses them) stay beside it.
-  const rest = [...(linksInside ? [] : d.shareLinks.map((l) => ({ ...l, args: { ...l.args, siteId: d.site.id } }))), ...d.groups.map((g) => ({ ...g, args: resolveIds(g.args, d) }))];
-  return [lines.join("\n"), ...rest.map(declaration)].join("\n\n");
-}
-
-/** Re-points references to the site's children at the component's outputs. */
-function resolveIds(args: Record<string, unknown>, d: SiteDecls): Record<string, unknown> {
-  const byText = new Map<string, Code>();
-  const old = (decl: Decl) => `${decl.variable}.id`;
-  byText.set(old(d.site), d.site.id);
-  for (const s of d.sections) {
-    byText.set(old(s.decl), s.decl.id);
-    for (const ss of s.siteSpaces) byText.set(old(ss), ss.id);
-  }
-  for (const l of d.shareLinks) byText.set(old(l), l.id);
-  const fix = (v: unknown): unknown => (v instanceof Code ? (byText.get(v.text) ?? v) : Array.isArray(v) ? v.map(fix) : v);
-  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, fix(v)]));
-}
-
-// ---- Spaces --------------------------------------------------------------------------------------
-
-interface SpaceKeys {
-  /** `spaces.<key>` for a space. */
-  ref(space: { id: string }): Code;
-  /** [key, id, title] in the order they are written. */
-  entries: [string, string, string | undefined][];
-}
-
-/** One key per space the sites show, from its title; ordered by title, then ID. */
-function spaceKeys(snapshot: OrgSnapshot): SpaceKeys {
-  const byId = new Map<string, string | undefined>();
-  for (const site of snapshot.sites) {
-    for (const ss of [...site.sections.flatMap((s) => s.siteSpaces), ...site.rootSiteSpaces]) {
-      if (!byId.has(ss.space.id) || byId.get(ss.space.id) === undefined) byId.set(ss.space.id, ss.space.title);
-    }
-  }
-  const ordered = [...byId.entries()].sort(([ia, ta], [ib, tb]) => compareText(ta ?? "", tb ?? "") || compareText(ia, ib));
-  const ids = new Identifiers();
-  const keys = new Map<string, string>();
-  const entries: SpaceKeys["entries"] = ordered.map(([id, title]) => {
-    const key = ids.take(title ?? id);
-    keys.set(id, key);
-    return [key, id, title];
-  });
-  return { ref: (space) => new Code(`spaces.${keys.get(space.id)!}`), entries };
-}
-
-function spaceTitle(ss: SiteSpaceSnapshot): string {
-  return ss.space.title === undefined ? `space ${ss.space.id}` : `space ${JSON.stringify(ss.space.title)}`;
+  // Share links of a site that is not `share-link` stay beside it, on the component's site.
+  const siteId = new Code(`${d.site.variable}.siteId`);
+  const beside = shareLinksInside(d) ? [] : d.shareLinks.map((l) => ({ ...l, args: { ...l.args, siteId } }));
+  return [lines.join("\n"), ...beside.map(declaration)].join("\n\n");
 }
 
 // ---- Files ---------------------------------------------------------------------------------------
 
-function programText(snapshot: OrgSnapshot, opts: GenerateOptions, spaces: SpaceKeys, body: string[]): string {
+function programText(snapshot: OrgSnapshot, opts: GenerateOptions, body: string[]): string {
   const scope =
     snapshot.scope === "sites"
-      ? "Only the sites asked for (--site); teams, single sign-on and OpenAPI specs were left out."
-      : "Sites with their sections, site spaces and share links; teams; single sign-on; OpenAPI specs.";
+      ? [
+          "Only the sites asked for (--site), with their navigation in order (sections, site spaces, section groups,",
+          "external links), visitor schemas and share links, and the spaces they show and their collections;",
+          "teams, single sign-on and OpenAPI specs were left out.",
+        ]
+      : [
+          "Sites with their navigation in order (sections, site spaces, section groups, external links), visitor",
+          "schemas and share links; the spaces they show and their collections; teams; single sign-on; OpenAPI specs.",
+        ];
   const head = [
     `// Generated by \`pulumi-gitbook import\` from the GitBook organization ${snapshot.organizationId}.`,
-    `// ${scope}`,
+    ...scope.map((l) => `// ${l}`),
     "//",
     "// Each object is declared with every setting it has now, and adopted through its `adoptId`: the first",
     "// `pulumi up` reads it and changes nothing. From then on this program is the source of truth (adoptId no",
@@ -491,10 +638,6 @@ function programText(snapshot: OrgSnapshot, opts: GenerateOptions, spaces: Space
         "pulumi.runtime.registerResourceTransform((args) => ({ props: args.props, opts: { ...args.opts, retainOnDelete: true } }));",
       ].join("\n"),
     );
-  }
-  if (spaces.entries.length) {
-    const lines = spaces.entries.map(([key, id, title]) => `  ${key}: ${JSON.stringify(id)},${title === undefined ? "" : ` // ${oneLine(title)}`}`);
-    parts.push(["// The spaces the sites show, by ID. Spaces themselves are not managed by this program.", "const spaces = {", ...lines, "};"].join("\n"));
   }
   parts.push(...body);
   return `${parts.join("\n\n")}\n`;
@@ -556,12 +699,8 @@ const TSCONFIG = `${JSON.stringify(
 // ---- Rendering -----------------------------------------------------------------------------------
 
 function declaration(d: Decl): string {
-  const lines = d.comments.map((c) => `// ${c}`);
-  const spec: KindSpec = KINDS[d.kind];
-  const text = `new gitbook.${spec.className ?? d.kind}(${JSON.stringify(d.name)}, ${render(d.args, "", true)});`;
-  if (spec.className) return [...lines, `const ${d.variable} = ${text}`].join("\n");
-  // Written the way it will be declared once the package has the resource.
-  return [...lines, `// TODO: pulumi-gitbook has no ${d.kind} resource yet; once it has, this is its declaration:`, ...text.split("\n").map((l) => `//   ${l}`)].join("\n");
+  const args = [JSON.stringify(d.name), render(d.args, "", true), ...optional(d.opts).map((o) => o.text)];
+  return [...d.comments.map((c) => `// ${c}`), `const ${d.variable} = new gitbook.${KINDS[d.kind].className}(${args.join(", ")});`].join("\n");
 }
 
 const WIDTH = 100;
@@ -605,4 +744,9 @@ function byCreation<T extends { id: string; createdAt?: string }>(items: readonl
 /** Code-unit order, the same on every machine (localeCompare is not). */
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** None or one. */
+function optional<T>(x: T | undefined): T[] {
+  return x === undefined ? [] : [x];
 }

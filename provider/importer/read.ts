@@ -2,35 +2,49 @@
  * Reads an organization into an OrgSnapshot: every list the import needs, each read once at the
  * largest page size (the client's `listAll` follows the pages), several sites and teams at a time.
  *
- * What it reads, per site: the site, its sections (which carry their site spaces), its section groups
- * and its share links; the site's own site-space list only when the sections do not account for
- * every site space the site reports (site spaces outside a section) or do not list theirs. For the organization: teams and
- * each team's members, SAML providers, OpenAPI specs, and for a spec uploaded as text its last
- * processed document (the API never gives an upload back).
+ * What it reads, per site: the site; its structure (one GET: the navigation in order, its sections with
+ * their site spaces, section groups and external links, and the spaces those site spaces show); its
+ * share links; its visitor schema (404: none). The site's own site-space list only when the sections do
+ * not account for every site space the site reports (site spaces outside a section) or do not list
+ * theirs. Then the collections holding the spaces shown, when any space is in one (one listing). For
+ * the organization: teams and each team's members, SAML providers, OpenAPI specs, and for a spec
+ * uploaded as text its last processed document (the API never gives an upload back).
  */
 import { z } from "zod";
 import {
+  ApiCollection,
   ApiOpenApiSpec,
   ApiSamlProvider,
   ApiShareLink,
   ApiSite,
+  ApiSiteAdaptiveSchema,
+  ApiSiteExternalLink,
   ApiSiteSection,
+  ApiSiteSectionGroup,
   ApiSiteSpace,
+  ApiSiteStructure,
+  ApiSpace,
   ApiTeam,
   ApiTeamMember,
   NotFoundError,
   p,
   type GitbookClient,
 } from "../client";
+// The same reading as the Site resource's, so the declared value is what it compares with.
+import { proxyInput } from "../resources/site";
 import type {
+  CollectionSnapshot,
   OpenApiSpecSnapshot,
   OrgSnapshot,
   SamlProviderSnapshot,
   SectionGroupSnapshot,
   SiteSnapshot,
   SiteSpaceSnapshot,
+  SpaceSnapshot,
   TeamSnapshot,
 } from "./snapshot";
+import { getOrUndefined } from "../framework/resource";
+import { groupContainer, idsIn, treeOf, TOP_LEVEL } from "../resources/siteStructure";
 
 export interface ReadOptions {
   organizationId: string;
@@ -44,20 +58,12 @@ export interface ReadOptions {
   download?: (url: string) => Promise<string>;
 }
 
-/** A section group as the API lists it; the import needs only which sections it holds. */
-const ApiSectionGroup = z.looseObject({
-  id: z.string().describe("ID of the section group."),
-  title: z.string().describe("Title shown above its sections."),
-  icon: z.string().optional().nullable().describe("Icon shown next to the title."),
-  sections: z
-    .array(z.looseObject({ id: z.string().describe("ID of a section in the group.") }))
-    .optional()
-    .describe("The sections of the group, in its order."),
-});
-
 /** What `versions/latest/content` answers: where the processed document can be fetched. */
 const ApiOpenApiContent = z.looseObject({
-  url: z.string().optional().describe("URL of the processed document."),
+  urls: z
+    .looseObject({ source: z.string().optional().describe("URL of the processed document.") })
+    .optional()
+    .describe("Where the version's document is."),
 });
 
 const DEFAULT_CONCURRENCY = 4;
@@ -74,18 +80,33 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
     : await client.listAll(p`/orgs/${org}/sites`, ApiSite);
   progress(`${sites.length} site${sites.length === 1 ? "" : "s"} to read`);
   let done = 0;
-  const siteSnapshots = await mapLimit(sites, limit, async (site) => {
-    const s = await readSite(client, org, site);
+  const read = await mapLimit(sites, limit, async (site) => {
+    const r = await readSite(client, org, site);
+    const s = r.site;
     done++;
     const siteSpaces = s.sections.reduce((n, x) => n + x.siteSpaces.length, s.rootSiteSpaces.length);
     progress(
       `site ${done}/${sites.length} ${JSON.stringify(s.title)}: ${count(s.sections.length, "section")}, ${count(siteSpaces, "site space")}, ` +
-        `${count(s.sectionGroups.length, "section group")}, ${count(s.shareLinks.length, "share link")}`,
+        `${count(s.sectionGroups.length, "section group")}, ${count(s.externalLinks.length, "external link")}, ${count(s.shareLinks.length, "share link")}` +
+        `${s.adaptiveSchema ? ", a visitor schema" : ""}`,
     );
-    return s;
+    return r;
   });
 
-  const snapshot: OrgSnapshot = { organizationId: org, scope: narrowed ? "sites" : "organization", sites: siteSnapshots, teams: [], samlProviders: [], openApiSpecs: [] };
+  const spaces = await readSpaces(client, read.flatMap((r) => r.shown), limit);
+  const collections = spaces.some((s) => s.parent !== undefined) ? await readCollections(client, org, spaces) : [];
+  progress(`${count(spaces.length, "space")} shown, in ${count(collections.length, "collection")}`);
+
+  const snapshot: OrgSnapshot = {
+    organizationId: org,
+    scope: narrowed ? "sites" : "organization",
+    sites: read.map((r) => r.site),
+    spaces,
+    collections,
+    teams: [],
+    samlProviders: [],
+    openApiSpecs: [],
+  };
   if (narrowed) return snapshot;
 
   const teams = await client.listAll(p`/orgs/${org}/teams`, ApiTeam);
@@ -104,22 +125,31 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
 
 // ---- Sites ---------------------------------------------------------------------------------------
 
-async function readSite(client: GitbookClient, org: string, site: ApiSite): Promise<SiteSnapshot> {
+/** A site, and the spaces its site spaces show as the API embeds them (read into SpaceSnapshots once per organization). */
+async function readSite(client: GitbookClient, org: string, site: ApiSite): Promise<{ site: SiteSnapshot; shown: ApiSiteSpace["space"][] }> {
   const sitePath = p`/orgs/${org}/sites/${site.id}`;
-  const [sections, groups, links] = await Promise.all([
-    client.listAll(`${sitePath}/sections`, ApiSiteSection),
-    // An API without section groups answers 404: the site then has none.
-    orEmpty(client.listAll(`${sitePath}/section-groups`, ApiSectionGroup)),
+  const [structure, links, schema] = await Promise.all([
+    client.get(`${sitePath}/structure`, { schema: ApiSiteStructure }),
     client.listAll(`${sitePath}/share-links`, ApiShareLink),
+    // 404: the site has no visitor schema.
+    getOrUndefined(client.get(`${sitePath}/adaptive-schema`, { schema: ApiSiteAdaptiveSchema })),
   ]);
-  // The sections carry their site spaces. Only a site reporting more than they hold has some outside
-  // a section, and only an answer without them (the field is optional) leaves the sections' unknown:
-  // then, and only then, the site's own list is read.
+  const tree = treeOf(structure);
+  // Every item in navigation order, but the site spaces of sections: those come with their section.
+  const navigation = [...tree.byId.values()].filter((l) => l.type !== "site-space" || l.container === TOP_LEVEL);
+  const ofType = <T>(type: string, schema: z.ZodType<T>) => navigation.filter((l) => l.type === type).map((l) => schema.parse(l.item));
+  const sections = ofType("site-section", ApiSiteSection);
+  // A site without sections has its site spaces for a structure.
+  const structureRoot = ofType("site-space", ApiSiteSpace);
+  // The sections carry their site spaces. Only a site reporting more than the structure holds has some
+  // it does not show, and only an answer without them (the field is optional) leaves the sections'
+  // unknown: then, and only then, the site's own list is read.
   const embedded = sections.every((s) => s.siteSpaces !== undefined);
-  const inSections = sections.reduce((n, s) => n + (s.siteSpaces?.length ?? 0), 0);
-  const listed = !embedded || (site.siteSpaces ?? 0) > inSections ? await client.listAll(`${sitePath}/site-spaces`, ApiSiteSpace) : undefined;
+  const inStructure = sections.reduce((n, s) => n + (s.siteSpaces?.length ?? 0), structureRoot.length);
+  const listed = !embedded || (site.siteSpaces ?? 0) > inStructure ? await client.listAll(`${sitePath}/site-spaces`, ApiSiteSpace) : undefined;
   const siteSpacesOf = (section: ApiSiteSection) => section.siteSpaces ?? listed?.filter((ss) => ss.section === section.id) ?? [];
-  return {
+  const rootSiteSpaces = listed ? listed.filter((ss) => !ss.section) : structureRoot;
+  const snapshot: SiteSnapshot = {
     id: site.id,
     title: site.title,
     type: site.type,
@@ -130,23 +160,47 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
       proxy: proxyInput(site.proxy),
       adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
     }),
+    published: site.published,
+    ...defined({ adaptiveSchema: schema?.jsonSchema }),
     createdAt: site.createdAt,
+    topLevel: navigation.filter((l) => l.container === TOP_LEVEL && l.type !== "site-space").map((l) => l.id),
     sections: sections.map((s) => ({
       id: s.id,
       title: s.title,
       path: s.path,
       ...defined({ icon: s.icon ?? undefined, condition: s.condition ?? undefined, description: s.description ?? undefined }),
       default: s.default === true,
+      ...defined({ groupId: s.sectionGroup ?? undefined, draft: s.draft === true ? true : undefined }),
       siteSpaces: siteSpacesOf(s).map(siteSpaceSnapshot),
     })),
-    sectionGroups: groups.map(
-      (g): SectionGroupSnapshot => ({ id: g.id, title: g.title, ...defined({ icon: g.icon ?? undefined }), sectionIds: (g.sections ?? []).map((s) => s.id) }),
+    sectionGroups: ofType("site-section-group", ApiSiteSectionGroup).map(
+      (g): SectionGroupSnapshot => ({
+        id: g.id,
+        title: g.title,
+        ...defined({ icon: g.icon ?? undefined }),
+        draft: g.draft === true,
+        ...defined({ groupId: g.sectionGroup ?? undefined }),
+        itemIds: idsIn(tree, groupContainer(g.id)),
+      }),
     ),
+    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({
+      id: l.id,
+      title: l.title,
+      url: l.url,
+      ...defined({ description: l.description ?? undefined, icon: l.icon ?? undefined }),
+      draft: l.draft === true,
+      ...defined({ condition: l.condition ?? undefined, groupId: l.sectionGroup ?? undefined }),
+    })),
+    unknownItems: navigation.filter((l) => !KNOWN_ITEMS.has(l.type)).map((l) => ({ id: l.id, object: l.item.object })),
     // The link's URL (which carries the share key) is deliberately left behind.
     shareLinks: links.map((l) => ({ id: l.id, ...defined({ name: l.name ?? undefined }), active: l.active ?? true, createdAt: l.createdAt })),
-    rootSiteSpaces: (listed ?? []).filter((ss) => !ss.section).map(siteSpaceSnapshot),
+    rootSiteSpaces: rootSiteSpaces.map(siteSpaceSnapshot),
   };
+  const shown = [...sections.flatMap(siteSpacesOf), ...rootSiteSpaces].map((ss) => ss.space);
+  return { site: snapshot, shown };
 }
+
+const KNOWN_ITEMS = new Set(["site-section", "site-section-group", "site-external-link", "site-space"]);
 
 function siteSpaceSnapshot(ss: ApiSiteSpace): SiteSpaceSnapshot {
   const title = (ss.space as { title?: unknown }).title;
@@ -157,15 +211,6 @@ function siteSpaceSnapshot(ss: ApiSiteSpace): SiteSpaceSnapshot {
     default: ss.default === true,
     space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) },
   };
-}
-
-/**
- * The API answers a proxy as `{origin, target}` URLs; the Site input is the `host/path` it was set
- * with. (The same reading as the Site resource's, so the declared value is what it compares with.)
- */
-function proxyInput(proxy: ApiSite["proxy"]): string | undefined {
-  const target = proxy?.target ?? proxy?.origin;
-  return target ? target.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
 }
 
 // ---- Organization-wide objects -------------------------------------------------------------------
@@ -184,10 +229,11 @@ function samlSnapshot(s: ApiSamlProvider): SamlProviderSnapshot {
   return {
     id: s.id,
     label: s.label,
+    // The API answers an empty string for what the provider does not have (as the SamlProvider resource reads it).
     ...defined({
-      entityID: s.entityID ?? undefined,
-      certificate: s.certificate ?? undefined,
-      ssoURL: s.ssoURL ?? undefined,
+      entityID: s.entityID || undefined,
+      certificate: s.certificate || undefined,
+      ssoURL: s.ssoURL || undefined,
       defaultTeamId: s.defaultTeam?.id,
       createdAt: s.createdAt,
     }),
@@ -219,7 +265,7 @@ async function processedDocument(
 ): Promise<{ document?: { content: string; format: "json" | "yaml" }; unavailable?: string }> {
   let url: string | undefined;
   try {
-    url = (await client.get(p`/orgs/${org}/openapi/${spec.slug}/versions/latest/content`, { schema: ApiOpenApiContent })).url;
+    url = (await client.get(p`/orgs/${org}/openapi/${spec.slug}/versions/latest/content`, { schema: ApiOpenApiContent })).urls?.source;
   } catch (e) {
     if (e instanceof NotFoundError) return { unavailable: "GitBook has no processed version of it" };
     throw e;
@@ -245,16 +291,51 @@ export async function downloadDocument(url: string): Promise<string> {
   return res.text();
 }
 
-// ---- Helpers -------------------------------------------------------------------------------------
+// ---- Spaces and collections ----------------------------------------------------------------------
 
-async function orEmpty<T>(list: Promise<T[]>): Promise<T[]> {
-  try {
-    return await list;
-  } catch (e) {
-    if (e instanceof NotFoundError) return [];
-    throw e;
-  }
+/**
+ * The spaces shown, each once, from the objects the site spaces embed (GitBook's SiteSpace carries
+ * the whole Space): no request, unless an answer embeds less than a space, which is then read alone.
+ */
+async function readSpaces(client: GitbookClient, shown: readonly ApiSiteSpace["space"][], limit: number): Promise<SpaceSnapshot[]> {
+  const byId = new Map<string, ApiSiteSpace["space"]>();
+  for (const s of shown) if (!byId.has(s.id) || !ApiSpace.safeParse(byId.get(s.id)).success) byId.set(s.id, s);
+  const spaces = await mapLimit([...byId.values()], limit, async (s) => {
+    const embedded = ApiSpace.safeParse(s);
+    return embedded.success ? embedded.data : client.get(p`/spaces/${s.id}`, { schema: ApiSpace });
+  });
+  return spaces.map((s) => ({
+    id: s.id,
+    title: s.title,
+    ...defined({
+      emoji: s.emoji || undefined,
+      icon: s.urls?.icon,
+      parent: s.parent ?? undefined,
+      language: s.language ?? undefined,
+      editMode: s.editMode,
+      defaultLevel: s.defaultLevel,
+    }),
+    createdAt: s.createdAt,
+  }));
 }
+
+/** The collections holding the spaces, and those holding them, up to the top level: one listing of every collection. */
+async function readCollections(client: GitbookClient, org: string, spaces: readonly SpaceSnapshot[]): Promise<CollectionSnapshot[]> {
+  const all = new Map((await client.listAll(p`/orgs/${org}/collections`, ApiCollection)).map((c) => [c.id, c]));
+  const wanted = new Map<string, CollectionSnapshot>();
+  for (const space of spaces) {
+    for (let c = space.parent === undefined ? undefined : all.get(space.parent); c && !wanted.has(c.id); c = c.parent ? all.get(c.parent) : undefined) {
+      wanted.set(c.id, {
+        id: c.id,
+        title: c.title,
+        ...defined({ description: c.description || undefined, parent: c.parent ?? undefined, defaultLevel: c.defaultLevel }),
+      });
+    }
+  }
+  return [...wanted.values()];
+}
+
+// ---- Helpers -------------------------------------------------------------------------------------
 
 /** Maps with at most `limit` calls in flight, keeping the input order. */
 async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -15,6 +15,10 @@ export interface OrgSnapshot {
   /** `sites` when `--site` narrowed the import to some sites: teams, SSO and specs were then not read. */
   scope: "organization" | "sites";
   sites: SiteSnapshot[];
+  /** The spaces the sites show (each once), with their settings. */
+  spaces: SpaceSnapshot[];
+  /** The collections those spaces are in, and the collections holding those, up to the top level. */
+  collections: CollectionSnapshot[];
   teams: TeamSnapshot[];
   samlProviders: SamlProviderSnapshot[];
   openApiSpecs: OpenApiSpecSnapshot[];
@@ -30,10 +34,20 @@ export interface SiteSnapshot {
   /** `host/path`, the way the Site input is written. */
   proxy?: string;
   adaptiveContent?: { enabled: boolean };
+  published: boolean;
+  /** The visitor schema, as GitBook returns it; absent when the site has none (404). */
+  adaptiveSchema?: Record<string, unknown>;
   createdAt: string;
-  /** In the site's order. */
+  /** The IDs of the navigation's top level (sections, section groups, external links), in its order. */
+  topLevel: string[];
+  /** Every section, wherever it sits, in navigation order (a group's where the group is). */
   sections: SectionSnapshot[];
+  /** Every section group, in navigation order. */
   sectionGroups: SectionGroupSnapshot[];
+  /** Every external link, in navigation order. */
+  externalLinks: ExternalLinkSnapshot[];
+  /** Items of the navigation of a kind the importer does not know, by where they sit. */
+  unknownItems: { id: string; object: string }[];
   shareLinks: ShareLinkSnapshot[];
   /** Site spaces outside any section (a site without sections): no resource can hold them. */
   rootSiteSpaces: SiteSpaceSnapshot[];
@@ -53,6 +67,10 @@ export interface SectionSnapshot {
   condition?: string;
   description?: string;
   default: boolean;
+  /** The group holding it, as the section reports it. */
+  groupId?: string;
+  /** Hidden from the published site; SiteSection has no input for it. */
+  draft?: boolean;
   /** In the section's order; the first is the one the section was created with. */
   siteSpaces: SiteSpaceSnapshot[];
 }
@@ -69,7 +87,47 @@ export interface SectionGroupSnapshot {
   id: string;
   title: string;
   icon?: string;
-  sectionIds: string[];
+  draft: boolean;
+  /** The group it is nested in, if any. */
+  groupId?: string;
+  /** What it holds (sections, groups, links), by ID, in order. */
+  itemIds: string[];
+}
+
+export interface ExternalLinkSnapshot {
+  id: string;
+  title: string;
+  url: string;
+  description?: string;
+  icon?: string;
+  draft: boolean;
+  condition?: string;
+  /** The group holding it, as the link reports it. */
+  groupId?: string;
+}
+
+export interface SpaceSnapshot {
+  id: string;
+  title: string;
+  emoji?: string;
+  /** URL of the image shown instead of an emoji. */
+  icon?: string;
+  /** The collection holding it. */
+  parent?: string;
+  language?: string;
+  editMode?: string;
+  /** null: no access without an invitation; absent when the API does not say. */
+  defaultLevel?: string | null;
+  createdAt: string;
+}
+
+export interface CollectionSnapshot {
+  id: string;
+  title: string;
+  description?: string;
+  parent?: string;
+  /** null: no access without an invitation; absent when the API does not say. */
+  defaultLevel?: string | null;
 }
 
 export interface ShareLinkSnapshot {

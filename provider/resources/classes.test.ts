@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { OpenApiSpec, SamlProvider, ShareLink, Site, SiteSection, SiteSpace, Team } from "../index";
+import { Collection, OpenApiSpec, SamlProvider, ShareLink, Site, SiteAdaptiveSchema, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace, SiteStructureOrder, Space, Team } from "../index";
 import { definitionOf } from "../impl";
 
 const registered: { type: string; inputs: Record<string, unknown> }[] = [];
@@ -27,7 +27,13 @@ const cases: [string, () => pulumi.CustomResource][] = [
   ["Site", () => new Site("s", { title: "Docs" })],
   ["SiteSection", () => new SiteSection("sec", { siteId: "site", spaceId: "space" })],
   ["SiteSpace", () => new SiteSpace("ss", { siteId: "site", spaceId: "space", sectionId: "sec" })],
+  ["SiteSectionGroup", () => new SiteSectionGroup("g", { siteId: "site", title: "Products" })],
+  ["SiteExternalLink", () => new SiteExternalLink("x", { siteId: "site", title: "Blog", url: "https://blog.acme.test" })],
+  ["SiteStructureOrder", () => new SiteStructureOrder("o", { siteId: "site", items: ["sec", "g"] })],
   ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
+  ["SiteAdaptiveSchema", () => new SiteAdaptiveSchema("a", { siteId: "site", jsonSchema: { type: "object", properties: {}, additionalProperties: false } })],
+  ["Space", () => new Space("sp", { title: "Guides" })],
+  ["Collection", () => new Collection("c", { title: "Products" })],
   ["Team", () => new Team("t", { title: "Writers" })],
   ["SamlProvider", () => new SamlProvider("p", { label: "Okta" })],
   ["OpenApiSpec", () => new OpenApiSpec("o", { slug: "api", source: { url: "https://example.com/openapi.yaml" } })],

@@ -3,12 +3,32 @@
  * Adding a resource: its module, and one line here.
  */
 import type { Resource } from "../framework/define";
+import { definition as collection } from "./collection";
 import { definition as openApiSpec } from "./openApiSpec";
 import { definition as samlProvider } from "./samlProvider";
 import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
+import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
+import { definition as siteExternalLink } from "./siteExternalLink";
 import { definition as siteSection } from "./siteSection";
+import { definition as siteSectionGroup } from "./siteSectionGroup";
 import { definition as siteSpace } from "./siteSpace";
+import { definition as siteStructureOrder } from "./siteStructureOrder";
+import { definition as space } from "./space";
 import { definition as team } from "./team";
 
-export const resources: readonly Resource[] = [site, siteSection, siteSpace, shareLink, team, samlProvider, openApiSpec];
+export const resources: readonly Resource[] = [
+  site,
+  siteSection,
+  siteSpace,
+  siteSectionGroup,
+  siteExternalLink,
+  siteStructureOrder,
+  siteAdaptiveSchema,
+  shareLink,
+  space,
+  collection,
+  team,
+  samlProvider,
+  openApiSpec,
+];

@@ -5,17 +5,15 @@ import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
-import { nextPollDelay, processingPoll } from "./openApiSpec";
+import { OPENAPI_POLL } from "../config";
+import { nextPollDelay } from "./openApiSpec";
 
 let env: ProviderEnv;
-const savedPoll = { ...processingPoll };
 beforeAll(async () => {
-  env = await startProviderEnv();
   // Processing takes a couple of GETs in the emulator; poll every few ms instead of every 250ms+.
-  Object.assign(processingPoll, { firstMs: 1, maxMs: 4 });
+  env = await startProviderEnv({ openApiPoll: { firstMs: 1, maxMs: 4 } });
 });
 afterAll(async () => {
-  Object.assign(processingPoll, savedPoll);
   await env.close();
 });
 beforeEach(() => env.emu.faults.clear());
@@ -270,9 +268,11 @@ describe("lifecycle", () => {
       processingState: "complete",
       lastVersion: live(s).lastVersionId,
       lastProcessedAt: expect.any(String),
-      urls: { published: expect.stringContaining(s) },
+      urls: { location: expect.stringContaining(s), app: expect.stringContaining(s) },
     });
     expect(r.outs).not.toHaveProperty("lastProcessErrorCode");
+    // A private spec is not published.
+    expect(r.outs.urls).not.toHaveProperty("published");
   });
 
   it("creates from text and keeps only the text's hash in the outputs", async () => {
@@ -330,8 +330,9 @@ describe("lifecycle", () => {
     const s = slug();
     const err = await env.up("OpenApiSpec", { slug: s, source: { text: "just some notes" } }).catch((e) => e);
     expect(err).toMatchObject({ name: "PartialFailure", id: live(s).id });
-    expect(err.message).toMatch(/failed to process: invalid_spec/);
-    expect(err.properties).toMatchObject({ processingState: "failed", lastProcessErrorCode: "invalid_spec", source: { textSha256: sha("just some notes") } });
+    // GitBook's states have no "failed": processing is complete, and the error code says how it ended.
+    expect(err.message).toMatch(/failed to process: PARSE_ERROR \(The document is neither an OpenAPI nor a Swagger specification\.\)/);
+    expect(err.properties).toMatchObject({ processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", source: { textSha256: sha("just some notes") } });
     const state = { id: err.id, outs: err.properties };
     // The same source again: resent, since the last processing failed.
     env.emu.log.reset();
@@ -348,9 +349,25 @@ describe("lifecycle", () => {
   it("reports a url GitBook cannot fetch", async () => {
     const s = slug();
     const err = await env.up("OpenApiSpec", { slug: s, source: { url: "https://invalid.example/openapi.json" } }).catch((e) => e);
-    expect(err).toMatchObject({ name: "PartialFailure", properties: { lastProcessErrorCode: "fetch_failed" } });
-    expect(err.message).toMatch(/fetch_failed/);
+    expect(err).toMatchObject({ name: "PartialFailure", properties: { lastProcessErrorCode: "FETCH_ERROR" } });
+    expect(err.message).toMatch(/failed to process: FETCH_ERROR/);
     expect(env.emu.store.openApiSpecs.has(err.id)).toBe(true);
+  });
+
+  it("counts a spec left pending with an error code as failed: refresh shows it, and the next up sends the source again", async () => {
+    const s = slug();
+    const program = { slug: s, source: { url: `https://api.acme.test/${s}.json` } };
+    const first = await created(program);
+    // GitBook gave up fetching for now and may try again later: not something to wait for.
+    Object.assign(live(s), { processingState: "pending", lastProcessErrorCode: "FETCH_TIMEOUT" });
+    const refreshed = await env.refresh("OpenApiSpec", first);
+    expect(refreshed!.state.outs).toMatchObject({ processingState: "pending", lastProcessErrorCode: "FETCH_TIMEOUT" });
+    expect((await env.diff("OpenApiSpec", refreshed!.state, (await env.check("OpenApiSpec", program)).inputs!)).changes).toBe(true);
+    env.emu.log.reset();
+    const r = await env.up("OpenApiSpec", program, refreshed!.state);
+    expect(env.emu.log.count({ method: "PUT", route: SPEC })).toBe(1);
+    expect(r.state.outs).toMatchObject({ processingState: "complete" });
+    expect(r.state.outs).not.toHaveProperty("lastProcessErrorCode");
   });
 
   it("stops waiting after gitbook:openApiWaitSeconds and keeps the still-processing spec in state", async () => {
@@ -375,15 +392,9 @@ describe("lifecycle", () => {
   });
 
   it("backs off between polls up to a cap", () => {
-    const saved = { ...processingPoll };
-    Object.assign(processingPoll, { firstMs: 250, maxMs: 5000 });
-    try {
-      const delays = [250];
-      for (let i = 0; i < 6; i++) delays.push(nextPollDelay(delays.at(-1)!));
-      expect(delays).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
-    } finally {
-      Object.assign(processingPoll, saved);
-    }
+    const delays = [OPENAPI_POLL.firstMs];
+    for (let i = 0; i < 6; i++) delays.push(nextPollDelay(delays.at(-1)!, OPENAPI_POLL.maxMs));
+    expect(delays).toEqual([250, 500, 1000, 2000, 4000, 5000, 5000]);
   });
 
   it("refreshes a text source to inputs that diff equal to the program", async () => {

@@ -11,6 +11,10 @@
  * `gitbook:openApiWaitSeconds`; a failed or unfinished processing keeps the spec in state and fails
  * the step with the reason. A spec whose last processing failed diffs as a changed source, so the
  * next `up` sends the source again (e.g. once the document behind the URL is fixed).
+ *
+ * GitBook's processing states are `pending`, `progress` and `complete`; none says "failed". A failed
+ * processing carries `lastProcessErrorCode` (FETCH_TIMEOUT, FETCH_ERROR, PARSE_ERROR), whether the
+ * state is then `complete` or still `pending`.
  */
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -95,10 +99,12 @@ const storedSourceSchema = z
 const outputs = z.object({
   source: storedSourceSchema,
   visibility: z.string().describe("The spec's actual visibility: `private` or `public` (or a value GitBook added since)."),
-  processingState: z.string().describe("Where GitBook is in processing the last source sent, e.g. `complete`."),
-  lastVersion: z.string().optional().describe("ID of the latest processed version."),
+  processingState: z
+    .string()
+    .describe("Where GitBook is in processing the last source sent: `pending`, `progress` or `complete`. A processing that failed is `complete` (or left `pending`) with `lastProcessErrorCode` set."),
+  lastVersion: z.string().optional().describe("ID of the latest successfully processed version."),
   lastProcessedAt: z.string().optional().describe("When the last processing finished."),
-  lastProcessErrorCode: z.string().optional().describe("Why the last processing failed, when it did."),
+  lastProcessErrorCode: z.string().optional().describe("Why the last processing failed, when it did: `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR`."),
   urls: z
     .object({
       location: z.string().optional().describe("API URL of the spec."),
@@ -187,10 +193,14 @@ function apiSource(source: OpenApiSource): { body: { url: string } | { text: str
   return { body: { text: read.text }, stored: { file, sha256: sha256(read.text) } };
 }
 
-function processingFailed(spec: { processingState?: unknown; lastProcessErrorCode?: unknown }): boolean {
-  const state = spec.processingState;
-  if (typeof state !== "string") return false;
-  return FAILED_STATES.has(state) || (!IN_FLIGHT_STATES.has(state) && state !== "complete" && !!spec.lastProcessErrorCode);
+/** The last processing failed: it has an error code and is not running (again). */
+export function processingFailed(spec: { processingState?: unknown; lastProcessErrorCode?: unknown }): boolean {
+  return typeof spec.processingState === "string" && spec.processingState !== "progress" && !!spec.lastProcessErrorCode;
+}
+
+/** GitBook is still working on the source: queued or running, and not already failed. */
+function processing(spec: ApiOpenApiSpec): boolean {
+  return IN_FLIGHT_STATES.has(spec.processingState) && !processingFailed(spec);
 }
 
 /** What the diff compares: the document's hash whichever form holds it; a failed processing makes the next up resend the source. */
@@ -203,25 +213,23 @@ function comparable(props: Props): Props {
 
 // ---- Processing --------------------------------------------------------------------------------------
 
-const IN_FLIGHT_STATES = new Set(["pending", "in-progress", "progress", "processing"]);
-const FAILED_STATES = new Set(["failed", "error", "errored"]);
+const IN_FLIGHT_STATES = new Set(["pending", "progress"]);
 
-/** Poll intervals while waiting for processing: small first, doubling, capped. Tests shorten them. */
-export const processingPoll = { firstMs: 250, maxMs: 5_000 };
-
-export function nextPollDelay(previousMs: number): number {
-  return Math.min(previousMs * 2, processingPoll.maxMs);
+/** The wait after `previousMs`: doubling, capped (timing from the provider's config, see OPENAPI_POLL). */
+export function nextPollDelay(previousMs: number, maxMs: number): number {
+  return Math.min(previousMs * 2, maxMs);
 }
 
 /** GETs the spec until its processing leaves the in-flight states or the configured wait runs out. */
 async function waitForProcessing(ctx: Ctx, org: string, slug: string, spec: ApiOpenApiSpec): Promise<ApiOpenApiSpec> {
   const deadline = Date.now() + ctx.config.openApiWaitSeconds * 1000;
-  let delay = processingPoll.firstMs;
-  while (IN_FLIGHT_STATES.has(spec.processingState)) {
+  const poll = ctx.config.openApiPoll;
+  let delay = poll.firstMs;
+  while (processing(spec)) {
     const left = deadline - Date.now();
     if (left <= 0) break;
     await sleep(Math.min(delay, left));
-    delay = nextPollDelay(delay);
+    delay = nextPollDelay(delay, poll.maxMs);
     spec = await ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec });
   }
   return spec;
@@ -241,14 +249,15 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
     ], { cause: e });
   }
   const outs = () => outputsFor(spec);
-  if (IN_FLIGHT_STATES.has(spec.processingState)) {
+  if (processing(spec)) {
     throw new PartialFailure(id, outs(), [
       `OpenAPI spec "${inputs.slug}" is still processing (${spec.processingState}) after ${ctx.config.openApiWaitSeconds}s; it is kept in state and a later refresh shows the outcome (raise gitbook:openApiWaitSeconds to wait longer)`,
     ]);
   }
   if (processingFailed(spec)) {
+    const why = spec.lastProcessedErrors?.[0]?.message;
     throw new PartialFailure(id, outs(), [
-      `OpenAPI spec "${inputs.slug}" failed to process: ${spec.lastProcessErrorCode ?? spec.processingState}; fix the source and run up again (the source is sent again)`,
+      `OpenAPI spec "${inputs.slug}" failed to process: ${spec.lastProcessErrorCode}${why ? ` (${why})` : ""}; fix the source and run up again (the source is sent again)`,
     ], { field: "source" });
   }
   return spec;

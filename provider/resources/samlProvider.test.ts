@@ -156,14 +156,23 @@ describe("lifecycle", () => {
     expect(live(s.id)).toMatchObject({ label: "Renamed", certificate: "rotated-in-the-app" });
   });
 
-  it("clears removed fields with null", async () => {
+  it("clears a removed entityID and certificate with an empty string, and leaves a removed ssoURL and defaultTeam in place", async () => {
     const s = await created({ ...idp, defaultTeam: teamId });
+    env.emu.log.reset();
     const r = await env.up("SamlProvider", base, s);
     expect(r.step).toBe("update");
+    expect(env.emu.log.writes()).toBe(1);
     const p = live(s.id);
-    expect([p.entityID, p.certificate, p.ssoURL, p.defaultTeamId]).toEqual([undefined, undefined, undefined, undefined]);
+    // The API takes no null for them: an empty entityID and certificate are how it says "none".
+    expect([p.entityID, p.certificate, p.ssoURL, p.defaultTeamId]).toEqual(["", "", idp.ssoURL, teamId]);
     expect(r.state.outs).toMatchObject({ status: "pending" });
-    expect(r.state.outs).not.toHaveProperty("ssoURL");
+    for (const key of ["entityID", "certificate", "ssoURL", "defaultTeam"]) expect(r.state.outs).not.toHaveProperty(key);
+    // What it answers for them reads as absent, as the program has them: nothing to converge.
+    const refreshed = await env.refresh("SamlProvider", r.state);
+    expect(refreshed!.inputs).toEqual({ organizationId: env.org, ...base });
+    env.emu.log.reset();
+    expect((await env.up("SamlProvider", base, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
   });
 
   it("sets guests with an explicit null and leaves the role alone when defaultRole is removed", async () => {
@@ -183,13 +192,13 @@ describe("lifecycle", () => {
 
   it("shows drift after refresh, guests included, and converges it", async () => {
     const s = await created({ ...idp, defaultRole: "read", defaultTeam: teamId });
-    Object.assign(live(s.id), { label: "Hand made", defaultRole: null, ssoURL: undefined });
+    Object.assign(live(s.id), { label: "Hand made", defaultRole: null, ssoURL: "https://other-idp.acme.test/sso", certificate: "" });
     const refreshed = await env.refresh("SamlProvider", s);
     expect(refreshed!.inputs).toEqual({
       organizationId: env.org,
       label: "Hand made",
       entityID: idp.entityID,
-      certificate: idp.certificate,
+      ssoURL: "https://other-idp.acme.test/sso",
       defaultTeam: teamId,
       defaultRole: null,
     });

@@ -8,6 +8,10 @@
  * `defaultRole` distinguishes three cases: a role, `null` (new SSO users join as guests, which is
  * also what the API does when the provider is created without a role), and absent (not managed:
  * the role set in the GitBook app is left alone, and removing the field stops managing it).
+ *
+ * The API takes no null for the other fields. An entityID or certificate is cleared with an empty
+ * string (which the API answers for a provider that has none); an ssoURL must stay a URI and a
+ * defaultTeam a team, so removing either leaves the current value in place.
  */
 import { z } from "zod";
 import { ApiSamlProvider, Role } from "../client";
@@ -24,20 +28,22 @@ const inputs = z.object({
   label: text({ min: 1, max: 30 }).describe("Name shown on the sign-in button, 1 to 30 characters."),
   entityID: text({ max: 1024 })
     .optional()
-    .describe("The identity provider's entity ID (issuer), at most 1024 characters. Removing it clears it.")
-    .register(field, { remove: "clear" }),
+    .describe("The identity provider's entity ID (issuer), at most 1024 characters. Removing it clears it (the provider is then `pending`).")
+    .register(field, { remove: { reset: "" } }),
   certificate: text({ max: 10000 })
     .optional()
-    .describe("The identity provider's X.509 signing certificate (PEM or base64), at most 10000 characters. Removing it clears it.")
-    .register(field, { remove: "clear" }),
+    .describe("The identity provider's X.509 signing certificate (PEM or base64), at most 10000 characters. Removing it clears it (the provider is then `pending`).")
+    .register(field, { remove: { reset: "" } }),
   ssoURL: httpUrl(2048)
     .optional()
-    .describe("The identity provider's single sign-on URL, an http(s) URL of at most 2048 characters. Removing it clears it.")
-    .register(field, { remove: "clear" }),
+    .describe(
+      "The identity provider's single sign-on URL, an http(s) URL of at most 2048 characters. Removing it leaves the current URL in place: GitBook's API cannot clear it, only change it.",
+    ),
   defaultTeam: id()
     .optional()
-    .describe("ID of the team (e.g. a `Team` resource's `id`) new SSO users join. Removing it clears it.")
-    .register(field, { remove: "clear" }),
+    .describe(
+      "ID of the team (e.g. a `Team` resource's `id`) new SSO users join. Removing it leaves the current team in place: GitBook's API cannot clear it, only change it.",
+    ),
   defaultRole: z
     .enum(Role.options, { error: `must be one of ${Role.options.join(", ")}, or null for guests` })
     .nullable()
@@ -108,9 +114,10 @@ export const definition = defineResource({
   outputs,
   live: (live: ApiSamlProvider) => ({
     label: live.label,
-    entityID: live.entityID ?? undefined,
-    certificate: live.certificate ?? undefined,
-    ssoURL: live.ssoURL ?? undefined,
+    // The API answers an empty string for what the provider does not have.
+    entityID: live.entityID || undefined,
+    certificate: live.certificate || undefined,
+    ssoURL: live.ssoURL || undefined,
     defaultTeam: live.defaultTeam?.id,
     // The API answers null (or nothing) for guests.
     defaultRole: live.defaultRole ?? null,

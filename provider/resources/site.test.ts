@@ -37,6 +37,7 @@ describe("check", () => {
     ["type", { type: "Fancy Type" }, /type must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium/],
     ["type", { type: "enterprise" }, /type must be one of basic, premium, ultimate, sponsored, legacy-basic, legacy-premium/],
     ["adaptiveContent.enabled", { adaptiveContent: { enabled: "yes" } }, /adaptiveContent.enabled/],
+    ["published", { published: "yes" }, /published must be a boolean/],
   ];
   rejectsAtCheck(() => env, "Site", base, bad);
 
@@ -146,10 +147,10 @@ describe("lifecycle", () => {
     expect(Object.values(s.outs)).not.toContain(undefined);
   });
 
-  it("has no output that depends on the site's children (it would be stale after every up)", async () => {
+  it("has no output that depends on the site's children (it would be stale after every up); published is the site's own state", async () => {
     const s = await created();
-    expect(s.outs).not.toHaveProperty("published");
     expect(s.outs).not.toHaveProperty("siteSpaces");
+    expect(s.outs.published).toBe(false);
   });
 
   it("creates with a single POST when nothing else is declared, sending no type or visibility: GitBook's default applies", async () => {
@@ -180,6 +181,28 @@ describe("lifecycle", () => {
     const patch = env.emu.log.entries.filter((e) => e.method === "PATCH");
     expect(patch).toHaveLength(1);
     expect(env.emu.store.sites.get(s.id)).toMatchObject({ basename: "two", visibility: "unlisted" });
+  });
+
+  it("reads the proxy back as the host/path it was declared with, so refresh shows no drift", async () => {
+    const program = { ...base, proxy: "www.acme.test/docs/v2" };
+    const s = await created({ proxy: program.proxy });
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs.proxy).toBe("www.acme.test/docs/v2");
+    env.emu.log.reset();
+    expect((await env.up("Site", program, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("keeps a declared agentsContext when GitBook does not report the field (it is outside the published spec)", async () => {
+    const program = { ...base, agentsContext: "included" };
+    const s = await created({ agentsContext: "included" });
+    // A GitBook that ignores the field answers without it.
+    delete (env.emu.store.sites.get(s.id) as { agentsContext?: string }).agentsContext;
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs.agentsContext).toBe("included");
+    env.emu.log.reset();
+    expect((await env.up("Site", program, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
   });
 
   it("clears the proxy and disables adaptive content when removed, and leaves visibility as it is", async () => {
@@ -278,5 +301,120 @@ describe("lifecycle", () => {
     const next = await env.up("Site", { ...base, basename: "partial" }, { id: err.id, outs: err.properties });
     expect(next.step).toBe("update");
     expect(env.emu.store.sites.get(err.id)!.basename).toBe("partial");
+  });
+});
+
+describe("publishing", () => {
+  const org = () => env.emu.store.orgs.get(env.org)!;
+  afterEach(() => {
+    delete org().publishNeedsCheckout;
+  });
+  const routes = () => env.emu.log.byRoute();
+  const PUBLISH = "POST /v1/orgs/:org/sites/:site/publish";
+  const UNPUBLISH = "POST /v1/orgs/:org/sites/:site/unpublish";
+
+  it("creates a site unpublished without a publish call; declaring published then sends exactly the publish call", async () => {
+    env.emu.log.reset();
+    const s = await created();
+    expect(routes()).toEqual({ "POST /v1/orgs/:org/sites": 1 });
+    expect(s.outs).toMatchObject({ published: false });
+    expect((s.outs.urls as Record<string, unknown>).published).toBeUndefined();
+
+    env.emu.log.reset();
+    const r = await env.up("Site", { ...base, published: true }, s);
+    expect(r.step).toBe("update");
+    expect(routes()).toEqual({ [PUBLISH]: 1 });
+    expect(env.emu.store.sites.get(s.id)!.published).toBe(true);
+    expect(r.state.outs).toMatchObject({ published: true, urls: { published: expect.stringMatching(/^https:\/\//) } });
+
+    env.emu.log.reset();
+    expect((await env.up("Site", { ...base, published: true }, r.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("creates a site published, content or not: the POST, then the publish call", async () => {
+    env.emu.log.reset();
+    const s = await created({ published: true, basename: "live" });
+    expect(routes()).toEqual({ "POST /v1/orgs/:org/sites": 1, "PATCH /v1/orgs/:org/sites/:site": 1, [PUBLISH]: 1 });
+    expect(env.emu.store.sites.get(s.id)).toMatchObject({ published: true, basename: "live" });
+    expect(s.outs).toMatchObject({ published: true, basename: "live" });
+  });
+
+  it("unpublishes with exactly the unpublish call, and leaves the site as it is when published is removed", async () => {
+    const s = await created({ published: true });
+    env.emu.log.reset();
+    const off = await env.up("Site", { ...base, published: false }, s);
+    expect(routes()).toEqual({ [UNPUBLISH]: 1 });
+    expect(off.state.outs.published).toBe(false);
+
+    const on = await env.up("Site", { ...base, published: true }, off.state);
+    env.emu.log.reset();
+    const removed = await env.up("Site", base, on.state);
+    expect(removed.step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+    expect(env.emu.store.sites.get(s.id)!.published).toBe(true);
+  });
+
+  it("shows a site unpublished outside Pulumi as drift at refresh, and publishes it again on the next up", async () => {
+    const s = await created({ published: true });
+    env.emu.store.sites.get(s.id)!.published = false;
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs.published).toBe(false);
+    expect(refreshed!.state.outs.published).toBe(false);
+    env.emu.log.reset();
+    const r = await env.up("Site", { ...base, published: true }, refreshed!.state);
+    expect(r.step).toBe("update");
+    expect(routes()).toEqual({ [PUBLISH]: 1 });
+    expect(env.emu.store.sites.get(s.id)!.published).toBe(true);
+  });
+
+  it("leaves an undeclared publication alone: a change made in the app is only reported, never undone", async () => {
+    const s = await created();
+    env.emu.store.sites.get(s.id)!.published = true;
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.state.outs.published).toBe(true);
+    env.emu.log.reset();
+    expect((await env.up("Site", base, refreshed!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("adopts a site keeping its publication unless the program declares one", async () => {
+    const live = await created({ published: true });
+    env.emu.log.reset();
+    const kept = await env.up("Site", { ...base, adoptId: live.id });
+    expect(env.emu.log.writes()).toBe(0);
+    expect(kept.state.outs.published).toBe(true);
+
+    const other = await created({ published: true });
+    env.emu.log.reset();
+    const converged = await env.up("Site", { ...base, published: false, adoptId: other.id });
+    expect(routes()).toMatchObject({ [UNPUBLISH]: 1 });
+    expect(env.emu.log.writes()).toBe(1);
+    expect(converged.state.outs.published).toBe(false);
+  });
+
+  it("fails clearly when the plan needs a checkout first, keeping a new site in state unpublished", async () => {
+    org().publishNeedsCheckout = true;
+    const err = await env.up("Site", { ...base, published: true }).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: expect.any(String) });
+    expect(err.message).toMatch(/^Site \S+: published: GitBook did not publish site \S+: the organization's plan needs an upgrade first \(GitBook answered with Stripe checkout session cs_\w+ instead\)/);
+    expect(err.properties).toMatchObject({ published: false });
+    expect(env.emu.store.sites.get(err.id)!.published).toBe(false);
+
+    // Once the plan allows it, the next up publishes.
+    delete org().publishNeedsCheckout;
+    const next = await env.up("Site", { ...base, published: true }, { id: err.id, outs: err.properties });
+    expect(next.step).toBe("update");
+    expect(env.emu.store.sites.get(err.id)!.published).toBe(true);
+  });
+
+  it("records an update's PATCH when the publication after it needs a checkout", async () => {
+    const s = await created();
+    org().publishNeedsCheckout = true;
+    const err = await env.up("Site", { ...base, title: "Renamed Docs", published: true }, s).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: s.id });
+    expect(err.message).toMatch(/published: GitBook did not publish/);
+    expect(err.properties).toMatchObject({ title: "Renamed Docs", published: false });
+    expect(env.emu.store.sites.get(s.id)).toMatchObject({ title: "Renamed Docs", published: false });
   });
 });

@@ -3,14 +3,21 @@
  *
  * The site's default section and default site space are chosen by `default: true` on a SiteSection or
  * SiteSpace, never here: a Site input naming its own children would make a dependency cycle.
+ *
+ * Whether the site is live (`published`) is an input here rather than a resource of its own: the Site
+ * object reports it, so refresh reads it with the rest of the site at no extra request, and the
+ * outputs that follow from it (`urls.published`) are recorded by the resource that changed it. Its
+ * cost is the order: a Site is applied before the sections that depend on it, so a site first
+ * created published goes live before its content exists (GitBook publishes a site without content).
  */
 import { z } from "zod";
-import { ApiSite } from "../client";
+import { ApiPublishAnswer, ApiSite } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
+import { changedFields } from "../framework/diff";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, patchBody, type Ctx } from "../framework/resource";
+import { createOnce, declared, getOrUndefined, PartialFailure, patchBody, type Ctx } from "../framework/resource";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -39,13 +46,22 @@ const inputs = z.object({
       "Who can reach the published site: `public` (indexed by search engines), `unlisted` (not indexed), `share-link` (holders of a ShareLink URL), `visitor-auth` (visitors authenticated with a JWT). Managed only when declared: a site created without it is `public` (GitBook's default), an adopted site keeps its own, and removing it leaves the current value. The output is always the site's actual visibility.",
     )
     .register(field, { live: true }),
+  published: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(
+      "Whether the site is live: `true` publishes it (GitBook's publish call), `false` takes it offline (unpublish); its audience is `visibility`'s. Managed only when declared: a site created without it is not published (GitBook's default), an adopted site keeps its state, and removing it leaves the site as it is. The output is always the site's actual state, so refresh shows a site published or unpublished in the app as drift. Publishing happens when the Site itself is applied (created or updated), which is before the sections and site spaces that depend on it: on the first `up` a site declared published goes live without content (GitBook publishes a site without content) and shows each section as it is added. When the organization's plan needs an upgrade first, GitBook answers with a checkout instead of publishing, and `up` fails saying so (the site stays unpublished and is kept in state).",
+    )
+    .register(field, { change: "custom", live: true }),
   basename: text({ min: 1, max: 100 })
     .optional()
     .describe("Path segment the site is published under on the organization's hostname, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current value."),
   agentsContext: z
     .enum(["excluded", "included"], { error: "must be excluded or included" })
     .optional()
-    .describe("Whether GitBook's AI agent may use this site as context: `included` or `excluded`. Removing it leaves the current value."),
+    .describe(
+      "Whether GitBook's AI agent may use this site as context: `included` or `excluded`. Removing it leaves the current value. Not part of GitBook's published API spec: it is sent as declared, but GitBook may ignore it, and drift is shown only when GitBook reports the field.",
+    ),
   proxy: text({ max: 512, pattern: PROXY_PATTERN, patternHint: "host/path, e.g. example.com/docs" })
     .optional()
     .describe("Serve the site under a subdirectory of your own domain, written `host/path` (e.g. `example.com/docs`), at most 512 characters. Removing it removes the proxy.")
@@ -59,19 +75,20 @@ const inputs = z.object({
 });
 
 /**
- * What depends on the site's children (whether it is published, how many site spaces it shows) is not
- * an output: the site's own steps run before its children's, so such a value would be stale after
- * every `up`.
+ * What depends on the site's children (how many site spaces it shows) is not an output: the site's own
+ * steps run before its children's, so such a value would be stale after every `up`. Whether it is
+ * published is the site's own state, which only publishing and unpublishing change.
  */
 const outputs = z.object({
   type: z.string().describe("The site's actual type (plan)."),
   visibility: z.string().describe("The site's actual visibility (one of the values of the input, or one GitBook added since)."),
+  published: z.boolean().describe("Whether the site is live: its actual state."),
   hostname: z.string().describe("Hostname the site is published on."),
   urls: z
     .object({
       location: z.string().optional().describe("API URL of the site."),
       app: z.string().optional().describe("URL of the site in the GitBook app."),
-      published: z.string().optional().describe("URL of the published site, once published."),
+      published: z.string().optional().describe("URL of the published site; absent while the site is not published."),
     })
     .describe("The site's URLs."),
   createdAt: z.string().describe("When the site was created."),
@@ -82,10 +99,28 @@ export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-/** The API returns the proxy as `{origin, target}`; the input is the `host/path` string it was set with. */
-function proxyString(proxy: ApiSite["proxy"]): string | undefined {
-  const target = proxy?.target ?? proxy?.origin;
-  return target ? target.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
+/**
+ * The API returns the proxy as `{origin, target}`: `origin` is the `host/path` the site was set with
+ * (the input), `target` where GitBook serves the site for the proxy to forward to.
+ */
+export function proxyInput(proxy: ApiSite["proxy"]): string | undefined {
+  // The spec's origin has no scheme; one written with it still names the same host/path.
+  return proxy?.origin ? proxy.origin.replace(/^https?:\/\//, "").replace(/\/+$/, "") : undefined;
+}
+
+/**
+ * Takes the site live or offline; GitBook answers with the site as it now is. Publishing may instead
+ * answer with a Stripe checkout the organization's plan needs first: that is an error, naming it.
+ * Both calls set a state, so a retry cannot do harm.
+ */
+async function setPublished(ctx: Ctx, org: string, id: string, published: boolean): Promise<ApiSite> {
+  if (!published) return ctx.client.post(paths.siteUnpublish(org, id), { schema: ApiSite, idempotent: true });
+  const answer = await ctx.client.post(paths.sitePublish(org, id), { schema: ApiPublishAnswer, idempotent: true });
+  if (answer.type !== "checkout") return answer as ApiSite;
+  throw new Error(
+    `Site: published: GitBook did not publish site ${id}: the organization's plan needs an upgrade first (GitBook answered with Stripe checkout session ${String(answer.sessionId)} instead). ` +
+      "Upgrade the plan in GitBook (or choose a site type it covers), then run `pulumi up` again; or remove `published` to leave the site unpublished.",
+  );
 }
 
 async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: SiteOutputs }> {
@@ -101,10 +136,11 @@ async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: 
       (await ctx.client.listAll(paths.sites(org), ApiSite, { title: given.title })).filter((s) => s.title === given.title && (given.type === undefined || s.type === given.type)),
     createdAt: (s) => s.createdAt,
   });
-  // POST accepts only type, title and visibility; the rest needs a PATCH.
+  // POST accepts only type, title and visibility; the rest needs a PATCH, and publishing a call of its own.
   return finishCreate(definition, given, site, async (created, advance) => {
     const rest = patchBody(["basename", "agentsContext", "proxy", "adaptiveContent"], given, { patchable: definition.patch.patchable });
     if (Object.keys(rest).length > 0) advance(await ctx.client.patch(paths.site(org, created.id), { body: rest, schema: ApiSite }));
+    if (given.published !== undefined && given.published !== created.published) advance(await setPublished(ctx, org, created.id, given.published));
   });
 }
 
@@ -114,11 +150,22 @@ async function read(ctx: Ctx, id: string, props: SiteOutputs): Promise<SiteOutpu
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteOutputs, news: SiteInputs): Promise<SiteOutputs> {
+  const org = news.organizationId;
   const body = changedBody(definition, olds, news);
-  const site =
-    Object.keys(body).length > 0
-      ? await ctx.client.patch(paths.site(news.organizationId, id), { body, schema: ApiSite })
-      : await ctx.client.get(paths.site(news.organizationId, id), { schema: ApiSite });
+  let site = Object.keys(body).length > 0 ? await ctx.client.patch(paths.site(org, id), { body, schema: ApiSite }) : undefined;
+  if (news.published !== undefined && changedFields(definition.diff, olds, news).includes("published")) {
+    try {
+      site = await setPublished(ctx, org, id, news.published);
+    } catch (e) {
+      if (!site) throw e;
+      // The PATCH went through: record it, with the site's publication as it still is.
+      throw new PartialFailure(id, definition.outputsOf(declared(news), site), [`site ${id} was updated but its publication could not be changed: ${(e as Error).message}`], {
+        cause: e,
+        field: "published",
+      });
+    }
+  }
+  site ??= await ctx.client.get(paths.site(org, id), { schema: ApiSite });
   return definition.outputsOf(declared(news), site);
 }
 
@@ -132,21 +179,24 @@ export const definition = defineResource({
   kind: "Site",
   noun: "site",
   summary:
-    "A published docs site built from spaces. Its outputs describe the site itself: whether it is published and how many site spaces it shows depend on its children (created after it), so they are not outputs, which would be stale after every `up` and show as drift at every refresh.",
+    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published included; how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh.",
   inputs,
   outputs,
   live: (site: ApiSite) => ({
     type: site.type,
     title: site.title,
     visibility: site.visibility,
+    published: site.published,
     basename: site.basename ?? undefined,
-    agentsContext: site.agentsContext,
-    proxy: proxyString(site.proxy),
+    // Outside the spec: compared only when the API reports it, so a GitBook that ignores it shows no drift.
+    ...(site.agentsContext !== undefined && { agentsContext: site.agentsContext }),
+    proxy: proxyInput(site.proxy),
     adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
   }),
   computed: (site) => ({
     type: site.type,
     visibility: site.visibility,
+    published: site.published,
     hostname: site.hostname ?? "",
     urls: { ...site.urls },
     createdAt: site.createdAt,

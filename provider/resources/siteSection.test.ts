@@ -220,15 +220,16 @@ describe("lifecycle", () => {
     expect(r.state.outs).toMatchObject({ icon: "star", siteSpaceId: s.outs.siteSpaceId });
   });
 
-  it("clears removed nullable fields with null, so the title follows the space again", async () => {
+  it("clears removed icon, condition and description with null, and leaves a removed title in place", async () => {
     const siteId = await newSite();
     const s = await section(siteId, { title: "Custom", icon: "book", condition: "visitor.claims.beta", description: "Text", path: "kept" });
     const patches = spyBodies("PATCH");
     const r = await env.up("SiteSection", { siteId, spaceId: space[0], path: "kept" }, s);
     expect(r.step).toBe("update");
-    expect(patches()).toEqual([{ title: null, icon: null, condition: null, description: null }]);
+    // The API's PATCH takes a title of 2 to 128 characters, never null.
+    expect(patches()).toEqual([{ icon: null, condition: null, description: null }]);
     const live = env.emu.store.sections.get(s.id)!;
-    expect(live).toMatchObject({ title: null, path: "kept" });
+    expect(live).toMatchObject({ title: "Custom", path: "kept" });
     expect(live).not.toHaveProperty("icon");
     expect(live).not.toHaveProperty("condition");
     expect(live).not.toHaveProperty("description");
@@ -411,5 +412,64 @@ describe("resource class", () => {
     for (const k of ["organizationId", "siteId", "spaceId", "title", "icon", "path", "condition", "description", "default", "adoptId", "siteSpaceId", "urls"]) {
       expect(props).toHaveProperty(k);
     }
+  });
+});
+
+describe("groupId", () => {
+  const groupOf = (id: string) => env.emu.store.groupOfSection(env.emu.store.sections.get(id)!)?.id;
+  async function group(siteId: string, title = "Products"): Promise<string> {
+    return (await env.up("SiteSectionGroup", { siteId, title })).state.id;
+  }
+
+  it("creates the section in its group with the one POST, last there", async () => {
+    const siteId = await newSite();
+    const g = await group(siteId);
+    const first = await section(siteId, { groupId: g });
+    env.emu.log.reset();
+    const posts = spyBodies("POST");
+    const s = await section(siteId, { spaceId: space[1], groupId: g });
+    expect(posts()).toEqual([{ spaceId: space[1], siteSectionGroupId: g }]);
+    expect(env.emu.log.writes()).toBe(1);
+    expect(env.emu.store.childrenOf(siteId, g).map((n) => n.record.id)).toEqual([first.id, s.id]);
+    expect(s.outs.groupId).toBe(g);
+  });
+
+  it("moves the section in place with one PATCH, and back to the top level when removed", async () => {
+    const siteId = await newSite();
+    const [g, h] = [await group(siteId, "G"), await group(siteId, "H")];
+    const s = await section(siteId, { groupId: g });
+    const patches = spyBodies("PATCH");
+    const moved = await env.up("SiteSection", { siteId, spaceId: space[0], groupId: h }, s);
+    expect(moved.step).toBe("update");
+    expect(moved.state.id).toBe(s.id);
+    expect(groupOf(s.id)).toBe(h);
+    const back = await env.up("SiteSection", { siteId, spaceId: space[0] }, moved.state);
+    expect(patches()).toEqual([{ siteSectionGroupId: h }, { siteSectionGroupId: null }]);
+    expect(groupOf(s.id)).toBeUndefined();
+    expect(back.state.outs).not.toHaveProperty("groupId");
+  });
+
+  it("shows the section moved to another group outside Pulumi as drift, and moves it back", async () => {
+    const siteId = await newSite();
+    const [g, h] = [await group(siteId, "G"), await group(siteId, "H")];
+    const s = await section(siteId, { groupId: g });
+    env.emu.store.setSectionGroup(env.emu.store.sections.get(s.id)!, h);
+    env.outOfBand();
+    const refreshed = await env.refresh("SiteSection", s);
+    expect(refreshed!.inputs.groupId).toBe(h);
+    await env.up("SiteSection", { siteId, spaceId: space[0], groupId: g }, refreshed!.state);
+    expect(groupOf(s.id)).toBe(g);
+  });
+
+  it("leaves the section's group alone when the program does not declare it (the group's sections manage it)", async () => {
+    const siteId = await newSite();
+    const s = await section(siteId);
+    const g = (await env.up("SiteSectionGroup", { siteId, title: "G", sections: [s.id] })).state.id;
+    const r = await env.refresh("SiteSection", s);
+    expect(r!.inputs).not.toHaveProperty("groupId");
+    env.emu.log.reset();
+    expect((await env.up("SiteSection", { siteId, spaceId: space[0] }, r!.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+    expect(groupOf(s.id)).toBe(g);
   });
 });

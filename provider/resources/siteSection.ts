@@ -33,9 +33,9 @@ const inputs = z.object({
     .register(field, { change: "replace" }),
   title: text({ min: 2, max: 128 })
     .optional()
-    .describe("Title of the section, 2 to 128 characters. When omitted (or removed) the section shows the title of its space.")
-    // A null title makes the section follow its space's title again (the API default).
-    .register(field, { remove: "clear" }),
+    .describe(
+      "Title of the section, 2 to 128 characters. When omitted at creation the section shows the title of its space; removing it later leaves the current title in place (GitBook's API can change a section's title but not remove it).",
+    ),
   icon: text({ max: 50 })
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `book`). Removing it removes the icon.")
@@ -51,6 +51,13 @@ const inputs = z.object({
     .optional()
     .describe("Short description of the section, at most 256 characters. Removing it clears the description.")
     .register(field, { remove: "clear" }),
+  groupId: id()
+    .optional()
+    .describe(
+      "ID of the section group holding the section: pass the SiteSectionGroup's `id` output (the group's own `sections` list then stays out: use one form per group). Absent: the site's top level, or wherever the group's `sections` puts it. Changing it moves the section in place (last in its new container, until a SiteStructureOrder places it); removing it moves the section back to the top level.",
+    )
+    // Sent as `siteSectionGroupId` (POST and PATCH), null for the top level.
+    .register(field, { change: "custom", remove: "clear" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -96,6 +103,7 @@ function live(section: ApiSiteSection, props: Props): Props {
     path: section.path,
     condition: section.condition ?? undefined,
     description: section.description ?? undefined,
+    groupId: section.sectionGroup ?? undefined,
     // Only `default: true` is managed; a declared false must not read as drift when the section is the default.
     default: props.default === true ? section.default === true : props.default,
   };
@@ -114,6 +122,7 @@ async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string;
   const post: Props = { spaceId };
   if (given.title !== undefined) post.title = given.title;
   if (given.icon !== undefined) post.icon = given.icon;
+  if (given.groupId !== undefined) post.siteSectionGroupId = given.groupId;
   const section = await createOnce(ctx, {
     kind: "SiteSection",
     key: `${org}/${site}/${spaceId}`,
@@ -149,6 +158,7 @@ async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<Si
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs): Promise<SiteSectionOutputs> {
   const { organizationId: org, siteId: site } = news;
   const body = changedBody(definition, olds, news);
+  if (changedFields(definition.diff, olds, news).includes("groupId")) body.siteSectionGroupId = news.groupId ?? null;
   let section = Object.keys(body).length > 0 ? await ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection }) : undefined;
   if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
     try {

@@ -18,7 +18,11 @@ function inventory(emu: Emulator) {
   return {
     sites: s.sites.size,
     sections: s.sections.size,
+    sectionGroups: s.sectionGroups.size,
+    externalLinks: s.externalLinks.size,
     siteSpaces: s.siteSpaces.size,
+    // Spaces the program created (the seeded ones have no such title); a deleted space leaves the store.
+    createdSpaces: [...s.spaces.values()].filter((x) => x.title === "Tutorials" && !x.deletedAt).length,
     shareLinks: s.shareLinks.size,
     teams: s.teams.size,
     teamMembers: s.teamMembers.size,
@@ -27,7 +31,7 @@ function inventory(emu: Emulator) {
   };
 }
 
-const EMPTY = { sites: 0, sections: 0, siteSpaces: 0, shareLinks: 0, teams: 0, teamMembers: 0, samlProviders: 0, openApiSpecs: 0 };
+const EMPTY = { sites: 0, sections: 0, sectionGroups: 0, externalLinks: 0, siteSpaces: 0, createdSpaces: 0, shareLinks: 0, teams: 0, teamMembers: 0, samlProviders: 0, openApiSpecs: 0 };
 
 function emailOf(emu: Emulator, userId: string): string {
   return emu.store.members.get(userId)!.email;
@@ -68,7 +72,23 @@ for (const stack of ["dev", "prod"] as const) {
       expect(site[0]).toMatchObject({ title: want.title, visibility: want.visibility, adaptiveContent: { enabled: true } });
 
       const sections = emu.store.sectionsOf(site[0]!.id);
-      expect(sections.map((s) => s.title).sort()).toEqual(["API reference", "Getting started", "Guides"]);
+      expect(sections.map((s) => s.title).sort()).toEqual(["API reference", "Getting started", "Guides", "Tutorials"]);
+      // The navigation in the order the program declares it, the group holding its section and link.
+      const structure = (items: ReturnType<typeof emu.store.childrenOf>): unknown[] =>
+        items.map((n) =>
+          n.type === "site-section-group" ? { group: n.record.title, items: structure(emu.store.childrenOf(site[0]!.id, n.record.id)) } : n.record.title,
+        );
+      expect(structure(emu.store.childrenOf(site[0]!.id, undefined))).toEqual([
+        "Getting started",
+        "Guides",
+        "Tutorials",
+        { group: "Reference", items: ["API reference", "Status page"] },
+        "Community forum",
+      ]);
+      // The space the program created for Tutorials, shown by its section.
+      const tutorials = [...emu.store.spaces.values()].find((x) => x.title === "Tutorials");
+      expect(tutorials).toBeDefined();
+      expect(emu.store.siteSpacesOf(site[0]!.id).some((ss) => ss.spaceId === tutorials!.id)).toBe(true);
       const spaces = exampleSpaces(emu);
       const sectionOf = (title: string) => sections.find((s) => s.title === title)!;
       expect(emu.store.defaultSection(site[0]!)?.id).toBe(sectionOf("Getting started").id);
@@ -78,7 +98,7 @@ for (const stack of ["dev", "prod"] as const) {
       expect(inGuides.map((ss) => ss.spaceId).sort()).toEqual([spaces.guides, spaces["sdk-typescript"], spaces["internal-handbook"]].sort());
       expect(emu.store.defaultSiteSpaceIn(site[0]!, guides.id)?.spaceId).toBe(spaces["sdk-typescript"]);
       expect(inGuides.find((ss) => ss.spaceId === spaces["internal-handbook"])).toMatchObject({ path: "internal", condition: "visitor.claims.staff == true" });
-      expect(emu.store.siteSpacesOf(site[0]!.id)).toHaveLength(7);
+      expect(emu.store.siteSpacesOf(site[0]!.id)).toHaveLength(8);
 
       expect(emu.store.shareLinks.size).toBe(want.shareLinks);
 
@@ -104,7 +124,7 @@ for (const stack of ["dev", "prod"] as const) {
 
       expect(r.outputs?.siteId).toBe(site[0]!.id);
       expect(Object.keys(r.outputs?.siteSpaceIds as object).sort()).toEqual(
-        ["api", "api/beta", "api/changelog", "guides", "guides/handbook", "guides/typescript", "start"].sort(),
+        ["api", "api/beta", "api/changelog", "guides", "guides/handbook", "guides/typescript", "start", "tutorials"].sort(),
       );
       expect("singleSignOn" in r.outputs!).toBe(want.saml === 1);
     });
@@ -161,12 +181,27 @@ for (const stack of ["dev", "prod"] as const) {
       expect(raw).not.toContain(d.emu.token);
     });
 
-    it("replaces nothing when the sections are listed in another order", async () => {
-      const sections = JSON.parse(exampleSectionsConfig());
+    it("reorders two sections with the sort requests needed and nothing else, replacing nothing", async () => {
+      const sections = JSON.parse(exampleSectionsConfig()) as unknown[];
+      const swapped = [sections[1], sections[0], ...sections.slice(2)];
+      const config = { "docs-site:sections": JSON.stringify(swapped) };
       d.emu.log.reset();
-      const r = await run("preview", { "docs-site:sections": JSON.stringify([...sections].reverse()) });
+      const preview = await run("preview", config);
+      expect(preview.error).toBeUndefined();
+      expect(steps(preview).filter((s) => !s.startsWith("same "))).toEqual(["update docs/order"]);
+      expect(d.emu.log.count()).toBe(0);
+      const r = await run("up", config);
       expect(r.error).toBeUndefined();
-      expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual([]);
+      expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual(["update docs/order"]);
+      // One read of the structure, one move: Guides before Getting started.
+      expect(d.emu.log.writes()).toBe(1);
+      expect(d.emu.log.count({ method: "PATCH" })).toBe(1);
+      expect(d.emu.log.entries.map((e) => `${e.method} ${e.route}`)).toEqual(["GET /v1/orgs/:org/sites/:site/structure", "PATCH /v1/orgs/:org/sites/:site/structure/sort"]);
+      const site = [...d.emu.store.sites.values()][0]!;
+      expect(d.emu.store.childrenOf(site.id, undefined).slice(0, 2).map((n) => n.record.title)).toEqual(["Guides", "Getting started"]);
+      d.emu.log.reset();
+      const again = await run("up", config);
+      expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
       expect(d.emu.log.count()).toBe(0);
     });
 
@@ -206,14 +241,19 @@ describeDeployments("the docs-site example with a config mistake", () => {
 
   it("names every mistake, in whichever key it is", async () => {
     const sections = JSON.parse(exampleSectionsConfig());
-    sections[2].siteSpaces[0].space = "no-such-space";
+    sections[3].sections[0].siteSpaces[0].space = "no-such-space";
+    sections[1].siteSpaces[1].condition = "visitor.claims.stafff == true";
     sections[1].siteSpaces[1].path = "p".repeat(101);
     const r = await preview({
       "docs-site:sections": JSON.stringify(sections),
       "docs-site:team": JSON.stringify({ title: "Docs writers", members: [{ user: "ada" }] }),
       "docs-site:visibility": "secret",
     });
-    expect(r.error).toContain("docs-site:sections[2].siteSpaces[0].space: names no space in docs-site:spaces");
+    expect(r.error).toContain("docs-site:sections[3].sections[0].siteSpaces[0].space: names no space in docs-site:spaces");
+    // A condition naming a claim the visitor schema does not declare, with the claim it probably meant.
+    expect(r.error).toContain(
+      'docs-site:sections[1].siteSpaces[1].condition: "visitor.claims.stafff == true" names the claim visitor.claims.stafff, but visitorSchema declares no visitor.claims.stafff; nearest declared claim: visitor.claims.staff',
+    );
     expect(r.error).toContain("docs-site:sections[1].siteSpaces[1].path: must be 1 to 100 characters");
     expect(r.error).toContain("docs-site:team.members[0].user: must be the e-mail address of a member of the organization");
     expect(r.error).toContain("docs-site:visibility: must be one of public, unlisted, share-link, visitor-auth");

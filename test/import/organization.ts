@@ -2,19 +2,40 @@
  * A realistic organization for the importer's tests, built through the API as a user's clicks in
  * the GitBook app would build it (the emulator seeds only the organization, its spaces and members):
  *
- * - "Acme Developer Docs": public, with a proxy, adaptive content on, 5 sections (the second one the
- *   default, one with a condition) in 2 section groups, 3 further site spaces (conditions, a custom
- *   path, a section whose default is not the space it was made from).
- * - "Acme Partner Portal": a premium `share-link` site, 3 sections, 1 further site space with a
- *   condition, and 3 share links, one of them revoked.
+ * - "Acme Developer Docs": public and published, with a proxy, adaptive content on and a visitor
+ *   schema whose claims its conditions use; 5 sections (the second one the default, one with a
+ *   condition), 4 of them in 2 section groups; 3 further site spaces (conditions, a custom path, a
+ *   section whose default is not the space it was made from); 2 external links, one in a group, one
+ *   with a condition. Its navigation is sorted so that no container is in creation order: the
+ *   "Reference" group before "Build", the link first in "Reference", the site spaces of "Guides"
+ *   swapped.
+ * - "Acme Partner Portal": a premium `share-link` site, not published, 3 sections, 1 further site
+ *   space with a condition, and 3 share links, one of them revoked.
+ * - The spaces: "Guides" (in English, locked) in the collection "Acme products", "SDK for TypeScript"
+ *   in its collection "SDKs"; "Internal handbook" readable by every member.
  * - Teams "Docs writers" and "Developer relations", each with an owner and members.
  * - A SAML provider with every setting, its default team one of the teams; another with only an
  *   entity ID, whose new users join as guests.
  * - OpenAPI specs "acme-api" (from a URL, public) and "internal-api" (uploaded as text, private).
  *
- * 8 sections and 12 site spaces in all.
+ * 8 sections, 12 site spaces, 6 spaces and 2 collections in all.
  */
-import { ApiOpenApiSpec, ApiSamlProvider, ApiShareLink, ApiSite, ApiSiteSection, ApiSiteSpace, ApiTeam, GitbookClient, p } from "../../provider/client";
+import {
+  ApiCollection,
+  ApiOpenApiSpec,
+  ApiSamlProvider,
+  ApiShareLink,
+  ApiSite,
+  ApiSiteExternalLink,
+  ApiSiteSection,
+  ApiSiteSectionGroup,
+  ApiSiteSpace,
+  ApiSpace,
+  ApiTeam,
+  GitbookClient,
+  p,
+} from "../../provider/client";
+import { UNSIGNED_DESCRIPTION } from "../../provider/resources/siteAdaptiveSchema";
 import type { Emulator } from "../../emulator";
 
 /** The document of "internal-api", as uploaded. */
@@ -34,6 +55,24 @@ export const CERTIFICATE = `-----BEGIN CERTIFICATE-----
 MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ
 RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD
 -----END CERTIFICATE-----`;
+
+/** The visitor schema of "Acme Developer Docs": every claim its conditions name. */
+export const VISITOR_SCHEMA = {
+  type: "object",
+  properties: {
+    staff: { type: "boolean", description: "Signed in with an Acme account" },
+    unsigned: {
+      type: "object",
+      description: UNSIGNED_DESCRIPTION,
+      properties: {
+        beta: { type: "boolean", description: "Opted into beta features" },
+        language: { type: "string", description: "Preferred SDK language", enum: ["ts", "py"] },
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
 
 export interface SeededOrganization {
   org: string;
@@ -80,12 +119,24 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
   const devSdk = await section(dev, sdk, { title: "SDKs" });
   const devChangelog = await section(dev, changelog, { title: "Changelog" }, { condition: "visitor.claims.unsigned.beta == true" });
   await client.patch(`${sites}/${dev}`, { body: { defaultSiteSection: devGuides }, schema: ApiSite });
-  await siteSpace(dev, devGuides, sdk, { path: "typescript", condition: 'visitor.claims.unsigned.language == "ts"' });
-  await siteSpace(dev, devGuides, handbook, { path: "internal", condition: "visitor.claims.staff == true" });
+  const devTypescript = await siteSpace(dev, devGuides, sdk, { path: "typescript", condition: 'visitor.claims.unsigned.language == "ts"' });
+  const devInternal = await siteSpace(dev, devGuides, handbook, { path: "internal", condition: "visitor.claims.staff == true" });
   const apiChangelog = await siteSpace(dev, devApi, changelog, { path: "changes" });
   await client.patch(`${sites}/${dev}/sections/${devApi}`, { body: { defaultSiteSpace: apiChangelog }, schema: ApiSiteSection });
-  await client.post(`${sites}/${dev}/section-groups`, { body: { title: "Build", icon: "hammer", sections: [devGuides, devSdk] } });
-  await client.post(`${sites}/${dev}/section-groups`, { body: { title: "Reference", sections: [devApi, devChangelog] } });
+  const group = (body: Record<string, unknown>) => client.post(`${sites}/${dev}/section-groups`, { body, schema: ApiSiteSectionGroup });
+  const build = await group({ title: "Build", icon: "hammer", sections: [devGuides, devSdk] });
+  const reference = await group({ title: "Reference", sections: [devApi, devChangelog] });
+  const link = (body: Record<string, unknown>) => client.post(`${sites}/${dev}/external-links`, { body, schema: ApiSiteExternalLink });
+  const status = await link({ title: "API status", url: "https://status.acme.test", icon: "signal", parent: reference.id });
+  await link({ title: "Beta forum", url: "https://forum.acme.test/beta", description: "Talk to the team", condition: "visitor.claims.unsigned.beta == true" });
+  // Every container out of creation order: the top level, a group, a section's site spaces.
+  const sort = (type: string, id: string, before: [string, string]) =>
+    client.patch(`${sites}/${dev}/structure/sort`, { body: { item: { type, id }, position: { before: { type: before[0], id: before[1] } } } });
+  await sort("site-section-group", reference.id, ["site-section-group", build.id]);
+  await sort("site-external-link", status.id, ["site-section", devApi]);
+  await sort("site-space", devInternal, ["site-space", devTypescript]);
+  await client.put(`${sites}/${dev}/adaptive-schema`, { body: { jsonSchema: VISITOR_SCHEMA } });
+  await client.post(`${sites}/${dev}/publish`, { schema: ApiSite, idempotent: true });
 
   // ---- Acme Partner Portal
   const partners = (await client.post(sites, { body: { title: "Acme Partner Portal", type: "premium", visibility: "share-link" }, schema: ApiSite })).id;
@@ -98,6 +149,15 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
     links.push(await client.post(`${sites}/${partners}/share-links`, { body: { name }, schema: ApiShareLink }));
   }
   await client.patch(`${sites}/${partners}/share-links/${links[2]!.id}`, { body: { active: false }, schema: ApiShareLink });
+
+  // ---- Spaces and collections
+  const products = await client.post(p`/orgs/${org}/collections`, { body: { title: "Acme products" }, schema: ApiCollection });
+  await client.patch(p`/collections/${products.id}`, { body: { description: "Everything we ship", defaultLevel: "read" }, schema: ApiCollection });
+  const sdks = await client.post(p`/orgs/${org}/collections`, { body: { title: "SDKs", parent: products.id }, schema: ApiCollection });
+  await client.post(p`/spaces/${guides}/move`, { body: { parent: products.id }, schema: ApiSpace });
+  await client.post(p`/spaces/${sdk}/move`, { body: { parent: sdks.id }, schema: ApiSpace });
+  await client.patch(p`/spaces/${guides}`, { body: { language: "en", editMode: "locked" }, schema: ApiSpace });
+  await client.patch(p`/spaces/${handbook}`, { body: { defaultLevel: "read" }, schema: ApiSpace });
 
   // ---- Teams, single sign-on
   const team = async (title: string, owner: string, members: string[]) => {
@@ -150,7 +210,6 @@ export function addLargeSite(emu: Emulator, title: string, counts: { sections: n
   const store = emu.store;
   const org = emu.seeded.organizationId;
   const site = store.newId("site");
-  const now = site.createdAt;
   store.sites.set(site.id, {
     ...site,
     orgId: org,
@@ -158,9 +217,9 @@ export function addLargeSite(emu: Emulator, title: string, counts: { sections: n
     title,
     basename: title.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
     visibility: "share-link",
+    published: true,
     agentsContext: "excluded",
     adaptiveContent: { enabled: false },
-    adaptiveSchema: { jsonSchema: {}, updatedAt: now },
   });
   const spaces = emu.seeded.spaceIds;
   for (let i = 0; i < counts.sections; i++) {

@@ -4,7 +4,8 @@
  *
  * - the import reads only (GETs), and says how many requests it made;
  * - the generated program builds with `tsc` (strict) and names nothing secret;
- * - the first `pulumi up` adopts every object and sends no write at all;
+ * - the first `pulumi up` adopts every object and sends no write at all: no setting to converge, and
+ *   no sort request, the navigation's order (sorted away from creation order) being declared as it is;
  * - `pulumi preview --expect-no-changes` then passes;
  * - a second import of the same organization writes byte-identical files;
  * - with `--retain-on-delete`, `pulumi destroy` empties the stack and sends no DELETE: every object
@@ -21,6 +22,8 @@ import { runImport } from "../../provider/importer/command";
 import { Emulator } from "../../emulator";
 import { linkPackage } from "../../dev/harness/project";
 import { cliMissing, createCliStack, type CliStack } from "../../dev/pulumiCli";
+import { adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
+import { collections } from "../../emulator/resources/collections";
 import { ROOT } from "../support/lifecycle";
 import { seedOrganization, type SeededOrganization } from "./organization";
 
@@ -95,6 +98,10 @@ for (const style of ["resources", "docs-site"] as const) {
       sections: emu.store.sections.size,
       siteSpaces: emu.store.siteSpaces.size,
       sectionGroups: emu.store.sectionGroups.size,
+      externalLinks: emu.store.externalLinks.size,
+      adaptiveSchemas: adaptiveSchemas.of(emu.store).size,
+      spaces: emu.store.spaces.size,
+      collections: collections.of(emu.store).size,
       shareLinks: emu.store.shareLinks.size,
       teams: emu.store.teams.size,
       teamMembers: emu.store.teamMembers.size,
@@ -125,7 +132,9 @@ for (const style of ["resources", "docs-site"] as const) {
       expect(emu.log.entries.filter((e) => WRITES.includes(e.method))).toEqual([]);
       const requests = emu.log.count();
       expect(stderr).toContain(`in ${requests} requests and 1 download`);
-      expect(stderr).toMatch(/Read 2 sites, 8 sections, 12 site spaces, 3 share links, 2 teams, 2 SAML providers, 2 OpenAPI specs/);
+      expect(stderr).toMatch(
+        /Read 2 sites, 8 sections, 12 site spaces, 2 section groups, 2 external links, 1 visitor schema, 6 spaces, 2 collections, 3 share links, 2 teams, 2 SAML providers, 2 OpenAPI specs/,
+      );
       const files = imported;
       expect(Object.keys(files).sort()).toEqual([".gitignore", "Pulumi.dev.yaml", "Pulumi.yaml", "index.ts", "openapi/internal-api.yaml", "package.json", "tsconfig.json"]);
       for (const [file, text] of Object.entries(files)) {
@@ -152,9 +161,27 @@ for (const style of ["resources", "docs-site"] as const) {
       expect(up.code, up.stdout).toBe(0);
       expect(emu.log.entries.filter((e) => WRITES.includes(e.method))).toEqual([]);
       const custom = stack.state().resources.filter((r) => r.custom);
-      // 2 sites, 8 sections, 4 further site spaces, 3 share links, 2 teams, 2 SAML providers, 2 specs.
-      expect(custom.length).toBe(23);
-      for (const r of custom) expect(r.id, r.urn).toBe(r.inputs.adoptId);
+      const kinds = custom.map((r) => r.type.replace(/^.*:/, ""));
+      const howMany = Object.fromEntries([...new Set(kinds)].map((k) => [k, kinds.filter((x) => x === k).length]));
+      // 8 sections, 4 further site spaces; the 2 sections groups and 2 external links, a visitor schema and
+      // each site's order; the 6 spaces they show and their 2 collections.
+      expect(howMany).toEqual({
+        Site: 2,
+        SiteSection: 8,
+        SiteSpace: 4,
+        SiteSectionGroup: 2,
+        SiteExternalLink: 2,
+        SiteAdaptiveSchema: 1,
+        SiteStructureOrder: 2,
+        Space: 6,
+        Collection: 2,
+        ShareLink: 3,
+        Team: 2,
+        SamlProvider: 2,
+        OpenApiSpec: 2,
+      });
+      // An order is not an object: its ID is its site's.
+      for (const r of custom) expect(r.id, r.urn).toBe(r.type.endsWith(":SiteStructureOrder") ? r.inputs.siteId : r.inputs.adoptId);
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);
       expect(up.steps.filter((s) => s.type.includes("gitbook:")).every((s) => s.op === "create")).toBe(true);

@@ -8,6 +8,7 @@
 import { expect, it } from "vitest";
 import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { ClientOptions } from "../../provider/client";
+import type { RuntimeOptions } from "../../provider/config";
 import { createProvider } from "../../provider/impl";
 import type { Props } from "../../provider/framework/resource";
 
@@ -49,11 +50,13 @@ export interface ProviderEnv {
 }
 
 /** `client`: options for the provider's clients over the suite's fast retries (e.g. a short time limit). */
-export async function startProviderEnv(opts: EmulatorOptions & { client?: Partial<ClientOptions> } = {}): Promise<ProviderEnv> {
-  const { client, ...emulatorOptions } = opts;
+export async function startProviderEnv(
+  opts: EmulatorOptions & { client?: Partial<ClientOptions>; openApiPoll?: RuntimeOptions["openApiPoll"] } = {},
+): Promise<ProviderEnv> {
+  const { client, openApiPoll, ...emulatorOptions } = opts;
   const emu = await Emulator.start(emulatorOptions);
   // Fast retries: the suite exercises retry paths, not real back-off times.
-  const { runtime, dispatch } = createProvider({ clientOverrides: { retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 }, ...client } });
+  const { runtime, dispatch } = createProvider({ clientOverrides: { retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 }, ...client }, ...(openApiPoll ? { openApiPoll } : {}) });
   const config: Record<string, string> = {
     "gitbook:token": emu.token,
     "gitbook:apiUrl": emu.url,

@@ -1,0 +1,123 @@
+// Collections: the folders of an organization's content tree, holding spaces and other collections.
+import { created, deleted, fail, invalid, LIMITS, list, notFound, nullable, obj, ok, oneOf, queryBool, str, validate, type Router } from "../http";
+import { DEFAULT_LEVELS, defineTable, type Base, type DefaultLevel, type Store } from "../store";
+import { apiUrl, APP, child, compact, getOrg, ORG, type Ctx, type Env } from "./resource";
+
+export interface CollectionRecord extends Base {
+  orgId: string;
+  title: string;
+  /** "" when none (the API's PATCH takes "" and no null). */
+  description: string;
+  /** ID of the collection holding this one; absent at the organization's top level. */
+  parentId?: string;
+  defaultLevel: DefaultLevel;
+}
+
+export const collections = defineTable<CollectionRecord>();
+
+const COLLECTION = "/v1/collections/:collection";
+
+export function collectionView(e: Env, col: CollectionRecord) {
+  return compact({
+    object: "collection",
+    id: col.id,
+    title: col.title,
+    description: col.description || undefined,
+    organization: col.orgId,
+    parent: col.parentId,
+    defaultLevel: col.defaultLevel,
+    urls: { location: apiUrl(e, `/collections/${col.id}`), app: `${APP}/o/${col.orgId}/c/${col.id}/` },
+    permissions: { view: true, admin: true, viewInviteLinks: true, create: true },
+  });
+}
+
+function getCollection(c: Ctx): CollectionRecord {
+  return collections.of(c.store).get(c.params.collection!) ?? notFound("collection", c.params.collection!);
+}
+
+/** A collection referenced from a body (`parent`): must exist in the organization, else 400 naming the field. */
+export function collectionRef(c: Ctx, orgId: string, id: string, field: string): CollectionRecord {
+  return child(collections.of(c.store), id, (col) => col.orgId === orgId) ?? invalid(field, `no collection "${id}" in this organization`);
+}
+
+/** The collection and every collection below it, parents first. */
+function subtree(store: Store, id: string): CollectionRecord[] {
+  const all = [...collections.of(store).values()];
+  const out = all.filter((col) => col.id === id);
+  for (let i = 0; i < out.length; i++) out.push(...all.filter((col) => col.parentId === out[i]!.id));
+  return out;
+}
+
+/**
+ * Where a move body sends an item of the content tree now under `current`: the new parent's ID, or
+ * undefined for the top level. A move that changes nothing is a 409, as the spec documents for both
+ * move operations; `position` only orders siblings, which the emulator does not keep.
+ */
+export function moveTarget(c: Ctx, orgId: string, current: string | undefined, refuse: (parent: CollectionRecord) => string | undefined = () => undefined): string | undefined {
+  const b = validate(c.body, { parent: nullable(str()), position: obj() });
+  if (b.parent === undefined && b.position === undefined) invalid("body", "must set parent or position");
+  if (b.parent === undefined) return current;
+  const target = b.parent === null ? undefined : collectionRef(c, orgId, b.parent, "parent");
+  const problem = target && refuse(target);
+  if (problem) invalid("parent", problem);
+  if (target?.id === current && b.position === undefined) fail(409, "Operation would not result in any update");
+  return target?.id;
+}
+
+export function routes(r: Router<Ctx>): void {
+  r.add("GET", `${ORG}/collections`, (c) => {
+    const org = getOrg(c);
+    const nested = queryBool(c.query, "nested") ?? true;
+    const items = [...collections.of(c.store).values()].filter((col) => col.orgId === org.id && (nested || col.parentId === undefined));
+    return list(c.query, items, (col) => collectionView(c, col));
+  });
+
+  // POST takes only a title and a parent: a description and a default level need a PATCH.
+  r.add("POST", `${ORG}/collections`, (c) => {
+    const org = getOrg(c);
+    const b = validate(c.body, { title: str(LIMITS.collectionTitle), parent: str() });
+    const parent = b.parent === undefined ? undefined : collectionRef(c, org.id, b.parent, "parent");
+    const col: CollectionRecord = { ...c.store.newId("col"), orgId: org.id, title: b.title ?? "Untitled", description: "", defaultLevel: "inherit" };
+    if (parent) col.parentId = parent.id;
+    collections.of(c.store).set(col.id, col);
+    return created(collectionView(c, col));
+  });
+
+  r.add("GET", COLLECTION, (c) => ok(collectionView(c, getCollection(c))));
+
+  r.add("PATCH", COLLECTION, (c) => {
+    const col = getCollection(c);
+    const b = validate(c.body, {
+      title: str(LIMITS.collectionTitle),
+      description: str(LIMITS.collectionDescription),
+      defaultLevel: nullable(oneOf(DEFAULT_LEVELS)),
+    });
+    if (b.title !== undefined) col.title = b.title;
+    if (b.description !== undefined) col.description = b.description;
+    if (b.defaultLevel !== undefined) col.defaultLevel = b.defaultLevel;
+    return ok(collectionView(c, col));
+  });
+
+  r.add("POST", `${COLLECTION}/move`, (c) => {
+    const col = getCollection(c);
+    const below = new Set(subtree(c.store, col.id).map((x) => x.id));
+    const target = moveTarget(c, col.orgId, col.parentId, (p) => (below.has(p.id) ? "cannot move a collection into itself or a collection inside it" : undefined));
+    if (target === undefined) delete col.parentId;
+    else col.parentId = target;
+    return ok(collectionView(c, col));
+  });
+
+  // Deleting a collection deletes what it holds: the collections below it, and its spaces, which go
+  // to the trash as a deleted space does (restorable for 7 days, at the top level once restored).
+  r.add("DELETE", COLLECTION, (c) => {
+    const doomed = subtree(c.store, c.params.collection!);
+    const ids = new Set(doomed.map((x) => x.id));
+    for (const space of [...c.store.spaces.values()]) {
+      if (space.parentId === undefined || !ids.has(space.parentId)) continue;
+      c.store.trashSpace(space.id);
+      delete space.parentId;
+    }
+    for (const x of doomed) collections.of(c.store).delete(x.id);
+    return deleted(doomed.length > 0);
+  });
+}

@@ -1,0 +1,146 @@
+/**
+ * SiteExternalLink: an entry of a site's navigation leading to another website (a blog, a status
+ * page), at the site's top level or in a section group.
+ *
+ * GitBook has no GET for one link, nor a list of them: reads find the link in the site's structure,
+ * which the client shares between concurrent reads, so refreshing every link of a site costs one GET.
+ * A new link comes last in its container; its place among its siblings is a SiteStructureOrder's.
+ */
+import { z } from "zod";
+import { ApiSiteExternalLink } from "../client";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { changedFields } from "../framework/diff";
+import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { createOnce, declared, type Ctx, type Props } from "../framework/resource";
+import { readStructure } from "./siteStructure";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const inputs = z.object({
+  organizationId: organizationIdField,
+  siteId: id().describe("ID of the site whose navigation shows the link. Changing it replaces the link.").register(field, { change: "replace" }),
+  title: text({ min: 2, max: 128 }).describe("Title of the link in the navigation, 2 to 128 characters."),
+  url: httpUrl(2048).describe("Where the link leads: an absolute http(s) URL, at most 2048 characters."),
+  description: text({ max: 256 })
+    .optional()
+    .describe("Short description shown with the link, at most 256 characters. Removing it clears the description.")
+    .register(field, { remove: "clear" }),
+  icon: text({ max: 50 })
+    .optional()
+    .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `rss`). Removing it removes the icon.")
+    .register(field, { remove: "clear" }),
+  groupId: id()
+    .optional()
+    .describe(
+      "ID of the section group holding the link: pass the SiteSectionGroup's `id` output. Absent: the site's top level. Changing it moves the link in place (last in its new container, until a SiteStructureOrder places it); removing it moves the link back to the top level.",
+    )
+    // Sent as `parent`, null for the top level.
+    .register(field, { change: "custom", remove: "clear" }),
+  draft: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe("Whether the link is a draft, hidden from the published site. A link created without it is live; removing it makes the link live.")
+    .register(field, { remove: { reset: false } }),
+  condition: text({ min: 1, max: 1024 })
+    .optional()
+    .describe("Adaptive-content expression deciding which visitors see the link, 1 to 1024 characters. Removing it shows the link to everyone.")
+    .register(field, { remove: "clear" }),
+  adoptId: adoptIdField,
+});
+
+const outputs = z.object({});
+
+export type SiteExternalLinkInputs = Inputs<typeof inputs>;
+export type SiteExternalLinkOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+function live(link: ApiSiteExternalLink): Props {
+  return {
+    title: link.title,
+    url: link.url,
+    description: link.description ?? undefined,
+    icon: link.icon ?? undefined,
+    groupId: link.sectionGroup ?? undefined,
+    draft: link.draft ?? false,
+    condition: link.condition ?? undefined,
+  };
+}
+
+/** The links of the site's structure, wherever they sit (undefined when the site is gone). */
+async function linksOf(ctx: Ctx, org: string, site: string): Promise<ApiSiteExternalLink[] | undefined> {
+  const tree = await readStructure(ctx, org, site);
+  return tree && [...tree.byId.values()].filter((l) => l.type === "site-external-link").map((l) => ApiSiteExternalLink.parse(l.item));
+}
+
+async function findLink(ctx: Ctx, org: string, site: string, id: string): Promise<ApiSiteExternalLink | undefined> {
+  return (await linksOf(ctx, org, site))?.find((l) => l.id === id);
+}
+
+async function create(ctx: Ctx, given: SiteExternalLinkInputs): Promise<{ id: string; outs: SiteExternalLinkOutputs }> {
+  const { organizationId: org, siteId: site } = given;
+  // POST takes every setting.
+  const body = declared({
+    title: given.title,
+    url: given.url,
+    description: given.description,
+    icon: given.icon,
+    parent: given.groupId,
+    draft: given.draft,
+    condition: given.condition,
+  });
+  const link = await createOnce(ctx, {
+    kind: "SiteExternalLink",
+    key: `${org}/${site}/${given.title}/${given.url}`,
+    what: `external link ${JSON.stringify(given.title)} to ${given.url} in site ${site}`,
+    send: () => ctx.client.post(paths.externalLinks(org, site), { body, schema: ApiSiteExternalLink }),
+    // Links carry no creation time: after a lost answer, the link the POST made has this title and URL,
+    // and no other resource holds it.
+    candidates: async () => ((await linksOf(ctx, org, site)) ?? []).filter((l) => l.title === given.title && l.url === given.url),
+  });
+  return finishCreate(definition, given, link);
+}
+
+async function read(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Promise<SiteExternalLinkOutputs | undefined> {
+  const link = await findLink(ctx, props.organizationId, props.siteId, id);
+  return link && refreshed(definition, props, link);
+}
+
+async function update(ctx: Ctx, id: string, olds: SiteExternalLinkOutputs, news: SiteExternalLinkInputs): Promise<SiteExternalLinkOutputs> {
+  const { organizationId: org, siteId: site } = news;
+  const body = changedBody(definition, olds, news);
+  if (changedFields(definition.diff, olds, news).includes("groupId")) body.parent = news.groupId ?? null;
+  const link =
+    Object.keys(body).length > 0
+      ? await ctx.client.patch(paths.externalLink(org, site, id), { body, schema: ApiSiteExternalLink })
+      : await findLink(ctx, org, site, id);
+  if (!link) throw goneFromState(definition, id, ` in site ${site}`);
+  return definition.outputsOf(declared(news), link);
+}
+
+async function remove(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Promise<void> {
+  await ctx.client.delete(paths.externalLink(props.organizationId, props.siteId, id));
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "SiteExternalLink",
+  noun: "external link",
+  summary: "A link to another website in a site's navigation, at its top level or in a section group.",
+  inputs,
+  outputs,
+  live,
+  computed: () => ({}),
+  create,
+  read,
+  update,
+  delete: remove,
+});
+
+/** A link to another website in a GitBook site's navigation. */
+export const SiteExternalLink = resourceClass(definition);
+export type SiteExternalLink = InstanceType<typeof SiteExternalLink>;
+export type SiteExternalLinkArgs = ConstructorParameters<typeof SiteExternalLink>[1];

@@ -1,0 +1,181 @@
+/**
+ * SiteSectionGroup: a named group of a site's sections in its navigation (e.g. "Products" holding one
+ * section per product).
+ *
+ * A section joins a group in one of two ways, and a program should use one of them per group:
+ * - the group's `sections` (authoritative: the group holds exactly those sections; GitBook takes them
+ *   in when the group is created, and afterwards each one that joins or leaves is one PATCH of that
+ *   section's `siteSectionGroupId`, GitBook's only way to change a group's sections);
+ * - each SiteSection's `groupId`, the group's `sections` left out.
+ * Declaring both for one group makes the two fight whenever they disagree.
+ *
+ * GitBook has no GET for one group: reads find it in the site's structure, which the client shares
+ * between concurrent reads, so refreshing every group, link and order of a site costs one GET. The
+ * order of what a group holds is a SiteStructureOrder's.
+ */
+import { z } from "zod";
+import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
+import { isUnknown } from "../framework/check";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { changedFields } from "../framework/diff";
+import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { createOnce, declared, PartialFailure, type Ctx, type Props } from "../framework/resource";
+import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const inputs = z.object({
+  organizationId: organizationIdField,
+  siteId: id().describe("ID of the site whose navigation holds the group. Changing it replaces the group.").register(field, { change: "replace" }),
+  title: text({ min: 1, max: 100 }).describe("Title of the group in the navigation, 1 to 100 characters."),
+  icon: text({ max: 50 })
+    .optional()
+    .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `box`). Removing it removes the icon.")
+    .register(field, { remove: "clear" }),
+  draft: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe("Whether the group is a draft, hidden from the published site. A group created without it is live; removing it makes the group live.")
+    .register(field, { remove: { reset: false } }),
+  sections: z
+    .array(id())
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      ids.forEach((s, i) => {
+        if (isUnknown(s)) return;
+        if (seen.has(s)) ctx.addIssue({ code: "custom", path: [i], message: `lists section ${s} twice` });
+        seen.add(s);
+      });
+    })
+    .optional()
+    .describe(
+      "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead; removing it leaves the sections where they are.",
+    )
+    // Each section that joins or leaves is a PATCH of that section.
+    .register(field, { change: "custom" }),
+  adoptId: adoptIdField,
+});
+
+const outputs = z.object({});
+
+export type SiteSectionGroupInputs = Inputs<typeof inputs>;
+export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+/** The group as the structure shows it, with the sections it holds (in order). */
+type Group = ApiSiteSectionGroup & { held: string[] };
+
+function live(group: Group): Props {
+  return { title: group.title, icon: group.icon ?? undefined, draft: group.draft ?? false, sections: group.held };
+}
+
+function groupIn(tree: SiteTree, id: string): Group | undefined {
+  const found = tree.byId.get(id);
+  if (found?.type !== "site-section-group") return undefined;
+  return { ...ApiSiteSectionGroup.parse(found.item), held: sectionsOfGroup(tree, id) };
+}
+
+async function findGroup(ctx: Ctx, org: string, site: string, id: string): Promise<Group | undefined> {
+  const tree = await readStructure(ctx, org, site);
+  return tree && groupIn(tree, id);
+}
+
+/** What a POST or PATCH answered, with the sections it says the group holds. */
+function answered(group: ApiSiteSectionGroup): Group {
+  const held = group.children ? group.children.filter((c) => c.object === "site-section").map((c) => c.id) : (group.sections ?? []).map((s) => s.id);
+  return { ...group, held };
+}
+
+/** Sorted, so a `sections` list in another order compares equal: membership is a set. */
+const asSet = (ids: unknown) => (Array.isArray(ids) ? [...ids].sort() : ids);
+
+async function create(ctx: Ctx, given: SiteSectionGroupInputs): Promise<{ id: string; outs: SiteSectionGroupOutputs }> {
+  const { organizationId: org, siteId: site } = given;
+  const body = declared({ title: given.title, icon: given.icon, draft: given.draft, sections: given.sections });
+  const group = await createOnce(ctx, {
+    kind: "SiteSectionGroup",
+    key: `${org}/${site}/${given.title}`,
+    what: `section group ${JSON.stringify(given.title)} in site ${site}`,
+    send: () => ctx.client.post(paths.sectionGroups(org, site), { body, schema: ApiSiteSectionGroup }),
+    // Groups carry no creation time: after a lost answer, the group the POST made has this title, and no
+    // other resource holds it.
+    candidates: async () => (await ctx.client.listAll(paths.sectionGroups(org, site), ApiSiteSectionGroup)).filter((g) => g.title === given.title),
+  });
+  return finishCreate(definition, given, answered(group));
+}
+
+async function read(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promise<SiteSectionGroupOutputs | undefined> {
+  const group = await findGroup(ctx, props.organizationId, props.siteId, id);
+  return group && refreshed(definition, props, group);
+}
+
+/**
+ * Brings the group to hold exactly `wanted`: each section missing joins it, and each section still in it
+ * that is not wanted goes back to the top level. Run one at a time per site, on a fresh read: a section
+ * leaving this group may be joining another group in the same run, and must not be sent back to the
+ * top level after it has.
+ */
+async function converge(ctx: Ctx, org: string, site: string, id: string, wanted: readonly string[]): Promise<Group | undefined> {
+  return oneAtATime(ctx.client, org, site, async () => {
+    const before = await findGroup(ctx, org, site, id);
+    if (!before) return undefined;
+    const joining = wanted.filter((s) => !before.held.includes(s));
+    const leaving = before.held.filter((s) => !wanted.includes(s));
+    for (const [section, group] of [...joining.map((s) => [s, id] as const), ...leaving.map((s) => [s, null] as const)]) {
+      await ctx.client.patch(paths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
+    }
+    // Each section that joins comes last in the group.
+    return { ...before, held: [...before.held.filter((s) => wanted.includes(s)), ...joining] };
+  });
+}
+
+async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs): Promise<SiteSectionGroupOutputs> {
+  const { organizationId: org, siteId: site } = news;
+  const body = changedBody(definition, olds, news);
+  let group = Object.keys(body).length > 0 ? answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })) : undefined;
+  if (news.sections !== undefined && changedFields(definition.diff, olds, news).includes("sections")) {
+    try {
+      group = await converge(ctx, org, site, id, news.sections!);
+    } catch (e) {
+      if (!group) throw e;
+      // The group's own PATCH went through: record it, with its sections as they were.
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: olds.sections }, group), [
+        `section group ${id} was updated but its sections could not be changed: ${(e as Error).message}`,
+      ], { cause: e, field: "sections" });
+    }
+  }
+  group ??= await findGroup(ctx, org, site, id);
+  if (!group) throw goneFromState(definition, id, ` in site ${site}`);
+  return definition.outputsOf(declared(news), group);
+}
+
+async function remove(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promise<void> {
+  // GitBook's spec does not say what becomes of the sections of a deleted group; the emulator keeps them,
+  // in the group's place.
+  await ctx.client.delete(paths.sectionGroup(props.organizationId, props.siteId, id));
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "SiteSectionGroup",
+  noun: "section group",
+  summary: "A named group of sections in a site's navigation; it holds the sections its `sections` lists (or those naming it as their `groupId`).",
+  inputs,
+  outputs,
+  view: (props) => ({ ...props, sections: asSet(props.sections) }),
+  live,
+  computed: () => ({}),
+  create,
+  read,
+  update,
+  delete: remove,
+});
+
+/** A group of sections in a GitBook site's navigation. */
+export const SiteSectionGroup = resourceClass(definition);
+export type SiteSectionGroup = InstanceType<typeof SiteSectionGroup>;
+export type SiteSectionGroupArgs = ConstructorParameters<typeof SiteSectionGroup>[1];

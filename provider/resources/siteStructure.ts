@@ -1,0 +1,160 @@
+/**
+ * A site's structure (its navigation), as the resources under a site read and order it.
+ *
+ * GitBook has no GET for one external link or one section group: they are read from the site's
+ * structure (GET @SITE/structure), which the client shares between concurrent reads like a listing
+ * (GitbookClient.getShared), so refreshing every link, group and the order of one site costs one
+ * request. The structure is the organization's view: it shows draft items and items behind a condition
+ * (GitBook leaves those out of the published site only).
+ *
+ * A structure is made of containers, each holding items in order: the site's top level (sections,
+ * section groups, external links), each section group (the same kinds), and each section (its site
+ * spaces). Sorting (PATCH @SITE/structure/sort) moves one item before or after a sibling of the same
+ * container; `movesFor` says which moves put a container in a declared order with the fewest requests.
+ */
+import { ApiSiteSection, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient } from "../client";
+import { paths } from "../framework/paths";
+import { getOrUndefined, type Ctx } from "../framework/resource";
+
+/** The kinds of item a sort request names (GitBook's SiteStructureItemPointer). */
+export type ItemType = "site-space" | "site-section" | "site-section-group" | "site-external-link";
+
+/** Where an item sits: "" for the site's top level, `group:<id>` or `section:<id>`. */
+export type ContainerKey = string;
+
+export const TOP_LEVEL: ContainerKey = "";
+export const groupContainer = (id: string): ContainerKey => `group:${id}`;
+export const sectionContainer = (id: string): ContainerKey => `section:${id}`;
+
+export interface Located {
+  id: string;
+  type: ItemType;
+  container: ContainerKey;
+  /** The item as the structure shows it. */
+  item: { id: string; object: string; [k: string]: unknown };
+}
+
+/** A structure taken apart: every item by ID, and every container's items in order. */
+export interface SiteTree {
+  byId: Map<string, Located>;
+  containers: Map<ContainerKey, Located[]>;
+}
+
+/** The site's structure, shared between concurrent reads; undefined when the site is gone. */
+export async function readStructure(ctx: Ctx, org: string, site: string): Promise<SiteTree | undefined> {
+  const structure = await getOrUndefined(ctx.client.getShared(paths.structure(org, site), ApiSiteStructure));
+  return structure && treeOf(structure);
+}
+
+const isGroup = (item: { object: string }): item is ApiSiteSectionGroup => item.object === "site-section-group";
+const isSection = (item: { object: string }): item is ApiSiteSection => item.object === "site-section";
+
+export function treeOf(structure: ApiSiteStructure): SiteTree {
+  const tree: SiteTree = { byId: new Map(), containers: new Map() };
+  const place = (item: Located["item"], container: ContainerKey) => {
+    const located: Located = { id: item.id, type: item.object as ItemType, container, item };
+    tree.byId.set(item.id, located);
+    const siblings = tree.containers.get(container) ?? [];
+    if (siblings.length === 0) tree.containers.set(container, siblings);
+    siblings.push(located);
+  };
+  const walk = (items: readonly ApiStructureItem[], container: ContainerKey) => {
+    for (const item of items) {
+      place(item, container);
+      if (isGroup(item)) walk(item.children ?? [], groupContainer(item.id));
+      if (isSection(item)) for (const ss of item.siteSpaces ?? []) place(ss, sectionContainer(item.id));
+    }
+  };
+  walk(structure.structure as ApiStructureItem[], TOP_LEVEL);
+  return tree;
+}
+
+/** The IDs a container holds, in order (none for a container the structure does not have). */
+export function idsIn(tree: SiteTree, container: ContainerKey): string[] {
+  return (tree.containers.get(container) ?? []).map((l) => l.id);
+}
+
+/** The IDs of the sections a group holds, in order. */
+export function sectionsOfGroup(tree: SiteTree, groupId: string): string[] {
+  return (tree.containers.get(groupContainer(groupId)) ?? []).filter((l) => l.type === "site-section").map((l) => l.id);
+}
+
+/** How a message names a container. */
+export function describeContainer(container: ContainerKey): string {
+  if (container === TOP_LEVEL) return "the site's top level";
+  const [kind, id] = [container.slice(0, container.indexOf(":")), container.slice(container.indexOf(":") + 1)];
+  return kind === "group" ? `section group ${id}` : `section ${id}`;
+}
+
+// ---- Ordering ----------------------------------------------------------------------------------
+
+export interface Move {
+  id: string;
+  /** Where the item goes relative to `anchor`, a sibling already in its wanted place. */
+  position: "before" | "after";
+  anchor: string;
+}
+
+/**
+ * The moves that put `wanted` (IDs, each in `current`) in that relative order, fewest first: the items
+ * of a longest run of `wanted` that `current` already has in order stay, and every other one moves,
+ * right after the wanted item before it (or, ahead of the first staying item, right before the wanted
+ * item after it). Items of `current` not in `wanted` never move. No moves when already in order.
+ */
+export function movesFor(current: readonly string[], wanted: readonly string[]): Move[] {
+  const at = new Map(current.map((id, i) => [id, i]));
+  const stays = longestIncreasing(wanted.map((id) => at.get(id)!));
+  const first = wanted.findIndex((_, i) => stays.has(i));
+  const moves: Move[] = [];
+  for (let i = first - 1; i >= 0; i--) moves.push({ id: wanted[i]!, position: "before", anchor: wanted[i + 1]! });
+  for (let i = first + 1; i < wanted.length; i++) if (!stays.has(i)) moves.push({ id: wanted[i]!, position: "after", anchor: wanted[i - 1]! });
+  return moves;
+}
+
+/** Indices of a longest strictly increasing subsequence of `xs` (patience sorting, O(n log n)). */
+export function longestIncreasing(xs: readonly number[]): Set<number> {
+  const tails: number[] = [];
+  const previous: number[] = new Array<number>(xs.length).fill(-1);
+  for (let i = 0; i < xs.length; i++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[tails[mid]!]! < xs[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) previous[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  }
+  const out = new Set<number>();
+  for (let i = tails.at(-1) ?? -1; i >= 0; i = previous[i]!) out.add(i);
+  return out;
+}
+
+/** Sends one move: the item and its anchor are named with their types, as GitBook's sort wants them. */
+export async function sendMove(ctx: Ctx, org: string, site: string, tree: SiteTree, move: Move): Promise<void> {
+  const pointer = (id: string) => ({ type: tree.byId.get(id)!.type, id });
+  await ctx.client.patch(paths.structureSort(org, site), { body: { item: pointer(move.id), position: { [move.position]: pointer(move.anchor) } } });
+}
+
+// ---- Writes to one site's structure, one at a time -----------------------------------------------
+
+const queues = new WeakMap<GitbookClient, Map<string, Promise<unknown>>>();
+
+/**
+ * Runs `fn` after every earlier `fn` of the same site (in this provider process) has settled: for
+ * writes that read the structure first and must not interleave with another resource's, such as a
+ * group taking back to the top level only the sections still in it, while another group takes one in.
+ */
+export function oneAtATime<T>(client: GitbookClient, org: string, site: string, fn: () => Promise<T>): Promise<T> {
+  let bySite = queues.get(client);
+  if (!bySite) queues.set(client, (bySite = new Map()));
+  const key = `${org}\u0000${site}`;
+  const run = (bySite.get(key) ?? Promise.resolve()).then(fn, fn);
+  const tail = run.catch(() => undefined);
+  bySite.set(key, tail);
+  void tail.then(() => {
+    if (bySite.get(key) === tail) bySite.delete(key);
+  });
+  return run;
+}

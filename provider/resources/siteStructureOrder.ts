@@ -1,0 +1,212 @@
+/**
+ * SiteStructureOrder: the order of a site's navigation, as the program lists it.
+ *
+ * GitBook orders a site's structure one move at a time (PATCH @SITE/structure/sort: put an item before
+ * or after a sibling), and puts every new item last in its container. This resource lists, per
+ * container, the IDs of the items it orders: the site's top level (`items`: sections, section groups,
+ * external links), the inside of section groups (`groups`), and the site spaces of sections
+ * (`sections`). Taking IDs, it depends on the items, so Pulumi runs it after they are created, moved
+ * and updated, and runs it again when they change.
+ *
+ * - Only the listed items are ordered, relative to each other. An item not listed (made outside
+ *   Pulumi, or left out) is never moved: it keeps its place next to the items around it, and a moved
+ *   item goes right after the listed item before it (or, at the head of the list, right before the
+ *   listed item after it), so an unlisted item may end up anywhere among the listed ones.
+ * - Converging reads the structure once (one GET) and sends only the moves needed, fewest first: the
+ *   items of a longest run already in the wanted order stay, every other listed item is moved once. An
+ *   order already right sends no move; swapping two neighbours sends one.
+ * - Sorting never moves an item between containers: which group holds a section or a link is the
+ *   SiteSection's `groupId`, the SiteSectionGroup's `sections`, or the SiteExternalLink's `groupId`.
+ *   A listed item found in another container fails the update, naming it and where it is, and nothing
+ *   is moved.
+ * - Refresh reads the actual order of the listed items: a reorder made outside Pulumi shows as drift in
+ *   the list it changed, and the next `up` moves the items back.
+ * - The order is not an object: delete sends nothing and leaves the items where they are. Its ID is the
+ *   site's, and a site should have one SiteStructureOrder.
+ */
+import { z } from "zod";
+import { isUnknown, propertyPath } from "../framework/check";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { field, id, organizationIdField } from "../framework/fields";
+import { refreshed } from "../framework/recipes";
+import { declared, type Ctx, type Props } from "../framework/resource";
+import {
+  describeContainer,
+  groupContainer,
+  idsIn,
+  movesFor,
+  oneAtATime,
+  readStructure,
+  sectionContainer,
+  sendMove,
+  TOP_LEVEL,
+  type ContainerKey,
+  type SiteTree,
+} from "./siteStructure";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const groupOrder = z.object({
+  groupId: id().describe("ID of the section group: the SiteSectionGroup's `id` output."),
+  items: z.array(id()).describe("IDs of items the group holds (SiteSection, SiteSectionGroup, SiteExternalLink `id` outputs), in the order they should appear."),
+});
+
+const sectionOrder = z.object({
+  sectionId: id().describe("ID of the section: the SiteSection's `id` output."),
+  siteSpaces: z
+    .array(id())
+    .describe("IDs of site spaces of the section (its SiteSection's `siteSpaceId` output, SiteSpace `id` outputs), in the order they should appear."),
+});
+
+/** Where each listed ID is, for the checks: `items[2]`, `groups[0].items[1]`... */
+function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; sections?: z.output<typeof sectionOrder>[] }): { id: string; path: (string | number)[] }[] {
+  return [
+    ...(v.items ?? []).map((id, i) => ({ id, path: ["items", i] })),
+    ...(v.groups ?? []).flatMap((g, j) => g.items.map((id, i) => ({ id, path: ["groups", j, "items", i] }))),
+    ...(v.sections ?? []).flatMap((s, j) => s.siteSpaces.map((id, i) => ({ id, path: ["sections", j, "siteSpaces", i] }))),
+  ];
+}
+
+const inputs = z
+  .object({
+    organizationId: organizationIdField,
+    siteId: id().describe("ID of the site whose navigation is ordered. Changing it orders the other site instead (a replacement, which moves nothing back).").register(field, { change: "replace" }),
+    items: z
+      .array(id())
+      .optional()
+      .describe(
+        "IDs of items of the site's top level, in the order they should appear: SiteSection, SiteSectionGroup and SiteExternalLink `id` outputs. " +
+          "Only listed items move, and only relative to each other: an item not listed (made outside Pulumi, or left out) is never moved and keeps its place next to the items around it, while a listed item that moves goes right after the listed item before it (the first ones, right before the listed item after them); so unlisted items may sit anywhere among the listed ones. " +
+          "Each listed item must already be in this container (sorting never moves an item into or out of a group: that is the SiteSection's `groupId`, the SiteSectionGroup's `sections`, the SiteExternalLink's `groupId`), else the update fails naming it and moves nothing. " +
+          "Refresh reads the actual order of the listed items (a reorder made outside Pulumi is drift). Removing it stops ordering the top level (nothing moves).",
+      )
+      .register(field, { change: "custom" }),
+    groups: z
+      .array(groupOrder)
+      .optional()
+      .describe(
+        "The order inside section groups, one entry per group ordered: its items (sections, nested groups, links) as `items` orders the top level. Removing it (or a group's entry) stops ordering those groups (nothing moves).",
+      )
+      .register(field, { change: "custom" }),
+    sections: z
+      .array(sectionOrder)
+      .optional()
+      .describe(
+        "The order of site spaces within sections, one entry per section ordered, as `items` orders the top level. Removing it (or a section's entry) stops ordering those sections (nothing moves).",
+      )
+      .register(field, { change: "custom" }),
+  })
+  // An item has one place: listed twice, the two places could not both hold.
+  .superRefine((v, ctx) => {
+    const first = new Map<string, (string | number)[]>();
+    for (const { id, path } of listed(v)) {
+      if (isUnknown(id)) continue;
+      const earlier = first.get(id);
+      if (earlier) ctx.addIssue({ code: "custom", path, message: `lists ${id}, already listed at ${propertyPath(earlier)}: an item has one place` });
+      else first.set(id, path);
+    }
+    const containers = [...(v.groups ?? []).map((g, j) => ({ id: g.groupId, path: ["groups", j, "groupId"] })), ...(v.sections ?? []).map((s, j) => ({ id: s.sectionId, path: ["sections", j, "sectionId"] }))];
+    const seen = new Map<string, (string | number)[]>();
+    for (const { id, path } of containers) {
+      if (isUnknown(id)) continue;
+      const earlier = seen.get(id);
+      if (earlier) ctx.addIssue({ code: "custom", path, message: `orders ${id} again, already ordered at ${propertyPath(earlier)}` });
+      else seen.set(id, path);
+    }
+    (v.groups ?? []).forEach((g, j) => {
+      const i = g.items.indexOf(g.groupId);
+      if (i >= 0 && !isUnknown(g.groupId)) ctx.addIssue({ code: "custom", path: ["groups", j, "items", i], message: `lists the group ${g.groupId} inside itself` });
+    });
+  });
+
+const outputs = z.object({});
+
+export type SiteStructureOrderInputs = Inputs<typeof inputs>;
+export type SiteStructureOrderOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+/** Each declared list as the site has it: the listed items found in that container, in their actual order. */
+function live(tree: SiteTree, props: Props): Props {
+  const p = props as Partial<SiteStructureOrderInputs>;
+  const inOrder = (container: ContainerKey, ids: readonly string[]) => idsIn(tree, container).filter((id) => ids.includes(id));
+  return {
+    items: p.items && inOrder(TOP_LEVEL, p.items),
+    groups: p.groups?.map((g) => ({ groupId: g.groupId, items: inOrder(groupContainer(g.groupId), g.items) })),
+    sections: p.sections?.map((s) => ({ sectionId: s.sectionId, siteSpaces: inOrder(sectionContainer(s.sectionId), s.siteSpaces) })),
+  };
+}
+
+/** Reads the structure once, checks every listed item is where it is listed, then sends the moves. */
+async function arrange(ctx: Ctx, given: SiteStructureOrderInputs): Promise<void> {
+  const { organizationId: org, siteId: site } = given;
+  await oneAtATime(ctx.client, org, site, async () => {
+    const tree = await readStructure(ctx, org, site);
+    if (!tree) throw new Error(`SiteStructureOrder: site ${site} does not exist.`);
+    const lists: { container: ContainerKey; ids: string[]; path: string }[] = [
+      ...(given.items ? [{ container: TOP_LEVEL, ids: given.items, path: "items" }] : []),
+      ...(given.groups ?? []).map((g, j) => ({ container: groupContainer(g.groupId), ids: g.items, path: `groups[${j}].items` })),
+      ...(given.sections ?? []).map((s, j) => ({ container: sectionContainer(s.sectionId), ids: s.siteSpaces, path: `sections[${j}].siteSpaces` })),
+    ];
+    const problems = [
+      ...(given.groups ?? []).flatMap((g, j) => (tree.byId.get(g.groupId)?.type === "site-section-group" ? [] : [`groups[${j}].groupId: no section group ${g.groupId} in the site`])),
+      ...(given.sections ?? []).flatMap((s, j) => (tree.byId.get(s.sectionId)?.type === "site-section" ? [] : [`sections[${j}].sectionId: no section ${s.sectionId} in the site`])),
+      ...lists.flatMap(({ container, ids, path }) =>
+        ids.flatMap((id, i) => {
+          const at = tree.byId.get(id);
+          if (!at) return [`${path}[${i}]: ${id} is not in the site's structure`];
+          if (at.container !== container) return [`${path}[${i}]: ${at.type} ${id} is in ${describeContainer(at.container)}, not in ${describeContainer(container)}`];
+          return [];
+        }),
+      ),
+    ];
+    if (problems.length > 0) {
+      throw new Error(
+        `SiteStructureOrder: cannot order site ${site}, nothing was moved: ${problems.join("; ")}. ` +
+          "Sorting orders items within their container only: a section joins a group through its SiteSection groupId or the SiteSectionGroup's sections, a link through its groupId.",
+      );
+    }
+    for (const { container, ids } of lists) for (const move of movesFor(idsIn(tree, container), ids)) await sendMove(ctx, org, site, tree, move);
+  });
+}
+
+async function create(ctx: Ctx, given: SiteStructureOrderInputs): Promise<{ id: string; outs: SiteStructureOrderOutputs }> {
+  await arrange(ctx, given);
+  return { id: given.siteId, outs: declared(given) as SiteStructureOrderOutputs };
+}
+
+async function read(ctx: Ctx, _id: string, props: SiteStructureOrderOutputs): Promise<SiteStructureOrderOutputs | undefined> {
+  const tree = await readStructure(ctx, props.organizationId, props.siteId);
+  return tree && refreshed(definition, props, tree);
+}
+
+async function update(ctx: Ctx, _id: string, _olds: SiteStructureOrderOutputs, news: SiteStructureOrderInputs): Promise<SiteStructureOrderOutputs> {
+  // The moves are computed from the structure as it is, not from what was recorded.
+  await arrange(ctx, news);
+  return declared(news) as SiteStructureOrderOutputs;
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "SiteStructureOrder",
+  noun: "site structure order",
+  summary:
+    "The order of a site's navigation, as the program lists it: its top-level sections, groups and links (`items`), what each section group holds (`groups`), and each section's site spaces (`sections`). " +
+    "It takes the items' IDs, so Pulumi runs it after the items exist and again when they change. Converging reads the site's structure once and sends only the sort requests needed: none when the order is right, one for two swapped neighbours, in general one per listed item outside a longest run already in order. " +
+    "A check at preview refuses an item listed twice or in two places. An order is not an object: its ID is the site's (one per site), adoption does not apply, and delete sends nothing and leaves the items where they are.",
+  inputs,
+  outputs,
+  live,
+  computed: () => ({}),
+  create,
+  read,
+  update,
+  // The order is not an object: the items stay where they are.
+  delete: async () => {},
+});
+
+/** The order of a GitBook site's navigation. */
+export const SiteStructureOrder = resourceClass(definition);
+export type SiteStructureOrder = InstanceType<typeof SiteStructureOrder>;
+export type SiteStructureOrderArgs = ConstructorParameters<typeof SiteStructureOrder>[1];

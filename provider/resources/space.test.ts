@@ -1,0 +1,279 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { GitbookClient } from "../client";
+import { UNKNOWN } from "../framework/check";
+import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
+
+let env: ProviderEnv;
+beforeAll(async () => {
+  env = await startProviderEnv();
+});
+afterAll(async () => env.close());
+beforeEach(() => env.emu.faults.clear());
+afterEach(() => vi.restoreAllMocks());
+
+const SPACES = /\/orgs\/:org\/spaces$/;
+const ICON = "https://cdn.acme.test/icon.png";
+
+const live = (id: string) => env.emu.store.spaces.get(id)!;
+const created = async (args: Record<string, unknown> = {}): Promise<State> => (await env.up("Space", { title: "Handbook", ...args })).state;
+const collection = async (title: string): Promise<string> => (await env.up("Collection", { title })).state.id;
+
+/** What the provider sent, observed at the client (the emulator logs no bodies): `METHOD path` and body. */
+function spySent(): () => [string, unknown][] {
+  const spy = vi.spyOn(GitbookClient.prototype, "request");
+  return () => spy.mock.calls.filter((c) => c[0] !== "GET").map((c) => [`${c[0]} ${c[1]}`, (c[2] as { body?: unknown } | undefined)?.body]);
+}
+
+describe("check", () => {
+  const bad: BadInput[] = [
+    ["title", { title: "" }, /^title must be 1 to 50 characters/],
+    ["title", { title: "t".repeat(51) }, /^title must be 1 to 50 characters/],
+    ["emoji", { emoji: "x" }, /^emoji must be one emoji, as the character \(🎉\) or its Unicode codepoints in hex \(1f389\)/],
+    ["emoji", { emoji: `${"1f389-".repeat(9)}1f389` }, /^emoji must be at most 50 characters/],
+    ["icon", { icon: "ftp://cdn.acme.test/i.png" }, /^icon must be an absolute http\(s\) URL/],
+    ["icon", { icon: `https://cdn.acme.test/${"i".repeat(2030)}` }, /^icon must be at most 2048 characters/],
+    ["icon", { emoji: "🎉", icon: ICON }, /^icon cannot be declared with emoji/],
+    ["parent", { parent: "" }, /^parent must not be empty/],
+    ["language", { language: "xx" }, /^language must be one of en, fr, de/],
+    ["editMode", { editMode: "draft" }, /^editMode must be live or locked/],
+    ["defaultLevel", { defaultLevel: "owner" }, /^defaultLevel must be one of admin, create, review, edit, comment, read, inherit, or null for no access/],
+  ];
+  rejectsAtCheck(() => env, "Space", { title: "Handbook" }, bad);
+
+  it("requires a title, and passes on only what the program declares", async () => {
+    expect((await env.check("Space", {})).failures).toEqual([{ property: "title", reason: "title is required" }]);
+    expect((await env.check("Space", { title: "Handbook", defaultLevel: null })).inputs).toEqual({ organizationId: env.org, title: "Handbook", defaultLevel: null });
+  });
+
+  it("leaves emoji and icon to apply when one is not known yet", async () => {
+    expect((await env.check("Space", { title: "Handbook", emoji: UNKNOWN, icon: ICON })).failures).toBeUndefined();
+  });
+});
+
+describe("create", () => {
+  it("sends one POST with the title alone when that is all the program declares", async () => {
+    const sent = spySent();
+    const s = await created();
+    expect(sent()).toEqual([[`POST /orgs/${env.org}/spaces`, { title: "Handbook" }]]);
+    expect(live(s.id)).toMatchObject({ title: "Handbook", emoji: "", editMode: "live", defaultLevel: "inherit" });
+    expect(s.outs).toEqual({
+      organizationId: env.org,
+      title: "Handbook",
+      editMode: "live",
+      visibility: "private",
+      urls: { location: `${env.emu.url}/v1/spaces/${s.id}`, app: expect.stringContaining(s.id) },
+      createdAt: live(s.id).createdAt,
+    });
+  });
+
+  it("sends what the POST takes in the POST, then icon and default level in one PATCH", async () => {
+    const parent = await collection("Products");
+    const sent = spySent();
+    const s = await created({ parent, language: "fr", editMode: "locked", icon: ICON, defaultLevel: null });
+    expect(sent()).toEqual([
+      [`POST /orgs/${env.org}/spaces`, { title: "Handbook", parent, language: "fr", editMode: "locked" }],
+      [`PATCH /spaces/${s.id}`, { icon: ICON, defaultLevel: null }],
+    ]);
+    expect(live(s.id)).toMatchObject({ parentId: parent, language: "fr", editMode: "locked", icon: ICON, defaultLevel: null });
+    expect(s.outs).toMatchObject({ parent, language: "fr", editMode: "locked", icon: ICON, defaultLevel: null });
+  });
+
+  it("keeps a created space in state when its PATCH fails, and finishes it on the next up", async () => {
+    env.emu.faults.add({ match: { method: "PATCH", route: /\/spaces\/:space$/ }, errorRate: 1, status: 500 });
+    const err = await env.up("Space", { title: "Half made", defaultLevel: "read" }).catch((e) => e);
+    expect(err).toMatchObject({ name: "PartialFailure", id: expect.any(String) });
+    expect(err.properties).toMatchObject({ title: "Half made", defaultLevel: "inherit" });
+    env.emu.faults.clear();
+    const next = await env.up("Space", { title: "Half made", defaultLevel: "read" }, { id: err.id, outs: err.properties });
+    expect(next.step).toBe("update");
+    expect(live(err.id).defaultLevel).toBe("read");
+  });
+
+  it("creates once when the POST's answer is lost", async () => {
+    env.emu.faults.add({ match: { method: "POST", route: SPACES }, dropAfterProcess: true, times: 1 });
+    env.emu.log.reset();
+    const r = await env.up("Space", { title: "Lost answer" });
+    const made = [...env.emu.store.spaces.values()].filter((s) => s.title === "Lost answer");
+    expect(made.map((s) => s.id)).toEqual([r.state.id]);
+    expect(env.emu.log.count({ method: "POST", route: SPACES })).toBe(1);
+  });
+});
+
+describe("update", () => {
+  it("sends nothing when nothing changed, and only what changed otherwise", async () => {
+    const s = await created({ emoji: "📘", language: "en" });
+    env.emu.log.reset();
+    expect((await env.up("Space", { title: "Handbook", emoji: "📘", language: "en" }, s)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+    const sent = spySent();
+    const r = await env.up("Space", { title: "Staff handbook", emoji: "📘", language: "de" }, s);
+    expect(r.step).toBe("update");
+    expect(sent()).toEqual([[`PATCH /spaces/${s.id}`, { title: "Staff handbook", language: "de" }]]);
+    expect(r.state.outs).toMatchObject({ title: "Staff handbook", language: "de", emoji: "📘" });
+  });
+
+  it("swaps an emoji for an icon and back in one PATCH each", async () => {
+    const s = await created({ emoji: "📘" });
+    const sent = spySent();
+    const withIcon = await env.up("Space", { title: "Handbook", icon: ICON }, s);
+    expect(live(s.id)).toMatchObject({ emoji: "", icon: ICON });
+    const back = await env.up("Space", { title: "Handbook", emoji: "📗" }, withIcon.state);
+    expect(sent()).toEqual([
+      [`PATCH /spaces/${s.id}`, { emoji: null, icon: ICON }],
+      [`PATCH /spaces/${s.id}`, { emoji: "📗", icon: null }],
+    ]);
+    expect(live(s.id).emoji).toBe("📗");
+    expect(live(s.id).icon).toBeUndefined();
+    expect(back.state.outs).not.toHaveProperty("icon");
+  });
+
+  it("moves the space in place when its parent changes, and to the top level when the parent is removed", async () => {
+    const a = await collection("A");
+    const b = await collection("B");
+    const s = await created({ parent: a });
+    const diff = await env.diff("Space", s, (await env.check("Space", { title: "Handbook", parent: b })).inputs!);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    const sent = spySent();
+    const moved = await env.up("Space", { title: "Handbook", parent: b }, s);
+    expect(moved.state.id).toBe(s.id);
+    expect(live(s.id).parentId).toBe(b);
+    const top = await env.up("Space", { title: "Handbook" }, moved.state);
+    expect(sent()).toEqual([
+      [`POST /spaces/${s.id}/move`, { parent: b }],
+      [`POST /spaces/${s.id}/move`, { parent: null }],
+    ]);
+    expect(live(s.id).parentId).toBeUndefined();
+    expect(top.state.outs).not.toHaveProperty("parent");
+  });
+
+  it("takes a space already moved where the program says (answered 409) as moved", async () => {
+    const a = await collection("Here");
+    const b = await collection("There");
+    const s = await created({ parent: a });
+    live(s.id).parentId = b;
+    env.outOfBand();
+    const r = await env.up("Space", { title: "Handbook", parent: b }, s);
+    expect(r.step).toBe("update");
+    expect(r.state.outs.parent).toBe(b);
+  });
+
+  it("sends a move again when its answer is lost, and takes the 409 that follows as done", async () => {
+    const a = await collection("Lost move from");
+    const b = await collection("Lost move to");
+    const s = await created({ parent: a });
+    env.emu.faults.add({ match: { method: "POST", route: /\/spaces\/:space\/move$/ }, dropAfterProcess: true, times: 1 });
+    env.emu.log.reset();
+    const r = await env.up("Space", { title: "Handbook", parent: b }, s);
+    expect(r.state.outs.parent).toBe(b);
+    expect(live(s.id).parentId).toBe(b);
+    expect(env.emu.log.count({ method: "POST", route: /\/move$/ })).toBe(2);
+  });
+
+  it("replaces the space for another organization", async () => {
+    const s = await created();
+    const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook" })).inputs!);
+    expect(d).toMatchObject({ replaces: ["organizationId"], deleteBeforeReplace: false });
+  });
+});
+
+describe("removal", () => {
+  it("clears emoji and icon, sets the default level back to inherit, and keeps language and edit mode", async () => {
+    const s = await created({ emoji: "📘", language: "fr", editMode: "locked", defaultLevel: "read" });
+    const sent = spySent();
+    const r = await env.up("Space", { title: "Handbook" }, s);
+    expect(sent()).toEqual([[`PATCH /spaces/${s.id}`, { emoji: null, defaultLevel: "inherit" }]]);
+    expect(live(s.id)).toMatchObject({ emoji: "", language: "fr", editMode: "locked", defaultLevel: "inherit" });
+    expect(r.state.outs).toMatchObject({ editMode: "locked" });
+    expect(r.state.outs).not.toHaveProperty("language");
+    const withIcon = await created({ icon: ICON });
+    await env.up("Space", { title: "Handbook" }, withIcon);
+    expect(live(withIcon.id).icon).toBeUndefined();
+  });
+});
+
+describe("refresh", () => {
+  it("shows drift made in the app, and converges it on the next up", async () => {
+    const a = await collection("Drift A");
+    const b = await collection("Drift B");
+    const s = await created({ parent: a, emoji: "📘", defaultLevel: "read" });
+    Object.assign(live(s.id), { title: "Renamed in the app", parentId: b, emoji: "🔥", defaultLevel: null, editMode: "locked" });
+    env.outOfBand();
+    const refreshed = (await env.refresh("Space", s))!;
+        // The edit mode is reported as every live setting is, though the program does not manage it.
+    expect(refreshed.inputs).toEqual({ organizationId: env.org, title: "Renamed in the app", parent: b, emoji: "🔥", defaultLevel: null, editMode: "locked" });
+    const sent = spySent();
+    const r = await env.up("Space", { title: "Handbook", parent: a, emoji: "📘", defaultLevel: "read" }, refreshed.state);
+    expect(r.step).toBe("update");
+    expect(sent()).toEqual([
+      [`PATCH /spaces/${s.id}`, { title: "Handbook", emoji: "📘", defaultLevel: "read" }],
+      [`POST /spaces/${s.id}/move`, { parent: a }],
+    ]);
+    expect(live(s.id)).toMatchObject({ title: "Handbook", parentId: a, emoji: "📘", defaultLevel: "read", editMode: "locked" });
+  });
+
+  it("reads an emoji GitBook spells as codepoints as the one the program declares", async () => {
+    const s = await created({ emoji: "❤️" });
+    live(s.id).emoji = "2764";
+    env.outOfBand();
+    const r = (await env.refresh("Space", s))!;
+    expect(r.inputs.emoji).toBe("❤️");
+    env.emu.log.reset();
+    expect((await env.up("Space", { title: "Handbook", emoji: "❤️" }, r.state)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+  });
+
+  it("drops a space deleted outside Pulumi (in the trash, or gone), and deletes idempotently", async () => {
+    const s = await created();
+    await fetch(`${env.emu.url}/v1/spaces/${s.id}`, { method: "DELETE", headers: { authorization: `Bearer ${env.emu.token}` } });
+    env.outOfBand();
+    expect(await env.refresh("Space", s)).toBeUndefined();
+    await env.destroy("Space", s);
+    const t = await created();
+    env.emu.store.spaces.delete(t.id);
+    env.outOfBand();
+    expect(await env.refresh("Space", t)).toBeUndefined();
+    await env.destroy("Space", t);
+  });
+});
+
+describe("delete", () => {
+  it("sends the space to the trash, where it can be restored", async () => {
+    const s = await created();
+    env.emu.log.reset();
+    await env.destroy("Space", s);
+    expect(env.emu.log.count({ method: "DELETE" })).toBe(1);
+    expect(live(s.id).deletedAt).toBeDefined();
+    const restore = await fetch(`${env.emu.url}/v1/spaces/${s.id}/restore`, { method: "POST", headers: { authorization: `Bearer ${env.emu.token}` } });
+    expect(restore.status).toBe(200);
+    expect(live(s.id).deletedAt).toBeUndefined();
+  });
+});
+
+describe("adoption", () => {
+  it("adopts a space whose settings match the program without writing anything", async () => {
+    const parent = await collection("Adopted home");
+    const existing = await created({ title: "Existing", parent, emoji: "🧭", language: "en", editMode: "locked", defaultLevel: "comment" });
+    env.emu.log.reset();
+    const r = await env.up("Space", { title: "Existing", parent, emoji: "🧭", language: "en", editMode: "locked", defaultLevel: "comment", adoptId: existing.id });
+    expect(r.state.id).toBe(existing.id);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(r.state.outs).toMatchObject({ title: "Existing", parent, adoptId: existing.id });
+  });
+
+  it("changes only what the program declares on an adopted space", async () => {
+    const existing = await created({ title: "Legacy", emoji: "🧭", language: "ja", defaultLevel: null });
+    const sent = spySent();
+    const r = await env.up("Space", { title: "Adopted", adoptId: existing.id });
+    expect(sent()).toEqual([[`PATCH /spaces/${existing.id}`, { title: "Adopted" }]]);
+    expect(live(existing.id)).toMatchObject({ title: "Adopted", emoji: "🧭", language: "ja", defaultLevel: null });
+    expect(r.state.outs).not.toHaveProperty("emoji");
+  });
+
+  it("refuses to adopt a space of another organization, or one that does not exist", async () => {
+    const other = { ...env.emu.store.newId("org"), title: "Other", hostname: "other", emailDomains: [] };
+    env.emu.store.orgs.set(other.id, other);
+    const theirs = (await env.up("Space", { organizationId: other.id, title: "Theirs" })).state;
+    await expect(env.up("Space", { title: "Theirs", adoptId: theirs.id })).rejects.toThrow(/adoptId ".+" names an object with organizationId=/);
+    await expect(env.up("Space", { title: "X", adoptId: "spc_missing" })).rejects.toThrow(/adoptId "spc_missing" names no existing object/);
+  });
+});

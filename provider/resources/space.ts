@@ -1,0 +1,180 @@
+/**
+ * Space: a container of documentation (pages, files, revisions), which sites show through their
+ * sections and site spaces: `spaceId: space.id` on a SiteSection or SiteSpace, so a whole site can be
+ * declared from nothing.
+ *
+ * The POST takes the title, emoji, parent collection, language and edit mode; an icon and a default
+ * level need a PATCH after it. Emoji and icon are alternatives (the PATCH takes one or the other), so
+ * a program declares at most one of them. Deleting a space sends it to GitBook's trash, from which it
+ * can be restored for 7 days.
+ */
+import { z } from "zod";
+import { ApiSpace } from "../client";
+import { isUnknown } from "../framework/check";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { adoptIdField, field, httpUrl, organizationIdField, text } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { finishCreate, refreshed } from "../framework/recipes";
+import { createOnce, declared, getOrUndefined, patchBody, type Ctx, type Props } from "../framework/resource";
+import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+/** The spec's `TranslationLanguage`. */
+export const TRANSLATION_LANGUAGES = [
+  "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no",
+  "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
+] as const;
+export const SPACE_EDIT_MODES = ["live", "locked"] as const;
+
+// The spec's `format: emoji`, "Unicode codepoint or character of the emoji": one emoji (a single
+// character or a sequence such as 👩‍💻), or its codepoints in hex joined by "-" (1f469-200d-1f4bb).
+const ONE_EMOJI = new RegExp("^\\p{RGI_Emoji}$", "v");
+const CODEPOINTS = /^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i;
+
+/** The emoji as codepoints, without variation selectors: both spellings of one emoji compare equal. */
+function emojiKey(emoji: string): string {
+  const points = CODEPOINTS.test(emoji) ? emoji.split("-").map((h) => parseInt(h, 16)) : [...emoji].map((c) => c.codePointAt(0)!);
+  return points
+    .filter((cp) => cp !== 0xfe0f)
+    .map((cp) => cp.toString(16))
+    .join("-");
+}
+
+const inputs = z
+  .object({
+    organizationId: organizationIdField,
+    title: text({ min: 1, max: 50 }).describe("Title of the space, 1 to 50 characters."),
+    emoji: text({ max: 50 })
+      .refine((v) => ONE_EMOJI.test(v) || CODEPOINTS.test(v), "must be one emoji, as the character (🎉) or its Unicode codepoints in hex (1f389)")
+      .optional()
+      .describe(
+        "Emoji shown with the title: one emoji, as the character (`🎉`) or its Unicode codepoints in hex (`1f389`), at most 50 characters; GitBook's answer in either spelling matches. Not with `icon`. Removing it removes the emoji.",
+      )
+      .register(field, { remove: "clear" }),
+    icon: httpUrl(2048)
+      .optional()
+      .describe("URL of an image shown with the title instead of an emoji, an http(s) URL of at most 2048 characters. Not with `emoji`. Removing it removes the icon.")
+      .register(field, { remove: "clear" }),
+    parent: parentField("space"),
+    language: z
+      .enum(TRANSLATION_LANGUAGES, { error: `must be one of ${TRANSLATION_LANGUAGES.join(", ")}` })
+      .optional()
+      .describe(
+        `Language of the space's content: one of ${TRANSLATION_LANGUAGES.map((l) => `\`${l}\``).join(", ")}. Removing it leaves the current language (the API cannot unset it).`,
+      ),
+    editMode: z
+      .enum(SPACE_EDIT_MODES, { error: "must be live or locked" })
+      .optional()
+      .describe(
+        "How the space can be edited: `live` (members with edit access edit it directly) or `locked` (every edit is locked). Managed only when declared: a space created without it is `live`, an adopted space keeps its mode, and removing it leaves the current mode. The output is always the space's actual mode.",
+      )
+      .register(field, { live: true }),
+    defaultLevel: defaultLevelField("space", "its collection, or of the organization at the top level"),
+    adoptId: adoptIdField,
+  })
+  .superRefine((v, ctx) => {
+    // The PATCH sets an emoji or an icon, never both; with either unknown at preview, apply decides.
+    if (v.emoji !== undefined && v.icon !== undefined && !isUnknown(v.emoji) && !isUnknown(v.icon)) {
+      ctx.addIssue({ code: "custom", path: ["icon"], message: "cannot be declared with emoji: a space shows an emoji or an icon; remove one of them" });
+    }
+  });
+
+const outputs = z.object({
+  editMode: z.string().describe("The space's actual edit mode: `live` or `locked`."),
+  visibility: z.string().describe("Who can open the space in GitBook (e.g. `private`, `in-collection`). Visitors reach it through the sites showing it."),
+  urls: z
+    .object({
+      location: z.string().optional().describe("API URL of the space."),
+      app: z.string().optional().describe("URL of the space in the GitBook app."),
+      published: z.string().optional().describe("URL of the published space, when it is published."),
+    })
+    .describe("The space's URLs."),
+  createdAt: z.string().describe("When the space was created."),
+});
+
+export type SpaceInputs = Inputs<typeof inputs>;
+export type SpaceOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+const at = (id: string): TreePaths<ApiSpace> => ({ object: paths.space(id), move: paths.spaceMove(id), schema: ApiSpace });
+
+/** Every input the API reports. An emoji GitBook spells differently from the program reads as the program's. */
+function live(space: ApiSpace, props: Props): Props {
+  const emoji = space.emoji || undefined;
+  const declaredEmoji = typeof props.emoji === "string" ? props.emoji : undefined;
+  return {
+    ...(space.organization ? { organizationId: space.organization } : {}),
+    title: space.title,
+    emoji: emoji !== undefined && declaredEmoji !== undefined && emojiKey(emoji) === emojiKey(declaredEmoji) ? declaredEmoji : emoji,
+    icon: space.urls?.icon ?? undefined,
+    parent: space.parent ?? undefined,
+    language: space.language ?? undefined,
+    editMode: space.editMode,
+    defaultLevel: space.defaultLevel,
+  };
+}
+
+async function create(ctx: Ctx, given: SpaceInputs): Promise<{ id: string; outs: SpaceOutputs }> {
+  const org = given.organizationId;
+  // Only what the program declares: GitBook's defaults apply to the rest.
+  const post = declared({ title: given.title, emoji: given.emoji, parent: given.parent, language: given.language, editMode: given.editMode });
+  const space = await createOnce(ctx, {
+    kind: "Space",
+    key: `${org}/${given.title}`,
+    what: `space ${JSON.stringify(given.title)}${given.parent ? ` in collection ${given.parent}` : ""}`,
+    send: () => ctx.client.post(paths.spaces(org), { body: post, schema: ApiSpace }),
+    // A lost answer may still have made the space: one of this title, where it was to go, created since
+    // the request and held by no other resource (titles are not unique).
+    candidates: async () =>
+      (await ctx.client.listAll(paths.spaces(org), ApiSpace)).filter((s) => s.title === given.title && (s.parent ?? undefined) === given.parent),
+    createdAt: (s) => s.createdAt,
+  });
+  return finishCreate(definition, given, space, async (created, advance) => {
+    // Only declared values (null is a default level of its own): nothing is cleared on a new space.
+    const rest = patchBody(["icon", "defaultLevel"], given, { patchable: definition.patch.patchable, nullValues: definition.patch.nullValues });
+    if (Object.keys(rest).length > 0) advance(await ctx.client.patch(paths.space(created.id), { body: rest, schema: ApiSpace }));
+  });
+}
+
+async function read(ctx: Ctx, id: string, props: SpaceOutputs): Promise<SpaceOutputs | undefined> {
+  const space = await getOrUndefined(ctx.client.get(paths.space(id), { schema: ApiSpace }));
+  // A space in the trash is gone for this resource (restore it in GitBook, then adopt it to manage it again).
+  return space && !space.deletedAt ? refreshed(definition, props, space) : undefined;
+}
+
+async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInputs): Promise<SpaceOutputs> {
+  return updateInTree(ctx, definition, id, olds, news, at(id));
+}
+
+async function remove(ctx: Ctx, id: string): Promise<void> {
+  await ctx.client.delete(paths.space(id));
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "Space",
+  noun: "space",
+  summary:
+    "A space: a container of documentation, shown on sites by the SiteSection and SiteSpace resources (`spaceId: space.id`), so a site can be declared from nothing. Destroying it (or removing it from the program) deletes the space with its content: GitBook keeps a deleted space in its trash, from which it can be restored in the app for 7 days, then removes it for good. Delete the sections and site spaces showing a space before the space (Pulumi does when they take its `id`).",
+  inputs,
+  outputs,
+  live,
+  computed: (space: ApiSpace) => ({
+    editMode: space.editMode ?? "live",
+    visibility: space.visibility ?? "private",
+    urls: { location: space.urls?.location, app: space.urls?.app, published: space.urls?.published },
+    createdAt: space.createdAt,
+  }),
+  create,
+  read,
+  update,
+  delete: remove,
+});
+
+/** A GitBook space. Deleting it sends it to GitBook's trash, restorable for 7 days. */
+export const Space = resourceClass(definition);
+export type Space = InstanceType<typeof Space>;
+export type SpaceArgs = ConstructorParameters<typeof Space>[1];

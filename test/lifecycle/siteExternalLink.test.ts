@@ -1,0 +1,3 @@
+import { lifecycleSuite } from "./scenarios";
+
+lifecycleSuite("SiteExternalLink");
