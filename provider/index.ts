@@ -7,6 +7,7 @@ export { SiteStructureOrder, type SiteStructureOrderArgs, type SiteStructureOrde
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
 export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
 export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";
+export { SitePublication, type SitePublicationArgs, type SitePublicationInputs, type SitePublicationOutputs } from "./resources/sitePublication";
 export {
   SiteAdaptiveSchema,
   type SiteAdaptiveSchemaArgs,

@@ -112,6 +112,13 @@ export function SiteAdaptiveSchema() {
   new gitbook.SiteSpace("guides-fr", { siteId: site.id, sectionId: guides.id, spaceId: "spc_guides_fr", path: "fr", condition });
 }
 
+export function SitePublication() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const start = new gitbook.SiteSection("start", { siteId: site.id, spaceId: "spc_getting_started" });
+  // Goes live once the section exists, not before (a Site's own `published` is applied with the Site).
+  new gitbook.SitePublication("docs-live", { siteId: site.id, published: true }, { dependsOn: [start] });
+}
+
 export function Space() {
   const products = new gitbook.Collection("products", { title: "Products" });
   const guides = new gitbook.Space("guides", {

@@ -19,6 +19,8 @@ interface Registration {
 }
 
 const registered: Registration[] = [];
+/** Resource name -> URNs of its dependencies (`dependsOn` and the inputs' resources). */
+const publicationDeps = new Map<string, string[]>();
 
 const kind = (type: string) => type.replace(/^pulumi-nodejs:dynamic\/gitbook:/, "");
 const byName = (name: string) => {
@@ -57,6 +59,7 @@ beforeAll(async () => {
     delete inputs.__provider;
     // Each resource's own name, which it carries for its error messages (see framework/failure.ts).
     delete inputs.__gitbookName;
+    publicationDeps.set(req.getName(), req.getDependenciesList());
     registered.push({
       type: req.getType(),
       name: req.getName(),
@@ -102,6 +105,7 @@ async function build(name: string, t: DocsSiteTopology) {
     // Registered once the IDs it lists resolve: awaited, so it does not land in the next test's list.
     ...(c.order ? [value(c.order.urn)] : []),
     ...(c.visitorSchema ? [value(c.visitorSchema.urn)] : []),
+    ...(c.publication ? [value(c.publication.urn)] : []),
   ]);
   return c;
 }
@@ -385,6 +389,8 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(byName("docs/api").inputs.groupId).toBe("docs/products#id");
     expect(byName("docs/status").inputs).toMatchObject({ groupId: "docs/products#id", title: "Status", url: "https://status.acme.test" });
     expect(byName("docs/blog").inputs.groupId).toBeUndefined();
+    // GitBook takes links only in a site made of sections: a top-level link waits for the first section.
+    expect(publicationDeps.get("docs/blog")).toContain(byName("docs/start").urn);
     expect(byName("docs/visitor-schema").inputs).toEqual({ siteId: "docs#id", jsonSchema: visitorSchema });
   });
 
@@ -418,6 +424,26 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(validateTopology({ ...withoutSchema, visitorSchemaAdoptId: "site_1" }).map((p) => p.message)).toEqual([
       "visitorSchemaAdoptId needs visitorSchema: it adopts the schema visitorSchema declares",
     ]);
+  });
+
+  it("publishes through a SitePublication that waits for every other child, never with the Site", async () => {
+    const t = navigation();
+    t.site = { ...t.site, published: true };
+    const c = await build("docs", t);
+    expect(registered.find((r) => kind(r.type) === "Site")!.inputs).not.toHaveProperty("published");
+    expect(byName("docs/publication").inputs).toEqual({ siteId: "docs#id", published: true });
+    // Every child but the spaces (which the sections showing them already wait for), the site included.
+    const component = registered.find((r) => r.type === "gitbook:components:DocsSite")!;
+    const children = registered.filter((r) => r.parent === component.urn && r.name !== "docs/publication" && kind(r.type) !== "Space").map((r) => r.urn);
+    expect(children.length).toBe(11);
+    expect(publicationDeps.get("docs/publication")?.sort()).toEqual(children.sort());
+    expect(c.publication).toBeDefined();
+  });
+
+  it("refuses a site.published known only at deployment time: whether to publish is decided at construction", () => {
+    const t: any = navigation();
+    t.site.published = pulumi.output(true);
+    expect(validateTopology(t).map((p) => p.message)).toEqual([expect.stringMatching(/^site\.published must be a plain boolean/)]);
   });
 
   it("leaves the order to the app when asked", async () => {

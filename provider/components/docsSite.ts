@@ -24,14 +24,16 @@
  * - Order is the topology's: a SiteStructureOrder child lists the items' IDs per container, so a
  *   reorder in the program is a few sort requests, never a replacement (names come from keys, and a
  *   section moving into or out of a group keeps its name: membership is its `groupId`, updated in place).
- * - Publishing (`site.published`) is the Site's: applied with the Site, so on a first `up` the site
- *   goes live before its sections exist (its children need its ID, so it cannot wait for them).
+ * - Publishing (`site.published`) goes to a SitePublication child that depends on every other child,
+ *   not to the Site (whose children need its ID, so it could not wait for them): a new site goes live
+ *   once its navigation is in place, never empty.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { ShareLink } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { SiteExternalLink } from "../resources/siteExternalLink";
+import { SitePublication } from "../resources/sitePublication";
 import { SiteSection } from "../resources/siteSection";
 import { SiteSectionGroup } from "../resources/siteSectionGroup";
 import { SiteSpace } from "../resources/siteSpace";
@@ -63,6 +65,8 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly visitorSchema?: SiteAdaptiveSchema;
   /** The SiteStructureOrder resource, unless `order` is `unmanaged`. */
   readonly order?: SiteStructureOrder;
+  /** The SitePublication resource, when the topology declares `site.published`. */
+  readonly publication?: SitePublication;
 
   /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
@@ -89,7 +93,9 @@ export class DocsSite extends pulumi.ComponentResource {
     const org = topology.site.organizationId;
     const withOrg = org === undefined ? {} : { organizationId: org };
 
-    this.site = new Site(name, topology.site, parent);
+    // Published last, by the SitePublication below, rather than with the Site (see the header).
+    const { published, ...siteArgs } = topology.site;
+    this.site = new Site(name, siteArgs, parent);
     const siteId = this.site.id;
 
     const sections: Record<string, SiteSection> = {};
@@ -103,11 +109,11 @@ export class DocsSite extends pulumi.ComponentResource {
       spaces[key] = new Space(`${name}/${key}/space`, { ...withOrg, ...e.space }, parent);
       return spaces[key].id;
     };
-    const addLink = (l: DocsSiteLink, groupId?: pulumi.Input<string>): SiteExternalLink =>
+    const addLink = (l: DocsSiteLink, groupId?: pulumi.Input<string>, after?: pulumi.Resource): SiteExternalLink =>
       (links[l.key] = new SiteExternalLink(
         `${name}/${l.key}`,
         { ...withOrg, siteId, title: l.title, url: l.url, ...defined({ description: l.description, icon: l.icon, draft: l.draft, condition: l.condition, adoptId: l.adoptId, groupId }) },
-        parent,
+        after ? { parent: this, dependsOn: [after] } : parent,
       ));
     const addSection = (s: DocsSiteSection, groupId?: pulumi.Input<string>): SiteSection => {
       const section = new SiteSection(
@@ -140,8 +146,12 @@ export class DocsSite extends pulumi.ComponentResource {
     };
 
     // Declaration order is navigation order: each container's item IDs, in order, for the order child.
-    const topItems: pulumi.Output<string>[] = [];
+    const topItems: (() => pulumi.Output<string>)[] = [];
     const groupOrders: { groupId: pulumi.Output<string>; items: pulumi.Output<string>[] }[] = [];
+    // GitBook takes external links only in a site made of sections: a top-level link waits for the
+    // first section or group (a link in a group waits for its group already).
+    const topLinks: DocsSiteLink[] = [];
+    let firstContainer: pulumi.Resource | undefined;
     for (const e of topology.sections) {
       if (e.type === "group") {
         const group = new SiteSectionGroup(
@@ -150,11 +160,20 @@ export class DocsSite extends pulumi.ComponentResource {
           parent,
         );
         groups[e.key] = group;
-        topItems.push(group.id);
+        firstContainer ??= group;
+        topItems.push(() => group.id);
         const items = e.sections.map((item) => (item.type === "link" ? addLink(item, group.id) : addSection(item, group.id)).id);
         if (items.length > 0) groupOrders.push({ groupId: group.id, items });
-      } else topItems.push((e.type === "link" ? addLink(e) : addSection(e)).id);
+      } else if (e.type === "link") {
+        topLinks.push(e);
+        topItems.push(() => links[e.key]!.id);
+      } else {
+        const section = addSection(e);
+        firstContainer ??= section;
+        topItems.push(() => section.id);
+      }
     }
+    for (const link of topLinks) addLink(link, undefined, firstContainer);
 
     if (topology.visitorSchema) {
       this.visitorSchema = new SiteAdaptiveSchema(
@@ -174,7 +193,7 @@ export class DocsSite extends pulumi.ComponentResource {
       });
       this.order = new SiteStructureOrder(
         `${name}/order`,
-        { ...withOrg, siteId, items: topItems, ...(groupOrders.length ? { groups: groupOrders } : {}), ...(sectionOrders.length ? { sections: sectionOrders } : {}) },
+        { ...withOrg, siteId, items: topItems.map((id) => id()), ...(groupOrders.length ? { groups: groupOrders } : {}), ...(sectionOrders.length ? { sections: sectionOrders } : {}) },
         parent,
       );
     }
@@ -182,6 +201,20 @@ export class DocsSite extends pulumi.ComponentResource {
     const shareLinks: Record<string, ShareLink> = {};
     for (const l of topology.shareLinks ?? []) {
       shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active, adoptId: l.adoptId }) }, parent);
+    }
+
+    // A plain boolean (validateTopology refuses an Output here): whether to manage publication at all is decided now.
+    if (typeof published === "boolean") {
+      const children: pulumi.Resource[] = [
+        ...Object.values(sections),
+        ...Object.values(siteSpaces),
+        ...Object.values(groups),
+        ...Object.values(links),
+        ...Object.values(shareLinks),
+        ...(this.order ? [this.order] : []),
+        ...(this.visitorSchema ? [this.visitorSchema] : []),
+      ];
+      this.publication = new SitePublication(`${name}/publication`, { ...withOrg, siteId, published }, { parent: this, dependsOn: children });
     }
 
     this.sections = sections;

@@ -198,7 +198,9 @@ export const docsSiteShareLinkSchema = z.strictObject({
 export const docsSiteTopologySchema = z.strictObject({
   site: z
     .strictObject({ ...site.schema.shape, organizationId: organizationIdField.optional() })
-    .describe("The Site's arguments (see Site). A declared `published` is applied with the Site, before its sections exist on a first `up`."),
+    .describe(
+      "The Site's arguments (see Site), except that a declared `published` (a plain boolean here) is applied by a SitePublication child after every other child, so a new site goes live once its navigation exists.",
+    ),
   sections: z
     .array(entrySchema, { error: "must be a list" })
     .min(1, "must list at least one section")
@@ -309,6 +311,9 @@ function relations(t: Record<string, unknown>): Issue[] {
     else if (typeof l.key === "string") linkFirst.set(l.key, i);
   }
   const site = t.site && typeof t.site === "object" ? (t.site as Record<string, unknown>) : {};
+  if (site.published !== undefined && typeof site.published !== "boolean") {
+    issue(["site", "published"], "must be a plain boolean: DocsSite publishes the site after its navigation (a SitePublication child), and decides whether to when it is constructed");
+  }
   const visibility = site.visibility;
   if (links.length && (visibility === undefined || (typeof visibility === "string" && visibility !== "share-link"))) {
     issue(

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Collection, OpenApiSpec, SamlProvider, ShareLink, Site, SiteAdaptiveSchema, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace, SiteStructureOrder, Space, Team } from "../index";
+import { Collection, OpenApiSpec, SamlProvider, ShareLink, Site, SiteAdaptiveSchema, SiteExternalLink, SitePublication, SiteSection, SiteSectionGroup, SiteSpace, SiteStructureOrder, Space, Team } from "../index";
 import { definitionOf } from "../impl";
 
 const registered: { type: string; inputs: Record<string, unknown> }[] = [];
@@ -32,6 +32,7 @@ const cases: [string, () => pulumi.CustomResource][] = [
   ["SiteStructureOrder", () => new SiteStructureOrder("o", { siteId: "site", items: ["sec", "g"] })],
   ["ShareLink", () => new ShareLink("l", { siteId: "site", name: "Reviewers" })],
   ["SiteAdaptiveSchema", () => new SiteAdaptiveSchema("a", { siteId: "site", jsonSchema: { type: "object", properties: {}, additionalProperties: false } })],
+  ["SitePublication", () => new SitePublication("pub", { siteId: "site", published: true })],
   ["Space", () => new Space("sp", { title: "Guides" })],
   ["Collection", () => new Collection("c", { title: "Products" })],
   ["Team", () => new Team("t", { title: "Writers" })],

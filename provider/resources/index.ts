@@ -12,6 +12,7 @@ import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
 import { definition as siteExternalLink } from "./siteExternalLink";
 import { definition as siteSection } from "./siteSection";
 import { definition as siteSectionGroup } from "./siteSectionGroup";
+import { definition as sitePublication } from "./sitePublication";
 import { definition as siteSpace } from "./siteSpace";
 import { definition as siteStructureOrder } from "./siteStructureOrder";
 import { definition as space } from "./space";
@@ -25,6 +26,7 @@ export const resources: readonly Resource[] = [
   siteExternalLink,
   siteStructureOrder,
   siteAdaptiveSchema,
+  sitePublication,
   shareLink,
   space,
   collection,

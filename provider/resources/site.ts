@@ -113,7 +113,7 @@ export function proxyInput(proxy: ApiSite["proxy"]): string | undefined {
  * answer with a Stripe checkout the organization's plan needs first: that is an error, naming it.
  * Both calls set a state, so a retry cannot do harm.
  */
-async function setPublished(ctx: Ctx, org: string, id: string, published: boolean): Promise<ApiSite> {
+export async function setPublished(ctx: Ctx, org: string, id: string, published: boolean): Promise<ApiSite> {
   if (!published) return ctx.client.post(paths.siteUnpublish(org, id), { schema: ApiSite, idempotent: true });
   const answer = await ctx.client.post(paths.sitePublish(org, id), { schema: ApiPublishAnswer, idempotent: true });
   if (answer.type !== "checkout") return answer as ApiSite;

@@ -1,0 +1,87 @@
+/**
+ * SitePublication: whether a site is live, as a resource of its own, so that publishing can wait for
+ * the site's content. A Site's own `published` input is applied with the Site, which every section and
+ * site space depends on (they need its ID), so a site created published goes live empty. This resource
+ * takes the site's ID and, given `dependsOn` its sections (DocsSite does that for its `site.published`),
+ * publishes only once they exist.
+ *
+ * It manages one setting of an existing site: there is no object to create, so creating it reads the
+ * site and sends the publish (or unpublish) call only when the site is not already in the declared
+ * state, and deleting it sends nothing (the site stays as it is). Its ID is the site's. Declare
+ * `published` in one place only: here or on the Site.
+ */
+import { z } from "zod";
+import { ApiSite } from "../client";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { field, id, organizationIdField } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { goneFromState, refreshed } from "../framework/recipes";
+import { declared, getOrUndefined, type Ctx } from "../framework/resource";
+import { setPublished } from "./site";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const inputs = z.object({
+  organizationId: organizationIdField,
+  siteId: id().describe("ID of the site: the Site's `id` output. Changing it manages the other site instead (the first is left as it is).").register(field, { change: "replace" }),
+  published: z
+    .boolean({ error: "must be a boolean" })
+    .describe(
+      "`true` publishes the site (GitBook's publish call), `false` takes it offline (unpublish). Refresh shows a site published or unpublished in the app as drift. When the organization's plan needs an upgrade first, GitBook answers with a checkout instead of publishing, and `up` fails saying so.",
+    )
+    // A call of its own, never a PATCH field.
+    .register(field, { change: "custom" }),
+});
+
+const outputs = z.object({
+  publishedUrl: z.string().optional().describe("Where readers find the site, once it is published."),
+});
+
+export type SitePublicationInputs = Inputs<typeof inputs>;
+export type SitePublicationOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+async function converge(ctx: Ctx, given: SitePublicationInputs): Promise<SitePublicationOutputs> {
+  const { organizationId: org, siteId: site } = given;
+  const now = await getOrUndefined(ctx.client.get(paths.site(org, site), { schema: ApiSite }));
+  if (!now) throw goneFromState({ kind: "SitePublication", noun: "site" }, site);
+  const after = now.published === given.published ? now : await setPublished(ctx, org, site, given.published);
+  return definition.outputsOf(declared(given), after);
+}
+
+async function create(ctx: Ctx, given: SitePublicationInputs): Promise<{ id: string; outs: SitePublicationOutputs }> {
+  return { id: given.siteId, outs: await converge(ctx, given) };
+}
+
+async function read(ctx: Ctx, _id: string, props: SitePublicationOutputs): Promise<SitePublicationOutputs | undefined> {
+  const site = await getOrUndefined(ctx.client.get(paths.site(props.organizationId, props.siteId), { schema: ApiSite }));
+  return site && refreshed(definition, props, site);
+}
+
+async function update(ctx: Ctx, _id: string, _olds: SitePublicationOutputs, news: SitePublicationInputs): Promise<SitePublicationOutputs> {
+  return converge(ctx, news);
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "SitePublication",
+  noun: "site publication",
+  summary:
+    "Whether a site is live, applied after what the resource depends on: DocsSite uses it for `site.published`, so a new site goes live once its sections exist. Creating it sends a call only when the site is not already in the declared state; deleting it leaves the site as it is.",
+  inputs,
+  outputs,
+  live: (site: ApiSite) => ({ published: site.published }),
+  computed: (site) => (site.published && site.urls?.published ? { publishedUrl: site.urls.published } : {}),
+  create,
+  read,
+  update,
+  // The site's publication is the site's: removing the resource leaves it as it is.
+  delete: async () => {},
+});
+
+/** Whether a site is live, applied after the resources it depends on. */
+export const SitePublication = resourceClass(definition);
+export type SitePublication = InstanceType<typeof SitePublication>;
+export type SitePublicationArgs = ConstructorParameters<typeof SitePublication>[1];
