@@ -26,7 +26,7 @@ export interface EmulatorOptions {
   openApiProcessingReads?: number;
   /**
    * Check every request and response against GitBook's published OpenAPI spec and record what breaks
-   * it (see `contractViolations`). Needs the packages `@gitbook/api` and `ajv` (devDependencies of
+   * it (see `takeContractViolations`). Needs the packages `@gitbook/api` and `ajv` (devDependencies of
    * pulumi-gitbook). Default: on when GITBOOK_EMULATOR_CONTRACT=1, as the test suite sets it.
    */
   contract?: boolean;

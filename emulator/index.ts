@@ -3,7 +3,9 @@
 //   const emu = await Emulator.start();   // seeded organization, spaces and members; random token
 //   emu.url, emu.token, emu.seeded         // what to point a program at
 //   emu.faults.add({ rateLimit: { burst: 3 } }), emu.log.count({ method: "POST" }), await emu.close()
-export { Emulator, type EmulatorOptions } from "./emulator";
+export { Emulator, takeContractViolations, type EmulatorOptions } from "./emulator";
+// Type only: the checker itself (and ajv, @gitbook/api) loads only when `contract` is on.
+export type { ContractViolation } from "./contract";
 export {
   ERROR_WINDOW,
   Faults,

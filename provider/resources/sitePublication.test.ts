@@ -70,3 +70,11 @@ describe("SitePublication", () => {
     expect(await env.refresh("SitePublication", state)).toBeUndefined();
   });
 });
+
+describe("SitePublication of a site that does not exist", () => {
+  it("fails naming siteId, and sends nothing but the read", async () => {
+    env.emu.log.reset();
+    await expect(env.up("SitePublication", { siteId: "site_nope", published: true })).rejects.toThrow(/siteId: no site site_nope/);
+    expect(env.emu.log.writes()).toBe(0);
+  });
+});

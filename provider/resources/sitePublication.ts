@@ -15,7 +15,7 @@ import { ApiSite } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { goneFromState, refreshed } from "../framework/recipes";
+import { refreshed } from "../framework/recipes";
 import { declared, getOrUndefined, type Ctx } from "../framework/resource";
 import { setPublished } from "./site";
 
@@ -45,7 +45,7 @@ export type SitePublicationOutputs = Outputs<typeof inputs, typeof outputs>;
 async function converge(ctx: Ctx, given: SitePublicationInputs): Promise<SitePublicationOutputs> {
   const { organizationId: org, siteId: site } = given;
   const now = await getOrUndefined(ctx.client.get(paths.site(org, site), { schema: ApiSite }));
-  if (!now) throw goneFromState({ kind: "SitePublication", noun: "site" }, site);
+  if (!now) throw new Error(`SitePublication: siteId: no site ${site} in organization ${org}; it was deleted, or the ID is wrong (pass the Site's id output).`);
   const after = now.published === given.published ? now : await setPublished(ctx, org, site, given.published);
   return definition.outputsOf(declared(given), after);
 }
