@@ -21,20 +21,17 @@ describe("an unreachable API", () => {
     const url = await closedPort();
     const retries: RetryInfo[] = [];
     const c = new GitbookClient({ token: "t0ken-xyz", apiUrl: url, apiUrlSetting: "gitbook:apiUrl", onRetry: (r) => retries.push(r) });
-    const started = Date.now();
     const e = await c.get("/orgs/o/sites").then(
       () => undefined,
       (err: unknown) => err,
     );
-    const took = Date.now() - started;
     expect(e).toBeInstanceOf(ConnectionError);
     expect((e as ConnectionError).code).toBe("ECONNREFUSED");
     expect((e as Error).message).toMatch(
       new RegExp(`^GitBook API GET /v1/orgs/o/sites failed: ECONNREFUSED: .* \\(could not connect to ${url.replace(/\./g, "\\.")}, set by gitbook:apiUrl: check that setting and the network\\); gave up after 3 attempts over \\d+\\.\\d s$`),
     );
     expect((e as ConnectionError).attempts).toBe(3);
-    // Three attempts, two short waits: well under the 25 to 48 s a closed port used to take.
-    expect(took).toBeLessThan(2000);
+    // Three attempts, not the whole retry budget (25 to 48 s a closed port used to take); timing is the bench's.
     expect(retries.map((r) => [r.attempt, r.maxAttempts])).toEqual([
       [1, 3],
       [2, 3],

@@ -375,9 +375,7 @@ describe("lifecycle", () => {
     env.emu.openApiProcessingReads = Infinity;
     await setWaitSeconds("0.2");
     try {
-      const started = Date.now();
       const err = await env.up("OpenApiSpec", { slug: s, source: { text: doc("Slow") } }).catch((e) => e);
-      expect(Date.now() - started).toBeLessThan(3000);
       expect(err).toMatchObject({ name: "PartialFailure", id: live(s).id, properties: { processingState: "pending" } });
       expect(err.message).toMatch(/still processing \(pending\) after 0\.2s/);
       // Processing finishes later: a refresh shows it, and the next up has nothing to do.

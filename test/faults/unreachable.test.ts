@@ -29,16 +29,14 @@ describeDeployments("gitbook:apiUrl", () => {
     expect(d.emu.log.count()).toBe(0);
   });
 
-  it("fails an up against a closed port within seconds, naming the URL, the setting and the attempts", async () => {
+  it("fails an up against a closed port after 3 attempts, naming the URL, the setting and the attempts", async () => {
     const url = await closedPort();
-    const started = Date.now();
     const r = await d.run("up", site, { config: { "gitbook:apiUrl": url } });
-    const took = Date.now() - started;
     expect(r.error).toContain(`could not connect to ${url}, set by gitbook:apiUrl: check that setting and the network`);
+    // A refused connection is given up on after 3 attempts, not retried for the whole retry budget
+    // (how long that takes is measured by the bench, never asserted here).
     expect(r.error).toMatch(/gave up after 3 attempts over \d+\.\d s/);
     expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
-    // The harness and the host start in about 2 s; the three attempts add about one more.
-    expect(took).toBeLessThan(10_000);
   });
 
   it("writes a retry's wait to the host's stderr as it starts", async () => {
