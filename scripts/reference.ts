@@ -95,6 +95,7 @@ function effectOf(def: Resource, name: string): string {
   if (name === "adoptId") return "used only at the first creation";
   const shape = def.schema.shape as Record<string, z.ZodType>;
   const rule = ruleOf(shape[name]!);
+  if (rule.local) return "provider-local: never sent to or read from GitBook; a change is recorded in state with no request";
   const change = rule.change === "replace" ? "change replaces" : "change updates in place";
   if (rule.live) return `${change}; managed only while declared, removal keeps the current value`;
   const required = !(shape[name] instanceof z.ZodOptional);
@@ -228,7 +229,7 @@ function outputTable(list: OutputDoc[], typesAreCode = true): string[] {
 }
 
 function replacement(kind: string, diff: DiffRules, adoptable: boolean): string[] {
-  const inPlace = diff.fields.filter((f) => !diff.replaceOn.includes(f));
+  const inPlace = diff.fields.filter((f) => !diff.replaceOn.includes(f) && !(diff.localFields ?? []).includes(f));
   const order = diff.deleteBeforeReplace
     ? "The old object is deleted before its replacement is created (the two would collide)."
     : "The replacement is created before the old object is deleted.";
@@ -236,7 +237,7 @@ function replacement(kind: string, diff: DiffRules, adoptable: boolean): string[
   return [
     `Replaced when ${diff.replaceOn.map(code).join(" or ")} changes. ${order}`,
     "",
-    `Updated in place: ${inPlace.map(code).join(", ")}.${adoptable ? " `adoptId` matters only at the first creation (a replacement creates a new object)." : ""}`,
+    `Updated in place: ${inPlace.map(code).join(", ")}.${adoptable ? " `adoptId` matters only at the first creation; a replacement is refused while it is still set (remove it, and the replacement creates a new object)." : ""}`,
     ...(live.length
       ? [
           "",

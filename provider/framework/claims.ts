@@ -18,28 +18,12 @@ import type { Props } from "./resource";
 
 export class Claims {
   /**
-   * `kind id` -> the holder's last known outputs (what the site-structure guards read), and whether the
+   * `kind id` -> the holder's last known outputs, and whether the
    * program declares it in this run (seen by diff, create or update) or it was only read (refresh).
    */
   private readonly held = new Map<string, { props: Props; declared: boolean }>();
   /** `kind key` -> creates of that key whose request has not settled yet. */
   private readonly sending = new Map<string, Set<Promise<unknown>>>();
-
-  /** `kind id` of objects whose resource diff found must be replaced in this run. */
-  private readonly replaced = new Set<string>();
-
-  /**
-   * A replacement's create receives the program's inputs, `adoptId` included, and on the real engine
-   * after a Check without the old inputs: only this record tells it that the object `adoptId` names
-   * is the one being replaced (already deleted, or about to be), not one to adopt.
-   */
-  replacing(kind: string, id: string): void {
-    this.replaced.add(`${kind}\u0000${id}`);
-  }
-
-  isBeingReplaced(kind: string, id: string): boolean {
-    return this.replaced.has(`${kind}\u0000${id}`);
-  }
 
   hold(kind: string, id: string, props: Props = {}, declared = false): void {
     const k = `${kind}\u0000${id}`;
@@ -52,12 +36,6 @@ export class Claims {
 
   holds(kind: string, id: string): boolean {
     return this.held.has(`${kind}\u0000${id}`);
-  }
-
-  /** Every object of a kind the program declares in this run, with the outputs it was last seen with. */
-  declaredOf(kind: string): { id: string; props: Props }[] {
-    const prefix = `${kind}\u0000`;
-    return [...this.held].filter(([k, v]) => k.startsWith(prefix) && v.declared).map(([k, v]) => ({ id: k.slice(prefix.length), props: v.props }));
   }
 
   /**

@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { providerFor } from "../shim";
+import { FORCE_DESTROY, type Cascade } from "./cascade";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
 import { resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
@@ -57,7 +58,8 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
   toInputs?(outs: Outputs<S, OS>): Props;
-  replacedBy?(ctx: Ctx, id: string, olds: Outputs<S, OS>): string[];
+  /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
+  cascade?: Cascade;
 }
 
 /** A declared resource: the engine's ResourceDef plus what the recipes need. */
@@ -88,17 +90,19 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     replaceOn: named((r) => r.change === "replace"),
     liveFields: named((r) => r.live === true),
     nullValues: named((r) => r.nullIsValue === true),
+    localFields: named((r) => r.local === true),
     deleteBeforeReplace: spec.deleteBeforeReplace === true,
     ...(spec.view ? { view: spec.view } : {}),
   };
   const onRemove: Props = {};
   for (const [n, r] of rules) if (typeof r.remove === "object") onRemove[n] = r.remove.reset;
   const patch: PatchRules = {
-    patchable: named((r) => (r.change ?? "update") === "update"),
+    patchable: named((r) => (r.change ?? "update") === "update" && r.local !== true),
     nullable: named((r) => r.remove === "clear"),
     onRemove,
     nullValues: diff.nullValues ?? [],
   };
+  if (spec.cascade && !(FORCE_DESTROY in shape)) throw new Error(`${spec.kind}: a kind whose delete takes others along must declare ${FORCE_DESTROY} (forceDestroyField)`);
   const outputShape = spec.outputs.shape as Record<string, z.ZodType>;
   return {
     kind: spec.kind,
@@ -118,7 +122,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     update: spec.update,
     delete: spec.delete,
     toInputs: spec.toInputs,
-    replacedBy: spec.replacedBy,
+    ...(spec.cascade ? { cascade: spec.cascade } : {}),
   };
 }
 

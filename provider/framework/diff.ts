@@ -25,6 +25,12 @@ export interface DiffRules {
   nullValues?: readonly string[];
   /** Whether the replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
+  /**
+   * Provider-local fields (e.g. `forceDestroy`): compared like any input, so a change is an update and
+   * state records it, but never sent to GitBook nor read from it (the engine's update sends nothing
+   * when only these changed).
+   */
+  localFields?: readonly string[];
   /** Maps a property bag to its comparable view (e.g. a document to its hash). */
   view?: (props: Record<string, unknown>) => Record<string, unknown>;
 }

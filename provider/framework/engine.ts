@@ -10,7 +10,8 @@ import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { explainFailure } from "./failure";
-import { adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+import { refuseCascade } from "./cascade";
+import { ADOPT_KEY, adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -35,10 +36,12 @@ export async function configure(rt: ProviderRuntime, req: { config?: ConfigSourc
 
 /**
  * `olds` are the inputs state recorded for the resource: empty when it is not in state yet. Only then
- * does `adoptId` mean anything; once the resource exists it is dropped from the inputs, so changing it
- * later changes nothing. A replacement is different: the engine checks its inputs again without the
- * old ones, so its create still sees `adoptId`, and diff's record of what it replaces (claims.ts) is
- * what makes it create a new object instead of adopting again the one it replaces.
+ * does `adoptId` mean anything; once the resource exists it moves out of the inputs (under ADOPT_KEY,
+ * which nothing compares or sends), so changing it later changes nothing, and a replacement the engine
+ * forces (`--replace`), which keeps these inputs, creates a new object. A replacement diff plans is
+ * checked again by the engine without the old inputs, so its create would see `adoptId` and could
+ * adopt the very object it replaces: diff refuses such a replacement while `adoptId` is set, reading
+ * ADOPT_KEY, so no create ever has to know whether it is a replacement.
  */
 export async function check(rt: ProviderRuntime, def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkInputs(def.schema, news, rt.config());
@@ -46,7 +49,10 @@ export async function check(rt: ProviderRuntime, def: ResourceDef, olds: Props, 
   const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
   const inputs = prepared.inputs;
-  if (inState(olds)) delete inputs.adoptId;
+  if (inState(olds) && inputs.adoptId !== undefined) {
+    inputs[ADOPT_KEY] = inputs.adoptId;
+    delete inputs.adoptId;
+  }
   // The resource's name, for messages: kept beside the inputs, never compared or sent.
   if (typeof news[NAME_KEY] === "string") inputs[NAME_KEY] = news[NAME_KEY];
   return { inputs };
@@ -70,26 +76,28 @@ function hold(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props, d
 
 export async function diff(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProps(def.diff, olds, news);
-  let replaces = d.replaces;
-  const c = knownCtx(rt);
-  if (c) {
-    const o = stripProvider(olds);
-    claimsOf(c.client).hold(def.kind, id, o, true);
-    for (const f of def.replacedBy?.(c, id, o) ?? []) if (!replaces.includes(f)) replaces = [...replaces, f];
-    if (replaces.length > 0) claimsOf(c.client).replacing(def.kind, id);
+  if (d.replaces.length > 0 && typeof news[ADOPT_KEY] === "string") {
+    throw explainFailure(
+      def,
+      news,
+      id,
+      new Error(
+        `${def.kind}: adoptId: ${d.replaces.join(", ")} changed, which replaces the resource (a new object is created and ${id} deleted), and adoptId is still set ("${news[ADOPT_KEY]}"). ` +
+          "Remove adoptId from the program (it is used only when the resource is first created; in a replacement it would name the object being replaced) and run again. Nothing was changed.",
+      ),
+    );
   }
-  return {
-    changes: d.changes || replaces.length > 0,
-    replaces,
-    deleteBeforeReplace: replaces.length > 0 && def.diff.deleteBeforeReplace === true,
-  };
+  const c = knownCtx(rt);
+  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true);
+  return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
 }
 
 export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   try {
     const c = ctx(rt);
     const adoptId = inputs.adoptId;
-    if (typeof adoptId === "string" && adoptId && !claimsOf(c.client).isBeingReplaced(def.kind, adoptId)) {
+    // Never a replacement's: diff refuses a replacement while adoptId is set (see check).
+    if (typeof adoptId === "string" && adoptId) {
       const live = await def.read(c, adoptId, stripProvider(inputs));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
@@ -97,7 +105,8 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
       if (fixed.length > 0) {
         const has = fixed.map((f) => `${f}=${JSON.stringify(live[f] ?? null)}`).join(", ");
         throw new Error(
-          `${def.kind}: adoptId "${adoptId}" names an object with ${has}, which cannot change in place; adopt one that matches the program's ${fixed.join(", ")} or remove adoptId to create a new one.`,
+          `${def.kind}: adoptId "${adoptId}" names an object with ${has}, which cannot change in place, so it cannot be adopted as the program declares it. ` +
+            `Adopt one that matches the program's ${fixed.join(", ")}, or remove adoptId to create a new object. Nothing was changed.`,
         );
       }
       hold(rt, def, adoptId, live, true);
@@ -130,6 +139,17 @@ export async function read(rt: ProviderRuntime, def: ResourceDef, id: string, pr
 }
 
 export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  const local = def.diff.localFields ?? [];
+  const changed = changedFields(def.diff, olds, news);
+  if (changed.length > 0 && changed.every((f) => local.includes(f))) {
+    // Only provider-local settings changed: nothing to send; state records them for later calls.
+    const outs: Props = stripProvider(olds);
+    for (const f of local) {
+      if (news[f] === undefined) delete outs[f];
+      else outs[f] = news[f];
+    }
+    return { outs: cleanOutputs(outs) };
+  }
   try {
     const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news));
     hold(rt, def, id, outs, true);
@@ -143,6 +163,7 @@ export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, 
 export async function remove(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props): Promise<void> {
   const c = ctx(rt);
   try {
+    await refuseCascade(def, c, id, props);
     await def.delete(c, id, stripProvider(props));
   } catch (e) {
     throw explainFailure(def, props, id, e);
@@ -152,6 +173,6 @@ export async function remove(rt: ProviderRuntime, def: ResourceDef, id: string, 
 
 /** The inputs or outputs without what the engine and the resource class add for themselves. */
 function stripProvider(p: Props): Props {
-  const { __provider: _provider, [NAME_KEY]: _name, ...rest } = p;
+  const { __provider: _provider, [NAME_KEY]: _name, [ADOPT_KEY]: _adopt, ...rest } = p;
   return rest;
 }

@@ -29,6 +29,12 @@ export interface FieldRule {
   nullIsValue?: true;
   /** Outputs only: the value is a secret (encrypted in state, masked in previews). */
   secret?: true;
+  /**
+   * Provider-local: a setting of this provider, not of the GitBook object. Never sent to GitBook and
+   * never read from it (so never drift); recorded in state like any input, and a change to it alone is
+   * an update that sends no request, so that a later call reading the old outputs (a delete) sees it.
+   */
+  local?: true;
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */
@@ -78,5 +84,22 @@ export const organizationIdField = id()
 export const adoptIdField = id()
   .optional()
   .describe(
-    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new object.",
+    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing; but a change that replaces the resource fails at preview while adoptId is still set (in a replacement it would name the object being replaced): remove it, and the replacement creates a new object.",
   );
+
+/**
+ * `forceDestroy`, for a kind whose delete GitBook carries out on other objects too (see
+ * framework/cascade.ts). `takesAlong` says what GitBook deletes with it, e.g. "every site space in it".
+ */
+export function forceDestroyField(noun: string, takesAlong: string) {
+  return z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(
+      `Delete the ${noun} even when it still holds objects this stack does not delete first. GitBook deletes ${takesAlong} together with the ${noun}. ` +
+        `Without it (the default), deleting the ${noun} (removing it from the program, a replacement, or \`pulumi destroy\`) first reads what it holds and, when anything is there (objects made in the app or by another stack, or resources of this program that name it by a fixed ID rather than its \`id\` output), fails before deleting anything, listing each by kind, title and ID. ` +
+        `The delete reads this setting from state, so set it with a \`pulumi up\` before the run that deletes. Resources of this program taken along this way stay in state until \`pulumi refresh\`. ` +
+        "Never sent to GitBook: changing it sends no request.",
+    )
+    .register(field, { local: true });
+}

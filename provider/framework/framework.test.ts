@@ -10,7 +10,7 @@ import { createProvider } from "../impl";
 import { checkInputs, UNKNOWN } from "./check";
 import { diffProps } from "./diff";
 import * as engine from "./engine";
-import { PartialFailure, type ResourceDef } from "./resource";
+import { ADOPT_KEY, PartialFailure, type ResourceDef } from "./resource";
 
 const source = (cfg: Record<string, string>) => ({ get: (k: string) => cfg[k] });
 const saved = { ...process.env };
@@ -165,12 +165,40 @@ describe("engine", () => {
   });
   beforeEach(() => configureFrom(source({ "gitbook:token": "t", "gitbook:apiUrl": "http://127.0.0.1:9" })));
 
-  it("keeps adoptId for a resource not in state yet, and drops it once the resource is in state", async () => {
+  it("keeps adoptId for a resource not in state yet, and moves it out of the inputs once the resource is in state", async () => {
     const def = fake({ schema: z.object({ title: z.string(), adoptId: z.string().optional() }) });
     const news = { title: "t", adoptId: "obj_1", __provider: "p" };
     expect((await engine.check(provider.runtime, def, {}, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
     expect((await engine.check(provider.runtime, def, { __provider: "p" }, news)).inputs).toEqual({ title: "t", adoptId: "obj_1" });
-    expect((await engine.check(provider.runtime, def, { title: "t", adoptId: "obj_1", __provider: "p" }, news)).inputs).toEqual({ title: "t" });
+    // Where only diff reads it: a create (an engine-forced replacement keeps these inputs) never adopts with it.
+    expect((await engine.check(provider.runtime, def, { title: "t", adoptId: "obj_1", __provider: "p" }, news)).inputs).toEqual({ title: "t", [ADOPT_KEY]: "obj_1" });
+  });
+
+  it("refuses a replacement while adoptId is set, whatever this process saw, and allows it once removed", async () => {
+    const def = fake({ schema: z.object({ title: z.string(), adoptId: z.string().optional() }), diff: { fields: ["title"], replaceOn: ["title"] } });
+    const olds = { title: "t", adoptId: "obj_1", __provider: "p" };
+    const checked = (await engine.check(provider.runtime, def, olds, { title: "u", adoptId: "obj_1", __provider: "p" })).inputs;
+    await expect(engine.diff(provider.runtime, def, "obj_1", olds, checked)).rejects.toThrow(/^Fake obj_1: adoptId: title changed, which replaces the resource.*Remove adoptId/);
+    const without = (await engine.check(provider.runtime, def, olds, { title: "u", __provider: "p" })).inputs;
+    expect(await engine.diff(provider.runtime, def, "obj_1", olds, without)).toMatchObject({ changes: true, replaces: ["title"] });
+    // No replacement: adoptId still set changes nothing.
+    const same = (await engine.check(provider.runtime, def, olds, { title: "t", adoptId: "obj_1", __provider: "p" })).inputs;
+    expect(await engine.diff(provider.runtime, def, "obj_1", olds, same)).toMatchObject({ changes: false });
+  });
+
+  it("records a change of a provider-local field alone without calling the resource (no request)", async () => {
+    let updates = 0;
+    const def = fake({
+      diff: { fields: ["title", "forceDestroy"], replaceOn: [], localFields: ["forceDestroy"] },
+      update: async () => {
+        updates++;
+        return {};
+      },
+    });
+    const olds = { title: "t", urls: { app: "u" }, __provider: "p" };
+    expect(await engine.update(provider.runtime, def, "x", olds, { title: "t", forceDestroy: true, __provider: "p" })).toEqual({ outs: { title: "t", urls: { app: "u" }, forceDestroy: true } });
+    expect(await engine.update(provider.runtime, def, "x", { ...olds, forceDestroy: true }, { title: "t", __provider: "p" })).toEqual({ outs: { title: "t", urls: { app: "u" } } });
+    expect(updates).toBe(0);
   });
 
   it("answers {} from read when the object is gone, so refresh drops it", async () => {

@@ -37,4 +37,5 @@ export const paths = {
   collections: (org: string) => p`/orgs/${org}/collections`,
   collection: (id: string) => p`/collections/${id}`,
   collectionMove: (id: string) => p`/collections/${id}/move`,
+  collectionSpaces: (id: string) => p`/collections/${id}/spaces`,
 };

@@ -36,7 +36,10 @@ export async function finishCreate<S extends z.ZodObject, OS extends z.ZodObject
 
 /** The recorded outputs with every declared input refreshed from the object (what read returns). */
 export function refreshed<S extends z.ZodObject, OS extends z.ZodObject, T>(def: Resource<S, OS, T>, props: Props, obj: T): Outputs<S, OS> {
-  const inputs = refreshDeclared([...def.diff.fields, "adoptId"], props, def.live(obj, props));
+  const live = def.live(obj, props);
+  // Provider-local settings are never GitBook's: what state recorded stands.
+  for (const f of def.diff.localFields ?? []) delete live[f];
+  const inputs = refreshDeclared([...def.diff.fields, "adoptId"], props, live);
   return def.outputsOf(inputs, obj, { ...props, ...inputs });
 }
 

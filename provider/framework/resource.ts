@@ -7,10 +7,14 @@ import { z } from "zod";
 import { AmbiguousRequestError, DEFAULT_RETRY, type GitbookClient, NotFoundError, ServerError } from "../client";
 import type { ProviderConfig } from "../config";
 import { claimsOf } from "./claims";
+import type { Cascade } from "./cascade";
 import type { DiffRules } from "./diff";
 
 /** Where a resource's inputs carry the program's name for it (see resourceProps). */
 export const NAME_KEY = "__gitbookName";
+
+/** Where check keeps the program's `adoptId` once the resource is in state: read by diff only (see engine.check). */
+export const ADOPT_KEY = "__gitbookAdoptId";
 
 export interface Ctx {
   client: GitbookClient;
@@ -42,11 +46,8 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   delete(ctx: Ctx, id: string, props: O): Promise<void>;
   /** The inputs that reproduce `outs` (what refresh records as the program's inputs). Default: the schema's fields present in outs. */
   toInputs?(outs: O): Props;
-  /**
-   * Replacements no input shows, from what this process saw earlier in the run (no request): e.g. the
-   * object was deleted along with its parent. Returns the fields to report as forcing the replacement.
-   */
-  replacedBy?(ctx: Ctx, id: string, olds: O): string[];
+  /** GitBook deletes other objects with this one (see cascade.ts): the engine checks before it deletes. */
+  cascade?: Cascade;
 }
 
 /**

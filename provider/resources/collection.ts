@@ -8,12 +8,13 @@
  * recognised as the one of this title, in this parent, that no resource of this deployment holds.
  */
 import { z } from "zod";
-import { ApiCollection } from "../client";
+import { ApiCollection, ApiSpace } from "../client";
+import { listFresh, type HeldObject } from "../framework/cascade";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
+import { adoptIdField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, patchBody, type Ctx } from "../framework/resource";
+import { createOnce, declared, getOrUndefined, patchBody, type Ctx, type Props } from "../framework/resource";
 import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -28,6 +29,10 @@ const inputs = z.object({
     .register(field, { remove: { reset: "" } }),
   parent: parentField("collection"),
   defaultLevel: defaultLevelField("collection", "its parent collection, or of the organization at the top level"),
+  forceDestroy: forceDestroyField(
+    "collection",
+    "every collection and space in it, and everything in those: the spaces go to GitBook's trash (restorable there for 7 days, then gone with their pages)",
+  ),
   adoptId: adoptIdField,
 });
 
@@ -77,13 +82,32 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
   await ctx.client.delete(paths.collection(id));
 }
 
+/**
+ * What deleting the collection takes along: the spaces in it (its own listing, the cheapest the spec
+ * offers) and the collections in it (the organization's listing, nested included, filtered by parent:
+ * the spec has no listing per collection). Each of those holds the rest, so naming them is enough.
+ * Spaces and collections of this program whose `parent` is this collection's id output are deleted or
+ * moved before it; what is left was made outside this stack or names the collection by a fixed ID.
+ */
+async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
+  const org = (props as CollectionOutputs).organizationId;
+  const [spaces, collections] = await Promise.all([
+    listFresh(ctx, paths.collectionSpaces(id), ApiSpace),
+    listFresh(ctx, paths.collections(org), ApiCollection),
+  ]);
+  return [
+    ...(spaces ?? []).filter((s) => !s.deletedAt).map((s) => ({ kind: "Space", title: s.title, id: s.id })),
+    ...(collections ?? []).filter((c) => c.parent === id).map((c) => ({ kind: "Collection", title: c.title, id: c.id })),
+  ];
+}
+
 // ---- Declaration ---------------------------------------------------------------------------------
 
 export const definition = defineResource({
   kind: "Collection",
   noun: "collection",
   summary:
-    "A collection: a folder of the organization's content tree holding spaces and other collections (their `parent`). GitBook deletes a collection with everything still in it, so spaces and collections of the program inside it take its `id` as their `parent` (Pulumi then deletes or moves them first).",
+    "A collection: a folder of the organization's content tree holding spaces and other collections (their `parent`). GitBook deletes a collection with everything still in it (its spaces to the trash), so spaces and collections of the program inside it take its `id` as their `parent` (Pulumi then deletes or moves them first). A delete that would still take anything along (made in the app, or naming the collection by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",
   inputs,
   outputs,
   live: (c: ApiCollection) => ({
@@ -98,6 +122,10 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  cascade: {
+    consequence: "GitBook deletes a collection with every collection and space in it (the spaces go to its trash, restorable for 7 days).",
+    held: heldByCollection,
+  },
 });
 
 /** A GitBook collection of spaces and collections. */

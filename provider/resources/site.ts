@@ -11,13 +11,14 @@
  * created published goes live before its content exists (GitBook publishes a site without content).
  */
 import { z } from "zod";
-import { ApiPublishAnswer, ApiSite } from "../client";
+import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
+import { listFresh, type HeldObject } from "../framework/cascade";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
+import { adoptIdField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedFields } from "../framework/diff";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, PartialFailure, patchBody, type Ctx } from "../framework/resource";
+import { createOnce, declared, getOrUndefined, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -71,6 +72,10 @@ const inputs = z.object({
     .optional()
     .describe("Adaptive content settings. Removing it disables adaptive content.")
     .register(field, { remove: { reset: { enabled: false } } }),
+  forceDestroy: forceDestroyField(
+    "site",
+    "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links (the spaces the site showed stay)",
+  ),
   adoptId: adoptIdField,
 });
 
@@ -173,13 +178,47 @@ async function remove(ctx: Ctx, id: string, props: SiteOutputs): Promise<void> {
   await ctx.client.delete(paths.site(props.organizationId, id));
 }
 
+const KINDS: Record<string, string> = {
+  "site-section": "SiteSection",
+  "site-section-group": "SiteSectionGroup",
+  "site-external-link": "SiteExternalLink",
+  "site-space": "SiteSpace",
+};
+
+/** Every item of the structure, each group's children after it. */
+function structureItems(items: readonly (ApiStructureItem | { object: string; id: string })[]): HeldObject[] {
+  return items.flatMap((item) => {
+    const x = item as { object: string; id: string; title?: unknown; children?: ApiStructureItem[] };
+    const held = { kind: KINDS[x.object] ?? x.object, title: typeof x.title === "string" ? x.title : x.id, id: x.id };
+    return [held, ...structureItems(x.children ?? [])];
+  });
+}
+
+/**
+ * What deleting the site takes along: what its structure holds (sections, section groups, external
+ * links; site spaces in a site without sections) and its share links. Resources of this program that
+ * name the site by its id output are deleted before it, so what is left was made outside this stack or
+ * names the site by a fixed ID. Read fresh: the structure with a plain GET, the share links by listing.
+ */
+async function heldBySite(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
+  const org = (props as SiteOutputs).organizationId;
+  const [structure, links] = await Promise.all([
+    getOrUndefined(ctx.client.get(paths.structure(org, id), { schema: ApiSiteStructure })),
+    listFresh(ctx, paths.shareLinks(org, id), ApiShareLink),
+  ]);
+  return [
+    ...structureItems(structure?.structure ?? []),
+    ...(links ?? []).map((l) => ({ kind: "ShareLink", title: l.name ?? l.id, id: l.id })),
+  ];
+}
+
 // ---- Declaration ---------------------------------------------------------------------------------
 
 export const definition = defineResource({
   kind: "Site",
   noun: "site",
   summary:
-    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published included; how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh.",
+    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published included; how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh. GitBook deletes a site with its sections, section groups, external links and share links: a delete that would take along any that this program does not delete first fails before deleting anything, listing them, unless `forceDestroy` is set.",
   inputs,
   outputs,
   live: (site: ApiSite) => ({
@@ -205,6 +244,10 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  cascade: {
+    consequence: "GitBook deletes a site with its sections (and their site spaces), section groups, external links and share links.",
+    held: heldBySite,
+  },
 });
 
 /** A GitBook docs site. */

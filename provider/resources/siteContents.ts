@@ -52,19 +52,3 @@ export function knownContents(client: GitbookClient, org: string, site: string, 
 export function forgetSection(client: GitbookClient, org: string, site: string, section: string | undefined): void {
   if (section !== undefined) sectionsOf(client).delete(key(org, site, section));
 }
-
-/**
- * Sections this process deleted, with everything they held. A SiteSpace recorded in one of them is
- * gone too: its diff then replaces it rather than call it unchanged (see definition.replacedBy).
- */
-const deletedSections = new WeakMap<GitbookClient, Set<string>>();
-
-export function noteSectionDeleted(client: GitbookClient, org: string, site: string, section: string): void {
-  let s = deletedSections.get(client);
-  if (!s) deletedSections.set(client, (s = new Set()));
-  s.add(key(org, site, section));
-}
-
-export function sectionDeletedHere(client: GitbookClient, org: string, site: string, section: string | undefined): boolean {
-  return section !== undefined && (deletedSections.get(client)?.has(key(org, site, section)) ?? false);
-}

@@ -11,14 +11,14 @@
  */
 import { z } from "zod";
 import { ApiSite, ApiSiteSection } from "../client";
-import { claimsOf } from "../framework/claims";
+import { listFresh, type HeldObject } from "../framework/cascade";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { adoptIdField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { changedFields } from "../framework/diff";
 import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
-import { forgetSection, learnSection, noteSectionDeleted } from "./siteContents";
+import { forgetSection, learnSection } from "./siteContents";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -66,6 +66,7 @@ const inputs = z.object({
     )
     // Set on the site, not the section.
     .register(field, { change: "custom" }),
+  forceDestroy: forceDestroyField("section", "every site space in the section, the one it was created with and any other (the spaces they show stay)"),
   adoptId: adoptIdField,
 });
 
@@ -178,22 +179,22 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {
   const { organizationId: org, siteId: site } = props;
-  // Deleting the section also deletes its site spaces, the one it was created with included. A SiteSpace
-  // that depends on this section (sectionId: section.id) has been replaced or deleted by now; one the
-  // program still declares here does not follow the section, and would vanish with state still listing it.
-  const stranded = claimsOf(ctx.client)
-    .declaredOf("SiteSpace")
-    .filter(({ props: ss }) => ss.siteId === site && (ss.parentSectionId ?? ss.sectionId) === id);
-  if (stranded.length > 0) {
-    throw new Error(
-      `SiteSection: section ${id} of site ${site} still holds ${stranded.map((s) => `site space ${s.id}`).join(", ")}, ` +
-        `declared by a SiteSpace of this program whose sectionId does not come from this SiteSection; deleting the section would delete ${stranded.length > 1 ? "them" : "it"} too. ` +
-        `Set that SiteSpace's sectionId to this SiteSection's id output (so Pulumi replaces or removes it with the section), or move or remove it first. Nothing was deleted.`,
-    );
-  }
   forgetSection(ctx.client, org, site, id);
   await ctx.client.delete(paths.section(org, site, id));
-  noteSectionDeleted(ctx.client, org, site, id);
+}
+
+/**
+ * What deleting the section takes along: its site spaces other than the one it was created with (its
+ * `siteSpaceId`). A SiteSpace naming this section by its id output has been deleted by then, so one
+ * still there is made in the app, or declared with a fixed sectionId, and would vanish unnoticed.
+ * There is no GET for one section: the site's section list is read, fresh (never the client's shared
+ * copy, which may predate an edit in the app).
+ */
+async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
+  const { organizationId: org, siteId: site } = props as SiteSectionOutputs;
+  const sections = await listFresh(ctx, paths.sections(org, site), ApiSiteSection);
+  const section = sections?.find((s) => s.id === id);
+  return (section?.siteSpaces ?? []).filter((ss) => ss.id !== props.siteSpaceId).map((ss) => ({ kind: "SiteSpace", title: ss.title ?? ss.space.id, id: ss.id }));
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -201,7 +202,8 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<
 export const definition = defineResource({
   kind: "SiteSection",
   noun: "site section",
-  summary: "A top-level section of a site (a tab in its header), created together with its first space.",
+  summary:
+    "A top-level section of a site (a tab in its header), created together with its first space. GitBook deletes a section with every site space in it: a delete that would take along a site space other than its own (made in the app, or a SiteSpace naming the section by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",
   inputs,
   outputs,
   // Section paths are unique within a site: a replacement with the same declared path would collide.
@@ -215,6 +217,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces },
 });
 
 /** A section of a GitBook docs site, created with its first space. */

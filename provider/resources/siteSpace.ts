@@ -24,7 +24,7 @@ import { adoptIdField, field, id, organizationIdField, text } from "../framework
 import { paths } from "../framework/paths";
 import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
-import { forgetSection, knownContents, sectionDeletedHere } from "./siteContents";
+import { forgetSection, knownContents } from "./siteContents";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -34,7 +34,7 @@ const inputs = z.object({
   spaceId: id().describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay)."),
   sectionId: id()
     .describe(
-      "ID of the section to add the space to: pass the SiteSection's `id` output (e.g. `guides.id`), so that replacing or removing the section replaces or removes this site space with it. Required: without it GitBook would put the space in the site's default section (or, in a site without sections, in a new section it names after the site), which deletes it when that section goes, without Pulumi knowing. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
+      "ID of the section to add the space to: pass the SiteSection's `id` output (e.g. `guides.id`), so that replacing or removing the section replaces or removes this site space with it (with a fixed ID, deleting that section fails while this site space is in it, as GitBook would delete it too). Required: without it GitBook would put the space in the site's default section (or, in a site without sections, in a new section it names after the site), which deletes it when that section goes, without Pulumi knowing. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
     )
     .register(field, { change: "replace" }),
   path: text({ min: 1, max: 100 })
@@ -88,12 +88,6 @@ async function makeDefault(ctx: Ctx, org: string, site: string, section: string,
 
 async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; outs: SiteSpaceOutputs }> {
   const { organizationId: org, siteId: site, spaceId, sectionId: container } = inputs;
-  if (sectionDeletedHere(ctx.client, org, site, container)) {
-    throw new Error(
-      `SiteSpace: section ${container} of site ${site} was deleted earlier in this run (its SiteSection was replaced or removed), and the site spaces it held with it. ` +
-        `Set sectionId to the SiteSection's id output (e.g. sectionId: guides.id) rather than a fixed ID, so that Pulumi replaces the site space together with its section.`,
-    );
-  }
   const inContainer = async () => (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.space.id === spaceId && ss.section === container);
   // The API would happily show the same space twice in one section; that is never what a program means.
   // A section this deployment created is known without a request (see siteContents.ts); others are listed.
@@ -173,16 +167,6 @@ async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<vo
   await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
 }
 
-/**
- * The section this site space is in was deleted earlier in this run (a SiteSection replaced or removed
- * while the site space did not follow it, e.g. its sectionId is a fixed ID): the site space went with
- * it, so it is replaced rather than called unchanged (its create then says what to change).
- */
-function replacedBy(ctx: Ctx, _id: string, olds: SiteSpaceOutputs): string[] {
-  const section = olds.parentSectionId ?? olds.sectionId;
-  return sectionDeletedHere(ctx.client, olds.organizationId, olds.siteId, section) ? ["sectionId"] : [];
-}
-
 // ---- Declaration ---------------------------------------------------------------------------------
 
 export const definition = defineResource({
@@ -204,7 +188,6 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
-  replacedBy,
 });
 
 /** A further space in a section of a GitBook docs site. */
