@@ -5,7 +5,10 @@
  * - a site's `type` is sent and managed only when declared, so adopting a site of another type than
  *   the old default is not refused (item 2);
  * - `adoptId` affects only the first creation: a replacing change with `adoptId` still in the program
- *   creates a new object, for a kind replaced delete-first (SiteSection) and create-first (Site) (item 5).
+ *   fails at preview, before anything is deleted, saying to remove it (issue 19: a replacement's create
+ *   sees `adoptId`, and only memory of the run could tell it the object is the one being replaced), for
+ *   a kind replaced delete-first (SiteSection) and create-first (Site); once removed, the replacement
+ *   creates a new object. No path adopts the object it then deletes.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
@@ -113,23 +116,34 @@ describeDeployments("adoptId with a replacing change", () => {
   });
   afterAll(async () => d?.close());
 
-  it("SiteSection (replaced delete-first): creates a new section instead of adopting the deleted one, and stays converged", async () => {
+  it("SiteSection (replaced delete-first): refuses the replacement while adoptId is set, deleting nothing, then replaces once it is removed", async () => {
     const [space0, space1] = d.emu.seeded.spaceIds as [string, string];
     const site: Decl = { kind: "Site", name: "site", args: { title: "Replace Docs" } };
     expect((await d.run("up", [site])).error).toBeUndefined();
     const siteId = d.resource("site").id!;
     const adopted = (await api(d.emu, "POST", `/orgs/${org(d)}/sites/${siteId}/sections`, { spaceId: space0, title: "Guides" })).id as string;
-    const section = (spaceId: string): Decl => ({ kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId, title: "Guides", adoptId: adopted } });
+    const section = (spaceId: string, adopt = true): Decl => ({
+      kind: "SiteSection",
+      name: "section",
+      args: { siteId: ref("site.id"), spaceId, title: "Guides", ...(adopt ? { adoptId: adopted } : {}) },
+    });
 
     const first = await d.run("up", [site, section(space0)]);
     expect(first.error).toBeUndefined();
     expect(d.resource("section").id).toBe(adopted);
 
-    // adoptId stays in the program, as the README allows; spaceId forces a replacement.
+    // adoptId stays in the program; spaceId forces a replacement.
+    d.emu.log.reset();
     const preview = await d.run("preview", [site, section(space1)]);
-    expect(preview.steps.find((s) => s.name === "section")).toMatchObject({ op: "replace", replaces: ["spaceId"] });
+    expect(preview.error).toMatch(new RegExp(`SiteSection section: adoptId: spaceId changed, which replaces the resource.*Remove adoptId`));
     const r = await d.run("up");
-    expect(r.error).toBeUndefined();
+    expect(r.error).toMatch(/adoptId: spaceId changed, which replaces the resource.*Remove adoptId/);
+    expect(d.emu.log.writes()).toBe(0);
+    expect(d.resource("section").id).toBe(adopted);
+    expect(d.emu.store.sections.get(adopted)).toMatchObject({ spaceId: space0 });
+
+    const replaced = await d.run("up", [site, section(space1, false)]);
+    expect(replaced.error).toBeUndefined();
     const replacement = d.resource("section").id!;
     expect(replacement).not.toBe(adopted);
     expect(d.emu.store.sections.has(adopted)).toBe(false);
@@ -140,19 +154,33 @@ describeDeployments("adoptId with a replacing change", () => {
     expect(again.error).toBeUndefined();
     expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
-  });
+  }, 300_000);
 
-  it("Site (replaced create-first): creates a new site instead of refusing, and deletes the adopted one after", async () => {
+  it("Site (replaced create-first): never adopts the site it would then delete, even when the site already matches the program", async () => {
     const adopted = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Adopted Docs" })).id as string;
-    const site = (extra: Record<string, unknown>): Decl => ({ kind: "Site", name: "subject", args: { title: "Adopted Docs", adoptId: adopted, ...extra } });
+    const site = (extra: Record<string, unknown>, adopt = true): Decl => ({
+      kind: "Site",
+      name: "subject",
+      args: { title: "Adopted Docs", ...(adopt ? { adoptId: adopted } : {}), ...extra },
+    });
 
     const first = await d.run("up", [site({})]);
     expect(first.error).toBeUndefined();
     expect(d.resource("subject").id).toBe(adopted);
 
+    // The plan changes in the app, and the program follows without a refresh: state says ultimate, the
+    // site is premium, so diff plans a replacement whose create would find adoptId's site matching.
+    d.emu.store.sites.get(adopted)!.type = "premium";
+    d.emu.log.reset();
     const r = await d.run("up", [site({ type: "premium" })]);
-    expect(r.error).toBeUndefined();
-    expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: ["type"] });
+    expect(r.error).toMatch(/Site subject: adoptId: type changed, which replaces the resource.*Remove adoptId/);
+    expect(d.emu.log.writes()).toBe(0);
+    expect(d.resource("subject").id).toBe(adopted);
+    expect(d.emu.store.sites.has(adopted)).toBe(true);
+
+    const replaced = await d.run("up", [site({ type: "premium" }, false)]);
+    expect(replaced.error).toBeUndefined();
+    expect(replaced.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: ["type"] });
     const replacement = d.resource("subject").id!;
     expect(replacement).not.toBe(adopted);
     expect(d.emu.store.sites.has(adopted)).toBe(false);
@@ -162,7 +190,7 @@ describeDeployments("adoptId with a replacing change", () => {
     const again = await d.run("up");
     expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
-  });
+  }, 300_000);
 
   it("ignores a changed adoptId once the resource is in state", async () => {
     const other = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Someone Else's Docs" })).id as string;

@@ -2,7 +2,9 @@
  * Deleting a section deletes every site space in it. No run may end in success while state still lists
  * a site space the run itself caused the API to delete: a SiteSpace names its section (sectionId is
  * required), through the SiteSection's `id` output so that the engine replaces or removes it with the
- * section; one that does not follow its section (a fixed ID) makes the run fail before state lies.
+ * section; one that does not follow its section (a fixed ID) makes the section's delete fail, before
+ * anything is deleted, from what GitBook says the section holds (never from what one provider process
+ * saw earlier in the run: see cascade.test.ts for the same under every order the engine may take).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
@@ -105,25 +107,36 @@ describeDeployments("a section holding a site space that names it by a fixed ID"
   });
   afterAll(async () => d?.close());
 
-  it("fails the run that would delete it with its section, never leaving state listing it", async () => {
+  it("fails the run that would delete it with its section, before deleting anything, never leaving state listing it", async () => {
     expect((await d.run("up", program(d))).error).toBeUndefined();
     const sectionA = d.resource("sectionA").id!;
     expect((await d.run("up", program(d, { fixed: sectionA }))).error).toBeUndefined();
+    const fixed = d.resource("fixed").id!;
     for (const change of [{ spaceOfA: 5 }, { withA: false, followerIn: "sectionB" as const }]) {
+      d.emu.log.reset();
       const r = await d.run("up", program(d, { ...change, fixed: sectionA }));
-      // Either the section's deletion is refused (the run reached the SiteSpace first), or the SiteSpace
-      // the deletion took with it is replaced and its create says what to change.
-      expect(r.error).toMatch(/sectionId to (this|the) SiteSection's id output/);
+      // The section's delete reads what the section holds from GitBook, whatever the run reached first.
+      expect(r.error).toMatch(new RegExp(`SiteSection ${sectionA}: deleting it would also delete .*\\(${fixed}\\).*name this SiteSection by its id output`));
+      expect(d.emu.log.count({ method: "DELETE", route: /sections/ })).toBe(0);
+      expect(d.emu.store.sections.has(sectionA)).toBe(true);
+      expect(d.emu.store.siteSpaces.get(fixed)?.sectionId).toBe(sectionA);
       expectStateTrue(d);
     }
-  });
+  }, 300_000);
 
-  it("converges once the site space follows its section", async () => {
-    const r = await d.run("up", [...program(d, { spaceOfA: 5 }), { kind: "SiteSpace", name: "fixed", args: { siteId: ref("site.id"), sectionId: ref("sectionA.id"), spaceId: d.emu.seeded.spaceIds[3], path: "v3" } }]);
+  it("converges once the site space follows its section: named by the id output first, then replaced with it", async () => {
+    const following: Decl = { kind: "SiteSpace", name: "fixed", args: { siteId: ref("site.id"), sectionId: ref("sectionA.id"), spaceId: d.emu.seeded.spaceIds[3], path: "v3" } };
+    // The engine learns the dependency from state, so it is recorded first, by an up that replaces nothing.
+    d.emu.log.reset();
+    const named = await d.run("up", [...program(d), following]);
+    expect(named.error).toBeUndefined();
+    expect(d.emu.log.writes()).toBe(0);
+    const r = await d.run("up", [...program(d, { spaceOfA: 5 }), following]);
     expect(r.error).toBeUndefined();
+    expect(steps(r)).toEqual(expect.arrayContaining(["replace sectionA", "replace fixed"]));
     expectStateTrue(d);
     expect(d.emu.store.siteSpaces.get(d.resource("fixed").id!)).toMatchObject({ sectionId: d.resource("sectionA").id, path: "v3" });
-  });
+  }, 300_000);
 });
 
 describeDeployments("state written before sectionId was required", () => {

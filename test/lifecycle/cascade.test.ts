@@ -1,0 +1,226 @@
+/**
+ * Deletes that GitBook carries out on other objects too (issue 19, parts 1 and 5), through the real
+ * CLI. A Collection, a Site or a SiteSection whose delete would take along objects this stack does not
+ * delete first (made in the app, or resources of this program that name it by a fixed ID) fails before
+ * any DELETE, naming each by kind, title and ID, whichever process serves the call; `forceDestroy`,
+ * recorded by an `up` (no request), lets the delete take them along.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { api, ref } from "./scenarios";
+
+/** Each test runs the CLI up to nine times, on a 2-core machine shared with other runs. */
+const LONG = 400_000;
+const org = (d: Deployment) => d.emu.seeded.organizationId;
+const deletes = (d: Deployment) => d.emu.log.count({ method: "DELETE" });
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The refusal, naming the object and each thing it holds. */
+const refusal = (kind: string, id: string, held: [string, string, string][]) =>
+  new RegExp(
+    `${kind} ${id}: deleting it would also delete what it still holds.*` +
+      held.map(([k, title, hid]) => esc(`${k} ${JSON.stringify(title)} (${hid})`)).join(".*") +
+      `.*Nothing was deleted.*set forceDestroy: true on this ${kind}`,
+    "s",
+  );
+
+describeDeployments("a Collection holding a space made in the app", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("fails before any DELETE naming the space, and goes with it once forceDestroy is recorded", async () => {
+    const col = (extra: Record<string, unknown> = {}): Decl => ({ kind: "Collection", name: "archive", args: { title: "Archive", ...extra } });
+    expect((await d.run("up", [col()])).error).toBeUndefined();
+    const colId = d.resource("archive").id!;
+    const space = (await api(d.emu, "POST", `/orgs/${org(d)}/spaces`, { title: "Team notes", parent: colId })).id as string;
+
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("up", []);
+      expect(r.error, `attempt ${attempt}`).toMatch(refusal("Collection", colId, [["Space", "Team notes", space]]));
+      expect(deletes(d)).toBe(0);
+      expect(d.emu.store.spaces.get(space)!.deletedAt).toBeUndefined();
+      expect(d.emu.store.spaces.get(space)!.parentId).toBe(colId);
+      expect(d.state().resources.map((x) => x.name)).toContain("archive");
+    }
+
+    // forceDestroy is recorded by an up that sends nothing, and refresh sees no drift in it.
+    d.emu.log.reset();
+    const set = await d.run("up", [col({ forceDestroy: true })]);
+    expect(set.error).toBeUndefined();
+    expect(steps(set)).toEqual(["update archive"]);
+    expect(d.emu.log.count()).toBe(0);
+    expect(d.resource("archive").outputs.forceDestroy).toBe(true);
+    const refreshed = await d.run("refresh");
+    expect(steps(refreshed).filter((s) => !s.startsWith("same"))).toEqual([]);
+    expect(d.resource("archive").outputs.forceDestroy).toBe(true);
+
+    const r = await d.run("up", []);
+    expect(r.error).toBeUndefined();
+    expect(d.emu.store.spaces.get(space)!.deletedAt).toBeTruthy();
+    expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
+  }, LONG);
+});
+
+describeDeployments("a Collection holding a declared Space whose parent is a fixed ID", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("fails before any DELETE naming the space; state and GitBook still agree", async () => {
+    const col: Decl = { kind: "Collection", name: "archive", args: { title: "Archive" } };
+    expect((await d.run("up", [col])).error).toBeUndefined();
+    const colId = d.resource("archive").id!;
+    const guide: Decl = { kind: "Space", name: "guide", args: { title: "Guide", parent: colId } };
+    expect((await d.run("up", [col, guide])).error).toBeUndefined();
+    const spaceId = d.resource("guide").id!;
+
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("up", [guide]);
+      expect(r.error, `attempt ${attempt}`).toMatch(refusal("Collection", colId, [["Space", "Guide", spaceId]]));
+      expect(deletes(d)).toBe(0);
+      expect(d.emu.store.spaces.get(spaceId)).toMatchObject({ parentId: colId });
+      expect(d.emu.store.spaces.get(spaceId)!.deletedAt).toBeUndefined();
+      expect(d.resource("archive").id).toBe(colId);
+      expect(d.resource("guide").id).toBe(spaceId);
+    }
+    // The next run is converged: nothing was lost behind state's back.
+    d.emu.log.reset();
+    const again = await d.run("up", [col, guide]);
+    expect(again.error).toBeUndefined();
+    expect(steps(again).filter((s) => !s.startsWith("same"))).toEqual([]);
+    expect(d.emu.log.writes()).toBe(0);
+  }, LONG);
+});
+
+function sections(d: Deployment, opts: { spaceOfA?: number; withA?: boolean; fixed?: string; fixedAfterA?: boolean; forceA?: boolean } = {}): Decl[] {
+  const s = d.emu.seeded.spaceIds;
+  const { spaceOfA = 0, withA = true, fixed, fixedAfterA = false, forceA = false } = opts;
+  const decls: Decl[] = [{ kind: "Site", name: "site", args: { title: "Cascade Docs" } }];
+  if (withA) {
+    decls.push({ kind: "SiteSection", name: "sectionA", args: { siteId: ref("site.id"), spaceId: s[spaceOfA], title: "Section A", default: true, ...(forceA ? { forceDestroy: true } : {}) } });
+  }
+  decls.push({ kind: "SiteSection", name: "sectionB", args: { siteId: ref("site.id"), spaceId: s[1], title: "Section B" } });
+  if (fixed) {
+    // dependsOn sectionA: the engine reaches this SiteSpace only after sectionA's steps, so nothing the
+    // provider process saw of it can help the section's delete decide.
+    decls.push({
+      kind: "SiteSpace",
+      name: "fixed",
+      args: { siteId: ref("site.id"), sectionId: fixed, spaceId: s[3], path: "v3" },
+      ...(fixedAfterA && withA ? { dependsOn: ["sectionA"] } : {}),
+    });
+  }
+  return decls;
+}
+
+describeDeployments("a SiteSection holding a SiteSpace that names it by a fixed ID", () => {
+  let d: Deployment;
+  let sectionA: string;
+  let fixed: string;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  /** Nothing was deleted, and state says what GitBook holds. */
+  function expectUntouched(): void {
+    expect(deletes(d)).toBe(0);
+    expect(d.emu.store.sections.has(sectionA)).toBe(true);
+    expect(d.emu.store.siteSpaces.get(fixed)).toMatchObject({ sectionId: sectionA, path: "v3" });
+    expect(d.resource("sectionA").id).toBe(sectionA);
+    expect(d.resource("fixed").id).toBe(fixed);
+    expect(d.resource("sectionA").pendingReplacement).toBeFalsy();
+  }
+
+  it("refuses the section's replacement before deleting anything, every time", async () => {
+    expect((await d.run("up", sections(d))).error).toBeUndefined();
+    sectionA = d.resource("sectionA").id!;
+    expect((await d.run("up", sections(d, { fixed: sectionA }))).error).toBeUndefined();
+    fixed = d.resource("fixed").id!;
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("up", sections(d, { spaceOfA: 5, fixed: sectionA, fixedAfterA: true }));
+      expect(r.error, `attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", titleOf(d, fixed), fixed]]));
+      expectUntouched();
+    }
+  }, LONG);
+
+  it("refuses the section's removal, by up or by a targeted destroy, every time", async () => {
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("up", sections(d, { withA: false, fixed: sectionA }));
+      expect(r.error, `up, attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", titleOf(d, fixed), fixed]]));
+      expectUntouched();
+    }
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("destroy", undefined, { flags: ["--target", d.resource("sectionA").urn] });
+      expect(r.error, `destroy --target, attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", titleOf(d, fixed), fixed]]));
+      expectUntouched();
+    }
+  }, LONG);
+
+  it("deletes the section with the site space once forceDestroy is recorded (refresh then drops the site space)", async () => {
+    d.emu.log.reset();
+    const set = await d.run("up", sections(d, { fixed: sectionA, forceA: true }));
+    expect(set.error).toBeUndefined();
+    expect(d.emu.log.count()).toBe(0);
+    const r = await d.run("up", sections(d, { withA: false, fixed: sectionA }));
+    expect(r.error).toBeUndefined();
+    expect(d.emu.store.sections.has(sectionA)).toBe(false);
+    expect(d.emu.store.siteSpaces.has(fixed)).toBe(false);
+    await d.run("refresh");
+    expect(d.state().resources.map((x) => x.name)).not.toContain("fixed");
+  }, LONG);
+});
+
+/** The title GitBook shows for a site space (its space's). */
+function titleOf(d: Deployment, siteSpace: string): string {
+  return d.emu.store.spaces.get(d.emu.store.siteSpaces.get(siteSpace)!.spaceId)!.title;
+}
+
+describeDeployments("a Site holding a section made in the app", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("fails destroy before any DELETE naming the section, and goes with it once forceDestroy is recorded", async () => {
+    const site = (extra: Record<string, unknown> = {}): Decl[] => [{ kind: "Site", name: "site", args: { title: "App Docs", ...extra } }];
+    expect((await d.run("up", site())).error).toBeUndefined();
+    const siteId = d.resource("site").id!;
+    const section = (await api(d.emu, "POST", `/orgs/${org(d)}/sites/${siteId}/sections`, { spaceId: d.emu.seeded.spaceIds[0], title: "Written in the app" })).id as string;
+    const link = (await api(d.emu, "POST", `/orgs/${org(d)}/sites/${siteId}/share-links`, { name: "Partner" })).id as string;
+
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("destroy");
+      expect(r.error, `attempt ${attempt}`).toMatch(
+        refusal("Site", siteId, [
+          ["SiteSection", "Written in the app", section],
+          ["ShareLink", "Partner", link],
+        ]),
+      );
+      expect(deletes(d)).toBe(0);
+      expect(d.emu.store.sites.has(siteId)).toBe(true);
+      expect(d.emu.store.sections.has(section)).toBe(true);
+      expect(d.resource("site").id).toBe(siteId);
+    }
+
+    d.emu.log.reset();
+    expect((await d.run("up", site({ forceDestroy: true }))).error).toBeUndefined();
+    expect(d.emu.log.count()).toBe(0);
+    const r = await d.run("destroy");
+    expect(r.error).toBeUndefined();
+    expect(d.emu.store.sites.has(siteId)).toBe(false);
+    expect(d.emu.store.sections.has(section)).toBe(false);
+    expect(d.emu.store.shareLinks.has(link)).toBe(false);
+  }, LONG);
+});
