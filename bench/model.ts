@@ -79,17 +79,24 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       };
     case "change":
       return { min: { PATCH: 1 }, chain: 1, parallelism: parallel, why: "one section title: one PATCH" };
-    case "destroy":
+    case "destroy": {
       // Deleting the site cascades to everything under it, but the engine calls Delete on every
       // resource (dependents first) and a Delete cannot know whether its parent is about to go too:
       // `pulumi destroy --target`, or removing one resource from the program, must remove exactly
-      // that object. So the floor is one DELETE per resource, and no reads.
+      // that object. So the floor is one DELETE per resource. A delete that GitBook carries out on
+      // other objects too must first read what it would take along (README "Safety"): each section,
+      // the site's section list (no GET for one section; one page while at most 1000 sections are
+      // left, which is the fewest it can take); the site, its structure and its share-link list.
+      const reads = N + 2;
+      const why = "one DELETE per resource (Pulumi deletes each; see README); a GET of what each section and the site would take along";
       if (engine === "cli") {
-        // Site spaces go before their section, sections and links before the site.
-        const depth = 1 + (N > 0 || L > 0 ? 1 : 0) + (M > 0 ? 1 : 0);
-        return { min: { DELETE: resourceCount(t) }, chain: depth, parallelism: parallel, why: "one DELETE per resource (Pulumi deletes each; see README), in parallel down the dependency depth" };
+        // Site spaces go before their section, sections and links before the site; a section's and the
+        // site's DELETE each wait for their read (the site's two reads run together).
+        const depth = 2 + Math.max(N > 0 ? 2 : 0, L > 0 ? 1 : 0) + (M > 0 ? 1 : 0);
+        return { min: { GET: reads, DELETE: resourceCount(t) }, chain: depth, parallelism: parallel, why: `${why}, in parallel down the dependency depth` };
       }
-      return { min: { DELETE: resourceCount(t) }, chain: resourceCount(t), parallelism: 1, why: "one DELETE per resource (Pulumi deletes each; see README), one at a time" };
+      return { min: { GET: reads, DELETE: resourceCount(t) }, chain: resourceCount(t) + reads, parallelism: 1, why: `${why}, one at a time` };
+    }
   }
 }
 

@@ -96,7 +96,7 @@ export function forceDestroyField(noun: string, takesAlong: string) {
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(
-      `Delete the ${noun} even when it still holds objects this stack does not delete first. GitBook deletes ${takesAlong} together with the ${noun}. ` +
+      `When true, the ${noun} is deleted even when it still holds objects this stack does not delete first, and GitBook deletes with it ${takesAlong}. ` +
         `Without it (the default), deleting the ${noun} (removing it from the program, a replacement, or \`pulumi destroy\`) first reads what it holds and, when anything is there (objects made in the app or by another stack, or resources of this program that name it by a fixed ID rather than its \`id\` output), fails before deleting anything, listing each by kind, title and ID. ` +
         `The delete reads this setting from state, so set it with a \`pulumi up\` before the run that deletes. Resources of this program taken along this way stay in state until \`pulumi refresh\`. ` +
         "Never sent to GitBook: changing it sends no request.",

@@ -31,7 +31,7 @@ const inputs = z.object({
   defaultLevel: defaultLevelField("collection", "its parent collection, or of the organization at the top level"),
   forceDestroy: forceDestroyField(
     "collection",
-    "every collection and space in it, and everything in those: the spaces go to GitBook's trash (restorable there for 7 days, then gone with their pages)",
+    "every collection and space in it and everything in those (the spaces go to GitBook's trash, restorable there for 7 days, then gone with their pages)",
   ),
   adoptId: adoptIdField,
 });

@@ -74,7 +74,7 @@ const inputs = z.object({
     .register(field, { remove: { reset: { enabled: false } } }),
   forceDestroy: forceDestroyField(
     "site",
-    "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links (the spaces the site showed stay)",
+    "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links; the spaces the site showed stay",
   ),
   adoptId: adoptIdField,
 });

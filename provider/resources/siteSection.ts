@@ -66,7 +66,7 @@ const inputs = z.object({
     )
     // Set on the site, not the section.
     .register(field, { change: "custom" }),
-  forceDestroy: forceDestroyField("section", "every site space in the section, the one it was created with and any other (the spaces they show stay)"),
+  forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
   adoptId: adoptIdField,
 });
 
