@@ -123,6 +123,7 @@ describeDeployments("a SiteSection holding a SiteSpace that names it by a fixed 
   let d: Deployment;
   let sectionA: string;
   let fixed: string;
+  let fixedTitle: string;
   beforeAll(async () => {
     d = await startDeployment();
   });
@@ -143,10 +144,11 @@ describeDeployments("a SiteSection holding a SiteSpace that names it by a fixed 
     sectionA = d.resource("sectionA").id!;
     expect((await d.run("up", sections(d, { fixed: sectionA }))).error).toBeUndefined();
     fixed = d.resource("fixed").id!;
+    fixedTitle = titleOf(d, fixed);
     for (const attempt of [1, 2]) {
       d.emu.log.reset();
       const r = await d.run("up", sections(d, { spaceOfA: 5, fixed: sectionA, fixedAfterA: true }));
-      expect(r.error, `attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", titleOf(d, fixed), fixed]]));
+      expect(r.error, `attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", fixedTitle, fixed]]));
       expectUntouched();
     }
   }, LONG);
@@ -155,13 +157,13 @@ describeDeployments("a SiteSection holding a SiteSpace that names it by a fixed 
     for (const attempt of [1, 2]) {
       d.emu.log.reset();
       const r = await d.run("up", sections(d, { withA: false, fixed: sectionA }));
-      expect(r.error, `up, attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", titleOf(d, fixed), fixed]]));
+      expect(r.error, `up, attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", fixedTitle, fixed]]));
       expectUntouched();
     }
     for (const attempt of [1, 2]) {
       d.emu.log.reset();
       const r = await d.run("destroy", undefined, { flags: ["--target", d.resource("sectionA").urn] });
-      expect(r.error, `destroy --target, attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", titleOf(d, fixed), fixed]]));
+      expect(r.error, `destroy --target, attempt ${attempt}`).toMatch(refusal("SiteSection", sectionA, [["SiteSpace", fixedTitle, fixed]]));
       expectUntouched();
     }
   }, LONG);
