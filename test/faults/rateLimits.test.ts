@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
-import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
+import { deploy, expectConvergedRerun, expectExactlyDeclared, expectNothingLeft, expectTokenNowhere, topology } from "./topology";
 
 describeDeployments("429 storms with reset headers", () => {
   let d: Deployment;
@@ -49,8 +49,7 @@ describeDeployments("429 storms with reset headers", () => {
       expect(next).toMatchObject({ method: "DELETE", path: a.path });
       expect(next!.at).toBeGreaterThanOrEqual(reset - 5);
     }
-    const st = d.emu.store;
-    expect([st.sites, st.sections, st.siteSpaces, st.shareLinks, st.teams, st.samlProviders, st.openApiSpecs].map((m) => m.size)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expectNothingLeft(d);
   });
 
   it("honours Retry-After, re-runs to the same result, and never wrote the token anywhere", async () => {

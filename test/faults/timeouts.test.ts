@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FaultHandle } from "../../emulator";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
-import { deploy, expectConvergedRerun, expectExactlyDeclared, expectTokenNowhere, topology } from "./topology";
+import { deploy, expectConvergedRerun, expectExactlyDeclared, expectNothingLeft, expectTokenNowhere, topology } from "./topology";
 
 const TIMEOUT = { "gitbook:requestTimeoutSeconds": "0.2" };
 /** Beyond the 0.2 s timeout, but not so far that a test waits long for the API to finish. */
@@ -59,8 +59,7 @@ describeDeployments("answers slower than the request timeout", () => {
     const r = await d.run("destroy", undefined, { config: TIMEOUT });
     expect(r.error).toBeUndefined();
     expect(deletes.filter((f) => f.hits === 1)).toHaveLength(7);
-    const st = d.emu.store;
-    expect([st.sites, st.sections, st.siteSpaces, st.shareLinks, st.teams, st.samlProviders, st.openApiSpecs].map((m) => m.size)).toEqual([0, 0, 0, 0, 0, 0, 0]);
+    expectNothingLeft(d);
   });
 
   it("re-runs to the same result with the faults gone, and never wrote the token anywhere", async () => {
