@@ -130,8 +130,8 @@ function liveObjects(emu: Emulator): string[] {
   for (const s of st.spaces.values()) if (!seeded.has(s.id) && !s.deletedAt) out.push(`Space ${s.id}`);
   for (const id of st.sectionGroups.keys()) out.push(`SiteSectionGroup ${id}`);
   for (const id of st.externalLinks.keys()) out.push(`SiteExternalLink ${id}`);
-  // A site's visitor schema is addressed by its site's ID.
-  for (const id of adaptiveSchemas.of(st).keys()) out.push(`SiteAdaptiveSchema ${id}`);
+  // A site's visitor schema is addressed by its site's ID; GitBook's default, the empty one, is none.
+  for (const [id, v] of adaptiveSchemas.of(st)) if (Object.keys(v.jsonSchema.properties ?? {}).length > 0) out.push(`SiteAdaptiveSchema ${id}`);
   return out.sort();
 }
 
