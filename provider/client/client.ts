@@ -142,6 +142,8 @@ export class GitbookClient {
   private readonly listCache = new Map<string, CacheEntry>();
   /** Until then no list is cached: a create given up on may still take effect (see AmbiguousRequestError.settleMs). */
   private unsettledUntil = 0;
+  /** See clockLead. */
+  private lead: number | undefined;
 
   constructor(opts: ClientOptions) {
     if (!opts.token) throw new Error("GitbookClient: a token is required");
@@ -249,6 +251,24 @@ export class GitbookClient {
     return value;
   }
 
+  /**
+   * Forgets every cached list, so the next listing is taken now: what a create compares with after a
+   * lost answer must not be a list fetched before some other object was made.
+   */
+  dropCachedLists(): void {
+    this.listCache.clear();
+  }
+
+  /**
+   * A lower bound of how far the API's clock is ahead of this machine's (Date.now), in ms, from the
+   * `Date` header of the latest answer: the answer was dated no earlier than that second and received
+   * after it was dated. Undefined before any dated answer. So an object the API says it created
+   * before `t + clockLead()` was created before this machine's time `t`, whatever the clocks' skew.
+   */
+  clockLead(): number | undefined {
+    return this.lead;
+  }
+
   async close(): Promise<void> {
     if (this.ownsDispatcher) await this.dispatcher.close();
   }
@@ -354,6 +374,8 @@ export class GitbookClient {
       clearTimeout(timer);
     }
     this.onAttempt?.({ method, path: ctx.path, status: res.statusCode, ms: performance.now() - t0, attempt });
+    const dated = Date.parse(String(res.headers.date ?? ""));
+    if (!Number.isNaN(dated)) this.lead = dated - Date.now();
     const parsed = parseJson(text);
     if (res.statusCode >= 200 && res.statusCode < 300) {
       if (!opts.schema) return { ok: true, value: parsed as T };

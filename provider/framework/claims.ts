@@ -8,7 +8,9 @@
  * that an object another resource is about to receive is never mistaken for the lost one.
  *
  * What this process cannot know is an object held in state by a resource the run has not reached yet.
- * That is left to the created-since rule (objects made before the lost request are never taken).
+ * Nothing here is proof that an object is the one a lost create made: that is the listing createOnce
+ * takes before the request (an object already there is never taken), which also keeps out every
+ * object made before the run. Claims only remove candidates.
  *
  * Claims are per client (one per API URL and token, dropped when tests reset clients), like
  * siteContents, and live as long as the provider host process: one deployment.

@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AmbiguousRequestError, ConnectionError, type GitbookClient } from "../client";
+import { collections } from "../../emulator/resources/collections";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 import { AmbiguousCreateError, createOnce, type Ctx } from "./resource";
 
@@ -92,52 +93,224 @@ describe.each(kinds)("$kind: two resources with the same name", (k) => {
   });
 });
 
+/**
+ * Every kind that creates through createOnce, against an object someone made in the app before the
+ * attempt with everything the kind's candidates are recognised by (title, label, name, space...).
+ */
+interface AppKind {
+  kind: string;
+  create: { method: string; route: string };
+  inputs(): Promise<Record<string, unknown>>;
+  /** The live objects the inputs describe, as the emulator holds them (ID -> record). */
+  live(inputs: Record<string, unknown>): Map<string, unknown>;
+  /**
+   * How a create next to an app-made namesake ends when nothing is lost: "created" (a second object),
+   * or the error it fails with (a unique slug, a space shown twice in one section), before or from the API.
+   */
+  beside: "created" | RegExp;
+}
+
+const filtered = <V extends { id: string }>(m: Map<string, V>, keep: (v: V) => boolean) => new Map([...m].filter(([, v]) => keep(v)));
+const SITE = "/v1/orgs/:org/sites/:site";
+const siteWithSection = async () => {
+  const siteId = (await env.up("Site", { title: unique("App Docs") })).state.id;
+  const sectionId = (await env.up("SiteSection", { siteId, spaceId: env.emu.seeded.spaceIds[0], title: "Guide" })).state.id;
+  return { siteId, sectionId };
+};
+
+const appKinds: AppKind[] = [
+  ...kinds.map((k) => ({ kind: k.kind, create: k.create, inputs: k.inputs, beside: "created" as const, live: (i: Record<string, unknown>) => new Map(k.live(i).map((id) => [id, find(k.kind, id)])) })),
+  {
+    kind: "Space",
+    create: { method: "POST", route: "/v1/orgs/:org/spaces" },
+    inputs: async () => ({ title: unique("Handbook") }),
+    live: (i) => filtered(env.emu.store.spaces, (s) => s.title === i.title && !s.deletedAt),
+    beside: "created",
+  },
+  {
+    kind: "Collection",
+    create: { method: "POST", route: "/v1/orgs/:org/collections" },
+    inputs: async () => ({ title: unique("Guides") }),
+    live: (i) => filtered(collections.of(env.emu.store), (c) => c.title === i.title),
+    beside: "created",
+  },
+  {
+    kind: "SiteSection",
+    create: { method: "POST", route: `${SITE}/sections` },
+    inputs: async () => ({ siteId: (await env.up("Site", { title: unique("App Docs") })).state.id, spaceId: env.emu.seeded.spaceIds[1], title: "Reference" }),
+    live: (i) => filtered(env.emu.store.sections, (s) => s.siteId === i.siteId && s.spaceId === i.spaceId),
+    beside: "created",
+  },
+  {
+    kind: "SiteSpace",
+    create: { method: "POST", route: `${SITE}/site-spaces` },
+    inputs: async () => ({ ...(await siteWithSection()), spaceId: env.emu.seeded.spaceIds[2] }),
+    live: (i) => filtered(env.emu.store.siteSpaces, (s) => s.siteId === i.siteId && s.sectionId === i.sectionId && s.spaceId === i.spaceId),
+    beside: /already published in section .* set adoptId: "sitesp_/,
+  },
+  {
+    kind: "SiteSectionGroup",
+    create: { method: "POST", route: `${SITE}/section-groups` },
+    inputs: async () => ({ siteId: (await siteWithSection()).siteId, title: "More" }),
+    live: (i) => filtered(env.emu.store.sectionGroups, (g) => g.siteId === i.siteId && g.title === i.title),
+    beside: "created",
+  },
+  {
+    kind: "SiteExternalLink",
+    create: { method: "POST", route: `${SITE}/external-links` },
+    inputs: async () => ({ siteId: (await siteWithSection()).siteId, title: "Status", url: "https://status.example.com" }),
+    live: (i) => filtered(env.emu.store.externalLinks, (l) => l.siteId === i.siteId && l.title === i.title),
+    beside: "created",
+  },
+  {
+    kind: "OpenApiSpec",
+    create: { method: "POST", route: "/v1/orgs/:org/openapi" },
+    inputs: async () => ({ slug: unique("app-api").replace(" ", "-"), source: { text: "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n" } }),
+    live: (i) => filtered(env.emu.store.openApiSpecs, (s) => s.slug === i.slug),
+    beside: /already has a spec with slug .* set adoptId/,
+  },
+];
+
+/** The store record of an object of one of the first kinds, for comparing before and after. */
+function find(kind: string, id: string): unknown {
+  const st = env.emu.store;
+  return { ShareLink: st.shareLinks, Site: st.sites, Team: st.teams, SamlProvider: st.samlProviders }[kind]!.get(id);
+}
+
+/** Makes the namesake the way the app would: not through this deployment (its claims and memory are dropped). */
+async function appMade(k: AppKind, inputs: Record<string, unknown>): Promise<{ id: string; record: string }> {
+  const { state } = await env.up(k.kind, inputs);
+  env.outOfBand();
+  return { id: state.id, record: JSON.stringify(k.live(inputs).get(state.id)) };
+}
+
+describe.each(appKinds)("$kind: recovery never adopts an app-made namesake", (k) => {
+  const lostBefore: [string, Record<string, unknown>][] = [
+    ["dropped before the API processed it", { dropBeforeProcess: true }],
+    ["answered 503 by a gateway", { errorRate: 1, status: 503 }],
+  ];
+  it.each(lostBefore)("leaves the namesake alone when the create was %s", async (_, fault) => {
+    const inputs = await k.inputs();
+    const theirs = await appMade(k, inputs);
+    env.emu.log.reset();
+    env.emu.faults.add({ match: k.create, times: 1, ...fault } as never);
+    const made = await env.up(k.kind, inputs).then(
+      (r) => r.state.id,
+      (e: Error) => e,
+    );
+    const live = k.live(inputs);
+    // Untouched: the same object, with the same values.
+    expect(JSON.stringify(live.get(theirs.id))).toBe(theirs.record);
+    if (k.beside === "created") {
+      // The lost create made nothing, so it was sent again and made the resource's own object.
+      expect(made).not.toBeInstanceOf(Error);
+      expect(made).not.toBe(theirs.id);
+      expect([...live.keys()].sort()).toEqual([theirs.id, made as string].sort());
+    } else {
+      expect(made).toBeInstanceOf(Error);
+      expect((made as Error).message).toMatch(k.beside);
+      expect((made as Error).message).toContain(k.kind === "OpenApiSpec" ? String(inputs.slug) : theirs.id);
+      expect([...live.keys()]).toEqual([theirs.id]);
+    }
+  });
+
+  it("adopts the object a create dropped after the API processed it made, and makes no other", async () => {
+    const inputs = await k.inputs();
+    // A namesake the app made is there too, where the kind allows one.
+    const theirs = k.beside === "created" ? await appMade(k, inputs) : undefined;
+    env.emu.log.reset();
+    env.emu.faults.add({ match: k.create, times: 1, dropAfterProcess: true });
+    const made = await env.up(k.kind, inputs);
+    expect(env.emu.log.count(k.create)).toBe(1);
+    const live = k.live(inputs);
+    expect([...live.keys()].sort()).toEqual([made.state.id, ...(theirs ? [theirs.id] : [])].sort());
+    if (theirs) expect(JSON.stringify(live.get(theirs.id))).toBe(theirs.record);
+  });
+});
+
 describe("ShareLink: where the lost create's object cannot be told apart", () => {
   const LINKS = { method: "POST", route: "/v1/orgs/:org/sites/:site/share-links" };
-  const outOfBandLink = (siteId: string, name: string, ageMs = 0) => {
+  /** `midRun`: made while the provider is at work, whose client (and its cached lists) must stay. */
+  const outOfBandLink = (siteId: string, name: string, ageMs = 0, midRun = false) => {
     const base = env.emu.store.newId("shl");
     const link = { ...base, createdAt: new Date(Date.now() - ageMs).toISOString(), siteId, name, active: true, key: "k".repeat(24) };
     env.emu.store.shareLinks.set(link.id, link);
-    env.outOfBand();
+    if (!midRun) env.outOfBand();
     return link.id;
   };
 
-  it("stops naming both candidates and adoptId when another namesake appeared meanwhile, resending nothing", async () => {
+  it("stops naming both candidates and adoptId when another namesake appeared while the create was on its way, resending nothing", async () => {
     const { siteId } = (await kinds[0]!.inputs()) as { siteId: string };
-    const theirs = outOfBandLink(siteId, "Partner");
     env.emu.log.reset();
+    // Someone makes a "Partner" link while the create, whose answer will be lost, is on its way.
+    let theirs = "";
+    const record = env.emu.log.record.bind(env.emu.log);
+    env.emu.log.record = (e) => {
+      if (e.method === "GET" && !theirs) theirs = outOfBandLink(siteId, "Partner", 0, true);
+      record(e);
+    };
     env.emu.faults.add({ match: LINKS, dropAfterProcess: true, times: 1 });
     const err = await env.up("ShareLink", { siteId, name: "Partner" }).catch((e) => e);
+    env.emu.log.record = record;
     expect(err).toBeInstanceOf(AmbiguousCreateError);
     const ours = [...env.emu.store.shareLinks.values()].find((l) => l.siteId === siteId && l.id !== theirs)!.id;
     expect(err.candidates.sort()).toEqual([theirs, ours].sort());
     expect(err.message).toMatch(/share link "Partner" in site .* got no answer/);
-    expect(err.message).toContain(theirs);
+    expect(err.message).toContain(`ShareLink "Partner" ${theirs} (created `);
     expect(err.message).toContain(ours);
     expect(err.message).toMatch(/adoptId: "/);
     expect(env.emu.log.count(LINKS)).toBe(1);
   });
 
-  it("stops, rather than adopt it or resend, when the only namesake was made shortly before the request", async () => {
+  it("resends, never taking it, when the only namesake was made shortly before the request", async () => {
     const { siteId } = (await kinds[0]!.inputs()) as { siteId: string };
-    const older = outOfBandLink(siteId, "Partner", 60_000);
+    const older = outOfBandLink(siteId, "Partner", 60);
     env.emu.log.reset();
     env.emu.faults.add({ match: LINKS, dropBeforeProcess: true, times: 1 });
-    const err = await env.up("ShareLink", { siteId, name: "Partner" }).catch((e) => e);
-    expect(err).toBeInstanceOf(AmbiguousCreateError);
-    expect(err.candidates).toEqual([older]);
-    expect(err.message).toMatch(/created before the request was sent/);
-    expect(env.emu.log.count(LINKS)).toBe(1);
-    expect([...env.emu.store.shareLinks.values()].filter((l) => l.siteId === siteId).map((l) => l.id)).toEqual([older]);
+    const made = await env.up("ShareLink", { siteId, name: "Partner" });
+    expect(made.state.id).not.toBe(older);
+    expect(env.emu.log.count(LINKS)).toBe(2);
+    expect([...env.emu.store.shareLinks.values()].filter((l) => l.siteId === siteId).map((l) => l.id).sort()).toEqual([older, made.state.id].sort());
   });
 
-  it("ignores namesakes older than the clock allowance, and resends", async () => {
+  it("never takes a namesake GitBook dated before the request, even one the listing before missed", async () => {
     const { siteId } = (await kinds[0]!.inputs()) as { siteId: string };
-    const old = outOfBandLink(siteId, "Partner", 10 * 60_000);
+    env.emu.log.reset();
+    // A listing that lags behind: the link made (and dated) ten minutes ago shows only once the create is sent.
+    let old = "";
+    const record = env.emu.log.record.bind(env.emu.log);
+    env.emu.log.record = (e) => {
+      if (e.method === "POST" && !old) old = outOfBandLink(siteId, "Partner", 10 * 60_000, true);
+      record(e);
+    };
     env.emu.faults.add({ match: LINKS, dropBeforeProcess: true, times: 1 });
     const made = await env.up("ShareLink", { siteId, name: "Partner" });
+    env.emu.log.record = record;
+    expect(old).not.toBe("");
     expect(made.state.id).not.toBe(old);
     expect(env.emu.log.count(LINKS)).toBe(2);
+  });
+
+  it("refuses to take any candidate when the listing before could not be made", async () => {
+    const ctx = { client: { dropCachedLists() {}, clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const { NotFoundError } = await import("../client");
+    let listings = 0;
+    const spec = {
+      kind: "Thing",
+      key: "org/Partner",
+      what: "thing",
+      before: "list" as const,
+      candidates: async () => {
+        if (listings++ === 0) throw new NotFoundError(404, "not found", { method: "GET", path: "/v1/x" });
+        return [{ id: "t1", title: "Partner" }];
+      },
+      send: async (): Promise<{ id: string; title: string }> => {
+        throw new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));
+      },
+    };
+    const err = await createOnce(ctx, spec).catch((e) => e);
+    expect(err).toBeInstanceOf(AmbiguousCreateError);
+    expect(err.message).toMatch(/could not list what existed before .*: Thing "Partner" t1\. Nothing was sent again/);
   });
 });
 
@@ -145,14 +318,14 @@ describe("createOnce", () => {
   const lost = () => new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));
 
   it("waits for the other creates of its key in flight before deciding, so an object about to be someone's is not taken", async () => {
-    const ctx = { client: {} as GitbookClient, config: {} } as Ctx;
+    const ctx = { client: { dropCachedLists() {}, clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const made: { id: string; createdAt: string }[] = [];
     const make = (id: string) => {
       const o = { id, createdAt: new Date().toISOString() };
       made.push(o);
       return o;
     };
-    const spec = { kind: "Thing", key: "org/Partner", what: "thing", candidates: async () => [...made], createdAt: (o: { createdAt: string }) => o.createdAt };
+    const spec = { kind: "Thing", key: "org/Partner", what: "thing", candidates: async () => [...made], before: [], createdAt: (o: { createdAt: string }) => o.createdAt };
     // B's object exists at once but its answer takes 100 ms; A's object exists and its answer is lost.
     const b = createOnce(ctx, { ...spec, send: async () => { const o = make("b1"); await sleep(100); return o; } });
     const a = createOnce(ctx, { ...spec, send: async () => { make("a1"); throw lost(); } });

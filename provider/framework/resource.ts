@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { AmbiguousRequestError, DEFAULT_RETRY, type GitbookClient, NotFoundError, ServerError } from "../client";
+import { AmbiguousRequestError, DEFAULT_RETRY, type GitbookClient, GitbookError, NotFoundError, ServerError } from "../client";
 import type { ProviderConfig } from "../config";
 import { claimsOf } from "./claims";
 import type { Cascade } from "./cascade";
@@ -99,7 +99,7 @@ export function declared<T extends Props>(inputs: T): Partial<T> {
 
 /** What createOnce needs to send a create and, when its answer is lost, to recognise what it made. */
 export interface CreateSpec<T extends { id: string }> {
-  /** The resource kind ("ShareLink"): claims are per kind. */
+  /** The resource kind ("ShareLink"): claims are per kind, and errors name it. */
   kind: string;
   /**
    * Every create that could make a candidate of this one shares its key (e.g. organization, site and
@@ -111,13 +111,26 @@ export interface CreateSpec<T extends { id: string }> {
   send(): Promise<T>;
   /** Every object the lost request could have made: same kind and distinguishing fields, held or not. */
   candidates(): Promise<T[]>;
-  /** The object's creation time, for kinds that report one. Without it, every candidate counts as recent. */
+  /**
+   * The proof of which candidate the attempt made: the candidates as they were just before the first
+   * request. "list": createOnce lists them itself (one listing, i.e. one GET per 1000 objects of the
+   * listing, before the create). An array: the listing the resource made itself just before (a guard
+   * that lists anyway), so that it is not made twice.
+   */
+  before: "list" | readonly T[];
+  /**
+   * The object's creation time, for kinds that report one: a candidate GitBook says it created
+   * before the attempt began (by a bound of its clock, see GitbookClient.clockLead) is never taken,
+   * even if the listing before missed it. It is a filter, not a proof: the Date header GitBook's
+   * clock is bounded by counts whole seconds, too coarse to tell an object made a few ms after the
+   * request was sent from one made a few ms before.
+   */
   createdAt?(candidate: T): string | null | undefined;
 }
 
 /**
- * A lost create answer left more than one object that could be the one it made, or only objects older
- * than the request: the resource stops rather than guess. Nothing was resent.
+ * A lost create answer left objects recovery cannot prove the request made: the resource stops
+ * rather than guess. Nothing was resent.
  */
 export class AmbiguousCreateError extends Error {
   /** IDs of the objects that could be the one the lost request made. */
@@ -134,12 +147,16 @@ export class AmbiguousCreateError extends Error {
  * 5xx from a gateway) the object may exist, so the candidates are looked at first; only when the
  * object is certainly absent is the request sent again.
  *
- * Names need not be unique, so recovery adopts an object only when it is certainly the one the lost
- * request made: among the candidates, it skips every object a resource of this deployment holds (see
- * claims.ts) once the other creates of the same key in flight in this process have settled, and it
- * keeps only those created since the request was sent. Exactly one left: adopted. More than one, or
- * none but some created shortly before the request (ours only if GitBook's clock is behind ours):
- * AmbiguousCreateError naming them, and nothing is resent.
+ * Names need not be unique, and people make objects in the app: recovery adopts only an object it
+ * can prove this attempt made, i.e. one that was not among the candidates listed just before the
+ * first request (`before`). A namesake that existed then is never taken, whoever made it; when only
+ * such namesakes are found the request did not create anything and is sent again. Among the new
+ * objects it also skips every object a resource of this deployment holds (see claims.ts: objects
+ * another create of this run made meanwhile), once the other creates of the same key in flight in
+ * this process have settled; that in-process memory only ever removes candidates, it never proves
+ * one. Exactly one new object left: adopted. More than one (another program or person made a
+ * namesake meanwhile), or a candidate when no listing before could be made: AmbiguousCreateError
+ * naming them and how to adopt one (`adoptId`), and nothing is resent.
  *
  * A request that was given up on (timed out) may still be running on the server, so its object can
  * appear after a first look finds nothing: the candidates are looked at again, at doubling intervals,
@@ -149,20 +166,27 @@ export class AmbiguousCreateError extends Error {
 // As many tries as the client gives any other request: with 4, a run through 30% 503s lost a create about one time in ten.
 export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>, attempts = DEFAULT_RETRY.maxAttempts): Promise<T> {
   const claims = claimsOf(ctx.client);
+  const before = spec.before === "list" ? await listBefore(ctx, spec) : new Set(spec.before.map((c) => c.id));
   const sentAt = Date.now();
-  let older: T[] = [];
   const find = async (): Promise<T | undefined> => {
+    // What the lost request made is in a listing taken now, not in one cached before it.
+    ctx.client.dropCachedLists();
     const listed = await spec.candidates();
     // An object another create of this key is about to receive must not look unclaimed.
     await claims.settled(spec.kind, spec.key);
-    const free = listed.filter((c) => !claims.holds(spec.kind, c.id));
-    const at = spec.createdAt;
-    const recent = at ? free.filter((c) => createdSince(at(c), sentAt, RECENT_SKEW_MS)) : free;
-    older = at ? free.filter((c) => !recent.includes(c) && createdSince(at(c), sentAt)) : [];
-    if (recent.length > 1) {
-      throw ambiguousCreate(spec, recent, `found ${recent.length} objects that could be it, none held by another resource of this deployment`);
+    const lead = ctx.client.clockLead();
+    const madeBefore = (c: T) => {
+      const at = spec.createdAt?.(c);
+      return at != null && lead !== undefined && Date.parse(at) < sentAt + lead;
+    };
+    const fresh = listed.filter((c) => !claims.holds(spec.kind, c.id) && !before?.has(c.id) && !madeBefore(c));
+    if (fresh.length > 0 && before === undefined) {
+      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already");
     }
-    const [mine] = recent;
+    if (fresh.length > 1) {
+      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`);
+    }
+    const [mine] = fresh;
     if (mine) claims.hold(spec.kind, mine.id);
     return mine;
   };
@@ -181,42 +205,43 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
         const late = await find();
         if (late !== undefined) return late;
       }
-      if (older.length > 0) {
-        throw ambiguousCreate(
-          spec,
-          older,
-          "found only objects created before the request was sent, which are other objects unless GitBook's clock is behind this machine's",
-        );
-      }
       if (i >= attempts) throw e;
     }
   }
 }
 
+/**
+ * The IDs of the candidates now, taken fresh just before the create. Undefined when the listing is
+ * refused (e.g. 404: the site the object goes in does not exist): the create is sent anyway, so that
+ * its own answer says what is wrong, and should that answer be lost, no candidate can be proved ours.
+ */
+async function listBefore<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>): Promise<Set<string> | undefined> {
+  ctx.client.dropCachedLists();
+  try {
+    return new Set((await spec.candidates()).map((c) => c.id));
+  } catch (e) {
+    if (e instanceof GitbookError && e.status >= 400 && e.status < 500 && e.status !== 429) return undefined;
+    throw e;
+  }
+}
+
 function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string): AmbiguousCreateError {
   const ids = found.map((c) => c.id);
-  const list = found.map((c) => (spec.createdAt?.(c) ? `${c.id} (created ${spec.createdAt(c)})` : c.id)).join(", ");
+  const list = found.map((c) => describeCandidate(spec, c)).join("; ");
   return new AmbiguousCreateError(
     `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and this resource ${why}: ${list}. ` +
-      `Nothing was sent again. Look at them in GitBook: set adoptId to the one this resource should manage (e.g. adoptId: "${ids[0]}") and delete any other you do not want, ` +
-      `or, if none is this resource's, run up again to create it.`,
+      `Nothing was sent again, and none of them was taken. Look at them in GitBook: to manage one with this resource, set adoptId to its ID (e.g. adoptId: "${ids[0]}") and delete any other you do not want; ` +
+      `if none is this resource's, run up again to create it.`,
     ids,
   );
 }
 
-/** How far the API's clock may trail ours when telling an object a lost create made from an older namesake. */
-export const CLOCK_SKEW_MS = 120_000;
-
-/**
- * How far it may trail ours for an object still to count as certainly made after the request: objects
- * between this and CLOCK_SKEW_MS before it are ours only if the clocks disagree that much, so recovery
- * names them instead of adopting them.
- */
-export const RECENT_SKEW_MS = 5_000;
-
-/** Whether an object was created no earlier than `sentAt` (our clock), allowing for the API's clock skew. */
-export function createdSince(createdAt: string | null | undefined, sentAt: number, skewMs = CLOCK_SKEW_MS): boolean {
-  return createdAt != null && Date.parse(createdAt) >= sentAt - skewMs;
+/** `Collection "Guides" col_1 (created 2026-…)`: what a person needs to find the object in GitBook. */
+function describeCandidate<T extends { id: string }>(spec: CreateSpec<T>, c: T): string {
+  const o = c as Record<string, unknown>;
+  const name = [o.title, o.label, o.name, o.slug].find((v) => typeof v === "string");
+  const at = spec.createdAt?.(c);
+  return `${spec.kind}${name !== undefined ? ` ${JSON.stringify(name)}` : ""} ${c.id}${at ? ` (created ${at})` : ""}`;
 }
 
 /** The object exists but a follow-up write failed: keep it in state with what it really has. */

@@ -61,6 +61,8 @@ async function create(ctx: Ctx, given: CollectionInputs): Promise<{ id: string; 
     send: () => ctx.client.post(paths.collections(org), { body: declared({ title: given.title, parent: given.parent }), schema: ApiCollection }),
     candidates: async () =>
       (await ctx.client.listAll(paths.collections(org), ApiCollection)).filter((c) => c.title === given.title && (c.parent ?? undefined) === given.parent),
+    // Collections carry no creation time: only the listing before tells an app-made namesake from ours.
+    before: "list",
   });
   return finishCreate(definition, given, collection, async (created, advance) => {
     // Only declared values (null is a default level of its own): nothing is cleared on a new collection.

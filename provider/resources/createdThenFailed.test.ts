@@ -27,7 +27,14 @@ async function partialFailure(p: Promise<unknown>): Promise<PartialFailure> {
 
 describe("a create that fails after the object exists", () => {
   it("keeps an OpenAPI spec whose processing could not be followed, where refresh finds it", async () => {
-    failOnce("GET", "/v1/orgs/:org/openapi/:slug");
+    // The GET that follows the spec's processing, not the one before the POST (recovery's listing before).
+    const record = env.emu.log.record.bind(env.emu.log);
+    env.emu.log.record = (entry) => {
+      record(entry);
+      if (entry.method !== "POST") return;
+      env.emu.log.record = record;
+      failOnce("GET", "/v1/orgs/:org/openapi/:slug");
+    };
     const inputs = { slug: "followed-api", source: { url: "https://example.com/openapi.yaml" } };
     const e = await partialFailure(env.up("OpenApiSpec", inputs));
     const live = [...env.emu.store.openApiSpecs.values()].filter((s) => s.slug === "followed-api");

@@ -258,8 +258,9 @@ describe("lifecycle", () => {
     const r = await created({ slug: s, source: { url: `https://api.acme.test/${s}.json` } });
     expect(env.emu.log.writes()).toBe(1);
     expect(env.emu.log.count({ method: "POST", route: SPECS })).toBe(1);
-    // The emulator answers "pending" to the first GET after a POST: the provider had to poll again.
-    expect(env.emu.log.count({ method: "GET", route: SPEC })).toBe(2);
+    // One GET before the POST (the slug is free: what recovery would compare with), then the emulator
+    // answers "pending" to the first GET after a POST: the provider had to poll again.
+    expect(env.emu.log.count({ method: "GET", route: SPEC })).toBe(3);
     expect(r.id).toBe(live(s).id);
     expect(r.outs).toMatchObject({
       slug: s,

@@ -282,8 +282,10 @@ async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string;
         const found = await getOrUndefined(ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec }));
         return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
       },
-      // A spec that does not say when it was made counts as recent: had it existed before, the POST would have been refused.
-      createdAt: (s) => s.createdAt ?? new Date().toISOString(),
+      // The slug is unique, so a spec found after a lost answer is ours or was there before (and our POST
+      // was refused): only the GET before, which normally answers 404, tells them apart.
+      before: "list",
+      createdAt: (s) => s.createdAt,
     });
   } catch (e) {
     if (e instanceof ConflictError) {

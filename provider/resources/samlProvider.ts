@@ -79,6 +79,7 @@ async function create(ctx: Ctx, given: SamlProviderInputs): Promise<{ id: string
     send: () => ctx.client.post(paths.samlProviders(org), { body, schema: ApiSamlProvider }),
     // A lost answer may still have created the provider: one with this label that no other resource holds.
     candidates: async () => (await ctx.client.listAll(paths.samlProviders(org), ApiSamlProvider)).filter((s) => s.label === given.label),
+    before: "list",
     createdAt: (s) => s.createdAt,
   });
   // POST carries every setting: nothing follows.

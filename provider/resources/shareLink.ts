@@ -56,6 +56,7 @@ async function create(ctx: Ctx, given: ShareLinkInputs): Promise<{ id: string; o
     send: () => ctx.client.post(paths.shareLinks(org, site), { body: { name: given.name }, schema: ApiShareLink }),
     // Names are not unique: a lost POST made a link of this name that no other resource holds.
     candidates: async () => (await ctx.client.listAll(paths.shareLinks(org, site), ApiShareLink)).filter((l) => l.name === given.name),
+    before: "list",
     createdAt: (l) => l.createdAt,
   });
   // POST takes only the name; a link starts active, so a declared inactive one needs a PATCH.

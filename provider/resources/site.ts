@@ -139,6 +139,7 @@ async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: 
     // A lost answer may still have created the site: one with this title that no other resource holds.
     candidates: async () =>
       (await ctx.client.listAll(paths.sites(org), ApiSite, { title: given.title })).filter((s) => s.title === given.title && (given.type === undefined || s.type === given.type)),
+    before: "list",
     createdAt: (s) => s.createdAt,
   });
   // POST accepts only type, title and visibility; the rest needs a PATCH, and publishing a call of its own.

@@ -25,12 +25,15 @@ async function freshSection(): Promise<{ siteId: string; sectionId: string }> {
 const siteSpace = async (props: Record<string, unknown>): Promise<State> => (await env.up("SiteSpace", props)).state;
 
 describe("site spaces in a section created by this deployment", () => {
-  it("are created with one POST each and no listing of the site", async () => {
+  it("are created with one POST each, the guard needing no listing of the site", async () => {
     const { siteId, sectionId } = await freshSection();
     env.emu.log.reset();
     await Promise.all([1, 2, 3].map((i) => siteSpace({ siteId, sectionId, spaceId: space[i] })));
     expect(env.emu.log.count({ method: "POST", route: SITE_SPACES })).toBe(3);
-    expect(env.emu.log.count({ method: "GET" })).toBe(0);
+    // What this process remembers is no proof for recovering a lost answer: each create lists the
+    // site spaces once before its POST (concurrent ones may share a listing), and nothing else.
+    expect(env.emu.log.count({ method: "GET", route: SITE_SPACES })).toBeLessThanOrEqual(3);
+    expect(env.emu.log.count({ method: "GET" })).toBe(env.emu.log.count({ method: "GET", route: SITE_SPACES }));
     expect(env.emu.store.siteSpacesIn(siteId, sectionId).map((s) => s.spaceId).sort()).toEqual([space[0], space[1], space[2], space[3]].sort());
   });
 

@@ -99,6 +99,7 @@ async function create(ctx: Ctx, given: SiteExternalLinkInputs): Promise<{ id: st
     // Links carry no creation time: after a lost answer, the link the POST made has this title and URL,
     // and no other resource holds it.
     candidates: async () => ((await linksOf(ctx, org, site)) ?? []).filter((l) => l.title === given.title && l.url === given.url),
+    before: "list",
   });
   return finishCreate(definition, given, link);
 }

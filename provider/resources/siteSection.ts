@@ -129,12 +129,15 @@ async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string;
     key: `${org}/${site}/${spaceId}`,
     what: `section of space ${spaceId}${given.title === undefined ? "" : ` titled ${JSON.stringify(given.title)}`} in site ${site}`,
     send: () => ctx.client.post(paths.sections(org, site), { body: post, schema: ApiSiteSection }),
-    // Sections carry no creation time: after a lost answer, the section the POST made shows this space
-    // (and bears the declared title), and no other resource holds it.
+    // After a lost answer, the section the POST made shows this space (and bears the declared title).
     candidates: async () =>
       (await ctx.client.listAll(paths.sections(org, site), ApiSiteSection)).filter(
         (s) => (s.siteSpaces ?? []).some((ss) => ss.space.id === spaceId) && (given.title === undefined || s.title === given.title),
       ),
+    // Sections carry no creation time, and nothing stops a section made in the app from showing the
+    // same space (GitBook's spec refuses no second section of a space; the emulator takes one): only
+    // the listing before tells such a namesake from ours.
+    before: "list",
   });
   // SiteSpaces added to this new section then need no listing to know what it already shows.
   learnSection(ctx.client, org, site, section.id, section.siteSpaces);

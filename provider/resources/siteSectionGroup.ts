@@ -103,6 +103,7 @@ async function create(ctx: Ctx, given: SiteSectionGroupInputs): Promise<{ id: st
     // Groups carry no creation time: after a lost answer, the group the POST made has this title, and no
     // other resource holds it.
     candidates: async () => (await ctx.client.listAll(paths.sectionGroups(org, site), ApiSiteSectionGroup)).filter((g) => g.title === given.title),
+    before: "list",
   });
   return finishCreate(definition, given, answered(group));
 }

@@ -92,7 +92,8 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   // The API would happily show the same space twice in one section; that is never what a program means.
   // A section this deployment created is known without a request (see siteContents.ts); others are listed.
   const known = knownContents(ctx.client, org, site, container);
-  const existing = known ? (known.has(spaceId) ? { id: known.get(spaceId) } : undefined) : (await inContainer())[0];
+  const listed = known ? undefined : await inContainer();
+  const existing = known ? (known.has(spaceId) ? { id: known.get(spaceId) } : undefined) : listed![0];
   if (existing && existing.id === undefined) {
     throw new Error(`SiteSpace: space ${spaceId} is declared twice for section ${container} of site ${site} in this program; declare it once.`);
   }
@@ -115,6 +116,11 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
       what: `site space of space ${spaceId} in section ${container} of site ${site}`,
       send: () => ctx.client.post(paths.siteSpaces(org, site), { body: { spaceId, sectionId: container }, schema: ApiSiteSpace }),
       candidates: inContainer,
+      // The guard's listing, when it made one, is the listing before (it found none). What this process
+      // remembers of a section it created is not proof, so then createOnce lists: GitBook's spec does
+      // not refuse a space shown twice in a section (the emulator takes it), so a site space made in
+      // the app meanwhile would look like ours.
+      before: listed ?? "list",
     });
   } catch (e) {
     // Whether the space is now shown there is unknown: later SiteSpaces for this section list instead.

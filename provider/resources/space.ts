@@ -129,6 +129,7 @@ async function create(ctx: Ctx, given: SpaceInputs): Promise<{ id: string; outs:
     // the request and held by no other resource (titles are not unique).
     candidates: async () =>
       (await ctx.client.listAll(paths.spaces(org), ApiSpace)).filter((s) => s.title === given.title && (s.parent ?? undefined) === given.parent),
+    before: "list",
     createdAt: (s) => s.createdAt,
   });
   return finishCreate(definition, given, space, async (created, advance) => {

@@ -212,6 +212,7 @@ async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs:
     send: () => ctx.client.put(paths.teams(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
     // A lost answer may still have created the team: one with this title that no other resource holds.
     candidates: async () => (await ctx.client.listAll(paths.teams(org), ApiTeam, { title: inputs.title })).filter((t) => t.title === inputs.title),
+    before: "list",
     createdAt: (t) => t.createdAt,
   });
   if (!inputs.members) return finishCreate(definition, inputs, view(team));

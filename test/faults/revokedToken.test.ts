@@ -40,7 +40,7 @@ describeDeployments("the token revoked in the middle of a run", () => {
     errors.push(r.error ?? "", r.stdout);
     expect(r.error).toMatch(/GitBook API 401 on \w+ \/v1\/\S+: Invalid or revoked API token \(check gitbook:token or GITBOOK_TOKEN/);
     // Some of the program was made before the revocation, and all of that is in state.
-    expect(d.emu.store.sites.size).toBe(1);
+    expect(d.emu.store.sites.size).toBeGreaterThan(0);
     expect(d.emu.store.siteSpaces.size).toBeGreaterThan(0);
     expectStateMatchesEmulator(d);
   });
@@ -52,12 +52,17 @@ describeDeployments("the token revoked in the middle of a run", () => {
 
   it("stops destroying with the same clear error, then destroys the rest with a new token", async () => {
     let deletes = 0;
+    const managed = d.state().resources.filter((x) => x.custom);
     revokeAfter((e) => e.method === "DELETE" && ++deletes === 5);
     const r = await d.run("destroy");
     errors.push(r.error ?? "", r.stdout);
     expect(r.error).toMatch(/GitBook API 401 on DELETE \/v1\/\S+: Invalid or revoked API token/);
     expectStateMatchesEmulator(d);
-    expect(d.state().resources.filter((x) => x.custom)).toHaveLength(topology(d.emu).length - 5);
+    // Exactly the five deleted objects left state, besides resources whose delete sends no DELETE (an
+    // order and a publication send nothing; a visitor schema is put back to GitBook's default).
+    const left = new Set(d.state().resources.map((x) => x.name));
+    const noDelete = /:(SiteStructureOrder|SitePublication|SiteAdaptiveSchema)$/;
+    expect(managed.filter((x) => !left.has(x.name) && !noDelete.test(x.type))).toHaveLength(5);
     rotate();
     if (d.engine === "cli") {
       // `destroy` configures the provider from the stack config recorded in state at the last `up`,

@@ -6,6 +6,8 @@
 import * as fs from "node:fs";
 import { expect } from "vitest";
 import type { Emulator } from "../../emulator";
+import { adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
+import { collections } from "../../emulator/resources/collections";
 import type { StateFile } from "../../dev/harness/engine";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
@@ -13,7 +15,11 @@ const ref = (s: string) => ({ $ref: s });
 
 export const SPEC_TEXT = "openapi: 3.0.3\ninfo:\n  title: Faults API\n  version: 1.0.0\npaths: {}\n";
 
-/** Three sections each with one more site space, two share links, a team with members, SSO, an API spec. */
+/**
+ * Every kind: three sections each with one more site space, a section group, a link, their order, a
+ * visitor schema and publishing; two share links, a team with members, SSO, an API spec, a collection
+ * holding a space, and a DocsSite (with a space it creates).
+ */
 export function topology(emu: Emulator): Decl[] {
   const s = emu.seeded.spaceIds;
   const m = emu.seeded.members;
@@ -43,14 +49,66 @@ export function topology(emu: Emulator): Decl[] {
       },
     },
     { kind: "OpenApiSpec", name: "spec", args: { slug: "faults-api", source: { text: SPEC_TEXT }, visibility: "public" } },
+    // Content: a collection holding a space the program creates.
+    { kind: "Collection", name: "guides", args: { title: "Fault Guides", description: "Kept through faults" } },
+    { kind: "Space", name: "handbook", args: { title: "Fault Handbook", parent: ref("guides.id") } },
+    // The site's navigation: a group holding the third section, a link (GitBook takes links only in a
+    // site made of sections), their order, the visitor schema, and publishing once all of it exists.
+    { kind: "SiteSectionGroup", name: "tools", args: { siteId: ref("site.id"), title: "Tools", sections: [ref("section2.id")] } },
+    { kind: "SiteExternalLink", name: "status", args: { siteId: ref("site.id"), title: "Status", url: "https://status.acme.test" }, dependsOn: ["section0"] },
+    { kind: "SiteStructureOrder", name: "order", args: { siteId: ref("site.id"), items: ORDER.map((n) => ref(`${n}.id`)) } },
+    { kind: "SiteAdaptiveSchema", name: "visitors", args: { siteId: ref("site.id"), jsonSchema: visitorSchema("isBetaUser") } },
+    {
+      kind: "SitePublication",
+      name: "publication",
+      args: { siteId: ref("site.id"), published: true },
+      dependsOn: ["order", "visitors", "tools", ...[0, 1, 2].map((i) => `section${i}-v2`)],
+    },
+    // A DocsSite: its site, a section on a space it creates, a group with a section and a link, the
+    // visitor schema its condition uses, a share link, its order and its publication.
+    {
+      kind: "DocsSite",
+      name: "portal",
+      args: {
+        site: { title: "Fault Portal", visibility: "share-link", published: true },
+        visitorSchema: visitorSchema("isPartner"),
+        sections: [
+          { key: "start", space: { title: "Portal Start" }, title: "Start" },
+          {
+            type: "group",
+            key: "more",
+            title: "More",
+            sections: [
+              { key: "sdk", spaceId: s[4], title: "SDK", condition: "visitor.claims.isPartner" },
+              { type: "link", key: "community", title: "Community", url: "https://community.acme.test" },
+            ],
+          },
+        ],
+        shareLinks: [{ key: "partners", name: "Partners" }],
+      },
+    },
   );
   return decls;
+}
+
+/** The main site's top level, in the declared order. */
+const ORDER = ["status", "section1", "tools", "section0"];
+
+function visitorSchema(claim: string) {
+  return {
+    type: "object",
+    properties: { [claim]: { type: "boolean", description: `Whether the visitor is ${claim}.` } },
+    additionalProperties: false,
+  };
 }
 
 /** What a fault test needs from a deployment. Retries stay real (these runs are about outcomes, not timing). */
 export async function deploy(): Promise<Deployment> {
   return startDeployment();
 }
+
+/** Kinds whose resource is a setting of its site, not an object of its own: checked by their effect. */
+const SETTINGS = new Set(["SiteStructureOrder", "SitePublication"]);
 
 /** Objects of the kinds the topology manages, as the emulator holds them, keyed "Kind id". */
 function liveObjects(emu: Emulator): string[] {
@@ -66,23 +124,34 @@ function liveObjects(emu: Emulator): string[] {
   for (const id of st.samlProviders.keys()) out.push(`SamlProvider ${id}`);
   // Specs are addressed by slug; state may hold either.
   for (const s of st.openApiSpecs.values()) out.push(`OpenApiSpec ${s.slug}`);
+  for (const id of collections.of(st).keys()) out.push(`Collection ${id}`);
+  // The organization's own spaces are not the program's; a space in the trash is gone.
+  const seeded = new Set(emu.seeded.spaceIds);
+  for (const s of st.spaces.values()) if (!seeded.has(s.id) && !s.deletedAt) out.push(`Space ${s.id}`);
+  for (const id of st.sectionGroups.keys()) out.push(`SiteSectionGroup ${id}`);
+  for (const id of st.externalLinks.keys()) out.push(`SiteExternalLink ${id}`);
+  // A site's visitor schema is addressed by its site's ID; GitBook's default, the empty one, is none.
+  for (const [id, v] of adaptiveSchemas.of(st)) if (Object.keys(v.jsonSchema.properties ?? {}).length > 0) out.push(`SiteAdaptiveSchema ${id}`);
   return out.sort();
 }
 
 function stateObjects(state: StateFile, emu: Emulator): string[] {
   return state.resources
-    .filter((r) => r.custom && r.id)
+    .filter((r) => r.custom && r.id && !SETTINGS.has(kindOf(r)))
     .map((r) => {
-      const kind = r.type.split(":").pop()!;
+      const kind = kindOf(r);
       const spec = kind === "OpenApiSpec" ? [...emu.store.openApiSpecs.values()].find((s) => s.id === r.id || s.slug === r.id) : undefined;
       return `${kind} ${spec ? spec.slug : r.id}`;
     })
     .sort();
 }
 
+const kindOf = (r: { type: string }) => r.type.split(":").pop()!;
+
 /**
  * State and emulator agree object for object: nothing in state that the API lacks, nothing on the API
- * that state does not know (an orphan a later run would duplicate), no two state entries for one object.
+ * that state does not know (an orphan a later run would duplicate), no two state entries for one
+ * object; and nothing lost: none of the organization's own spaces went to the trash.
  */
 export function expectStateMatchesEmulator(d: Deployment): void {
   const inState = stateObjects(d.state(), d.emu);
@@ -93,15 +162,41 @@ export function expectStateMatchesEmulator(d: Deployment): void {
     const ss = d.emu.store.siteSpaces.get(String(r.outputs.siteSpaceId));
     expect(ss?.sectionId, `${r.name}'s own site space`).toBe(r.id);
   }
+  expectNoSpaceLost(d);
 }
+
+/** The organization's own spaces are never trashed, and stay where they were. */
+function expectNoSpaceLost(d: Deployment): void {
+  for (const id of d.emu.seeded.spaceIds) {
+    const space = d.emu.store.spaces.get(id)!;
+    expect([space.deletedAt, space.parentId], `space ${id}: [trashed at, collection]`).toEqual([undefined, undefined]);
+  }
+}
+
+/** What the DocsSite declares, by kind (its children's names are the component's business). */
+const PORTAL_KINDS: Record<string, number> = {
+  Site: 1,
+  Space: 1,
+  SiteSection: 2,
+  SiteSectionGroup: 1,
+  SiteExternalLink: 1,
+  ShareLink: 1,
+  SiteAdaptiveSchema: 1,
+  SiteStructureOrder: 1,
+  SitePublication: 1,
+};
 
 /** After a converged run: every declared resource is in state once, and the emulator holds exactly those objects. */
 export function expectExactlyDeclared(d: Deployment, decls: Decl[]): void {
   expectStateMatchesEmulator(d);
-  const names = d.state().resources.filter((r) => r.custom).map((r) => r.name).sort();
-  expect(names).toEqual(decls.map((x) => x.name).sort());
+  const custom = d.state().resources.filter((r) => r.custom);
+  const portal = custom.filter((r) => r.name === "portal" || r.name.startsWith("portal/"));
+  expect(custom.filter((r) => !portal.includes(r)).map((r) => r.name).sort()).toEqual(decls.filter((x) => x.kind !== "DocsSite").map((x) => x.name).sort());
+  const portalKinds: Record<string, number> = {};
+  for (const r of portal) portalKinds[kindOf(r)] = (portalKinds[kindOf(r)] ?? 0) + 1;
+  expect(portalKinds).toEqual(PORTAL_KINDS);
   const st = d.emu.store;
-  const count = (kind: string) => decls.filter((x) => x.kind === kind).length;
+  const count = (kind: string) => decls.filter((x) => x.kind === kind).length + (PORTAL_KINDS[kind] ?? 0);
   expect(st.sites.size).toBe(count("Site"));
   expect(st.sections.size).toBe(count("SiteSection"));
   expect(st.siteSpaces.size).toBe(count("SiteSection") + count("SiteSpace"));
@@ -109,17 +204,57 @@ export function expectExactlyDeclared(d: Deployment, decls: Decl[]): void {
   expect(st.teams.size).toBe(count("Team"));
   expect(st.samlProviders.size).toBe(count("SamlProvider"));
   expect(st.openApiSpecs.size).toBe(count("OpenApiSpec"));
+  expect(collections.of(st).size).toBe(count("Collection"));
+  // Spaces an earlier destroy deleted stay in the trash.
+  expect([...st.spaces.values()].filter((x) => !x.deletedAt).length).toBe(d.emu.seeded.spaceIds.length + count("Space"));
+  expect(st.sectionGroups.size).toBe(count("SiteSectionGroup"));
+  expect(st.externalLinks.size).toBe(count("SiteExternalLink"));
+  expect(adaptiveSchemas.of(st).size).toBe(count("SiteAdaptiveSchema"));
   // Declared settings reached the API, not only state.
-  const site = st.sites.get(d.resource("site").id!)!;
-  expect(site).toMatchObject({ title: "Fault Docs", visibility: "share-link", basename: "faults" });
+  const id = (name: string) => d.resource(name).id!;
+  const site = st.sites.get(id("site"))!;
+  expect(site).toMatchObject({ title: "Fault Docs", visibility: "share-link", basename: "faults", published: true });
   for (let i = 0; i < 3; i++) {
-    expect(st.sections.get(d.resource(`section${i}`).id!)).toMatchObject({ title: `Section ${i}`, description: `About ${i}` });
-    expect(st.siteSpaces.get(d.resource(`section${i}-v2`).id!)).toMatchObject({ path: "v2", sectionId: d.resource(`section${i}`).id });
+    expect(st.sections.get(id(`section${i}`))).toMatchObject({ title: `Section ${i}`, description: `About ${i}` });
+    expect(st.siteSpaces.get(id(`section${i}-v2`))).toMatchObject({ path: "v2", sectionId: id(`section${i}`) });
   }
-  expect(st.shareLinks.get(d.resource("revoked").id!)!.active).toBe(false);
-  expect(st.teamMembersOf(d.resource("team").id!).map((m) => m.role).sort()).toEqual(["member", "owner"]);
-  const sso = st.samlProviders.get(d.resource("sso").id!)!;
+  expect(st.shareLinks.get(id("revoked"))!.active).toBe(false);
+  expect(st.teamMembersOf(id("team")).map((m) => m.role).sort()).toEqual(["member", "owner"]);
+  const sso = st.samlProviders.get(id("sso"))!;
   expect(sso).toMatchObject({ label: "Okta", defaultRole: "read" });
+  expect(collections.of(st).get(id("guides"))).toMatchObject({ title: "Fault Guides", description: "Kept through faults" });
+  expect(st.spaces.get(id("handbook"))).toMatchObject({ title: "Fault Handbook", parentId: id("guides") });
+  expect(st.sectionGroups.get(id("tools"))!.sectionIds).toEqual([id("section2")]);
+  expect(st.externalLinks.get(id("status"))).toMatchObject({ title: "Status", url: "https://status.acme.test" });
+  expect(st.childrenOf(id("site"), undefined).map((n) => n.record.id)).toEqual(ORDER.map(id));
+  expect(Object.keys(adaptiveSchemas.of(st).get(id("site"))!.jsonSchema.properties as object)).toEqual(["isBetaUser"]);
+  const portalSite = portal.find((r) => kindOf(r) === "Site")!.id!;
+  expect(st.sites.get(portalSite)).toMatchObject({ title: "Fault Portal", published: true });
+  const portalSpace = st.spaces.get(portal.find((r) => kindOf(r) === "Space")!.id!)!;
+  expect(portalSpace.title).toBe("Portal Start");
+  // The portal's navigation, in the declared order: the section on the space it made, then the group.
+  const top = st.childrenOf(portalSite, undefined);
+  expect(top.map((n) => n.type)).toEqual(["site-section", "site-section-group"]);
+  expect(st.sections.get(top[0]!.record.id)).toMatchObject({ title: "Start", spaceId: portalSpace.id });
+  expect(st.childrenOf(portalSite, top[1]!.record.id).map((n) => [n.type, (n.record as { title: string | null }).title])).toEqual([
+    ["site-section", "SDK"],
+    ["site-external-link", "Community"],
+  ]);
+}
+
+/**
+ * After a destroy: nothing the program made is left, the spaces it made are in the trash (a deleted
+ * space goes there), and the organization's own spaces were not touched.
+ */
+export function expectNothingLeft(d: Deployment): void {
+  expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
+  const st = d.emu.store;
+  const left = { sites: st.sites, sections: st.sections, siteSpaces: st.siteSpaces, shareLinks: st.shareLinks, teams: st.teams, samlProviders: st.samlProviders,
+    openApiSpecs: st.openApiSpecs, collections: collections.of(st), sectionGroups: st.sectionGroups, externalLinks: st.externalLinks, adaptiveSchemas: adaptiveSchemas.of(st) };
+  expect(Object.fromEntries(Object.entries(left).map(([k, m]) => [k, m.size]))).toEqual(Object.fromEntries(Object.keys(left).map((k) => [k, 0])));
+  const seeded = new Set(d.emu.seeded.spaceIds);
+  expect([...st.spaces.values()].filter((s) => !seeded.has(s.id) && !s.deletedAt).map((s) => s.title)).toEqual([]);
+  expectNoSpaceLost(d);
 }
 
 /** Re-running the program with faults cleared converges: an up that sends no write, and a refresh that finds no drift. */
