@@ -265,11 +265,11 @@ describe("generateProgram", () => {
     s.sectionGroups[0]!.itemIds.push("grp_2");
     const { files, notes } = program(org({ sites: [s] }));
     const text = files["index.ts"]!;
-    expect(text).toContain("// The navigation holds x_1, a site-widget pulumi-gitbook has no resource for: not imported, it stays where it is.");
+    expect(text).toContain("// The navigation holds \"x_1\", a \"site-widget\" pulumi-gitbook has no resource for: not imported, it stays where it is.");
     expect(text).toContain("// It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one.\nconst acmeDocsStart = ");
-    expect(text).toContain("// It is nested in section group grp_1; SiteSectionGroup has no input for that, so it stays where it is.\nconst acmeDocsInner = ");
+    expect(text).toContain("// It is nested in section group \"grp_1\"; SiteSectionGroup has no input for that, so it stays where it is.\nconst acmeDocsInner = ");
     expect(declarationOf(text, "acme-docs/order")).toContain("groups: [{ groupId: acmeDocsLearn.id, items: [acmeDocsStatus.id, acmeDocsGuides.id, acmeDocsInner.id] }],");
-    expect(notes).toContain('Site "Acme Docs": site-widget x_1 in its navigation has no resource and was not imported.');
+    expect(notes).toContain('Site "Acme Docs": "site-widget" "x_1" in its navigation has no resource and was not imported.');
   });
 
   it("leaves out a setting the resource would refuse, saying why, and flags a required one", () => {
@@ -301,13 +301,13 @@ describe("generateProgram", () => {
     const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", source: { text: { unavailable: "GitBook has no processed version of it" } } };
     const { files, notes } = program(org({ sites: [s], openApiSpecs: [failed] }));
     const text = files["index.ts"]!;
-    expect(text).toContain("// Share link shl_x has no name");
-    expect(text).toContain('// Site space ss_root (space "Old" at "old") sits outside any section');
+    expect(text).toContain("// Share link \"shl_x\" has no name");
+    expect(text).toContain('// Site space \"ss_root\" (space "Old" at "old") sits outside any section');
     expect(text).toContain("// TODO: put the document at openapi/broken.yaml: GitBook has no processed version of it.");
     expect(files["openapi/broken.yaml"]).toBeUndefined();
     expect(notes).toEqual([
-      'Site "Acme Docs": site space ss_root is outside any section and was not imported.',
-      'Site "Acme Docs": share link shl_x has no name and was not imported.',
+      'Site "Acme Docs": site space "ss_root" is outside any section and was not imported.',
+      'Site "Acme Docs": share link \"shl_x\" has no name and was not imported.',
       'OpenAPI spec "broken": put its document at openapi/broken.yaml before `pulumi up` (GitBook has no processed version of it).',
       'OpenAPI spec "broken": its last processing failed, so the first `pulumi up` sends its source again.',
     ]);

@@ -32,6 +32,7 @@ import { definition as collection } from "../resources/collection";
 import { definition as team } from "../resources/team";
 import { validateTopology } from "../components/topology";
 import { propertyPath } from "../framework/check";
+import { comment, literal, yamlString } from "./emit";
 import { Identifiers, Namer, slug } from "./names";
 import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
 
@@ -129,7 +130,7 @@ class Program {
   decl(kind: Kind, name: string, key: string, args: Record<string, unknown>, comments: string[] = []): Decl {
     const variable = this.identifiers.take(name + KINDS[kind].variableSuffix);
     const checked = checkArgs(kind, args);
-    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${JSON.stringify(name)}: ${c}`);
+    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${literal(name)}: ${c}`);
     return { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
   }
 }
@@ -150,10 +151,10 @@ function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<st
     if (!problem) {
       out[k] = v;
     } else if (field!.isOptional()) {
-      comments.push(`${k} is ${JSON.stringify(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): left out, so it stays as it is.`);
+      comments.push(`${k} is ${quote(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): left out, so it stays as it is.`);
     } else {
       out[k] = v;
-      comments.push(`FIXME: ${k} is ${JSON.stringify(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): preview fails until it is changed.`);
+      comments.push(`FIXME: ${k} is ${quote(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): preview fails until it is changed.`);
     }
   }
   return { args: out, comments };
@@ -254,14 +255,15 @@ function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, D
 function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; files: Record<string, string> } {
   const files: Record<string, string> = {};
   const decls = byCreation(snapshot.openApiSpecs).map((s) => {
-    const name = program.name("OpenApiSpec", "", s.slug);
+    // The name is also the document's file name: a slug, whatever the API answered, so it stays under openapi/.
+    const name = program.name("OpenApiSpec", "", slug(s.slug, "spec"));
     const comments: string[] = [];
     let source: { url: string } | { file: string };
     if ("url" in s.source) {
       source = { url: s.source.url };
     } else {
       const document = s.source.text.document;
-      const file = `openapi/${s.slug}.${document?.format ?? "yaml"}`;
+      const file = `openapi/${name}.${document?.format === "json" ? "json" : "yaml"}`;
       source = { file };
       comments.push(
         "Uploaded as text, which the API never gives back. A file source adopts without sending anything (the",
@@ -273,13 +275,13 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
       } else {
         const why = s.source.text.unavailable ?? "it could not be downloaded";
         comments.push(`TODO: put the document at ${file}: ${why}.`);
-        program.notes.push(`OpenAPI spec "${s.slug}": put its document at ${file} before \`pulumi up\` (${why}).`);
+        program.notes.push(`OpenAPI spec ${literal(s.slug)}: put its document at ${file} before \`pulumi up\` (${why}).`);
       }
     }
     // The OpenApiSpec resource sends the source of a spec whose processing failed again, adopted or not.
     if (processingFailed(s)) {
-      comments.push(`Its last processing failed (${s.lastProcessErrorCode}): adopting it sends the source again.`);
-      program.notes.push(`OpenAPI spec "${s.slug}": its last processing failed, so the first \`pulumi up\` sends its source again.`);
+      comments.push(`Its last processing failed (${literal(s.lastProcessErrorCode ?? "")}): adopting it sends the source again.`);
+      program.notes.push(`OpenAPI spec ${literal(s.slug)}: its last processing failed, so the first \`pulumi up\` sends its source again.`);
     }
     return program.decl("OpenApiSpec", name, name, { slug: s.slug, source, visibility: s.visibility, adoptId: s.id }, comments);
   });
@@ -349,7 +351,7 @@ function spacesPart(spaces: SpaceDecls): string[] {
 }
 
 function spaceTitle(ss: SiteSpaceSnapshot): string {
-  return ss.space.title === undefined ? `space ${ss.space.id}` : `space ${JSON.stringify(ss.space.title)}`;
+  return ss.space.title === undefined ? `space ${literal(ss.space.id)}` : `space ${literal(ss.space.title)}`;
 }
 
 // ---- Sites ---------------------------------------------------------------------------------------
@@ -370,13 +372,13 @@ interface SiteDecls {
 
 function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, style: Style): string[] {
   const d = siteDecls(program, snap, spaces);
-  const out = [heading(`Site ${JSON.stringify(snap.title)}`), ...d.comments.map((c) => `// ${c}`)];
+  const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
   if (style === "docs-site" && problems.length === 0) {
     out.push(docsSite(d));
     return out;
   }
-  if (problems.length) out.push(...comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
+  if (problems.length) out.push(comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
   const order = orderDecl(program, d);
   out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
@@ -400,7 +402,7 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
   const comments: string[] = [];
   const notImported = (comment: string, note: string) => {
     comments.push(comment);
-    program.notes.push(`Site ${JSON.stringify(snap.title)}: ${note}`);
+    program.notes.push(`Site ${literal(snap.title)}: ${note}`);
   };
   // Keys are handed out sections first (their paths, which they had before groups and links were
   // read), then groups and links; declarations follow in the order references need.
@@ -421,14 +423,14 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
 
   const groups = snap.sectionGroups.map((g) =>
     navDecl("SiteSectionGroup", g.id, { title: g.title, icon: g.icon, draft: g.draft || undefined }, [
-      ...(g.groupId === undefined ? [] : [`It is nested in section group ${g.groupId}; SiteSectionGroup has no input for that, so it stays where it is.`]),
+      ...(g.groupId === undefined ? [] : [`It is nested in section group ${literal(g.groupId)}; SiteSectionGroup has no input for that, so it stays where it is.`]),
     ]),
   );
   const sections: SiteDecls["sections"] = [];
   for (const s of snap.sections) {
     const [own, ...others] = s.siteSpaces;
     if (!own) {
-      notImported(`Section ${s.id} (${JSON.stringify(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${JSON.stringify(s.title)} shows no space and was not imported.`);
+      notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
       continue;
     }
     const decl = navDecl("SiteSection", s.id, sectionArgs(s, own, spaces, ref(s.groupId)), sectionComments(s, own));
@@ -459,20 +461,20 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
   );
   for (const item of snap.unknownItems) {
     notImported(
-      `The navigation holds ${item.id}, a ${item.object} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
-      `${item.object} ${item.id} in its navigation has no resource and was not imported.`,
+      `The navigation holds ${literal(item.id)}, a ${literal(item.object)} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
+      `${literal(item.object)} ${literal(item.id)} in its navigation has no resource and was not imported.`,
     );
   }
   for (const ss of snap.rootSiteSpaces) {
     notImported(
-      `Site space ${ss.id} (${spaceTitle(ss)} at ${JSON.stringify(ss.path)}) sits outside any section, where no resource can hold it: not imported.`,
-      `site space ${ss.id} is outside any section and was not imported.`,
+      `Site space ${literal(ss.id)} (${spaceTitle(ss)} at ${literal(ss.path)}) sits outside any section, where no resource can hold it: not imported.`,
+      `site space ${literal(ss.id)} is outside any section and was not imported.`,
     );
   }
   const shareLinks: Decl[] = [];
   for (const l of byCreation(snap.shareLinks)) {
     if (l.name === undefined) {
-      notImported(`Share link ${l.id} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${l.id} has no name and was not imported.`);
+      notImported(`Share link ${literal(l.id)} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${literal(l.id)} has no name and was not imported.`);
       continue;
     }
     const k = program.name("ShareLink", siteName, slug(l.name, "link"));
@@ -511,7 +513,7 @@ function sectionComments(s: SectionSnapshot, own: SiteSpaceSnapshot): string[] {
   // path or condition: they stay as they are. A condition there is worth knowing about.
   return [
     ...(own.condition
-      ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${own.condition}; SiteSection has no input for that, so it stays as it is.`]
+      ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${literal(own.condition)}; SiteSection has no input for that, so it stays as it is.`]
       : []),
     ...(s.draft ? ["It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one."] : []),
   ];
@@ -546,7 +548,7 @@ function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
 function docsSiteProblems(d: SiteDecls): string[] {
   if (d.sections.length === 0) return ["a site needs at least one section"];
   const nested = d.snap.sectionGroups.filter((g) => g.groupId !== undefined && d.byId.has(g.id));
-  if (nested.length) return nested.map((g) => `section group ${JSON.stringify(g.title)} is nested in another group, which a DocsSite cannot hold`);
+  if (nested.length) return nested.map((g) => `section group ${literal(g.title)} is nested in another group, which a DocsSite cannot hold`);
   // References (`guidesSpace.id`) stand in as their text: two site spaces of one space then compare
   // equal, as they would at run time.
   return validateTopology(asText(topology(d))).map((p) => p.message);
@@ -592,9 +594,9 @@ function docsSite(d: SiteDecls): string {
     ...(shareLinksInside(d) ? d.shareLinks.map((l) => [l.key, l] as [string, Decl]) : []),
   ];
   const lines = [
-    ...d.site.comments.map((c) => `// ${c}`),
-    ...children.flatMap(([key, decl]) => decl.comments.map((c) => `// ${key}: ${c}`)),
-    `const ${d.site.variable} = new gitbook.DocsSite(${JSON.stringify(d.site.name)}, ${render(t, "", true)});`,
+    ...d.site.comments.map(comment),
+    ...children.flatMap(([key, decl]) => decl.comments.map((c) => comment(`${key}: ${c}`))),
+    `const ${d.site.variable} = new gitbook.DocsSite(${literal(d.site.name)}, ${render(t, "", true)});`,
   ];
   // Share links of a site that is not `share-link` stay beside it, on the component's site.
   const siteId = new Code(`${d.site.variable}.siteId`);
@@ -617,8 +619,8 @@ function programText(snapshot: OrgSnapshot, opts: GenerateOptions, body: string[
           "schemas and share links; the spaces they show and their collections; teams; single sign-on; OpenAPI specs.",
         ];
   const head = [
-    `// Generated by \`pulumi-gitbook import\` from the GitBook organization ${snapshot.organizationId}.`,
-    ...scope.map((l) => `// ${l}`),
+    comment(`Generated by \`pulumi-gitbook import\` from the GitBook organization ${literal(snapshot.organizationId)}.`),
+    ...scope.map(comment),
     "//",
     "// Each object is declared with every setting it has now, and adopted through its `adoptId`: the first",
     "// `pulumi up` reads it and changes nothing. From then on this program is the source of truth (adoptId no",
@@ -645,10 +647,10 @@ function programText(snapshot: OrgSnapshot, opts: GenerateOptions, body: string[
 
 function projectFile(snapshot: OrgSnapshot, opts: GenerateOptions): string {
   return [
-    `# Written by \`pulumi-gitbook import\`: the GitBook organization ${snapshot.organizationId} as a Pulumi program (index.ts).`,
+    `# Written by \`pulumi-gitbook import\`: the GitBook organization ${yamlString(snapshot.organizationId)} as a Pulumi program (index.ts).`,
     `name: ${opts.project}`,
     "runtime: nodejs",
-    `description: ${JSON.stringify(`The GitBook organization ${snapshot.organizationId}, imported with pulumi-gitbook.`)}`,
+    `description: ${yamlString(`The GitBook organization ${snapshot.organizationId}, imported with pulumi-gitbook.`)}`,
     "",
   ].join("\n");
 }
@@ -659,8 +661,8 @@ function stackFile(snapshot: OrgSnapshot): string {
     "#   pulumi config set --secret gitbook:token <token>",
     "# or in the GITBOOK_TOKEN environment variable.",
     "config:",
-    `  gitbook:organizationId: ${JSON.stringify(snapshot.organizationId)}`,
-    ...(snapshot.apiUrl ? [`  gitbook:apiUrl: ${JSON.stringify(snapshot.apiUrl)}`] : []),
+    `  gitbook:organizationId: ${yamlString(snapshot.organizationId)}`,
+    ...(snapshot.apiUrl ? [`  gitbook:apiUrl: ${yamlString(snapshot.apiUrl)}`] : []),
     "",
   ].join("\n");
 }
@@ -699,22 +701,25 @@ const TSCONFIG = `${JSON.stringify(
 // ---- Rendering -----------------------------------------------------------------------------------
 
 function declaration(d: Decl): string {
-  const args = [JSON.stringify(d.name), render(d.args, "", true), ...optional(d.opts).map((o) => o.text)];
-  return [...d.comments.map((c) => `// ${c}`), `const ${d.variable} = new gitbook.${KINDS[d.kind].className}(${args.join(", ")});`].join("\n");
+  const args = [literal(d.name), render(d.args, "", true), ...optional(d.opts).map((o) => o.text)];
+  return [...d.comments.map(comment), `const ${d.variable} = new gitbook.${KINDS[d.kind].className}(${args.join(", ")});`].join("\n");
 }
 
 const WIDTH = 100;
 
-/** A value as TypeScript: literals as JSON, references as written, short objects and lists on one line. */
+/**
+ * A value as TypeScript: every string, number and key through `literal`, references (identifiers the
+ * generator made) as written, short objects and lists on one line.
+ */
 function render(v: unknown, indent: string, multiline = false): string {
   if (v instanceof Code) return v.text;
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (v === null || typeof v !== "object") return literal(v as string | number | boolean | null);
   const inner = `${indent}  `;
   const items = Array.isArray(v)
     ? v.map((x) => render(x, inner))
     : Object.entries(v)
         .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${render(x, inner)}`);
+        .map(([k, x]) => `${propertyName(k)}: ${render(x, inner)}`);
   const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
   if (items.length === 0) return `${open}${close}`;
   const one = Array.isArray(v) ? `[${items.join(", ")}]` : `{ ${items.join(", ")} }`;
@@ -722,16 +727,22 @@ function render(v: unknown, indent: string, multiline = false): string {
   return `${open}\n${items.map((i) => `${inner}${i},`).join("\n")}\n${indent}${close}`;
 }
 
+/**
+ * An object key as written: an identifier as is, anything else as a literal. `__proto__`, in either
+ * form, would set the object's prototype rather than make a key: it is written computed.
+ */
+function propertyName(k: string): string {
+  if (k === "__proto__") return `[${literal(k)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(k) ? k : literal(k);
+}
+
+/** A value quoted in a comment: one line, exactly as the program would write it. */
+function quote(v: unknown): string {
+  return render(v, "").replace(/\n\s*/g, " ");
+}
+
 function heading(title: string): string {
-  return `// ---- ${oneLine(title)} `.padEnd(WIDTH, "-");
-}
-
-function comment(text: string): string[] {
-  return [`// ${oneLine(text)}`];
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ");
+  return comment(`---- ${title} `).padEnd(WIDTH, "-");
 }
 
 // ---- Order ---------------------------------------------------------------------------------------

@@ -53,7 +53,9 @@ const RESERVED = new Set(
   (
     "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
     "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
-    "private protected public await arguments eval undefined NaN Infinity gitbook pulumi spaces"
+    "private protected public await arguments eval undefined NaN Infinity gitbook pulumi spaces " +
+    // A CommonJS module's own names: TypeScript refuses a top-level declaration of them.
+    "require module exports __dirname __filename"
   ).split(" "),
 );
 
