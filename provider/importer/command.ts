@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
 import { generateProgram, programFiles, type Style } from "./generate";
+import { PreviousProgram } from "./names";
 import { downloadDocument, readOrganization } from "./read";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
 
@@ -129,7 +130,13 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const took = ms < 10_000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   if (client.apiUrl !== DEFAULT_API_URL) snapshot.apiUrl = client.apiUrl;
 
+  // Re-importing into an earlier import's program keeps its names (so the stack's resources), and
+  // each section's space, whatever moved in the app since.
+  const programPath = path.join(dir, programFiles(args.stack).program);
+  const previous = fs.existsSync(programPath) ? PreviousProgram.parse(fs.readFileSync(programPath, "utf8")) : undefined;
+  if (previous) say(`Keeping the names ${path.basename(programPath)} already in ${dir} gives the objects it declares.`);
   const { files, notes } = generateProgram(snapshot, {
+    previous,
     style: args.style,
     project: args.project,
     stack: args.stack,

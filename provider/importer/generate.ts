@@ -33,7 +33,7 @@ import { definition as team } from "../resources/team";
 import { validateTopology } from "../components/topology";
 import { propertyPath } from "../framework/check";
 import { comment, literal, yamlString } from "./emit";
-import { Identifiers, Namer, slug } from "./names";
+import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
 import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
@@ -49,6 +49,8 @@ export interface GenerateOptions {
   packageSpec: string;
   /** The `@pulumi/pulumi` dependency in package.json. */
   sdkSpec: string;
+  /** The program an earlier import wrote where this one writes: its names are kept. */
+  previous?: PreviousProgram;
 }
 
 export interface Generated {
@@ -87,6 +89,9 @@ const KINDS = {
 
 type Kind = keyof typeof KINDS;
 
+/** The kinds of a site's navigation, named alike (a DocsSite keys them all in one space). */
+const NAVIGATION: Kind[] = ["SiteSection", "SiteSectionGroup", "SiteExternalLink"];
+
 // ---- Values and declarations ------------------------------------------------------------------------
 
 /** A TypeScript expression written as is (a reference), as opposed to a literal value. */
@@ -116,15 +121,24 @@ class Program {
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
 
+  constructor(readonly previous: PreviousProgram | undefined) {}
+
   /**
-   * A name unique among the objects of `kind` under `scope` (the organization, a site or a section).
-   * A site's sections, groups and links share one kind, `navigation`: a DocsSite keys them all alike.
+   * A name unique among the objects of `kind` under `scope` (the organization, a site or a section):
+   * the one the earlier import gave the object `id` when there was one, else one from `base`.
+   * A site's sections, groups and links share one namer: a DocsSite keys them all alike.
    */
-  name(kind: Kind | "navigation", scope: string, base: string): string {
-    const key = `${kind}\u0000${scope}`;
+  name(kind: Kind, scope: string, base: string, id: string): string {
+    const kinds: Kind[] = NAVIGATION.includes(kind) ? NAVIGATION : [kind];
+    const key = `${kinds.join(",")}\u0000${scope}`;
+    const prefix = scope ? `${scope}/` : "";
+    // The last part of a name under this scope, or undefined.
+    const part = (name: string) => (name.startsWith(prefix) && !name.slice(prefix.length).includes("/") ? name.slice(prefix.length) : undefined);
     let namer = this.namers.get(key);
-    if (!namer) this.namers.set(key, (namer = new Namer()));
-    return namer.take(base);
+    if (!namer) this.namers.set(key, (namer = new Namer((this.previous?.namesOf(kinds) ?? []).flatMap((n) => optional(part(n))))));
+    const before = this.previous?.name(kind, id);
+    const kept = before === undefined ? undefined : part(before);
+    return kept !== undefined && namer.claim(kept) ? kept : namer.take(base);
   }
 
   decl(kind: Kind, name: string, key: string, args: Record<string, unknown>, comments: string[] = []): Decl {
@@ -171,7 +185,7 @@ function asText(v: unknown): unknown {
 // ---- The program ---------------------------------------------------------------------------------
 
 export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): Generated {
-  const program = new Program();
+  const program = new Program(opts.previous);
   // Teams are named first: the SAML providers refer to them.
   const teams = teamDecls(program, snapshot);
   const spaces = spaceDecls(program, snapshot);
@@ -223,7 +237,7 @@ function part(title: string, decls: Decl[]): string[] {
 function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {
   const out = new Map<string, Decl>();
   for (const t of byCreation(snapshot.teams)) {
-    const name = program.name("Team", "", slug(t.title, "team"));
+    const name = program.name("Team", "", slug(t.title, "team"), t.id);
     // The resource compares members in this order too: e-mails case-insensitively, then exactly.
     const members = [...t.members].sort((a, b) => compareText(a.user.toLowerCase(), b.user.toLowerCase()) || compareText(a.user, b.user));
     out.set(t.id, program.decl("Team", name, name, { title: t.title, members, adoptId: t.id }));
@@ -233,7 +247,7 @@ function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {
 
 function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, Decl>): Decl[] {
   return byCreation(snapshot.samlProviders).map((s) => {
-    const name = program.name("SamlProvider", "", slug(s.label, "saml"));
+    const name = program.name("SamlProvider", "", slug(s.label, "saml"), s.id);
     // Copied rather than left to stack config: see the comment it gets.
     const comments = s.certificate
       ? [
@@ -256,7 +270,7 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
   const files: Record<string, string> = {};
   const decls = byCreation(snapshot.openApiSpecs).map((s) => {
     // The name is also the document's file name: a slug, whatever the API answered, so it stays under openapi/.
-    const name = program.name("OpenApiSpec", "", slug(s.slug, "spec"));
+    const name = program.name("OpenApiSpec", "", slug(s.slug, "spec"), s.id);
     const comments: string[] = [];
     let source: { url: string } | { file: string };
     if ("url" in s.source) {
@@ -316,14 +330,14 @@ function spaceDecls(program: Program, snapshot: OrgSnapshot): SpaceDecls {
     // The collection holding it comes first: this declaration refers to it.
     const parent = c.parent === undefined ? undefined : held.get(c.parent);
     if (parent) declare(parent);
-    const name = program.name("Collection", "", slug(c.title, "collection"));
+    const name = program.name("Collection", "", slug(c.title, "collection"), c.id);
     const args = { title: c.title, description: c.description, parent: parentRef(c.parent), defaultLevel: c.defaultLevel, adoptId: c.id };
     collections.set(c.id, { ...program.decl("Collection", name, name, args), opts: RETAIN });
   };
   byCreation(snapshot.collections).forEach(declare);
   const spaces = new Map<string, Decl>();
   for (const s of byCreation(snapshot.spaces)) {
-    const name = program.name("Space", "", slug(s.title, "space"));
+    const name = program.name("Space", "", slug(s.title, "space"), s.id);
     // A space shows an emoji or an icon, and Space refuses both: beside an icon, the emoji is left as it is.
     const args = {
       title: s.title,
@@ -387,7 +401,7 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, styl
 }
 
 function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): SiteDecls {
-  const siteName = program.name("Site", "", slug(snap.title, "site"));
+  const siteName = program.name("Site", "", slug(snap.title, "site"), snap.id);
   const site = program.decl("Site", siteName, siteName, {
     title: snap.title,
     type: snap.type,
@@ -405,12 +419,13 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
     program.notes.push(`Site ${literal(snap.title)}: ${note}`);
   };
   // Keys are handed out sections first (their paths, which they had before groups and links were
-  // read), then groups and links; declarations follow in the order references need.
-  const key = (id: string, base: string) => [id, program.name("navigation", siteName, base)] as const;
+  // read), then groups and links, each by ID: where an item sits never decides its name, so a reorder
+  // in the app renames nothing. Declarations follow in the order references need.
+  const key = (kind: Kind, id: string, base: string) => [id, program.name(kind, siteName, base, id)] as const;
   const keys = new Map([
-    ...snap.sections.map((s) => key(s.id, slug(s.path, "section"))),
-    ...snap.sectionGroups.map((g) => key(g.id, slug(g.title, "group"))),
-    ...snap.externalLinks.map((l) => key(l.id, slug(l.title, "link"))),
+    ...byIdOrder(snap.sections).map((s) => key("SiteSection", s.id, slug(s.path, "section"))),
+    ...byIdOrder(snap.sectionGroups).map((g) => key("SiteSectionGroup", g.id, slug(g.title, "group"))),
+    ...byIdOrder(snap.externalLinks).map((l) => key("SiteExternalLink", l.id, slug(l.title, "link"))),
   ]);
   const byId = new Map<string, Decl>();
   const ref = (id: string | undefined) => (id === undefined ? undefined : (byId.get(id)?.id ?? id));
@@ -428,14 +443,16 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
   );
   const sections: SiteDecls["sections"] = [];
   for (const s of snap.sections) {
-    const [own, ...others] = s.siteSpaces;
+    const [own, ...others] = ownFirst(s, program.previous);
     if (!own) {
       notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
       continue;
     }
     const decl = navDecl("SiteSection", s.id, sectionArgs(s, own, spaces, ref(s.groupId)), sectionComments(s, own));
+    // Named by ID, as the navigation is; declared in the section's order.
+    const ssKeys = new Map(byIdOrder(others).map((ss) => [ss.id, program.name("SiteSpace", decl.name, slug(ss.path, "space"), ss.id)]));
     const siteSpaces = others.map((ss) => {
-      const k = program.name("SiteSpace", decl.name, slug(ss.path, "space"));
+      const k = ssKeys.get(ss.id)!;
       return program.decl("SiteSpace", `${decl.name}/${k}`, k, {
         siteId: site.id,
         sectionId: decl.id,
@@ -477,7 +494,7 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
       notImported(`Share link ${literal(l.id)} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${literal(l.id)} has no name and was not imported.`);
       continue;
     }
-    const k = program.name("ShareLink", siteName, slug(l.name, "link"));
+    const k = program.name("ShareLink", siteName, slug(l.name, "link"), l.id);
     shareLinks.push(program.decl("ShareLink", `${siteName}/${k}`, k, { siteId: site.id, name: l.name, active: l.active, adoptId: l.id }));
   }
   let schema: Decl | undefined;
@@ -505,6 +522,17 @@ function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDe
     groupId,
     default: s.default ? true : undefined,
   };
+}
+
+/**
+ * A section's site spaces, the one its SiteSection is made from first: the one the earlier import
+ * declared it with, while the section still shows that space (a SiteSection's space cannot change
+ * without replacing it), else the first, the one GitBook made the section with unless it was moved.
+ */
+function ownFirst(s: SectionSnapshot, previous: PreviousProgram | undefined): SiteSpaceSnapshot[] {
+  const space = previous?.ownSpace(s.id);
+  const i = space === undefined ? -1 : s.siteSpaces.findIndex((ss) => ss.space.id === space);
+  return i <= 0 ? s.siteSpaces : [s.siteSpaces[i]!, ...s.siteSpaces.slice(0, i), ...s.siteSpaces.slice(i + 1)];
 }
 
 /** What a section has that SiteSection cannot declare, and so leaves as it is. */
@@ -750,6 +778,11 @@ function heading(title: string): string {
 /** Oldest first, then by ID: the order names are handed out in, so an older object keeps its name. */
 function byCreation<T extends { id: string; createdAt?: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareText(a.createdAt ?? "", b.createdAt ?? "") || compareText(a.id, b.id));
+}
+
+/** By ID: the order names are handed out in where objects have no creation time. */
+function byIdOrder<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => compareText(a.id, b.id));
 }
 
 /** Code-unit order, the same on every machine (localeCompare is not). */
