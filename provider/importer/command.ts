@@ -44,7 +44,11 @@ Options:
                          objects instead of deleting them in GitBook.
   --package <spec>       The pulumi-gitbook dependency written into package.json (default: ^${packageVersion()});
                          e.g. a tarball or folder while the package is not on the npm registry.
-  --force                Overwrite files already in --out.
+  --force                Overwrite files already in --out. Names in an index.ts already there (an
+                         earlier import's) are kept, so re-importing into a stack replaces nothing.
+  --fetch-spec-urls      Allow downloading an OpenAPI document from outside the API: the processed
+                         version of a spec uploaded as text, when the API does not give its text.
+                         Without it, the import talks to GITBOOK_API_URL only.
   -h, --help             Show this help.
 
 Environment: GITBOOK_TOKEN (required), GITBOOK_API_URL (default ${DEFAULT_API_URL}).
@@ -66,6 +70,7 @@ interface Args {
   retainOnDelete: boolean;
   packageSpec: string;
   force: boolean;
+  fetchSpecUrls: boolean;
 }
 
 /** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage). */
@@ -118,6 +123,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
       organizationId: args.org,
       siteIds: args.sites,
       onProgress: (line) => say(`  ${line}`),
+      fetchSpecUrls: args.fetchSpecUrls,
       download: (url) => {
         downloads++;
         return (io.download ?? downloadDocument)(url);
@@ -183,6 +189,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
         "retain-on-delete": { type: "boolean" },
         package: { type: "string" },
         force: { type: "boolean" },
+        "fetch-spec-urls": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -211,6 +218,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
     retainOnDelete: values["retain-on-delete"] === true,
     packageSpec: values.package ?? `^${packageVersion()}`,
     force: values.force === true,
+    fetchSpecUrls: values["fetch-spec-urls"] === true,
   };
 }
 
