@@ -200,6 +200,8 @@ export interface OpenApiSpecRecord extends Base {
 export interface OpenApiVersionRecord extends Base {
   specId: string;
   url: string;
+  /** The text uploaded, for `content/raw`; absent for a URL source, whose document the emulator never fetches. */
+  text?: string;
 }
 
 export interface StoreSettings {

@@ -60,7 +60,7 @@ function observeSpec(c: Ctx, spec: OpenApiSpecRecord): void {
   const v = c.store.newId("oasv");
   const url =
     "url" in source ? source.url : `https://api.gitbook.com/openapi/projects/${spec.orgId}/${spec.slug}/versions/${v.id}/openapi.json`;
-  c.store.openApiVersions.set(v.id, { ...v, specId: spec.id, url });
+  c.store.openApiVersions.set(v.id, { ...v, specId: spec.id, url, ...("text" in source ? { text: source.text } : {}) });
   spec.lastVersionId = v.id;
   spec.lastProcessedAt = v.createdAt;
 }
@@ -203,6 +203,13 @@ export function routes(r: Router<Ctx>): void {
   r.add("GET", `${SPEC}/versions/latest/content`, (c) => {
     const spec = getSpec(c);
     return ok(openApiContentView(spec, getVersion(c, spec)));
+  });
+  // The text as uploaded. A URL source's document is fetched by GitBook, which the emulator never does: none.
+  r.add("GET", `${SPEC}/versions/latest/content/raw`, (c) => {
+    const spec = getSpec(c);
+    const v = getVersion(c, spec);
+    if (v.text === undefined) notFound("OpenAPI spec raw content", v.id);
+    return ok({ text: v.text, format: /^\s*[{[]/.test(v.text) ? "json" : "yaml" });
   });
   r.add("GET", `${SPEC}/versions/:version`, (c) => {
     const spec = getSpec(c);

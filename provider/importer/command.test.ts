@@ -4,6 +4,8 @@
  * test/import/roundTrip.test.ts.
  */
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +13,19 @@ import { ApiSite, GitbookClient, p } from "../client";
 import { Emulator } from "../../emulator";
 import { addLargeSite, seedOrganization, type SeededOrganization } from "../../test/import/organization";
 import { runImport, USAGE, type ImportIo } from "./command";
+
+/**
+ * The uploaded spec "internal-api" as an API without its text would answer (`content/raw` 404), its
+ * processed version at `url` when given; returns what puts it back.
+ */
+function withoutRawText(url?: string): () => void {
+  const spec = [...emu.store.openApiSpecs.values()].find((s) => s.slug === "internal-api")!;
+  const version = emu.store.openApiVersions.get(spec.lastVersionId!)!;
+  const before = { ...version };
+  delete version.text;
+  if (url) version.url = url;
+  return () => Object.assign(version, before);
+}
 
 let emu: Emulator;
 let seeded: SeededOrganization;
@@ -57,7 +72,8 @@ describe("pulumi-gitbook import", () => {
     const r = await run(["--org", seeded.org]);
     expect(r.code, r.stderr).toBe(0);
     expect(emu.log.writes()).toBe(0);
-    expect(r.stderr).toContain(`in ${emu.log.count()} requests and 1 download`);
+    // The uploaded spec's document comes from the API too: no download.
+    expect(r.stderr).toContain(`in ${emu.log.count()} requests, `);
     // One listing per kind of object, at most once per site or team: nothing is read twice. A site's
     // structure holds its navigation and the spaces it shows; the spaces' collections are one listing.
     expect(emu.log.byRoute()).toEqual({
@@ -70,7 +86,7 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/teams/:team/members": 2,
       "GET /v1/orgs/:org/saml": 1,
       "GET /v1/orgs/:org/openapi": 1,
-      "GET /v1/orgs/:org/openapi/:slug/versions/latest/content": 1,
+      "GET /v1/orgs/:org/openapi/:slug/versions/latest/content/raw": 1,
     });
     expect(r.stderr).toContain('site 2/2 "Acme Partner Portal": 3 sections, 4 site spaces, 0 section groups, 0 external links, 3 share links\n');
     expect(r.stderr).toContain('"Acme Developer Docs": 5 sections, 8 site spaces, 2 section groups, 2 external links, 0 share links, a visitor schema\n');
@@ -158,10 +174,53 @@ describe("pulumi-gitbook import", () => {
   });
 
   it("writes the program anyway when a text upload's document cannot be had, and says where to put it", async () => {
-    const r = await run(["--org", seeded.org], { download: async () => Promise.reject(Object.assign(new Error("fetch failed"), { cause: { code: "ENOTFOUND" } })) });
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/Note: OpenAPI spec "internal-api": put its document at openapi\/internal-api\.yaml before `pulumi up` \(its processed version could not be downloaded from \S+ \(ENOTFOUND\)\)\./);
-    expect(fs.existsSync(path.join(dir, "gitbook/openapi/internal-api.yaml"))).toBe(false);
+    const restore = withoutRawText();
+    try {
+      const r = await run(["--org", seeded.org, "--fetch-spec-urls"], { download: async () => Promise.reject(Object.assign(new Error("fetch failed"), { cause: { code: "ENOTFOUND" } })) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/Note: OpenAPI spec "internal-api": put its document at openapi\/internal-api\.yaml before `pulumi up` \(its processed version could not be downloaded from "\S+" \(ENOTFOUND\)\)\./);
+      expect(fs.existsSync(path.join(dir, "gitbook/openapi/internal-api.yaml"))).toBe(false);
+    } finally {
+      restore();
+    }
+  });
+
+  it("talks to the configured API only: a spec held by URL, or a processed version outside the API, is fetched only with --fetch-spec-urls", async () => {
+    // A server of this test's own, where both documents point.
+    const requests: string[] = [];
+    const server = http.createServer((req, res) => {
+      requests.push(req.url!);
+      res.end('{"openapi":"3.0.3","info":{"title":"served","version":"1"},"paths":{}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const byUrl = [...emu.store.openApiSpecs.values()].find((s) => s.slug === "acme-api")!;
+    const source = byUrl.source;
+    byUrl.source = { url: `${base}/acme.yaml` };
+    const restore = withoutRawText(`${base}/internal.json`);
+    // The real download, not the tests' stand-in.
+    const real = { download: undefined };
+    try {
+      const without = await run(["--org", seeded.org, "--out", "without"], real);
+      expect(without.code, without.stderr).toBe(0);
+      expect(requests).toEqual([]);
+      expect(without.stderr).not.toMatch(/and \d+ download/);
+      expect(without.stderr).toContain(
+        `Note: OpenAPI spec "internal-api": put its document at openapi/internal-api.yaml before \`pulumi up\` (the API does not give its text; its processed version is at "${base}/internal.json", outside the API: download it from there, or import again with --fetch-spec-urls).`,
+      );
+      expect(fs.readFileSync(path.join(dir, "without/index.ts"), "utf8")).toContain(`source: { url: "${base}/acme.yaml" }`);
+
+      const allowed = await run(["--org", seeded.org, "--out", "allowed", "--fetch-spec-urls"], real);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      // The processed version of the upload, once; a spec held by URL stays a URL, never fetched.
+      expect(requests).toEqual(["/internal.json"]);
+      expect(allowed.stderr).toContain(" and 1 download, ");
+      expect(fs.readFileSync(path.join(dir, "allowed/openapi/internal-api.json"), "utf8")).toContain('"served"');
+    } finally {
+      byUrl.source = source;
+      restore();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("refuses to overwrite a program already there, before reading anything, unless --force", async () => {

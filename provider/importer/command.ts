@@ -12,6 +12,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
 import { generateProgram, programFiles, type Style } from "./generate";
+import { PreviousProgram } from "./names";
 import { downloadDocument, readOrganization } from "./read";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
 
@@ -43,7 +44,11 @@ Options:
                          objects instead of deleting them in GitBook.
   --package <spec>       The pulumi-gitbook dependency written into package.json (default: ^${packageVersion()});
                          e.g. a tarball or folder while the package is not on the npm registry.
-  --force                Overwrite files already in --out.
+  --force                Overwrite files already in --out. Names in an index.ts already there (an
+                         earlier import's) are kept, so re-importing into a stack replaces nothing.
+  --fetch-spec-urls      Allow downloading an OpenAPI document from outside the API: the processed
+                         version of a spec uploaded as text, when the API does not give its text.
+                         Without it, the import talks to GITBOOK_API_URL only.
   -h, --help             Show this help.
 
 Environment: GITBOOK_TOKEN (required), GITBOOK_API_URL (default ${DEFAULT_API_URL}).
@@ -65,6 +70,7 @@ interface Args {
   retainOnDelete: boolean;
   packageSpec: string;
   force: boolean;
+  fetchSpecUrls: boolean;
 }
 
 /** Runs the command; resolves to its exit code (0 done, 1 failed, 2 usage). */
@@ -117,6 +123,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
       organizationId: args.org,
       siteIds: args.sites,
       onProgress: (line) => say(`  ${line}`),
+      fetchSpecUrls: args.fetchSpecUrls,
       download: (url) => {
         downloads++;
         return (io.download ?? downloadDocument)(url);
@@ -129,7 +136,13 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const took = ms < 10_000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   if (client.apiUrl !== DEFAULT_API_URL) snapshot.apiUrl = client.apiUrl;
 
+  // Re-importing into an earlier import's program keeps its names (so the stack's resources), and
+  // each section's space, whatever moved in the app since.
+  const programPath = path.join(dir, programFiles(args.stack).program);
+  const previous = fs.existsSync(programPath) ? PreviousProgram.parse(fs.readFileSync(programPath, "utf8")) : undefined;
+  if (previous) say(`Keeping the names ${path.basename(programPath)} already in ${dir} gives the objects it declares.`);
   const { files, notes } = generateProgram(snapshot, {
+    previous,
     style: args.style,
     project: args.project,
     stack: args.stack,
@@ -176,6 +189,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
         "retain-on-delete": { type: "boolean" },
         package: { type: "string" },
         force: { type: "boolean" },
+        "fetch-spec-urls": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -204,6 +218,7 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
     retainOnDelete: values["retain-on-delete"] === true,
     packageSpec: values.package ?? `^${packageVersion()}`,
     force: values.force === true,
+    fetchSpecUrls: values["fetch-spec-urls"] === true,
   };
 }
 

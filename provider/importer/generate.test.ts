@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateProgram, type GenerateOptions } from "./generate";
+import { PreviousProgram } from "./names";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
 
 const OPTS: GenerateOptions = { style: "resources", project: "gitbook", stack: "dev", retainOnDelete: false, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" };
@@ -220,6 +221,54 @@ describe("generateProgram", () => {
     expect(declarationOf(text, "acme-docs/partner-2")).toContain('adoptId: "shl_b"');
   });
 
+  for (const style of ["resources", "docs-site"] as const) {
+    it(`keeps every name and each section's space across a re-import after any reorder in the app (--style ${style})`, () => {
+      // Two sections whose paths slug alike, a section with three site spaces, a group holding two items.
+      const before = org({
+        sites: [
+          site({
+            topLevel: ["sec_start", "grp_1", "sec_guides2", "lnk_blog"],
+            sections: [
+              ...site().sections.map((s) =>
+                s.id === "sec_guides"
+                  ? { ...s, siteSpaces: [...s.siteSpaces, { id: "ss_py", path: "python", default: false, space: space("spc_py", "SDK for Python") }] }
+                  : s,
+              ),
+              { id: "sec_guides2", title: "Guides too", path: "Guides", default: false, siteSpaces: [{ id: "ss_g2", path: "g", default: true, space: space("spc_start") }] },
+            ],
+          }),
+        ],
+      });
+      const first = index(before, { style });
+      // Everything the app can reorder, reordered: the top level, inside the group, a section's site spaces (its own one moved last).
+      const s = before.sites[0]!;
+      const after = org({
+        sites: [
+          {
+            ...s,
+            topLevel: [...s.topLevel].reverse(),
+            sections: [...s.sections].reverse().map((x) => ({ ...x, siteSpaces: [...x.siteSpaces.slice(1).reverse(), x.siteSpaces[0]!] })),
+            sectionGroups: s.sectionGroups.map((g) => ({ ...g, itemIds: [...g.itemIds].reverse() })),
+            externalLinks: [...s.externalLinks].reverse(),
+          },
+        ],
+      });
+      const previous = PreviousProgram.parse(first);
+      const again = index(after, { style, previous });
+      const reread = PreviousProgram.parse(again);
+      const ids = ["site_1", "sec_start", "sec_guides", "sec_guides2", "grp_1", "lnk_status", "lnk_blog", "ss_ts", "ss_py", "shl_a", "shl_b"];
+      const kinds = ["Site", "SiteSection", "SiteSectionGroup", "SiteExternalLink", "SiteSpace", "ShareLink"];
+      const names = (p: PreviousProgram) => ids.map((id) => kinds.map((k) => p.name(k, id)).find(Boolean));
+      expect(names(previous).every(Boolean)).toBe(true);
+      expect(names(reread)).toEqual(names(previous));
+      expect(["sec_start", "sec_guides", "sec_guides2"].map((id) => reread.ownSpace(id))).toEqual(["spc_start", "spc_guides", "spc_start"]);
+      // Without the earlier program, the names still do not depend on where items sit; only a section's own space can move.
+      const fresh = PreviousProgram.parse(index(after, { style }));
+      const navigation = (p: PreviousProgram) => names(p).filter((_, i) => !ids[i]!.startsWith("ss_"));
+      expect(navigation(fresh)).toEqual(navigation(previous));
+    });
+  }
+
   it("declares groups and external links, and the navigation's order as it is, so adopting it sorts nothing", () => {
     const text = index(org());
     expect(declarationOf(text, "acme-docs/learn")).toBe(
@@ -265,11 +314,11 @@ describe("generateProgram", () => {
     s.sectionGroups[0]!.itemIds.push("grp_2");
     const { files, notes } = program(org({ sites: [s] }));
     const text = files["index.ts"]!;
-    expect(text).toContain("// The navigation holds x_1, a site-widget pulumi-gitbook has no resource for: not imported, it stays where it is.");
+    expect(text).toContain("// The navigation holds \"x_1\", a \"site-widget\" pulumi-gitbook has no resource for: not imported, it stays where it is.");
     expect(text).toContain("// It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one.\nconst acmeDocsStart = ");
-    expect(text).toContain("// It is nested in section group grp_1; SiteSectionGroup has no input for that, so it stays where it is.\nconst acmeDocsInner = ");
+    expect(text).toContain("// It is nested in section group \"grp_1\"; SiteSectionGroup has no input for that, so it stays where it is.\nconst acmeDocsInner = ");
     expect(declarationOf(text, "acme-docs/order")).toContain("groups: [{ groupId: acmeDocsLearn.id, items: [acmeDocsStatus.id, acmeDocsGuides.id, acmeDocsInner.id] }],");
-    expect(notes).toContain('Site "Acme Docs": site-widget x_1 in its navigation has no resource and was not imported.');
+    expect(notes).toContain('Site "Acme Docs": "site-widget" "x_1" in its navigation has no resource and was not imported.');
   });
 
   it("leaves out a setting the resource would refuse, saying why, and flags a required one", () => {
@@ -301,13 +350,13 @@ describe("generateProgram", () => {
     const failed = { id: "oas_3", slug: "broken", visibility: "private", processingState: "complete", lastProcessErrorCode: "PARSE_ERROR", source: { text: { unavailable: "GitBook has no processed version of it" } } };
     const { files, notes } = program(org({ sites: [s], openApiSpecs: [failed] }));
     const text = files["index.ts"]!;
-    expect(text).toContain("// Share link shl_x has no name");
-    expect(text).toContain('// Site space ss_root (space "Old" at "old") sits outside any section');
+    expect(text).toContain("// Share link \"shl_x\" has no name");
+    expect(text).toContain('// Site space \"ss_root\" (space "Old" at "old") sits outside any section');
     expect(text).toContain("// TODO: put the document at openapi/broken.yaml: GitBook has no processed version of it.");
     expect(files["openapi/broken.yaml"]).toBeUndefined();
     expect(notes).toEqual([
-      'Site "Acme Docs": site space ss_root is outside any section and was not imported.',
-      'Site "Acme Docs": share link shl_x has no name and was not imported.',
+      'Site "Acme Docs": site space "ss_root" is outside any section and was not imported.',
+      'Site "Acme Docs": share link \"shl_x\" has no name and was not imported.',
       'OpenAPI spec "broken": put its document at openapi/broken.yaml before `pulumi up` (GitBook has no processed version of it).',
       'OpenAPI spec "broken": its last processing failed, so the first `pulumi up` sends its source again.',
     ]);

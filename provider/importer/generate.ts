@@ -32,7 +32,8 @@ import { definition as collection } from "../resources/collection";
 import { definition as team } from "../resources/team";
 import { validateTopology } from "../components/topology";
 import { propertyPath } from "../framework/check";
-import { Identifiers, Namer, slug } from "./names";
+import { comment, literal, yamlString } from "./emit";
+import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
 import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
@@ -48,6 +49,8 @@ export interface GenerateOptions {
   packageSpec: string;
   /** The `@pulumi/pulumi` dependency in package.json. */
   sdkSpec: string;
+  /** The program an earlier import wrote where this one writes: its names are kept. */
+  previous?: PreviousProgram;
 }
 
 export interface Generated {
@@ -86,6 +89,9 @@ const KINDS = {
 
 type Kind = keyof typeof KINDS;
 
+/** The kinds of a site's navigation, named alike (a DocsSite keys them all in one space). */
+const NAVIGATION: Kind[] = ["SiteSection", "SiteSectionGroup", "SiteExternalLink"];
+
 // ---- Values and declarations ------------------------------------------------------------------------
 
 /** A TypeScript expression written as is (a reference), as opposed to a literal value. */
@@ -115,21 +121,30 @@ class Program {
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
 
+  constructor(readonly previous: PreviousProgram | undefined) {}
+
   /**
-   * A name unique among the objects of `kind` under `scope` (the organization, a site or a section).
-   * A site's sections, groups and links share one kind, `navigation`: a DocsSite keys them all alike.
+   * A name unique among the objects of `kind` under `scope` (the organization, a site or a section):
+   * the one the earlier import gave the object `id` when there was one, else one from `base`.
+   * A site's sections, groups and links share one namer: a DocsSite keys them all alike.
    */
-  name(kind: Kind | "navigation", scope: string, base: string): string {
-    const key = `${kind}\u0000${scope}`;
+  name(kind: Kind, scope: string, base: string, id: string): string {
+    const kinds: Kind[] = NAVIGATION.includes(kind) ? NAVIGATION : [kind];
+    const key = `${kinds.join(",")}\u0000${scope}`;
+    const prefix = scope ? `${scope}/` : "";
+    // The last part of a name under this scope, or undefined.
+    const part = (name: string) => (name.startsWith(prefix) && !name.slice(prefix.length).includes("/") ? name.slice(prefix.length) : undefined);
     let namer = this.namers.get(key);
-    if (!namer) this.namers.set(key, (namer = new Namer()));
-    return namer.take(base);
+    if (!namer) this.namers.set(key, (namer = new Namer((this.previous?.namesOf(kinds) ?? []).flatMap((n) => optional(part(n))))));
+    const before = this.previous?.name(kind, id);
+    const kept = before === undefined ? undefined : part(before);
+    return kept !== undefined && namer.claim(kept) ? kept : namer.take(base);
   }
 
   decl(kind: Kind, name: string, key: string, args: Record<string, unknown>, comments: string[] = []): Decl {
     const variable = this.identifiers.take(name + KINDS[kind].variableSuffix);
     const checked = checkArgs(kind, args);
-    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${JSON.stringify(name)}: ${c}`);
+    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${literal(name)}: ${c}`);
     return { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
   }
 }
@@ -150,10 +165,10 @@ function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<st
     if (!problem) {
       out[k] = v;
     } else if (field!.isOptional()) {
-      comments.push(`${k} is ${JSON.stringify(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): left out, so it stays as it is.`);
+      comments.push(`${k} is ${quote(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): left out, so it stays as it is.`);
     } else {
       out[k] = v;
-      comments.push(`FIXME: ${k} is ${JSON.stringify(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): preview fails until it is changed.`);
+      comments.push(`FIXME: ${k} is ${quote(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): preview fails until it is changed.`);
     }
   }
   return { args: out, comments };
@@ -170,7 +185,7 @@ function asText(v: unknown): unknown {
 // ---- The program ---------------------------------------------------------------------------------
 
 export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): Generated {
-  const program = new Program();
+  const program = new Program(opts.previous);
   // Teams are named first: the SAML providers refer to them.
   const teams = teamDecls(program, snapshot);
   const spaces = spaceDecls(program, snapshot);
@@ -222,7 +237,7 @@ function part(title: string, decls: Decl[]): string[] {
 function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {
   const out = new Map<string, Decl>();
   for (const t of byCreation(snapshot.teams)) {
-    const name = program.name("Team", "", slug(t.title, "team"));
+    const name = program.name("Team", "", slug(t.title, "team"), t.id);
     // The resource compares members in this order too: e-mails case-insensitively, then exactly.
     const members = [...t.members].sort((a, b) => compareText(a.user.toLowerCase(), b.user.toLowerCase()) || compareText(a.user, b.user));
     out.set(t.id, program.decl("Team", name, name, { title: t.title, members, adoptId: t.id }));
@@ -232,7 +247,7 @@ function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {
 
 function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, Decl>): Decl[] {
   return byCreation(snapshot.samlProviders).map((s) => {
-    const name = program.name("SamlProvider", "", slug(s.label, "saml"));
+    const name = program.name("SamlProvider", "", slug(s.label, "saml"), s.id);
     // Copied rather than left to stack config: see the comment it gets.
     const comments = s.certificate
       ? [
@@ -254,14 +269,15 @@ function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, D
 function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; files: Record<string, string> } {
   const files: Record<string, string> = {};
   const decls = byCreation(snapshot.openApiSpecs).map((s) => {
-    const name = program.name("OpenApiSpec", "", s.slug);
+    // The name is also the document's file name: a slug, whatever the API answered, so it stays under openapi/.
+    const name = program.name("OpenApiSpec", "", slug(s.slug, "spec"), s.id);
     const comments: string[] = [];
     let source: { url: string } | { file: string };
     if ("url" in s.source) {
       source = { url: s.source.url };
     } else {
       const document = s.source.text.document;
-      const file = `openapi/${s.slug}.${document?.format ?? "yaml"}`;
+      const file = `openapi/${name}.${document?.format === "json" ? "json" : "yaml"}`;
       source = { file };
       comments.push(
         "Uploaded as text, which the API never gives back. A file source adopts without sending anything (the",
@@ -273,13 +289,13 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
       } else {
         const why = s.source.text.unavailable ?? "it could not be downloaded";
         comments.push(`TODO: put the document at ${file}: ${why}.`);
-        program.notes.push(`OpenAPI spec "${s.slug}": put its document at ${file} before \`pulumi up\` (${why}).`);
+        program.notes.push(`OpenAPI spec ${literal(s.slug)}: put its document at ${file} before \`pulumi up\` (${why}).`);
       }
     }
     // The OpenApiSpec resource sends the source of a spec whose processing failed again, adopted or not.
     if (processingFailed(s)) {
-      comments.push(`Its last processing failed (${s.lastProcessErrorCode}): adopting it sends the source again.`);
-      program.notes.push(`OpenAPI spec "${s.slug}": its last processing failed, so the first \`pulumi up\` sends its source again.`);
+      comments.push(`Its last processing failed (${literal(s.lastProcessErrorCode ?? "")}): adopting it sends the source again.`);
+      program.notes.push(`OpenAPI spec ${literal(s.slug)}: its last processing failed, so the first \`pulumi up\` sends its source again.`);
     }
     return program.decl("OpenApiSpec", name, name, { slug: s.slug, source, visibility: s.visibility, adoptId: s.id }, comments);
   });
@@ -314,14 +330,14 @@ function spaceDecls(program: Program, snapshot: OrgSnapshot): SpaceDecls {
     // The collection holding it comes first: this declaration refers to it.
     const parent = c.parent === undefined ? undefined : held.get(c.parent);
     if (parent) declare(parent);
-    const name = program.name("Collection", "", slug(c.title, "collection"));
+    const name = program.name("Collection", "", slug(c.title, "collection"), c.id);
     const args = { title: c.title, description: c.description, parent: parentRef(c.parent), defaultLevel: c.defaultLevel, adoptId: c.id };
     collections.set(c.id, { ...program.decl("Collection", name, name, args), opts: RETAIN });
   };
   byCreation(snapshot.collections).forEach(declare);
   const spaces = new Map<string, Decl>();
   for (const s of byCreation(snapshot.spaces)) {
-    const name = program.name("Space", "", slug(s.title, "space"));
+    const name = program.name("Space", "", slug(s.title, "space"), s.id);
     // A space shows an emoji or an icon, and Space refuses both: beside an icon, the emoji is left as it is.
     const args = {
       title: s.title,
@@ -349,7 +365,7 @@ function spacesPart(spaces: SpaceDecls): string[] {
 }
 
 function spaceTitle(ss: SiteSpaceSnapshot): string {
-  return ss.space.title === undefined ? `space ${ss.space.id}` : `space ${JSON.stringify(ss.space.title)}`;
+  return ss.space.title === undefined ? `space ${literal(ss.space.id)}` : `space ${literal(ss.space.title)}`;
 }
 
 // ---- Sites ---------------------------------------------------------------------------------------
@@ -370,13 +386,13 @@ interface SiteDecls {
 
 function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, style: Style): string[] {
   const d = siteDecls(program, snap, spaces);
-  const out = [heading(`Site ${JSON.stringify(snap.title)}`), ...d.comments.map((c) => `// ${c}`)];
+  const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
   if (style === "docs-site" && problems.length === 0) {
     out.push(docsSite(d));
     return out;
   }
-  if (problems.length) out.push(...comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
+  if (problems.length) out.push(comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
   const order = orderDecl(program, d);
   out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
@@ -385,7 +401,7 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, styl
 }
 
 function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): SiteDecls {
-  const siteName = program.name("Site", "", slug(snap.title, "site"));
+  const siteName = program.name("Site", "", slug(snap.title, "site"), snap.id);
   const site = program.decl("Site", siteName, siteName, {
     title: snap.title,
     type: snap.type,
@@ -400,15 +416,16 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
   const comments: string[] = [];
   const notImported = (comment: string, note: string) => {
     comments.push(comment);
-    program.notes.push(`Site ${JSON.stringify(snap.title)}: ${note}`);
+    program.notes.push(`Site ${literal(snap.title)}: ${note}`);
   };
   // Keys are handed out sections first (their paths, which they had before groups and links were
-  // read), then groups and links; declarations follow in the order references need.
-  const key = (id: string, base: string) => [id, program.name("navigation", siteName, base)] as const;
+  // read), then groups and links, each by ID: where an item sits never decides its name, so a reorder
+  // in the app renames nothing. Declarations follow in the order references need.
+  const key = (kind: Kind, id: string, base: string) => [id, program.name(kind, siteName, base, id)] as const;
   const keys = new Map([
-    ...snap.sections.map((s) => key(s.id, slug(s.path, "section"))),
-    ...snap.sectionGroups.map((g) => key(g.id, slug(g.title, "group"))),
-    ...snap.externalLinks.map((l) => key(l.id, slug(l.title, "link"))),
+    ...byIdOrder(snap.sections).map((s) => key("SiteSection", s.id, slug(s.path, "section"))),
+    ...byIdOrder(snap.sectionGroups).map((g) => key("SiteSectionGroup", g.id, slug(g.title, "group"))),
+    ...byIdOrder(snap.externalLinks).map((l) => key("SiteExternalLink", l.id, slug(l.title, "link"))),
   ]);
   const byId = new Map<string, Decl>();
   const ref = (id: string | undefined) => (id === undefined ? undefined : (byId.get(id)?.id ?? id));
@@ -421,19 +438,21 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
 
   const groups = snap.sectionGroups.map((g) =>
     navDecl("SiteSectionGroup", g.id, { title: g.title, icon: g.icon, draft: g.draft || undefined }, [
-      ...(g.groupId === undefined ? [] : [`It is nested in section group ${g.groupId}; SiteSectionGroup has no input for that, so it stays where it is.`]),
+      ...(g.groupId === undefined ? [] : [`It is nested in section group ${literal(g.groupId)}; SiteSectionGroup has no input for that, so it stays where it is.`]),
     ]),
   );
   const sections: SiteDecls["sections"] = [];
   for (const s of snap.sections) {
-    const [own, ...others] = s.siteSpaces;
+    const [own, ...others] = ownFirst(s, program.previous);
     if (!own) {
-      notImported(`Section ${s.id} (${JSON.stringify(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${JSON.stringify(s.title)} shows no space and was not imported.`);
+      notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
       continue;
     }
     const decl = navDecl("SiteSection", s.id, sectionArgs(s, own, spaces, ref(s.groupId)), sectionComments(s, own));
+    // Named by ID, as the navigation is; declared in the section's order.
+    const ssKeys = new Map(byIdOrder(others).map((ss) => [ss.id, program.name("SiteSpace", decl.name, slug(ss.path, "space"), ss.id)]));
     const siteSpaces = others.map((ss) => {
-      const k = program.name("SiteSpace", decl.name, slug(ss.path, "space"));
+      const k = ssKeys.get(ss.id)!;
       return program.decl("SiteSpace", `${decl.name}/${k}`, k, {
         siteId: site.id,
         sectionId: decl.id,
@@ -459,23 +478,23 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
   );
   for (const item of snap.unknownItems) {
     notImported(
-      `The navigation holds ${item.id}, a ${item.object} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
-      `${item.object} ${item.id} in its navigation has no resource and was not imported.`,
+      `The navigation holds ${literal(item.id)}, a ${literal(item.object)} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
+      `${literal(item.object)} ${literal(item.id)} in its navigation has no resource and was not imported.`,
     );
   }
   for (const ss of snap.rootSiteSpaces) {
     notImported(
-      `Site space ${ss.id} (${spaceTitle(ss)} at ${JSON.stringify(ss.path)}) sits outside any section, where no resource can hold it: not imported.`,
-      `site space ${ss.id} is outside any section and was not imported.`,
+      `Site space ${literal(ss.id)} (${spaceTitle(ss)} at ${literal(ss.path)}) sits outside any section, where no resource can hold it: not imported.`,
+      `site space ${literal(ss.id)} is outside any section and was not imported.`,
     );
   }
   const shareLinks: Decl[] = [];
   for (const l of byCreation(snap.shareLinks)) {
     if (l.name === undefined) {
-      notImported(`Share link ${l.id} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${l.id} has no name and was not imported.`);
+      notImported(`Share link ${literal(l.id)} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${literal(l.id)} has no name and was not imported.`);
       continue;
     }
-    const k = program.name("ShareLink", siteName, slug(l.name, "link"));
+    const k = program.name("ShareLink", siteName, slug(l.name, "link"), l.id);
     shareLinks.push(program.decl("ShareLink", `${siteName}/${k}`, k, { siteId: site.id, name: l.name, active: l.active, adoptId: l.id }));
   }
   let schema: Decl | undefined;
@@ -505,13 +524,24 @@ function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDe
   };
 }
 
+/**
+ * A section's site spaces, the one its SiteSection is made from first: the one the earlier import
+ * declared it with, while the section still shows that space (a SiteSection's space cannot change
+ * without replacing it), else the first, the one GitBook made the section with unless it was moved.
+ */
+function ownFirst(s: SectionSnapshot, previous: PreviousProgram | undefined): SiteSpaceSnapshot[] {
+  const space = previous?.ownSpace(s.id);
+  const i = space === undefined ? -1 : s.siteSpaces.findIndex((ss) => ss.space.id === space);
+  return i <= 0 ? s.siteSpaces : [s.siteSpaces[i]!, ...s.siteSpaces.slice(0, i), ...s.siteSpaces.slice(i + 1)];
+}
+
 /** What a section has that SiteSection cannot declare, and so leaves as it is. */
 function sectionComments(s: SectionSnapshot, own: SiteSpaceSnapshot): string[] {
   // The site space a section is made from belongs to the SiteSection, which has no input for its own
   // path or condition: they stay as they are. A condition there is worth knowing about.
   return [
     ...(own.condition
-      ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${own.condition}; SiteSection has no input for that, so it stays as it is.`]
+      ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${literal(own.condition)}; SiteSection has no input for that, so it stays as it is.`]
       : []),
     ...(s.draft ? ["It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one."] : []),
   ];
@@ -546,7 +576,7 @@ function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
 function docsSiteProblems(d: SiteDecls): string[] {
   if (d.sections.length === 0) return ["a site needs at least one section"];
   const nested = d.snap.sectionGroups.filter((g) => g.groupId !== undefined && d.byId.has(g.id));
-  if (nested.length) return nested.map((g) => `section group ${JSON.stringify(g.title)} is nested in another group, which a DocsSite cannot hold`);
+  if (nested.length) return nested.map((g) => `section group ${literal(g.title)} is nested in another group, which a DocsSite cannot hold`);
   // References (`guidesSpace.id`) stand in as their text: two site spaces of one space then compare
   // equal, as they would at run time.
   return validateTopology(asText(topology(d))).map((p) => p.message);
@@ -592,9 +622,9 @@ function docsSite(d: SiteDecls): string {
     ...(shareLinksInside(d) ? d.shareLinks.map((l) => [l.key, l] as [string, Decl]) : []),
   ];
   const lines = [
-    ...d.site.comments.map((c) => `// ${c}`),
-    ...children.flatMap(([key, decl]) => decl.comments.map((c) => `// ${key}: ${c}`)),
-    `const ${d.site.variable} = new gitbook.DocsSite(${JSON.stringify(d.site.name)}, ${render(t, "", true)});`,
+    ...d.site.comments.map(comment),
+    ...children.flatMap(([key, decl]) => decl.comments.map((c) => comment(`${key}: ${c}`))),
+    `const ${d.site.variable} = new gitbook.DocsSite(${literal(d.site.name)}, ${render(t, "", true)});`,
   ];
   // Share links of a site that is not `share-link` stay beside it, on the component's site.
   const siteId = new Code(`${d.site.variable}.siteId`);
@@ -617,8 +647,8 @@ function programText(snapshot: OrgSnapshot, opts: GenerateOptions, body: string[
           "schemas and share links; the spaces they show and their collections; teams; single sign-on; OpenAPI specs.",
         ];
   const head = [
-    `// Generated by \`pulumi-gitbook import\` from the GitBook organization ${snapshot.organizationId}.`,
-    ...scope.map((l) => `// ${l}`),
+    comment(`Generated by \`pulumi-gitbook import\` from the GitBook organization ${literal(snapshot.organizationId)}.`),
+    ...scope.map(comment),
     "//",
     "// Each object is declared with every setting it has now, and adopted through its `adoptId`: the first",
     "// `pulumi up` reads it and changes nothing. From then on this program is the source of truth (adoptId no",
@@ -645,10 +675,10 @@ function programText(snapshot: OrgSnapshot, opts: GenerateOptions, body: string[
 
 function projectFile(snapshot: OrgSnapshot, opts: GenerateOptions): string {
   return [
-    `# Written by \`pulumi-gitbook import\`: the GitBook organization ${snapshot.organizationId} as a Pulumi program (index.ts).`,
+    `# Written by \`pulumi-gitbook import\`: the GitBook organization ${yamlString(snapshot.organizationId)} as a Pulumi program (index.ts).`,
     `name: ${opts.project}`,
     "runtime: nodejs",
-    `description: ${JSON.stringify(`The GitBook organization ${snapshot.organizationId}, imported with pulumi-gitbook.`)}`,
+    `description: ${yamlString(`The GitBook organization ${snapshot.organizationId}, imported with pulumi-gitbook.`)}`,
     "",
   ].join("\n");
 }
@@ -659,8 +689,8 @@ function stackFile(snapshot: OrgSnapshot): string {
     "#   pulumi config set --secret gitbook:token <token>",
     "# or in the GITBOOK_TOKEN environment variable.",
     "config:",
-    `  gitbook:organizationId: ${JSON.stringify(snapshot.organizationId)}`,
-    ...(snapshot.apiUrl ? [`  gitbook:apiUrl: ${JSON.stringify(snapshot.apiUrl)}`] : []),
+    `  gitbook:organizationId: ${yamlString(snapshot.organizationId)}`,
+    ...(snapshot.apiUrl ? [`  gitbook:apiUrl: ${yamlString(snapshot.apiUrl)}`] : []),
     "",
   ].join("\n");
 }
@@ -699,22 +729,25 @@ const TSCONFIG = `${JSON.stringify(
 // ---- Rendering -----------------------------------------------------------------------------------
 
 function declaration(d: Decl): string {
-  const args = [JSON.stringify(d.name), render(d.args, "", true), ...optional(d.opts).map((o) => o.text)];
-  return [...d.comments.map((c) => `// ${c}`), `const ${d.variable} = new gitbook.${KINDS[d.kind].className}(${args.join(", ")});`].join("\n");
+  const args = [literal(d.name), render(d.args, "", true), ...optional(d.opts).map((o) => o.text)];
+  return [...d.comments.map(comment), `const ${d.variable} = new gitbook.${KINDS[d.kind].className}(${args.join(", ")});`].join("\n");
 }
 
 const WIDTH = 100;
 
-/** A value as TypeScript: literals as JSON, references as written, short objects and lists on one line. */
+/**
+ * A value as TypeScript: every string, number and key through `literal`, references (identifiers the
+ * generator made) as written, short objects and lists on one line.
+ */
 function render(v: unknown, indent: string, multiline = false): string {
   if (v instanceof Code) return v.text;
-  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (v === null || typeof v !== "object") return literal(v as string | number | boolean | null);
   const inner = `${indent}  `;
   const items = Array.isArray(v)
     ? v.map((x) => render(x, inner))
     : Object.entries(v)
         .filter(([, x]) => x !== undefined)
-        .map(([k, x]) => `${/^[A-Za-z_$][\w$]*$/.test(k) ? k : JSON.stringify(k)}: ${render(x, inner)}`);
+        .map(([k, x]) => `${propertyName(k)}: ${render(x, inner)}`);
   const [open, close] = Array.isArray(v) ? ["[", "]"] : ["{", "}"];
   if (items.length === 0) return `${open}${close}`;
   const one = Array.isArray(v) ? `[${items.join(", ")}]` : `{ ${items.join(", ")} }`;
@@ -722,16 +755,22 @@ function render(v: unknown, indent: string, multiline = false): string {
   return `${open}\n${items.map((i) => `${inner}${i},`).join("\n")}\n${indent}${close}`;
 }
 
+/**
+ * An object key as written: an identifier as is, anything else as a literal. `__proto__`, in either
+ * form, would set the object's prototype rather than make a key: it is written computed.
+ */
+function propertyName(k: string): string {
+  if (k === "__proto__") return `[${literal(k)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(k) ? k : literal(k);
+}
+
+/** A value quoted in a comment: one line, exactly as the program would write it. */
+function quote(v: unknown): string {
+  return render(v, "").replace(/\n\s*/g, " ");
+}
+
 function heading(title: string): string {
-  return `// ---- ${oneLine(title)} `.padEnd(WIDTH, "-");
-}
-
-function comment(text: string): string[] {
-  return [`// ${oneLine(text)}`];
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, " ");
+  return comment(`---- ${title} `).padEnd(WIDTH, "-");
 }
 
 // ---- Order ---------------------------------------------------------------------------------------
@@ -739,6 +778,11 @@ function oneLine(text: string): string {
 /** Oldest first, then by ID: the order names are handed out in, so an older object keeps its name. */
 function byCreation<T extends { id: string; createdAt?: string }>(items: readonly T[]): T[] {
   return [...items].sort((a, b) => compareText(a.createdAt ?? "", b.createdAt ?? "") || compareText(a.id, b.id));
+}
+
+/** By ID: the order names are handed out in where objects have no creation time. */
+function byIdOrder<T extends { id: string }>(items: readonly T[]): T[] {
+  return [...items].sort((a, b) => compareText(a.id, b.id));
 }
 
 /** Code-unit order, the same on every machine (localeCompare is not). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Identifiers, Namer, slug } from "./names";
+import { Identifiers, Namer, PreviousProgram, slug } from "./names";
 
 describe("slug", () => {
   it("keeps lower-case letters, digits and single hyphens, the way a DocsSite key must be", () => {
@@ -48,5 +48,43 @@ describe("Identifiers", () => {
     expect(ids.take("2024 docs")).toBe("_2024Docs");
     expect(ids.take("🚀")).toBe("resource");
     expect([ids.take("acme-docs"), ids.take("Acme docs"), ids.take("acme docs")]).toEqual(["acmeDocs", "acmeDocs2", "acmeDocs3"]);
+  });
+});
+
+describe("PreviousProgram", () => {
+  it("reads the names of an earlier import by adoptId, skipping code it did not write, and runs nothing", () => {
+    const text = [
+      'import * as gitbook from "pulumi-gitbook";',
+      "// const fake = new gitbook.Site(\"from-a-comment\", { adoptId: \"site_1\" });",
+      'const guidesSpace = new gitbook.Space("guides", { title: "Guides \\"quoted\\"\\u2028", adoptId: "spc_1" }, { retainOnDelete: true });',
+      'const docs = new gitbook.Site("docs", { title: "Docs", adoptId: "site_1" });',
+      'const docsGuides = new gitbook.SiteSection("docs/guides", {',
+      "  siteId: docs.id,",
+      "  spaceId: guidesSpace.id,",
+      '  title: "Guides",',
+      '  adoptId: "sec_1",',
+      "});",
+      "const mine = new gitbook.SiteSection(`docs/${1 + 1}`, { adoptId: \"sec_2\" });",
+      'const schema = new gitbook.SiteAdaptiveSchema("docs/visitor-schema", { jsonSchema: { properties: { ["__proto__"]: { type: "string" } } }, adoptId: "site_1" });',
+      'const portal = new gitbook.DocsSite("portal", {',
+      '  site: { title: "Portal", adoptId: "site_2" },',
+      '  sections: [{ key: "start", spaceId: "spc_9", adoptId: "sec_3", siteSpaces: [{ key: "ts", spaceId: "spc_8", adoptId: "ss_1" }] }, { type: "group", key: "learn", adoptId: "grp_1", sections: [{ type: "link", key: "blog", adoptId: "lnk_1" }] }],',
+      '  shareLinks: [{ key: "partner", name: "Partner", adoptId: "shl_1" }],',
+      "});",
+    ].join("\n");
+    const p = PreviousProgram.parse(text);
+    expect(p.name("Site", "site_1")).toBe("docs");
+    expect(p.name("SiteAdaptiveSchema", "site_1")).toBe("docs/visitor-schema");
+    expect(p.name("Space", "spc_1")).toBe("guides");
+    expect(p.name("SiteSection", "sec_1")).toBe("docs/guides");
+    expect(p.ownSpace("sec_1")).toBe("spc_1");
+    expect(p.name("SiteSection", "sec_2")).toBeUndefined();
+    expect(p.name("Site", "site_2")).toBe("portal");
+    expect(p.name("SiteSection", "sec_3")).toBe("portal/start");
+    expect(p.ownSpace("sec_3")).toBe("spc_9");
+    expect(p.name("SiteSpace", "ss_1")).toBe("portal/start/ts");
+    expect(p.name("SiteSectionGroup", "grp_1")).toBe("portal/learn");
+    expect(p.name("SiteExternalLink", "lnk_1")).toBe("portal/blog");
+    expect(p.name("ShareLink", "shl_1")).toBe("portal/partner");
   });
 });

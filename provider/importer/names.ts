@@ -4,10 +4,12 @@
  * object, and both unique.
  *
  * Stability: a name depends only on the object's own title (or path) and on the objects that would
- * get the same name and come before it in the order the generator hands them over (sites, teams and
- * the like by creation time, then ID; sections and site spaces in the site's order). Importing the
- * same organization twice therefore gives the same names, and a new object never renames an older
- * one that shares its title: the newcomer gets the `-2`.
+ * get the same name and come before it in the order the generator hands them over: sites, teams and
+ * the like by creation time, then ID; the items of a site's navigation and a section's site spaces by
+ * ID, never by where they sit, so a reorder in the app renames nothing. Importing the same
+ * organization twice therefore gives the same names, and a new object never renames an older one
+ * that shares its title: the newcomer gets the `-2`. Re-importing into an earlier import's program
+ * (PreviousProgram) keeps every name it gave, whatever changed since.
  */
 
 /** Longest name part kept; DocsSite keys allow 64 characters. */
@@ -29,9 +31,13 @@ export function slug(text: string, fallback: string): string {
   return s || fallback;
 }
 
-/** Hands out unique names: the first request for a base gets it as is, later ones `-2`, `-3`, ... */
+/**
+ * Hands out unique names: the first request for a base gets it as is, later ones `-2`, `-3`, ...
+ * Reserved names (those of an earlier import) go only to their own object, through `claim`.
+ */
 export class Namer {
   private readonly taken = new Set<string>();
+  private readonly handedOut = new Set<string>();
 
   constructor(reserved: Iterable<string> = []) {
     for (const r of reserved) this.taken.add(r);
@@ -44,7 +50,16 @@ export class Namer {
       name = base.slice(0, MAX_PART - suffix.length) + suffix;
     }
     this.taken.add(name);
+    this.handedOut.add(name);
     return name;
+  }
+
+  /** Hands out exactly `name` (reserved or not), unless it was handed out already. */
+  claim(name: string): boolean {
+    if (this.handedOut.has(name)) return false;
+    this.taken.add(name);
+    this.handedOut.add(name);
+    return true;
   }
 }
 
@@ -53,7 +68,9 @@ const RESERVED = new Set(
   (
     "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
     "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
-    "private protected public await arguments eval undefined NaN Infinity gitbook pulumi spaces"
+    "private protected public await arguments eval undefined NaN Infinity gitbook pulumi spaces " +
+    // A CommonJS module's own names: TypeScript refuses a top-level declaration of them.
+    "require module exports __dirname __filename"
   ).split(" "),
 );
 
@@ -76,5 +93,208 @@ export class Identifiers {
     for (let n = 2; this.taken.has(id); n++) id = `${base}${n}`;
     this.taken.add(id);
     return id;
+  }
+}
+
+// ---- Names of a program imported before ------------------------------------------------------------
+
+/**
+ * What a program written by an earlier import calls each object, so a re-import into it (`--force`
+ * over its index.ts) keeps every name, and so every resource of the stack, whatever moved in the app
+ * since. Keyed by kind and adoptId (a site and its visitor schema share the site's ID).
+ */
+export class PreviousProgram {
+  private readonly names = new Map<string, string>();
+  private readonly ownSpaces = new Map<string, string>();
+
+  /** The Pulumi name the earlier program gave the object of `kind` adopted by `id`. */
+  name(kind: string, id: string): string | undefined {
+    return this.names.get(`${kind}\u0000${id}`);
+  }
+
+  /** The space ID a SiteSection was declared with (`spaceId`), by the section's ID. */
+  ownSpace(sectionId: string): string | undefined {
+    return this.ownSpaces.get(sectionId);
+  }
+
+  /** The names of the objects of these kinds, to keep them from objects the earlier program did not have. */
+  namesOf(kinds: readonly string[]): string[] {
+    return [...this.names].filter(([k]) => kinds.includes(k.slice(0, k.indexOf("\u0000")))).map(([, name]) => name);
+  }
+
+  /**
+   * Reads the declarations of a generated index.ts (`const x = new gitbook.Kind("name", {...})`):
+   * every adoptId with its name, and each section's space. A statement it cannot read (the user's own
+   * code) is skipped: its objects get fresh names. Reads only; nothing in the file is run.
+   */
+  static parse(text: string): PreviousProgram {
+    const out = new PreviousProgram();
+    const tokens = tokenize(text);
+    const decls = new Map<string, { kind: string; name: string; args: { [k: string]: Value } }>();
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens.slice(i, i + 8).map((x) => x.text);
+      if (!(t[0] === "const" && t[2] === "=" && t[3] === "new" && t[4] === "gitbook" && t[5] === "." && t[7] === "(")) continue;
+      try {
+        const p = new Parser(tokens, i + 8);
+        const name = p.value();
+        p.expect(",");
+        const args = p.value();
+        if (typeof name === "string" && isObject(args)) decls.set(tokens[i + 1]!.text, { kind: tokens[i + 6]!.text, name, args });
+      } catch {
+        // Not a declaration this import wrote: skipped.
+      }
+    }
+    const spaceOf = (v: Value | undefined): string | undefined => {
+      if (typeof v === "string") return v;
+      const ref = v instanceof Ref ? /^([A-Za-z_$][\w$]*)\.id$/.exec(v.text) : null;
+      const target = ref ? decls.get(ref[1]!) : undefined;
+      return target?.kind === "Space" && typeof target.args.adoptId === "string" ? target.args.adoptId : undefined;
+    };
+    const add = (kind: string, id: Value | undefined, name: string) => {
+      if (typeof id === "string") out.names.set(`${kind}\u0000${id}`, name);
+    };
+    for (const d of decls.values()) {
+      if (d.kind !== "DocsSite") {
+        add(d.kind, d.args.adoptId, d.name);
+        if (d.kind === "SiteSection" && typeof d.args.adoptId === "string") setIf(out.ownSpaces, d.args.adoptId, spaceOf(d.args.spaceId));
+        continue;
+      }
+      // A DocsSite names its children `<name>/<key>`, a section's site spaces `<name>/<section key>/<key>`.
+      if (isObject(d.args.site)) add("Site", d.args.site.adoptId, d.name);
+      const entries = (list: Value | undefined) => (Array.isArray(list) ? list.filter(isObject) : []);
+      const walk = (list: Value | undefined) => {
+        for (const e of entries(list)) {
+          if (typeof e.key !== "string") continue;
+          const name = `${d.name}/${e.key}`;
+          if (e.type === "group") {
+            add("SiteSectionGroup", e.adoptId, name);
+            walk(e.sections);
+          } else if (e.type === "link") {
+            add("SiteExternalLink", e.adoptId, name);
+          } else {
+            add("SiteSection", e.adoptId, name);
+            if (typeof e.adoptId === "string") setIf(out.ownSpaces, e.adoptId, spaceOf(e.spaceId));
+            for (const ss of entries(e.siteSpaces)) if (typeof ss.key === "string") add("SiteSpace", ss.adoptId, `${name}/${ss.key}`);
+          }
+        }
+      };
+      walk(d.args.sections);
+      for (const l of entries(d.args.shareLinks)) if (typeof l.key === "string") add("ShareLink", l.adoptId, `${d.name}/${l.key}`);
+    }
+    return out;
+  }
+}
+
+function setIf(map: Map<string, string>, key: string, value: string | undefined): void {
+  if (value !== undefined) map.set(key, value);
+}
+
+/** A reference (`guidesSpace.id`) in a parsed program. */
+class Ref {
+  constructor(readonly text: string) {}
+}
+type Value = string | number | boolean | null | Ref | Value[] | { [k: string]: Value };
+
+const isObject = (v: Value | undefined): v is { [k: string]: Value } => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Ref);
+
+interface Token {
+  text: string;
+  /** The decoded value of a string literal. */
+  string?: string;
+}
+
+/** Tokens of the TypeScript subset an import writes; comments skipped, strings decoded. */
+function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  const re = /\s+|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:[^"\\\n\r]|\\.)*"|'(?:[^'\\\n\r]|\\.)*'|[A-Za-z_$][\w$]*|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[\s\S]/gy;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const t = m[0];
+    if (/^\s/.test(t) || t.startsWith("//") || t.startsWith("/*")) continue;
+    if (t.startsWith('"')) out.push({ text: t, string: decode(t) });
+    else if (t.startsWith("'")) out.push({ text: t, string: decode(`"${t.slice(1, -1).replace(/\\'/g, "'").replace(/"/g, '\\"')}"`) });
+    else out.push({ text: t });
+  }
+  return out;
+}
+
+function decode(literal: string): string | undefined {
+  try {
+    return JSON.parse(literal) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Literals, objects, lists and references (`a.b`); anything else throws. */
+class Parser {
+  constructor(
+    private readonly tokens: Token[],
+    private i: number,
+  ) {}
+
+  private next(): Token {
+    const t = this.tokens[this.i++];
+    if (!t) throw new Error("end of program");
+    return t;
+  }
+
+  private peek(): string | undefined {
+    return this.tokens[this.i]?.text;
+  }
+
+  expect(text: string): void {
+    if (this.next().text !== text) throw new Error(`expected ${text}`);
+  }
+
+  value(): Value {
+    const t = this.next();
+    if (t.string !== undefined) return t.string;
+    if (t.text === "{") return this.object();
+    if (t.text === "[") return this.list();
+    if (t.text === "true" || t.text === "false") return t.text === "true";
+    if (t.text === "null") return null;
+    if (/^-?\d/.test(t.text)) return Number(t.text);
+    if (/^[A-Za-z_$]/.test(t.text)) {
+      let text = t.text;
+      while (this.peek() === ".") {
+        this.next();
+        text += `.${this.next().text}`;
+      }
+      return new Ref(text);
+    }
+    throw new Error(`unexpected ${t.text}`);
+  }
+
+  private object(): { [k: string]: Value } {
+    // Null prototype: a key `__proto__` is a key like any other.
+    const out: { [k: string]: Value } = Object.create(null);
+    while (this.peek() !== "}") {
+      const k = this.next();
+      let key: string | undefined;
+      if (k.text === "[") {
+        key = this.next().string;
+        this.expect("]");
+      } else {
+        key = k.string ?? (/^[A-Za-z_$]/.test(k.text) ? k.text : undefined);
+      }
+      if (key === undefined) throw new Error("unexpected key");
+      this.expect(":");
+      out[key] = this.value();
+      if (this.peek() === ",") this.next();
+      else if (this.peek() !== "}") throw new Error("expected , or }");
+    }
+    this.next();
+    return out;
+  }
+
+  private list(): Value[] {
+    const out: Value[] = [];
+    while (this.peek() !== "]") {
+      out.push(this.value());
+      if (this.peek() === ",") this.next();
+      else if (this.peek() !== "]") throw new Error("expected , or ]");
+    }
+    this.next();
+    return out;
   }
 }

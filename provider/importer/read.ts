@@ -8,7 +8,12 @@
  * not account for every site space the site reports (site spaces outside a section) or do not list
  * theirs. Then the collections holding the spaces shown, when any space is in one (one listing). For
  * the organization: teams and each team's members, SAML providers, OpenAPI specs, and for a spec
- * uploaded as text its last processed document (the API never gives an upload back).
+ * uploaded as text its document, as the API gives it (`versions/latest/content/raw`).
+ *
+ * It talks to the configured API only. A spec GitBook holds by URL stays a URL: never fetched. The
+ * processed version of an upload lives at a URL outside the API; it is downloaded from there only
+ * when the caller allows it (`fetchSpecUrls`, the command's --fetch-spec-urls) and the API has no
+ * text for it.
  */
 import { z } from "zod";
 import {
@@ -54,9 +59,20 @@ export interface ReadOptions {
   onProgress?: (line: string) => void;
   /** How many sites (or teams) are read at once. */
   concurrency?: number;
+  /**
+   * Whether a document may be downloaded from outside the API: the processed version of a spec
+   * uploaded as text, when the API has no text for it. Off: nothing but the API is ever reached.
+   */
+  fetchSpecUrls?: boolean;
   /** Downloads a processed OpenAPI document; injected by tests. */
   download?: (url: string) => Promise<string>;
 }
+
+/** What `versions/latest/content/raw` answers: the text of the spec as it was uploaded. */
+const ApiOpenApiRawContent = z.looseObject({
+  text: z.string().describe("The text, exactly as uploaded."),
+  format: z.string().optional().describe("json or yaml."),
+});
 
 /** What `versions/latest/content` answers: where the processed document can be fetched. */
 const ApiOpenApiContent = z.looseObject({
@@ -118,7 +134,8 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
 
   const download = opts.download ?? downloadDocument;
   const specs = await client.listAll(p`/orgs/${org}/openapi`, ApiOpenApiSpec);
-  snapshot.openApiSpecs = await mapLimit(specs, limit, (s) => readSpec(client, org, s, download));
+  const fetch = opts.fetchSpecUrls === true ? download : undefined;
+  snapshot.openApiSpecs = await mapLimit(specs, limit, (s) => readSpec(client, org, s, fetch));
   progress(count(snapshot.openApiSpecs.length, "OpenAPI spec"));
   return snapshot;
 }
@@ -241,7 +258,10 @@ function samlSnapshot(s: ApiSamlProvider): SamlProviderSnapshot {
   };
 }
 
-async function readSpec(client: GitbookClient, org: string, spec: ApiOpenApiSpec, download: (url: string) => Promise<string>): Promise<OpenApiSpecSnapshot> {
+/** `download`: how to fetch a document outside the API, when allowed (--fetch-spec-urls). */
+type Download = ((url: string) => Promise<string>) | undefined;
+
+async function readSpec(client: GitbookClient, org: string, spec: ApiOpenApiSpec, download: Download): Promise<OpenApiSpecSnapshot> {
   const base = {
     id: spec.id,
     slug: spec.slug,
@@ -254,31 +274,43 @@ async function readSpec(client: GitbookClient, org: string, spec: ApiOpenApiSpec
 }
 
 /**
- * The last processed version of a spec uploaded as text, fetched from the URL the API gives for it
- * (without the token, which goes to the API only); why not, when it cannot be had.
+ * The document of a spec uploaded as text: its text as the API gives it. Where the API has none, its
+ * last processed version lives at a URL outside the API, downloaded (without the token, which goes to
+ * the API only) only when `download` is given; why not, when it cannot be had.
  */
 async function processedDocument(
   client: GitbookClient,
   org: string,
   spec: ApiOpenApiSpec,
-  download: (url: string) => Promise<string>,
+  download: Download,
 ): Promise<{ document?: { content: string; format: "json" | "yaml" }; unavailable?: string }> {
+  const latest = p`/orgs/${org}/openapi/${spec.slug}/versions/latest`;
+  try {
+    const raw = await client.get(`${latest}/content/raw`, { schema: ApiOpenApiRawContent });
+    if (raw.text.trim() === "") return { unavailable: "the API gives its text empty" };
+    return { document: { content: raw.text, format: raw.format === "json" || (raw.format === undefined && /^\s*[{[]/.test(raw.text)) ? "json" : "yaml" } };
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+  }
   let url: string | undefined;
   try {
-    url = (await client.get(p`/orgs/${org}/openapi/${spec.slug}/versions/latest/content`, { schema: ApiOpenApiContent })).urls?.source;
+    url = (await client.get(`${latest}/content`, { schema: ApiOpenApiContent })).urls?.source;
   } catch (e) {
     if (e instanceof NotFoundError) return { unavailable: "GitBook has no processed version of it" };
     throw e;
   }
-  if (!url) return { unavailable: "the API gave no URL for its processed version" };
+  if (!url) return { unavailable: "the API gives neither its text nor a URL for its processed version" };
+  if (!download) {
+    return { unavailable: `the API does not give its text; its processed version is at ${JSON.stringify(url)}, outside the API: download it from there, or import again with --fetch-spec-urls` };
+  }
   try {
     const content = await download(url);
-    if (content.trim() === "") return { unavailable: `its processed version at ${url} is empty` };
+    if (content.trim() === "") return { unavailable: `its processed version at ${JSON.stringify(url)} is empty` };
     return { document: { content, format: /^\s*[{[]/.test(content) ? "json" : "yaml" } };
   } catch (e) {
     // fetch says only "fetch failed"; the cause says why (ENOTFOUND, ECONNREFUSED, ...).
     const why = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
-    return { unavailable: `its processed version could not be downloaded from ${url} (${why})` };
+    return { unavailable: `its processed version could not be downloaded from ${JSON.stringify(url)} (${why})` };
   }
 }
 

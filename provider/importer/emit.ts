@@ -1,0 +1,40 @@
+/**
+ * How text reaches the generated files. Everything the import writes that came from GitBook (titles,
+ * conditions, descriptions, URLs, keys, paths, emoji, IDs, error messages) goes through one of these,
+ * never into a file raw: a value GitBook holds is data, and must never become code.
+ *
+ * - `literal`: a value as a TypeScript (and JSON) literal holding exactly that value, on one line.
+ * - `comment`: a `//` line. Text quoted in a comment is quoted with `literal`; whatever else a comment
+ *   holds has its line terminators and control characters escaped, so it can never end the comment.
+ * - `yamlString`: a double-quoted YAML scalar, printable ASCII only.
+ */
+
+/**
+ * JSON.stringify escapes quotes, backslashes, control characters and lone surrogates, but leaves
+ * U+2028 and U+2029 as they are: valid inside a string literal, yet each ends a line anywhere else
+ * (a comment, an editor, a diff). They are escaped too, so a literal is one line wherever it lands.
+ */
+export function literal(v: string | number | boolean | null): string {
+  const text = JSON.stringify(v) as string | undefined;
+  if (text === undefined || (typeof v === "number" && !Number.isFinite(v))) throw new Error(`not a literal value: ${String(v)}`);
+  return text.replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+/**
+ * Characters a comment line must not hold raw: line terminators (which end it), other control
+ * characters, the byte-order mark, and lone surrogates (which UTF-8 cannot encode).
+ */
+const UNSAFE_IN_COMMENT = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** One `//` comment line: nothing in `text` can end it early. */
+export function comment(text: string): string {
+  return `// ${text.replace(UNSAFE_IN_COMMENT, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)}`;
+}
+
+/** A double-quoted YAML scalar: JSON's escapes are YAML's, and everything outside printable ASCII is escaped. */
+export function yamlString(s: string): string {
+  return literal(s).replace(/[^\x20-\x7e]/gu, (c) => {
+    const cp = c.codePointAt(0)!;
+    return cp > 0xffff ? `\\U${cp.toString(16).padStart(8, "0")}` : `\\u${cp.toString(16).padStart(4, "0")}`;
+  });
+}
