@@ -1,0 +1,59 @@
+/**
+ * examples/typescript, a program as `pulumi new typescript` lays it out (index.ts, the template's
+ * tsconfig.json, no build step), deployed through the CLI against the emulator: the language host
+ * runs index.ts through the SDK's ts-node support, which type-checks it against the package's
+ * published declarations. Under the host that ran index.ts as JavaScript, the first `up` failed with
+ * a SyntaxError.
+ */
+import * as path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { ROOT } from "../../dev/checkout";
+import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";
+
+const PROGRAM = path.join(ROOT, "examples/typescript");
+
+describeDeployments("the TypeScript example (examples/typescript)", () => {
+  let d: Deployment;
+  const config = () => {
+    const spaces = [...d.emu.store.spaces.values()];
+    const byTitle = (t: string) => spaces.find((s) => s.title === t)!.id;
+    return {
+      "gitbook-typescript:guidesSpaceId": byTitle("Guides"),
+      "gitbook-typescript:guidesV2SpaceId": byTitle("SDK for TypeScript"),
+    };
+  };
+  const run = (op: "preview" | "up" | "destroy", flags: string[] = []) => d.run(op, undefined, { programDir: PROGRAM, config: config(), flags });
+
+  beforeAll(async () => {
+    d = await startDeployment({ stack: "dev" });
+  });
+  afterAll(async () => d?.close());
+
+  it("deploys index.ts as it is: the site, its section and the v2 site space", async () => {
+    const r = await run("up");
+    expect(r.error).toBeUndefined();
+    expect(r.stdout).not.toMatch(/SyntaxError/);
+    expect(steps(r).sort()).toEqual(["create docs", "create guides", "create guides-v2"]);
+    const [site] = [...d.emu.store.sites.values()];
+    expect(site).toMatchObject({ title: "Acme Docs", visibility: "unlisted" });
+    expect(d.emu.store.sectionsOf(site!.id).map((s) => s.title)).toEqual(["Guides"]);
+    expect(d.emu.store.siteSpaces.size).toBe(2);
+    expect(r.outputs?.siteId).toBe(site!.id);
+  });
+
+  it("previews no change on a second run (--expect-no-changes), sending no write", async () => {
+    const writes = d.emu.log.writes();
+    const r = await run("preview", ["--expect-no-changes"]);
+    expect(r.error).toBeUndefined();
+    expect(r.code).toBe(0);
+    expect(steps(r).every((s) => s.startsWith("same "))).toBe(true);
+    expect(d.emu.log.writes()).toBe(writes);
+  });
+
+  it("destroys what it made", async () => {
+    const r = await run("destroy");
+    expect(r.error).toBeUndefined();
+    expect(d.emu.store.sites.size).toBe(0);
+    expect(d.emu.store.siteSpaces.size).toBe(0);
+  });
+});
