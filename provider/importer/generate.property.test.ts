@@ -7,12 +7,14 @@
  * and declarations (no statement a value smuggled in), and carry every value exactly: as a string
  * literal of the program, or quoted as one in a comment.
  *
- * The generator is seeded (no dependency): a failure names its seed, and the same seed replays it.
+ * The generator is seeded (the emulator's PRNG, no dependency): a failure names its seed, and the
+ * same seed replays it.
  */
 import * as path from "node:path";
 import yaml from "js-yaml";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { createPrng } from "../../emulator/store";
 import { comment, literal } from "./emit";
 import { generateProgram, type Style } from "./generate";
 import type { OrgSnapshot } from "./snapshot";
@@ -20,18 +22,6 @@ import type { OrgSnapshot } from "./snapshot";
 const ROOT = path.resolve(__dirname, "../..");
 
 // ---- Arbitrary strings ---------------------------------------------------------------------------
-
-/** mulberry32: small, seeded, the same on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What breaks generated code, and names JavaScript, CommonJS or the program reserve. */
 const PIECES = [
@@ -64,7 +54,7 @@ interface Case {
  * by design), so only the parse is asserted for those.
  */
 function arbitraryCase(seed: number, enums: boolean, tame = false): Case {
-  const next = random(seed);
+  const next = createPrng(seed);
   const values: Case["values"] = [];
   /** A string the program must carry. */
   const track = (field: string, value: string) => {

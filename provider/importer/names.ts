@@ -7,9 +7,10 @@
  * get the same name and come before it in the order the generator hands them over: sites, teams and
  * the like by creation time, then ID; the items of a site's navigation and a section's site spaces by
  * ID, never by where they sit, so a reorder in the app renames nothing. Importing the same
- * organization twice therefore gives the same names, and a new object never renames an older one
- * that shares its title: the newcomer gets the `-2`. Re-importing into an earlier import's program
- * (PreviousProgram) keeps every name it gave, whatever changed since.
+ * organization twice therefore gives the same names, and a new site, space or team never renames an
+ * older one that shares its title: the newcomer gets the `-2` (a navigation item has no creation
+ * time: the lower ID gets the plain name). Re-importing into an earlier import's program
+ * (PreviousProgram) keeps every name it gave, whatever changed since, newcomers included.
  */
 
 /** Longest name part kept; DocsSite keys allow 64 characters. */

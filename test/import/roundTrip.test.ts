@@ -8,6 +8,9 @@
  *   no sort request, the navigation's order (sorted away from creation order) being declared as it is;
  * - `pulumi preview --expect-no-changes` then passes;
  * - a second import of the same organization writes byte-identical files;
+ * - after a reorder of everything in the app (top level, groups, a section's site spaces, its own
+ *   one last), a re-import with --force over the program keeps every resource: its preview creates,
+ *   deletes and replaces nothing, and updates only an order and the default section that moved;
  * - with `--retain-on-delete`, `pulumi destroy` empties the stack and sends no DELETE: every object
  *   is still in GitBook.
  *
@@ -24,6 +27,7 @@ import { linkPackage } from "../../dev/harness/project";
 import { cliMissing, createCliStack, type CliStack } from "../../dev/pulumiCli";
 import { adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
 import { collections } from "../../emulator/resources/collections";
+import { GitbookClient, p } from "../../provider/client";
 import { ROOT } from "../support/lifecycle";
 import { seedOrganization, type SeededOrganization } from "./organization";
 
@@ -80,8 +84,8 @@ for (const style of ["resources", "docs-site"] as const) {
     let imported: Record<string, string>;
     const objectsBefore: Record<string, number> = {};
 
-    const importInto = (out: string) =>
-      runImport(["--org", seeded.org, "--out", out, "--style", style, "--retain-on-delete", "--package", `file:${ROOT}`], {
+    const importInto = (out: string, flags: string[] = []) =>
+      runImport(["--org", seeded.org, "--out", out, "--style", style, "--retain-on-delete", "--package", `file:${ROOT}`, ...flags], {
         env: { GITBOOK_TOKEN: emu.token, GITBOOK_API_URL: emu.url },
         stdout: { write: () => true },
         stderr: { write: (t: string) => (stderr += t) },
@@ -131,7 +135,8 @@ for (const style of ["resources", "docs-site"] as const) {
       expect(importCode, stderr).toBe(0);
       expect(emu.log.entries.filter((e) => WRITES.includes(e.method))).toEqual([]);
       const requests = emu.log.count();
-      expect(stderr).toContain(`in ${requests} requests and 1 download`);
+      // The uploaded spec's document comes from the API (content/raw): nothing is downloaded.
+      expect(stderr).toContain(`in ${requests} requests, `);
       expect(stderr).toMatch(
         /Read 2 sites, 8 sections, 12 site spaces, 2 section groups, 2 external links, 1 visitor schema, 6 spaces, 2 collections, 3 share links, 2 teams, 2 SAML providers, 2 OpenAPI specs/,
       );
@@ -202,6 +207,60 @@ for (const style of ["resources", "docs-site"] as const) {
       const again = path.join(dir, "again");
       expect(await importInto(again)).toBe(0);
       expect(written(again)).toEqual(imported);
+    });
+
+    it("keeps every resource after a reorder of everything in the app and a re-import with --force: the plan replaces, creates and deletes nothing", async () => {
+      // As the app would: sort requests, out of band.
+      const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
+      const [dev, partners] = seeded.siteIds as [string, string];
+      const one = <T extends { id: string }>(map: Map<string, T>, where: (x: T) => boolean) => [...map.values()].find(where)!.id;
+      const section = (site: string, title: string) => one(emu.store.sections, (x) => x.siteId === site && x.title === title);
+      const siteSpace = (sectionId: string, path: string) => one(emu.store.siteSpaces, (x) => x.sectionId === sectionId && x.path === path);
+      const ownSiteSpace = (sectionId: string) => {
+        const s = emu.store.sections.get(sectionId)!;
+        return one(emu.store.siteSpaces, (x) => x.sectionId === sectionId && x.spaceId === s.spaceId);
+      };
+      const sort = (site: string, item: [string, string], before: [string, string]) =>
+        client.patch(p`/orgs/${seeded.org}/sites/${site}/structure/sort`, {
+          body: { item: { type: item[0], id: item[1] }, position: { before: { type: before[0], id: before[1] } } },
+        });
+      const guides = section(dev, "Guides");
+      const integration = section(partners, "Integration guides");
+      try {
+        // The top level, inside both groups, and a section's site spaces, its own one last.
+        await sort(dev, ["site-external-link", one(emu.store.externalLinks, (x) => x.title === "Beta forum")], ["site-section", section(dev, "Getting started")]);
+        await sort(dev, ["site-section", section(dev, "SDKs")], ["site-section", guides]);
+        await sort(dev, ["site-section", section(dev, "Changelog")], ["site-external-link", one(emu.store.externalLinks, (x) => x.title === "API status")]);
+        for (const path of ["internal", "typescript"]) await sort(dev, ["site-space", siteSpace(guides, path)], ["site-space", ownSiteSpace(guides)]);
+        await sort(partners, ["site-section", section(partners, "Release notes")], ["site-section", section(partners, "Overview")]);
+        await sort(partners, ["site-space", siteSpace(integration, "api")], ["site-space", ownSiteSpace(integration)]);
+      } finally {
+        await client.close();
+      }
+
+      stderr = "";
+      expect(await importInto(programDir, ["--force"]), stderr).toBe(0);
+      expect(stderr).toContain("Keeping the names index.ts already in");
+      expect(written(programDir)).not.toEqual(imported);
+      const built = await tsc(programDir);
+      expect(built.code, built.output).toBe(0);
+      const pkgFile = path.join(programDir, "package.json");
+      fs.writeFileSync(pkgFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(pkgFile, "utf8")), main: "bin/index.js" }));
+
+      emu.log.reset();
+      const preview = await stack.run("preview", config);
+      expect(preview.code, preview.stdout).toBe(0);
+      expect(emu.log.writes()).toBe(0);
+      const steps = preview.steps.filter((s) => s.type.includes("gitbook:"));
+      // Every object keeps its resource: nothing created, deleted or replaced.
+      expect(steps.length).toBeGreaterThan(0);
+      expect(steps.filter((s) => s.op === "create" || s.op === "delete" || s.op === "replace")).toEqual([]);
+      // Updates: an order, and `default` of the Partner Portal's sections: it marks none, so GitBook's
+      // default is its first section, which moved, and the new program declares what GitBook now says.
+      // (adoptId shows as changed beside it: state keeps no adoptId once adopted.)
+      const expected = (s: (typeof steps)[number]) =>
+        s.type.endsWith(":SiteStructureOrder") || (s.type.endsWith(":SiteSection") && s.name.startsWith("acme-partner-portal/") && s.changed?.every((k) => k === "default" || k === "adoptId"));
+      expect(steps.filter((s) => s.op !== "same" && !(s.op === "update" && expected(s)))).toEqual([]);
     });
 
     it("lets go of everything on `pulumi destroy` (retainOnDelete) without a DELETE", async () => {
