@@ -152,10 +152,11 @@ for (const style of ["resources", "docs-site"] as const) {
     it("writes a program that builds with tsc in strict mode", async () => {
       const r = await tsc(programDir);
       expect(r.code, r.output).toBe(0);
-      // A user's `pulumi` runs index.ts through ts-node; this repository's language host runs compiled
-      // JavaScript only (README, Tests), so the package's entry point becomes what tsc just built from
-      // it. (Through package.json rather than Pulumi.yaml's `main`, which would also move the program's
+      // `pulumi` would run index.ts through ts-node, type-checking it again on every run; tsc has just
+      // checked it, so the runs below take what tsc built: the package's entry point becomes bin/index.js.
+      // (Through package.json rather than Pulumi.yaml's `main`, which would also move the program's
       // working directory, where the OpenAPI document's relative path is resolved, into bin/.)
+      // examples/typescript is deployed as index.ts.
       const pkgFile = path.join(programDir, "package.json");
       fs.writeFileSync(pkgFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(pkgFile, "utf8")), main: "bin/index.js" }));
     });

@@ -52,6 +52,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/cmdutil"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/logging"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi-internal/netutil"
 	"github.com/pulumi/pulumi/sdk/v3/nodejs/npm"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
@@ -291,7 +292,10 @@ func (s *pluginScan) walk(dir string, inNodeModules bool) {
 		switch {
 		case isDir:
 			// A policy pack's plugins are not the program's.
-			if _, err := os.Stat(filepath.Join(p, "PulumiPolicy.yaml")); err == nil {
+			if pack, err := workspace.DetectPolicyPackPathAt(p); err != nil {
+				s.errs = append(s.errs, err)
+				continue
+			} else if pack != "" {
 				continue
 			}
 			s.walk(p, inNodeModules || filepath.Base(dir) == "node_modules")
