@@ -10,7 +10,15 @@ import { z } from "zod";
 import { providerFor } from "../shim";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
-import { resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+import { resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+
+/**
+ * What tells a create's object from its namesakes: the objects a create with these inputs could have
+ * made (same kind and distinguishing fields, held or not) and their creation time, for kinds that have
+ * one. The resource's create hands it to createOnce with the request; `pulumi-gitbook recover` uses it
+ * to find what an interrupted run made.
+ */
+export type Lookalikes<T extends { id: string } = { id: string }> = Omit<CreateSpec<T>, "send">;
 
 /** A resource's inputs after check: what its schema produces. */
 export type Inputs<S extends z.ZodObject> = z.output<S>;
@@ -58,6 +66,8 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
   toInputs?(outs: Outputs<S, OS>): Props;
   replacedBy?(ctx: Ctx, id: string, olds: Outputs<S, OS>): string[];
+  /** For kinds whose create POSTs a new object (sending it twice makes two); absent for kinds set by a PUT. */
+  lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
 }
 
 /** A declared resource: the engine's ResourceDef plus what the recipes need. */
@@ -73,6 +83,7 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   live(obj: T, props: Props): Props;
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
+  lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
 }
 
 const ENGINE_FIELDS = new Set(["adoptId"]);
@@ -119,6 +130,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     delete: spec.delete,
     toInputs: spec.toInputs,
     replacedBy: spec.replacedBy,
+    lookalikes: spec.lookalikes,
   };
 }
 

@@ -24,7 +24,7 @@ import { z } from "zod";
 import { ApiOpenApiSpec, ConflictError } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -265,6 +265,23 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
+function lookalikes(ctx: Ctx, given: OpenApiSpecInputs): Lookalikes<ApiOpenApiSpec> {
+  const { organizationId: org, slug } = given;
+  return {
+    kind: "OpenApiSpec",
+    key: `${org}/${slug}`,
+    what: `OpenAPI spec "${slug}"`,
+    // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
+    // slug), is the one our lost POST created.
+    candidates: async () => {
+      const found = await getOrUndefined(ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec }));
+      return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
+    },
+    // A spec that does not say when it was made counts as recent: had it existed before, the POST would have been refused.
+    createdAt: (s) => s.createdAt ?? new Date().toISOString(),
+  };
+}
+
 async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string; outs: OpenApiSpecOutputs }> {
   const { organizationId: org, slug } = given;
   const source = apiSource(given.source);
@@ -272,18 +289,8 @@ async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string;
   let spec: ApiOpenApiSpec;
   try {
     spec = await createOnce(ctx, {
-      kind: "OpenApiSpec",
-      key: `${org}/${slug}`,
-      what: `OpenAPI spec "${slug}"`,
+      ...lookalikes(ctx, given),
       send: () => ctx.client.post(paths.openApiSpecs(org), { body: { slug, source: source.body }, schema: ApiOpenApiSpec }),
-      // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
-      // slug), is the one our lost POST created.
-      candidates: async () => {
-        const found = await getOrUndefined(ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec }));
-        return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
-      },
-      // A spec that does not say when it was made counts as recent: had it existed before, the POST would have been refused.
-      createdAt: (s) => s.createdAt ?? new Date().toISOString(),
     });
   } catch (e) {
     if (e instanceof ConflictError) {
@@ -363,6 +370,7 @@ export const definition = defineResource({
     createdAt: spec.createdAt ?? "",
     updatedAt: spec.updatedAt ?? "",
   }),
+  lookalikes,
   create,
   read,
   update,

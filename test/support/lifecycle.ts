@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { Op, RunReport, StateFile } from "../../dev/harness/engine";
 import { describe } from "vitest";
-import { cliMissing, createCliStack, testEngine, type CliStack, type Engine } from "../../dev/pulumiCli";
+import { cliMissing, createCliStack, testEngine, type CliStack, type Engine, type OnSpawn } from "../../dev/pulumiCli";
 
 export const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/dev/harness/cli.js");
@@ -36,7 +36,8 @@ export interface Deployment {
     op: "preview" | "up" | "refresh" | "destroy",
     resources?: Decl[],
     /** `flags` go to the CLI's command line (the harness takes none). */
-    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[] },
+    /** `onSpawn` and `detached` as CliStack.run takes them (the harness takes neither). */
+    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn; detached?: boolean },
   ): Promise<RunReport & { stdout: string }>;
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
   preview(resources: Decl[], opts?: { config?: Record<string, string> }): Promise<RunReport & { stdout: string }>;
@@ -105,7 +106,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       async run(op, resources, runOpts = {}) {
         if (resources) last = resources;
         current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
-        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags });
+        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags, onSpawn: runOpts.onSpawn, detached: runOpts.detached });
         fs.appendFileSync(hostLog, report.stdout);
         return report;
       },
