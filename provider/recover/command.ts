@@ -42,6 +42,9 @@ Options:
   --drop <URN>          The pending create of URN made nothing: the next up creates it (repeatable).
   --since <time>        When the interrupted run began (ISO 8601, e.g. from the CI job's log), when
                         the backend kept no lock of it.
+  --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
+                        when it was not taken on this machine: only once that run is certainly dead.
+                        A lock of a process of this machine that no longer runs is removed anyway.
   --dry-run             Print what would be done; import nothing.
   -h, --help            Show this help.
 
@@ -64,6 +67,7 @@ interface Args {
   adopt: Map<string, string>;
   drop: Set<string>;
   since?: number;
+  unlock: boolean;
   dryRun: boolean;
 }
 
@@ -127,11 +131,24 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
       say("Dry run: nothing was imported.");
       return 0;
     }
+    const locks = await cli.locks();
+    if (locks.length > 0) {
+      const live = locks.filter((l) => !l.stale);
+      if (live.length > 0 && !args.unlock) {
+        fail(
+          `the stack is locked by ${live.map((l) => `${l.who} (pid ${l.pid}) since ${l.timestamp}`).join(", ")}, which may still be running; nothing was imported. ` +
+            "Once that run is certainly dead (a cancelled CI job), run again with --unlock (or run `pulumi cancel`, then this command with --since <when the run began>).",
+        );
+        return 1;
+      }
+      // Only a lock whose run is gone: the same as `pulumi cancel`, which the CLI asks for after a killed run.
+      await cli.must(["cancel", "--yes", ...cli.stackFlag]);
+      say(`Removed the interrupted run's lock (${locks.map((l) => `${l.who}, pid ${l.pid}${l.stale ? ", no longer running" : ", --unlock"}`).join("; ")}).`);
+    }
     const next = await recoveredCheckpoint(ctx, exported, plan);
     await cli.importCheckpoint(next);
     const adopted = plan.filter((p) => p.action === "adopt").length;
     say(`Imported the checkpoint: ${adopted} adopted, ${plan.length - adopted - plan.filter((p) => p.action === "keep").length} pending operation(s) cleared. Run \`pulumi up\` next.`);
-    if (lock) say("If `pulumi up` reports the stack as locked by the interrupted run, run `pulumi cancel` first (only once no other update is running).");
     return 0;
   } finally {
     await ctx.client.close();
@@ -158,7 +175,27 @@ interface PulumiCli {
   must(args: string[]): Promise<{ stdout: string }>;
   gitbookSettings(): Promise<Record<string, string | undefined>>;
   runStartFromLock(): Promise<{ time: number; file: string } | undefined>;
+  /** The file backend's locks on the stack; `stale` when taken by a process of this machine that is gone. */
+  locks(): Promise<Lock[]>;
   importCheckpoint(next: Exported): Promise<void>;
+}
+
+interface Lock {
+  file: string;
+  time: number;
+  timestamp: string;
+  pid: number;
+  who: string;
+  stale: boolean;
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 const SETTINGS = ["token", "apiUrl", "organizationId", "requestTimeoutSeconds"] as const;
@@ -195,25 +232,32 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
     },
     async runStartFromLock() {
       // A file backend keeps the lock of the update that was killed, stamped with when it began.
+      // Several locks: the latest is the safe bound (it can only make fewer objects count as the run's).
+      const all = await this.locks();
+      return all.length > 0 ? all.reduce((a, b) => (b.time > a.time ? b : a)) : undefined;
+    },
+    async locks() {
       const who = await run(["whoami", "--json"]);
-      if (who.code !== 0) return undefined;
+      if (who.code !== 0) return [];
       const url = (JSON.parse(who.stdout) as { url?: string }).url;
-      if (!url?.startsWith("file://")) return undefined;
-      const root = path.join(fileURLToPath(url), ".pulumi", "locks");
+      if (!url?.startsWith("file://")) return [];
+      const root = path.join(fileURLToPath(url.replace(/\?.*$/, "")), ".pulumi", "locks");
       const project = projectName(args.cwd);
       const stack = args.stack ? args.stack.split("/").pop()! : (await must(["stack", "--show-name"])).stdout.trim().split("/").pop()!;
       const dirs = [path.join(root, stack)];
       if (project && fs.existsSync(root)) for (const org of fs.readdirSync(root)) dirs.push(path.join(root, org, project, stack));
-      let latest: { time: number; file: string } | undefined;
+      const found: Lock[] = [];
       for (const dir of dirs) {
         if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
         for (const f of fs.readdirSync(dir).filter((n) => n.endsWith(".json"))) {
-          const time = Date.parse(String((JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { timestamp?: string }).timestamp));
-          // Several locks: the latest is the safe bound (it can only make fewer objects count as the run's).
-          if (Number.isFinite(time) && (!latest || time > latest.time)) latest = { time, file: path.join(dir, f) };
+          const l = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { pid?: number; username?: string; hostname?: string; timestamp?: string };
+          const time = Date.parse(String(l.timestamp));
+          if (!Number.isFinite(time)) continue;
+          const here = l.hostname === os.hostname();
+          found.push({ file: path.join(dir, f), time, timestamp: String(l.timestamp), pid: Number(l.pid), who: `${l.username}@${l.hostname}`, stale: here && !running(Number(l.pid)) });
         }
       }
-      return latest;
+      return found;
     },
     async importCheckpoint(next) {
       // Adopted secret outputs are in it as plaintext until the CLI encrypts them: a private file, removed after.
@@ -251,6 +295,7 @@ function parse(argv: string[], cwd: string): Args | "help" {
       drop: { type: "string", multiple: true },
       since: { type: "string" },
       "dry-run": { type: "boolean" },
+      unlock: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -277,6 +322,7 @@ function parse(argv: string[], cwd: string): Args | "help" {
     adopt,
     drop,
     ...(since !== undefined ? { since } : {}),
+    unlock: values.unlock === true,
     dryRun: values["dry-run"] === true,
   };
 }

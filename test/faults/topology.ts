@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import { expect } from "vitest";
 import type { Emulator } from "../../emulator";
+import { collections } from "../../emulator/resources/collections";
 import type { StateFile } from "../../dev/harness/engine";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
@@ -52,10 +53,11 @@ export async function deploy(): Promise<Deployment> {
   return startDeployment();
 }
 
-/** Objects of the kinds the topology manages, as the emulator holds them, keyed "Kind id". */
-function liveObjects(emu: Emulator): string[] {
+/** Objects of the kinds the topology manages, as the emulator holds them, keyed "Kind id"; `appMade` IDs left out. */
+function liveObjects(emu: Emulator, appMade: ReadonlySet<string>): string[] {
   const st = emu.store;
   const out: string[] = [];
+  for (const id of collections.of(st).keys()) out.push(`Collection ${id}`);
   for (const id of st.sites.keys()) out.push(`Site ${id}`);
   for (const id of st.sections.keys()) out.push(`SiteSection ${id}`);
   // A section's first site space is part of the SiteSection resource, not a SiteSpace of its own.
@@ -66,7 +68,7 @@ function liveObjects(emu: Emulator): string[] {
   for (const id of st.samlProviders.keys()) out.push(`SamlProvider ${id}`);
   // Specs are addressed by slug; state may hold either.
   for (const s of st.openApiSpecs.values()) out.push(`OpenApiSpec ${s.slug}`);
-  return out.sort();
+  return out.filter((o) => !appMade.has(o.split(" ")[1]!)).sort();
 }
 
 function stateObjects(state: StateFile, emu: Emulator): string[] {
@@ -83,11 +85,13 @@ function stateObjects(state: StateFile, emu: Emulator): string[] {
 /**
  * State and emulator agree object for object: nothing in state that the API lacks, nothing on the API
  * that state does not know (an orphan a later run would duplicate), no two state entries for one object.
+ * `appMade`: IDs of objects made outside the program, which must not be in state.
  */
-export function expectStateMatchesEmulator(d: Deployment): void {
+export function expectStateMatchesEmulator(d: Deployment, appMade: ReadonlySet<string> = new Set()): void {
   const inState = stateObjects(d.state(), d.emu);
   expect(new Set(inState).size, "two state entries name one object").toBe(inState.length);
-  expect(liveObjects(d.emu)).toEqual(inState);
+  for (const id of appMade) expect(inState.some((o) => o.endsWith(` ${id}`)), `app-made ${id} in state`).toBe(false);
+  expect(liveObjects(d.emu, appMade)).toEqual(inState);
   // Each SiteSection's own site space still exists and is the one state names.
   for (const r of d.state().resources.filter((x) => x.type.endsWith(":SiteSection"))) {
     const ss = d.emu.store.siteSpaces.get(String(r.outputs.siteSpaceId));
@@ -96,19 +100,21 @@ export function expectStateMatchesEmulator(d: Deployment): void {
 }
 
 /** After a converged run: every declared resource is in state once, and the emulator holds exactly those objects. */
-export function expectExactlyDeclared(d: Deployment, decls: Decl[]): void {
-  expectStateMatchesEmulator(d);
+export function expectExactlyDeclared(d: Deployment, decls: Decl[], appMade: ReadonlySet<string> = new Set()): void {
+  expectStateMatchesEmulator(d, appMade);
   const names = d.state().resources.filter((r) => r.custom).map((r) => r.name).sort();
   expect(names).toEqual(decls.map((x) => x.name).sort());
   const st = d.emu.store;
   const count = (kind: string) => decls.filter((x) => x.kind === kind).length;
-  expect(st.sites.size).toBe(count("Site"));
-  expect(st.sections.size).toBe(count("SiteSection"));
-  expect(st.siteSpaces.size).toBe(count("SiteSection") + count("SiteSpace"));
-  expect(st.shareLinks.size).toBe(count("ShareLink"));
-  expect(st.teams.size).toBe(count("Team"));
-  expect(st.samlProviders.size).toBe(count("SamlProvider"));
-  expect(st.openApiSpecs.size).toBe(count("OpenApiSpec"));
+  const made = (table: Map<string, unknown>) => [...table.keys()].filter((id) => !appMade.has(id)).length;
+  expect(made(st.sites)).toBe(count("Site"));
+  expect(made(st.sections)).toBe(count("SiteSection"));
+  expect(made(st.siteSpaces)).toBe(count("SiteSection") + count("SiteSpace"));
+  expect(made(st.shareLinks)).toBe(count("ShareLink"));
+  expect(made(st.teams)).toBe(count("Team"));
+  expect(made(st.samlProviders)).toBe(count("SamlProvider"));
+  expect(made(st.openApiSpecs)).toBe(count("OpenApiSpec"));
+  expect(made(collections.of(st))).toBe(count("Collection"));
   // Declared settings reached the API, not only state.
   const site = st.sites.get(d.resource("site").id!)!;
   expect(site).toMatchObject({ title: "Fault Docs", visibility: "share-link", basename: "faults" });

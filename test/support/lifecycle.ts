@@ -46,6 +46,8 @@ export interface Deployment {
   editState(edit: (resources: Array<{ name: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>) => void): Promise<void>;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
+  /** The CLI stack the last run used (undefined on the harness): its environment runs other `pulumi` commands on it. */
+  cli(): CliStack | undefined;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
         await current.importState(exported);
       },
       resource: (name) => resource(d)(name),
+      cli: () => current,
       close,
     };
     return d;
@@ -148,6 +151,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       fs.writeFileSync(statePath, JSON.stringify(state));
     },
     resource: (name) => resource(d)(name),
+    cli: () => undefined,
     close,
   };
   async function harnessRun(op: Op, config: Record<string, string>, runOpts: { programDir?: string; packageRoot?: string }) {

@@ -1,0 +1,174 @@
+/**
+ * A `pulumi up` killed with SIGKILL (a cancelled CI job) while creates are in flight, through the real
+ * CLI (issue 19.4). The kill is tied to the emulator's requests, not to time: a listener on its request
+ * log kills the CLI's process group the moment a chosen request has been processed, before its answer
+ * leaves, and from then on the emulator processes nothing more (what was still in flight is dropped,
+ * as a request whose client died may be). Then `pulumi-gitbook recover` and `pulumi up`: exactly one
+ * object per declared resource, state equal to GitBook, and nothing adopted the run did not make.
+ */
+import { execFile } from "node:child_process";
+import * as path from "node:path";
+import { afterEach, expect, it } from "vitest";
+import { ApiCollection, ApiTeam, GitbookClient } from "../../provider/client";
+import { paths } from "../../provider/framework/paths";
+import { describeDeployments, ROOT, PROGRAM, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { expectExactlyDeclared, topology } from "./topology";
+
+const BIN = path.join(ROOT, "dist/bin/pulumi-gitbook.js");
+
+let d: Deployment | undefined;
+afterEach(async () => {
+  await d?.close();
+  d = undefined;
+});
+
+/** The topology, plus a collection: a kind GitBook gives no creation time. */
+function program(dep: Deployment): Decl[] {
+  return [...topology(dep.emu), { kind: "Collection", name: "handbook", args: { title: "Handbook" } }];
+}
+
+/**
+ * Namesakes made in the app before the run: a collection (no creation time: recovery may never take
+ * it by guess) and a team made ten minutes earlier (its creation time rules it out).
+ */
+async function appMade(dep: Deployment): Promise<Set<string>> {
+  const client = new GitbookClient({ token: dep.emu.token, apiUrl: dep.emu.url });
+  const org = dep.emu.seeded.organizationId;
+  try {
+    const col = await client.post(paths.collections(org), { body: { title: "Handbook" }, schema: ApiCollection });
+    const team = await client.put(paths.teams(org), { body: { title: "Docs Team" }, schema: ApiTeam, idempotent: false });
+    dep.emu.store.teams.get(team.id)!.createdAt = new Date(Date.now() - 10 * 60_000).toISOString();
+    return new Set([col.id, team.id]);
+  } finally {
+    await client.close();
+  }
+}
+
+type Moment = { at: "first write, before it is processed" } | { at: "write"; nth: number } | { at: "route"; method: string; route: RegExp };
+
+/** Runs `up` and kills its process group at `moment`; resolves once the CLI is gone. */
+async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise<void> {
+  let pgid = 0;
+  let writes = 0;
+  let killed = false;
+  // The first write of each method is dropped unprocessed: the first of all is where the kill comes.
+  if (moment.at === "first write, before it is processed") for (const method of ["POST", "PUT", "PATCH", "DELETE"]) dep.emu.faults.add({ match: { method }, dropBeforeProcess: true, times: 1 });
+  const off = dep.emu.log.onRecord((e) => {
+    if (killed || e.method === "GET") return;
+    writes++;
+    const now =
+      moment.at === "write" ? writes === moment.nth : moment.at === "route" ? e.method === moment.method && moment.route.test(e.route) : writes === 1;
+    if (!now) return;
+    killed = true;
+    // The emulator processes nothing more, then the CLI and its plugins die before this answer leaves.
+    dep.emu.faults.add({ dropBeforeProcess: true });
+    process.kill(-pgid, "SIGKILL");
+  });
+  try {
+    const r = await dep.run("up", decls, { detached: true, onSpawn: (pid) => void (pgid = pid) });
+    expect(killed, `the up ended (${r.error ?? "no error"}) before the chosen moment`).toBe(true);
+  } finally {
+    off();
+    dep.emu.faults.clear();
+  }
+}
+
+/** `pulumi-gitbook recover` on the deployment's stack, as a user runs it. */
+function recover(dep: Deployment, flags: string[] = []): Promise<{ code: number; out: string }> {
+  const cli = dep.cli()!;
+  const env = { ...cli.env, GITBOOK_TOKEN: dep.emu.token, GITBOOK_API_URL: dep.emu.url, PULUMI_CLI: path.join(ROOT, ".pulumi-cli", "v3.248.0", "pulumi") };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, "recover", "--stack", cli.name, "--cwd", PROGRAM, ...flags], { env }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+/** The pending creates recover left undecided, with their candidate IDs. */
+function undecided(out: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const m of out.matchAll(/creating (\S+)\n\s+-> UNDECIDED:[^\n]*\n\s+candidates: ([^\n]+)/g)) {
+    found.set(m[1]!, m[2]!.split(", ").map((c) => c.split(" ")[0]!));
+  }
+  return found;
+}
+
+/** Recovers as a user would: a first run; for what it cannot prove, the user names the run's object (never the app's). */
+async function recoverAll(dep: Deployment, app: ReadonlySet<string>): Promise<string> {
+  const first = await recover(dep);
+  if (first.code === 0) return first.out;
+  expect(first.out).toContain("nothing was imported");
+  const flags: string[] = [];
+  for (const [urn, ids] of undecided(first.out)) {
+    const ours = ids.filter((id) => !app.has(id));
+    expect(ours.length, `${urn}: ${first.out}`).toBeLessThanOrEqual(1);
+    flags.push(...(ours.length === 1 ? ["--adopt", `${urn}=${ours[0]}`] : ["--drop", urn]));
+  }
+  expect(flags.length, first.out).toBeGreaterThan(0);
+  const second = await recover(dep, flags);
+  expect(second.code, second.out).toBe(0);
+  return `${first.out}\n${second.out}`;
+}
+
+async function expectRecovered(dep: Deployment, decls: Decl[], app: ReadonlySet<string>, appCollection: string): Promise<void> {
+  const up = await dep.run("up", decls);
+  expect(up.error, up.stdout).toBeUndefined();
+  expectExactlyDeclared(dep, decls, app);
+  // The app's namesakes are untouched.
+  const col = [...(await import("../../emulator/resources/collections")).collections.of(dep.emu.store).values()].find((c) => c.id === appCollection);
+  expect(col?.title).toBe("Handbook");
+  const preview = await dep.run("preview", decls, { flags: ["--expect-no-changes"] });
+  expect(preview.error, preview.stdout).toBeUndefined();
+}
+
+describeDeployments("a killed `pulumi up`", () => {
+  for (const [label, moment] of [
+    ["before the first write", { at: "first write, before it is processed" }],
+    ["mid-way: at the collection's create", { at: "route", method: "POST", route: /\/collections$/ }],
+    ["mid-way: at the 8th write", { at: "write", nth: 8 }],
+  ] as const) {
+    it(`${label}: recover, then up, leaves one object per resource and adopts nothing the run did not make`, async () => {
+      d = await startDeployment();
+      const decls = program(d);
+      const app = await appMade(d);
+      const [appCollection] = [...app];
+      await killedUp(d, decls, moment);
+      const pending = d.cli()!.exported() as { deployment: { pending_operations?: unknown[] } };
+      expect(pending.deployment.pending_operations?.length ?? 0).toBeGreaterThan(0);
+      const out = await recoverAll(d, app);
+      for (const id of app) expect(out).not.toMatch(new RegExp(`adopt ${id}`));
+      await expectRecovered(d, decls, app, appCollection!);
+    }, 300_000);
+  }
+
+  it("after the last write: recover, then up, converges with no duplicate", async () => {
+    // How many writes a whole up sends, from an uninterrupted run of the same program.
+    const ref = await startDeployment();
+    let total: number;
+    try {
+      await appMade(ref);
+      ref.emu.log.reset();
+      const up = await ref.run("up", program(ref));
+      expect(up.error).toBeUndefined();
+      total = ref.emu.log.writes();
+    } finally {
+      await ref.close();
+    }
+    d = await startDeployment();
+    const decls = program(d);
+    const app = await appMade(d);
+    await killedUp(d, decls, { at: "write", nth: total });
+    await recoverAll(d, app);
+    await expectRecovered(d, decls, app, [...app][0]!);
+  }, 300_000);
+
+  it("without recover, the next up duplicates what the killed run created (the failure recover exists for)", async () => {
+    d = await startDeployment();
+    const decls = program(d);
+    await appMade(d);
+    await killedUp(d, decls, { at: "route", method: "POST", route: /\/sites$/ });
+    const up = await d.run("up", decls);
+    expect(up.error, up.stdout).toBeUndefined();
+    expect(d.emu.store.sites.size).toBe(2);
+  }, 300_000);
+});
