@@ -12,6 +12,7 @@
  */
 import { createdSince, cleanOutputs, CLOCK_SKEW_MS, NAME_KEY, RECENT_SKEW_MS, type Ctx, type Props } from "../framework/resource";
 import type { Resource } from "../framework/define";
+import { changedFields } from "../framework/diff";
 import { resources } from "../resources";
 
 /** A resource as `pulumi stack export` writes it (only the fields read here are named). */
@@ -195,7 +196,12 @@ export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: re
     const def = definitions.get(p.kind)!;
     const r = pending.resource;
     const live = await def.read(ctx, p.id, callInputs(r.inputs) as never);
-    if (!live) throw new Error(`${p.kind} ${p.id} (for ${r.urn}) is no longer in GitBook; run the command again`);
+    if (!live) throw new Error(`${p.kind} ${p.id} (for ${r.urn}) is not in GitBook; adopt an object that exists, or --drop it`);
+    // What would force a replacement cannot be converged: the next up would delete the object it adopted.
+    const fixed = changedFields(def.diff, live as Props, callInputs(r.inputs)).filter((f) => def.diff.replaceOn.includes(f));
+    if (fixed.length > 0) {
+      throw new Error(`${p.kind} ${p.id} (for ${r.urn}) has ${fixed.map((f) => `${f}=${JSON.stringify((live as Props)[f] ?? null)}`).join(", ")}, which cannot change in place: adopt one that matches the program, or --drop it`);
+    }
     const secret = new Set([...(r.additionalSecretOutputs ?? []), ...def.secretOutputs]);
     const outputs: Props = { ...cleanOutputs(live as Props), __provider: r.inputs?.__provider };
     for (const k of Object.keys(outputs)) if (secret.has(k)) outputs[k] = { ...SECRET_SIG, plaintext: JSON.stringify(outputs[k]) };
