@@ -173,7 +173,7 @@ export interface CliStack {
    * soon as the process has exited, before anything reads its output: the benchmark measures the
    * command's process tree between the two.
    */
-  pulumi(args: string[], opts?: { cwd?: string; onSpawn?: OnSpawn; detached?: boolean }): Promise<{ code: number; stdout: string; stderr: string; wallMs: number }>;
+  pulumi(args: string[], opts?: { cwd?: string; onSpawn?: OnSpawn }): Promise<{ code: number; stdout: string; stderr: string; wallMs: number }>;
   /**
    * `outputs: false` skips the `pulumi stack output` that follows an up or refresh, so the run is one
    * `pulumi` process (the benchmark times exactly that one); `wallMs` is that command's wall time.
@@ -181,8 +181,7 @@ export interface CliStack {
   run(
     op: RunReport["op"],
     config: Record<string, string>,
-    /** `detached`: the command leads a process group of its own, so a test can kill it with its plugins, as a cancelled CI job is. */
-    opts?: { programDir?: string; flags?: string[]; outputs?: boolean; onSpawn?: OnSpawn; detached?: boolean },
+    opts?: { programDir?: string; flags?: string[]; outputs?: boolean; onSpawn?: OnSpawn },
   ): Promise<RunReport & { stdout: string; code: number; diagnostics: string[]; wallMs: number }>;
   /**
    * Writes `config` into a config file of its own for one run (secret keys encrypted by the CLI),
@@ -235,9 +234,7 @@ export async function createCliStack(
       const t0 = performance.now();
       let exited: (() => void) | void;
       // Async on purpose: tests keep the emulator in their own event loop.
-      // execFile does not pass `detached` on to spawn: setsid (util-linux) execs the CLI as the leader of a new group.
-      const [file, argv] = opts.detached ? ["setsid", [pulumiCommand(), ...args]] : [pulumiCommand(), args];
-      const child = execFile(file, argv, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const child = execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
         const wallMs = performance.now() - t0;
         exited?.();
         const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
@@ -272,7 +269,7 @@ export async function createCliStack(
       const events = path.join(dir, `events-${id}.jsonl`);
       const flags = ["-s", stack, "--config-file", runConfig, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
       const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
-      const r = await pulumi([...verb, ...flags], { cwd, onSpawn: runOpts.onSpawn, detached: runOpts.detached });
+      const r = await pulumi([...verb, ...flags], { cwd, onSpawn: runOpts.onSpawn });
       cache = undefined;
       const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
       const parsed = reportFromEvents(op, lines);

@@ -1,12 +1,13 @@
 /**
  * A `pulumi up` killed with SIGKILL (a cancelled CI job) while creates are in flight, through the real
  * CLI (issue 19.4). The kill is tied to the emulator's requests, not to time: a listener on its request
- * log kills the CLI's process group the moment a chosen request has been processed, before its answer
+ * log kills the CLI and every process under it the moment a chosen request has been processed, before its answer
  * leaves, and from then on the emulator processes nothing more (what was still in flight is dropped,
  * as a request whose client died may be). Then `pulumi-gitbook recover` and `pulumi up`: exactly one
  * object per declared resource, state equal to GitBook, and nothing adopted the run did not make.
  */
 import { execFile } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { ApiCollection, ApiTeam, GitbookClient } from "../../provider/client";
@@ -46,9 +47,28 @@ async function appMade(dep: Deployment): Promise<Set<string>> {
 
 type Moment = { at: "first write, before it is processed" } | { at: "write"; nth: number } | { at: "route"; method: string; route: RegExp };
 
-/** Runs `up` and kills its process group at `moment`; resolves once the CLI is gone. */
+/** The process and all its descendants (Linux /proc): the plugins the CLI started are not in its process group. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
+  return tree;
+}
+
+/** Runs `up` and kills it, with every process it started, at `moment`, as a cancelled CI job is; resolves once the CLI is gone. */
 async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise<void> {
-  let pgid = 0;
+  let cliPid = 0;
   let writes = 0;
   let killed = false;
   // The first write of each method is dropped unprocessed: the first of all is where the kill comes.
@@ -62,10 +82,11 @@ async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise
     killed = true;
     // The emulator processes nothing more, then the CLI and its plugins die before this answer leaves.
     dep.emu.faults.add({ dropBeforeProcess: true });
-    process.kill(-pgid, "SIGKILL");
+    if (cliPid <= 0) throw new Error("the CLI's process is not known yet");
+    for (const pid of processTree(cliPid)) process.kill(pid, "SIGKILL");
   });
   try {
-    const r = await dep.run("up", decls, { detached: true, onSpawn: (pid) => void (pgid = pid) });
+    const r = await dep.run("up", decls, { onSpawn: (pid) => void (cliPid = pid) });
     expect(killed, `the up ended (${r.error ?? "no error"}) before the chosen moment`).toBe(true);
   } finally {
     off();

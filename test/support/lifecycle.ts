@@ -36,8 +36,8 @@ export interface Deployment {
     op: "preview" | "up" | "refresh" | "destroy",
     resources?: Decl[],
     /** `flags` go to the CLI's command line (the harness takes none). */
-    /** `onSpawn` and `detached` as CliStack.run takes them (the harness takes neither). */
-    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn; detached?: boolean },
+    /** `onSpawn` as CliStack.run takes it (the harness takes none). */
+    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn },
   ): Promise<RunReport & { stdout: string }>;
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
   preview(resources: Decl[], opts?: { config?: Record<string, string> }): Promise<RunReport & { stdout: string }>;
@@ -108,7 +108,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       async run(op, resources, runOpts = {}) {
         if (resources) last = resources;
         current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
-        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags, onSpawn: runOpts.onSpawn, detached: runOpts.detached });
+        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags, onSpawn: runOpts.onSpawn });
         fs.appendFileSync(hostLog, report.stdout);
         return report;
       },
