@@ -118,6 +118,20 @@ describe("recover's plan", () => {
     await expect(recoveredCheckpoint(ctx, exported, plan)).rejects.toThrow(`Site ${s.id} (for ${op.resource.urn}) has type="${s.type}", which cannot change in place`);
   });
 
+  it("adopting a replacement's create marks the object it replaces for deletion, as the engine does", async () => {
+    const old = await site("Docs");
+    backdate(old.id, 10);
+    const runStart = Date.now() - 1000;
+    const made = await site("Docs");
+    const op = pendingCreate("Site", "docs", { title: "Docs" });
+    const exported = checkpoint([op], [{ ...op.resource, id: old.id, outputs: { title: "Docs" } }]);
+    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, { ...none, runStart }));
+    expect(next.deployment.resources!.map((r) => [r.id, r.delete === true])).toEqual([
+      [old.id, true],
+      [made.id, false],
+    ]);
+  });
+
   it("knows a gitbook resource by its type or its serialized shim, and nothing else", () => {
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic/gitbook:Team", inputs: { __provider: shim("Team") } })).toBe("Team");
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: shim("Space") } })).toBe("Space");

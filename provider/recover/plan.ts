@@ -207,9 +207,13 @@ export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: re
     for (const k of Object.keys(outputs)) if (secret.has(k)) outputs[k] = { ...SECRET_SIG, plaintext: JSON.stringify(outputs[k]) };
     added.push({ ...r, id: p.id, outputs });
   }
+  // A pending create of a URN state already has is a replacement's: as the engine does once a
+  // replacement exists, the old object is marked for the deletion the replacement planned.
+  const replaced = new Set(added.map((r) => r.urn));
+  const resources = (exported.deployment.resources ?? []).map((r) => (replaced.has(r.urn) && !r.delete ? { ...r, delete: true } : r));
   const { pending_operations: _all, ...rest } = exported.deployment;
   return {
     ...exported,
-    deployment: { ...rest, resources: [...(exported.deployment.resources ?? []), ...added], ...(kept.length > 0 ? { pending_operations: kept } : {}) },
+    deployment: { ...rest, resources: [...resources, ...added], ...(kept.length > 0 ? { pending_operations: kept } : {}) },
   };
 }
