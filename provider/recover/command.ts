@@ -45,6 +45,9 @@ Options:
   --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
                         when it was not taken on this machine: only once that run is certainly dead.
                         A lock of a process of this machine that no longer runs is removed anyway.
+  --from-backup         When the killed run left the checkpoint of a file backend unreadable, put back
+                        the copy of the previous one the backend keeps (<stack>.json.bak) and recover
+                        from it.
   --dry-run             Print what would be done; import nothing.
   -h, --help            Show this help.
 
@@ -68,6 +71,7 @@ interface Args {
   drop: Set<string>;
   since?: number;
   unlock: boolean;
+  fromBackup: boolean;
   dryRun: boolean;
 }
 
@@ -97,7 +101,7 @@ export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): P
 }
 
 async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: (l: string) => void, fail: (l: string) => void): Promise<number> {
-  const exported = JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+  const exported = await exportCheckpoint(args, cli, say);
   const pending = exported.deployment.pending_operations ?? [];
   if (pending.length === 0) {
     say("Nothing to recover: the checkpoint holds no pending operation.");
@@ -155,6 +159,46 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
   }
 }
 
+/**
+ * `pulumi stack export`. A file backend replaces the checkpoint by removing it and writing it anew, so a
+ * CLI killed in between leaves it empty ("failed to load checkpoint: EOF"), with the previous one kept
+ * as `<stack>.json.bak`. That one lacks only the last step the killed run recorded, whose create it
+ * still holds as pending: recovery resolves it like the others. Put back only when asked (--from-backup).
+ */
+async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => void): Promise<Exported> {
+  try {
+    return JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+  } catch (e) {
+    if (!/failed to load checkpoint/.test((e as Error).message)) throw e;
+    const files = await cli.checkpointFiles();
+    if (!files || !fs.existsSync(files.backup) || !parsesAsJson(files.backup)) throw e;
+    if (!args.fromBackup) {
+      throw new Error(
+        `${(e as Error).message}\nThe stack's checkpoint ${files.file} cannot be read: the CLI was killed while writing it. The backend kept the one before as ${files.backup}. ` +
+          "Run again with --from-backup to put it back (the broken one is kept as .broken) and recover from it: the step it lacks is a create it still holds as pending.",
+      );
+    }
+    if (args.dryRun) {
+      say(`Reading ${files.backup} (a dry run puts nothing back).`);
+      const saved = JSON.parse(fs.readFileSync(files.backup, "utf8")) as { version: number; checkpoint: { latest: Exported["deployment"] } };
+      return { version: saved.version, deployment: saved.checkpoint.latest };
+    }
+    for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.file + suffix)) fs.renameSync(files.file + suffix, `${files.file}.broken${suffix}`);
+    for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.backup + suffix)) fs.copyFileSync(files.backup + suffix, files.file + suffix);
+    say(`Put back ${files.backup} as the stack's checkpoint (the unreadable one is kept as ${files.file}.broken).`);
+    return JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+  }
+}
+
+function parsesAsJson(file: string): boolean {
+  try {
+    JSON.parse(fs.readFileSync(file, "utf8"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function describeStart(since: number | undefined, lock: { time: number; file: string } | undefined): string {
   if (since !== undefined) return `at ${new Date(since).toISOString()} (--since)`;
   if (lock) return `at ${new Date(lock.time).toISOString()} (its lock in the backend)`;
@@ -177,6 +221,8 @@ interface PulumiCli {
   runStartFromLock(): Promise<{ time: number; file: string } | undefined>;
   /** The file backend's locks on the stack; `stale` when taken by a process of this machine that is gone. */
   locks(): Promise<Lock[]>;
+  /** A file backend's checkpoint of the stack and the copy of the previous one it keeps beside it. */
+  checkpointFiles(): Promise<{ file: string; backup: string } | undefined>;
   importCheckpoint(next: Exported): Promise<void>;
 }
 
@@ -216,6 +262,16 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
     if (r.code !== 0) throw new Error(`\`pulumi ${argv.filter((a) => a !== "--show-secrets").join(" ")}\` failed: ${(r.stderr || r.stdout).trim()}`);
     return r;
   };
+  /** Where a file backend (`file://`) keeps this stack, or undefined for any other backend. */
+  const fileBackend = async (): Promise<{ root: string; project?: string; stack: string } | undefined> => {
+    const who = await run(["whoami", "--json"]);
+    if (who.code !== 0) return undefined;
+    const url = (JSON.parse(who.stdout) as { url?: string }).url;
+    if (!url?.startsWith("file://")) return undefined;
+    const stack = args.stack ? args.stack.split("/").pop()! : (await must(["stack", "--show-name"])).stdout.trim().split("/").pop()!;
+    const project = projectName(args.cwd);
+    return { root: fileURLToPath(url.replace(/\?.*$/, "")), stack, ...(project ? { project } : {}) };
+  };
   return {
     stackName: args.stack,
     stackFlag,
@@ -237,13 +293,10 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
       return all.length > 0 ? all.reduce((a, b) => (b.time > a.time ? b : a)) : undefined;
     },
     async locks() {
-      const who = await run(["whoami", "--json"]);
-      if (who.code !== 0) return [];
-      const url = (JSON.parse(who.stdout) as { url?: string }).url;
-      if (!url?.startsWith("file://")) return [];
-      const root = path.join(fileURLToPath(url.replace(/\?.*$/, "")), ".pulumi", "locks");
-      const project = projectName(args.cwd);
-      const stack = args.stack ? args.stack.split("/").pop()! : (await must(["stack", "--show-name"])).stdout.trim().split("/").pop()!;
+      const at = await fileBackend();
+      if (!at) return [];
+      const { project, stack } = at;
+      const root = path.join(at.root, ".pulumi", "locks");
       const dirs = [path.join(root, stack)];
       if (project && fs.existsSync(root)) for (const org of fs.readdirSync(root)) dirs.push(path.join(root, org, project, stack));
       const found: Lock[] = [];
@@ -258,6 +311,15 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
         }
       }
       return found;
+    },
+    async checkpointFiles() {
+      const at = await fileBackend();
+      if (!at) return undefined;
+      const stacks = path.join(at.root, ".pulumi", "stacks");
+      for (const file of [...(at.project ? [path.join(stacks, at.project, `${at.stack}.json`)] : []), path.join(stacks, `${at.stack}.json`)]) {
+        if (fs.existsSync(file) || fs.existsSync(`${file}.bak`)) return { file, backup: `${file}.bak` };
+      }
+      return undefined;
     },
     async importCheckpoint(next) {
       // Adopted secret outputs are in it as plaintext until the CLI encrypts them: a private file, removed after.
@@ -296,6 +358,7 @@ function parse(argv: string[], cwd: string): Args | "help" {
       since: { type: "string" },
       "dry-run": { type: "boolean" },
       unlock: { type: "boolean" },
+      "from-backup": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -323,6 +386,7 @@ function parse(argv: string[], cwd: string): Args | "help" {
     drop,
     ...(since !== undefined ? { since } : {}),
     unlock: values.unlock === true,
+    fromBackup: values["from-backup"] === true,
     dryRun: values["dry-run"] === true,
   };
 }
