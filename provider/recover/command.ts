@@ -161,8 +161,9 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
 
 /**
  * `pulumi stack export`. A file backend replaces the checkpoint by removing it and writing it anew, so a
- * CLI killed in between leaves it empty ("failed to load checkpoint: EOF"), with the previous one kept
- * as `<stack>.json.bak`. That one lacks only the last step the killed run recorded, whose create it
+ * CLI killed in between leaves it empty ("failed to load checkpoint: EOF"), with the last complete one
+ * kept as `<stack>.json.bak`. The write that was cut recorded nothing sent yet (the engine saves a
+ * create's pending record before it sends the create), or the end of a step whose create the backup
  * still holds as pending: recovery resolves it like the others. Put back only when asked (--from-backup).
  */
 async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => void): Promise<Exported> {
@@ -175,7 +176,7 @@ async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => 
     if (!args.fromBackup) {
       throw new Error(
         `${(e as Error).message}\nThe stack's checkpoint ${files.file} cannot be read: the CLI was killed while writing it. The backend kept the one before as ${files.backup}. ` +
-          "Run again with --from-backup to put it back (the broken one is kept as .broken) and recover from it: the step it lacks is a create it still holds as pending.",
+          "Run again with --from-backup to put it back (the broken one is kept as .broken) and recover from it: a create whose end it lacks, it still holds as pending.",
       );
     }
     if (args.dryRun) {

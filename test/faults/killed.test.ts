@@ -197,8 +197,12 @@ describeDeployments("a killed `pulumi up`", () => {
     const decls = program(d);
     const app = await appMade(d);
     await killedUp(d, decls, { at: "route", method: "POST", route: /\/share-links$/ });
-    // As a kill between the file backend's removal of the checkpoint and its rewrite leaves it (seen in this suite: "failed to load checkpoint: EOF").
-    fs.writeFileSync(d.cli()!.statePath, "");
+    // As a kill in the file backend's next checkpoint write leaves it (seen in this suite: "failed to load checkpoint:
+    // EOF"): the last complete checkpoint moved to .bak, the new one empty. The engine waits for a create's
+    // pending record to be saved before sending the create, so that write records nothing sent yet.
+    const file = d.cli()!.statePath;
+    for (const suffix of ["", ".attrs"]) if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, `${file}.bak${suffix}`);
+    fs.writeFileSync(file, "");
     const refused = await recover(d);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain("cannot be read: the CLI was killed while writing it");
