@@ -23,8 +23,8 @@ pending in the stack's checkpoint, so that the next \`pulumi up\` neither create
 interrupted run created nor adopts anything it did not:
 
   - a pending create whose object GitBook holds, and which the run provably made (same kind and
-    fields, held by no other resource in state, created after the run began), is written into
-    state as that object;
+    fields, held by no other resource in state, created after the run began, or inside a site
+    created after it), is written into state as that object;
   - a pending create whose object GitBook does not hold is dropped: the next up creates it;
   - a pending create GitBook may hold but nothing proves is the run's (kinds with no creation
     time, several candidates) stops the command, naming the candidates: decide with --adopt or
@@ -151,8 +151,8 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
     }
     const next = await recoveredCheckpoint(ctx, exported, plan);
     await cli.importCheckpoint(next);
-    const adopted = plan.filter((p) => p.action === "adopt").length;
-    say(`Imported the checkpoint: ${adopted} adopted, ${plan.length - adopted - plan.filter((p) => p.action === "keep").length} pending operation(s) cleared. Run \`pulumi up\` next.`);
+    const count = (a: Resolution["action"]) => plan.filter((p) => p.action === a).length;
+    say(`Imported the checkpoint: ${count("adopt")} adopted, ${count("drop")} dropped (the next up creates them), ${count("clear")} cleared, ${count("keep")} left pending. Run \`pulumi up\` next.`);
     return 0;
   } finally {
     await ctx.client.close();

@@ -2,7 +2,7 @@
 // test/faults/killed.test.ts, kills real runs).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Emulator } from "../../emulator";
-import { ApiCollection, ApiShareLink, ApiSite, GitbookClient } from "../client";
+import { ApiCollection, ApiShareLink, ApiSite, ApiSiteSection, GitbookClient } from "../client";
 import { paths } from "../framework/paths";
 import { resolveConfig } from "../config";
 import type { Ctx } from "../framework/resource";
@@ -76,6 +76,22 @@ describe("recover's plan", () => {
     expect(p).toMatchObject({ action: "undecided", candidates: [{ id: col.id }] });
     expect(await planRecovery(ctx, checkpoint([op]), { ...none, drop: new Set([op.resource.urn]) })).toMatchObject([{ action: "drop" }]);
     expect(await planRecovery(ctx, checkpoint([op]), { ...none, adopt: new Map([[op.resource.urn, col.id]]) })).toMatchObject([{ action: "adopt", id: col.id }]);
+  });
+
+  it("takes a site's section (no creation time) when the site itself was made after the run began, never in an older site", async () => {
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const sectionIn = (siteId: string) => ctx.client.post(paths.sections(org, siteId), { body: { spaceId, title: "Guides" }, schema: ApiSiteSection });
+    const old = await site("Old");
+    backdate(old.id, 10);
+    const runStart = Date.now() - 1000;
+    const fresh = await site("New");
+    const [inOld, inNew] = [await sectionIn(old.id), await sectionIn(fresh.id)];
+    const op = (siteId: string, name: string) => pendingCreate("SiteSection", name, { siteId, spaceId, title: "Guides" });
+    const plan = await planRecovery(ctx, checkpoint([op(old.id, "a"), op(fresh.id, "b")]), { ...none, runStart });
+    expect(plan).toMatchObject([
+      { action: "undecided", candidates: [{ id: inOld.id }] },
+      { action: "adopt", id: inNew.id },
+    ]);
   });
 
   it("without the run's start, a kind with a creation time is not adopted either", async () => {

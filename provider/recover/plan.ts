@@ -7,10 +7,13 @@
  * of a gitbook resource is resolved here to the object GitBook holds for it, but only one this stack
  * can prove the interrupted run made: same kind and distinguishing fields as the pending inputs (the
  * kind's `lookalikes`, the very rule createOnce recovers a lost answer with), held by no resource in
- * state, and created after the run began. Kinds without a creation time are never adopted by guess:
- * their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
+ * state, and created after the run began (for the objects of a site, which GitBook gives no creation
+ * time: in a site created after the run began). Other kinds without a creation time are never adopted
+ * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
  */
-import { createdSince, cleanOutputs, CLOCK_SKEW_MS, NAME_KEY, RECENT_SKEW_MS, type Ctx, type Props } from "../framework/resource";
+import { ApiSite } from "../client";
+import { paths } from "../framework/paths";
+import { createdSince, cleanOutputs, CLOCK_SKEW_MS, getOrUndefined, NAME_KEY, RECENT_SKEW_MS, type Ctx, type Props } from "../framework/resource";
 import type { Resource } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { resources } from "../resources";
@@ -151,9 +154,10 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
   if (!def.lookalikes) return { ...base, action: "drop", why: "its create sets the object with a request that may be sent again: the next `pulumi up` sends it" };
   const look = def.lookalikes(ctx, inputs as never);
   const free = (await look.candidates()).filter((c) => !held.has(c.id));
-  const at = look.createdAt;
-  const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(at?.(c) ? { createdAt: String(at(c)) } : {}) }));
   if (free.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${look.what} that no resource in state holds: the next \`pulumi up\` creates it` };
+  const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart);
+  const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
+  const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(look.createdAt?.(c) ? { createdAt: String(look.createdAt(c)) } : {}) }));
   if (!at) {
     return { ...base, action: "undecided", candidates: shown, why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made` };
   }
@@ -163,7 +167,10 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
   const start = decisions.runStart;
   const recent = free.filter((c) => createdSince(at(c), start, RECENT_SKEW_MS));
   const near = free.filter((c) => !recent.includes(c) && createdSince(at(c), start, CLOCK_SKEW_MS));
-  if (recent.length === 1 && near.length === 0) return { ...base, action: "adopt", id: recent[0]!.id, why: `created ${at(recent[0]!)}, after the run began (${iso(start)})` };
+  if (recent.length === 1 && near.length === 0) {
+    const when = site ? `in site ${site.id}, itself created ${site.createdAt}` : `created ${at(recent[0]!)}`;
+    return { ...base, action: "adopt", id: recent[0]!.id, why: `${when}, after the run began (${iso(start)})` };
+  }
   if (recent.length > 1) {
     return { ...base, action: "undecided", candidates: shown.filter((c) => recent.some((x) => x.id === c.id)), why: `${recent.length} objects created since the run began (${iso(start)}) could be it` };
   }
@@ -171,6 +178,19 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
     return { ...base, action: "undecided", candidates: shown, why: `created shortly before the run began (${iso(start)}): the run's own only if GitBook's clock is behind this machine's` };
   }
   return { ...base, action: "drop", why: `every ${look.what} not held by state was created before the run began (${iso(start)}): not this run's; the next \`pulumi up\` creates it` };
+}
+
+/**
+ * For an object inside a site (section, site space, group, link: kinds GitBook gives no creation time),
+ * its site when the site was made after the run began: nothing in it is older than the site, so each
+ * object in it was made since the run began, which is all a creation time proves. Undefined otherwise
+ * (an older site says nothing about when what is in it was made).
+ */
+async function newSite(ctx: Ctx, inputs: Props, runStart: number | undefined): Promise<ApiSite | undefined> {
+  const { organizationId: org, siteId } = inputs;
+  if (runStart === undefined || typeof org !== "string" || typeof siteId !== "string") return undefined;
+  const site = await getOrUndefined(ctx.client.get(paths.site(org, siteId), { schema: ApiSite }));
+  return site && createdSince(site.createdAt, runStart, RECENT_SKEW_MS) ? site : undefined;
 }
 
 /** Pulumi's marker for a secret value in a checkpoint. */
