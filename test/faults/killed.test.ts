@@ -94,6 +94,15 @@ async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise
   }
 }
 
+/** A fresh deployment with the app's namesakes, and an up of the program killed at `moment`. */
+async function killedRun(moment: Moment): Promise<{ dep: Deployment; decls: Decl[]; app: Set<string> }> {
+  const dep = (d = await startDeployment());
+  const decls = program(dep);
+  const app = await appMade(dep);
+  await killedUp(dep, decls, moment);
+  return { dep, decls, app };
+}
+
 /** `pulumi-gitbook recover` on the deployment's stack, as a user runs it. */
 function recover(dep: Deployment, flags: string[] = []): Promise<{ code: number; out: string }> {
   const cli = dep.cli()!;
@@ -162,14 +171,10 @@ describeDeployments("a killed `pulumi up`", () => {
     ["mid-way: at the 8th write", { at: "write", nth: 8 }],
   ] as const) {
     it(`${label}: recover, then up, leaves one object per resource and adopts nothing the run did not make`, async () => {
-      d = await startDeployment();
-      const decls = program(d);
-      const app = await appMade(d);
-      const [appCollection] = [...app];
-      await killedUp(d, decls, moment);
-      const out = await recoverAll(d, app);
+      const { dep, decls, app } = await killedRun(moment);
+      const out = await recoverAll(dep, app);
       for (const id of app) expect(out).not.toMatch(new RegExp(`adopt ${id}`));
-      await expectRecovered(d, decls, app, appCollection!);
+      await expectRecovered(dep, decls, app, [...app][0]!);
     }, 300_000);
   }
 
@@ -186,44 +191,35 @@ describeDeployments("a killed `pulumi up`", () => {
     } finally {
       await ref.close();
     }
-    d = await startDeployment();
-    const decls = program(d);
-    const app = await appMade(d);
-    await killedUp(d, decls, { at: "write", nth: total });
-    await recoverAll(d, app);
-    await expectRecovered(d, decls, app, [...app][0]!);
+    const { dep, decls, app } = await killedRun({ at: "write", nth: total });
+    await recoverAll(dep, app);
+    await expectRecovered(dep, decls, app, [...app][0]!);
   }, 300_000);
 
   it("a checkpoint the kill left empty (the CLI was rewriting it) is put back from the backend's copy when asked, then recovered", async () => {
-    d = await startDeployment();
-    const decls = program(d);
-    const app = await appMade(d);
-    await killedUp(d, decls, { at: "route", method: "POST", route: /\/share-links$/ });
+    const { dep, decls, app } = await killedRun({ at: "route", method: "POST", route: /\/share-links$/ });
     // As a kill in the file backend's next checkpoint write leaves it (seen in this suite: "failed to load checkpoint:
     // EOF"): the last complete checkpoint moved to .bak, the new one empty. The engine waits for a create's
     // pending record to be saved before sending the create, so that write records nothing sent yet.
-    const file = d.cli()!.statePath;
+    const file = dep.cli()!.statePath;
     for (const suffix of ["", ".attrs"]) if (fs.existsSync(file + suffix)) fs.copyFileSync(file + suffix, `${file}.bak${suffix}`);
     fs.writeFileSync(file, "");
-    const refused = await recover(d);
+    const refused = await recover(dep);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain("cannot be read: the CLI was killed while writing it");
     expect(refused.out).toContain("--from-backup");
-    expect(fs.readFileSync(d.cli()!.statePath, "utf8")).toBe("");
-    await recoverAll(d, app);
-    await expectRecovered(d, decls, app, [...app][0]!);
+    expect(fs.readFileSync(file, "utf8")).toBe("");
+    await recoverAll(dep, app);
+    await expectRecovered(dep, decls, app, [...app][0]!);
   }, 300_000);
 
   it("without recover, the next up duplicates what the killed run created (the failure recover exists for)", async () => {
-    d = await startDeployment();
-    const decls = program(d);
-    await appMade(d);
-    await killedUp(d, decls, { at: "route", method: "POST", route: /\/sites$/ });
+    const { dep, decls } = await killedRun({ at: "route", method: "POST", route: /\/sites$/ });
     // What the CLI says to do: remove the lock, run up again.
-    const cli = d.cli()!;
+    const cli = dep.cli()!;
     expect((await cli.pulumi(["cancel", "--yes", "--stack", cli.name])).code).toBe(0);
     // As issue 19 saw it: the killed run's site made again (and an OpenAPI spec it made refused with 409).
-    await d.run("up", decls);
-    expect(d.emu.store.sites.size).toBe(2);
+    await dep.run("up", decls);
+    expect(dep.emu.store.sites.size).toBe(2);
   }, 300_000);
 });
