@@ -35,8 +35,7 @@ export interface Deployment {
   run(
     op: "preview" | "up" | "refresh" | "destroy",
     resources?: Decl[],
-    /** `flags` go to the CLI's command line (the harness takes none). */
-    /** `onSpawn` as CliStack.run takes it (the harness takes none). */
+    /** `flags` go to the CLI's command line, `onSpawn` gets the CLI's process id (the harness takes neither). */
     opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn },
   ): Promise<RunReport & { stdout: string }>;
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
