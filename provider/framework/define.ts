@@ -11,7 +11,15 @@ import { providerFor } from "../shim";
 import { FORCE_DESTROY, type Cascade } from "./cascade";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
-import { resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+import { resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+
+/**
+ * What tells a create's object from its namesakes: the objects a create with these inputs could have
+ * made (same kind and distinguishing fields, held or not) and their creation time, for kinds that have
+ * one. The resource's create hands it to createOnce with the request; `pulumi-gitbook recover` uses it
+ * to find what an interrupted run made.
+ */
+export type Lookalikes<T extends { id: string } = { id: string }> = Omit<CreateSpec<T>, "send">;
 
 /** A resource's inputs after check: what its schema produces. */
 export type Inputs<S extends z.ZodObject> = z.output<S>;
@@ -60,6 +68,8 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   toInputs?(outs: Outputs<S, OS>): Props;
   /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
   cascade?: Cascade;
+  /** For kinds whose create POSTs a new object (sending it twice makes two); absent for kinds set by a PUT. */
+  lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
 }
 
 /** A declared resource: the engine's ResourceDef plus what the recipes need. */
@@ -75,6 +85,7 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   live(obj: T, props: Props): Props;
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
+  lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
 }
 
 const ENGINE_FIELDS = new Set(["adoptId"]);
@@ -123,6 +134,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     delete: spec.delete,
     toInputs: spec.toInputs,
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
+    lookalikes: spec.lookalikes,
   };
 }
 

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { ApiCollection, ApiSpace } from "../client";
 import { listFresh, type HeldObject } from "../framework/cascade";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { adoptIdField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
@@ -52,17 +52,24 @@ export type CollectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
 const at = (id: string): TreePaths<ApiCollection> => ({ object: paths.collection(id), move: paths.collectionMove(id), schema: ApiCollection });
 
-async function create(ctx: Ctx, given: CollectionInputs): Promise<{ id: string; outs: CollectionOutputs }> {
+function lookalikes(ctx: Ctx, given: CollectionInputs): Lookalikes<ApiCollection> {
   const org = given.organizationId;
-  const collection = await createOnce(ctx, {
+  return {
     kind: "Collection",
     key: `${org}/${given.title}`,
     what: `collection ${JSON.stringify(given.title)}${given.parent ? ` in collection ${given.parent}` : ""}`,
-    send: () => ctx.client.post(paths.collections(org), { body: declared({ title: given.title, parent: given.parent }), schema: ApiCollection }),
     candidates: async () =>
       (await ctx.client.listAll(paths.collections(org), ApiCollection)).filter((c) => c.title === given.title && (c.parent ?? undefined) === given.parent),
     // Collections carry no creation time: only the listing before tells an app-made namesake from ours.
     before: "list",
+  };
+}
+
+async function create(ctx: Ctx, given: CollectionInputs): Promise<{ id: string; outs: CollectionOutputs }> {
+  const org = given.organizationId;
+  const collection = await createOnce(ctx, {
+    ...lookalikes(ctx, given),
+    send: () => ctx.client.post(paths.collections(org), { body: declared({ title: given.title, parent: given.parent }), schema: ApiCollection }),
   });
   return finishCreate(definition, given, collection, async (created, advance) => {
     // Only declared values (null is a default level of its own): nothing is cleared on a new collection.
@@ -120,6 +127,7 @@ export const definition = defineResource({
     defaultLevel: c.defaultLevel,
   }),
   computed: (c) => ({ urls: { location: c.urls?.location, app: c.urls?.app } }),
+  lookalikes,
   create,
   read,
   update,

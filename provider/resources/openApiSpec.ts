@@ -24,7 +24,7 @@ import { z } from "zod";
 import { ApiOpenApiSpec, ConflictError } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -265,6 +265,25 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
+function lookalikes(ctx: Ctx, given: OpenApiSpecInputs): Lookalikes<ApiOpenApiSpec> {
+  const { organizationId: org, slug } = given;
+  return {
+    kind: "OpenApiSpec",
+    key: `${org}/${slug}`,
+    what: `OpenAPI spec "${slug}"`,
+    // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
+    // slug), is the one our lost POST created.
+    candidates: async () => {
+      const found = await getOrUndefined(ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec }));
+      return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
+    },
+    // The slug is unique, so a spec found after a lost answer is ours or was there before (and our POST
+    // was refused): only the GET before, which normally answers 404, tells them apart.
+    before: "list",
+    createdAt: (s) => s.createdAt,
+  };
+}
+
 async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string; outs: OpenApiSpecOutputs }> {
   const { organizationId: org, slug } = given;
   const source = apiSource(given.source);
@@ -272,20 +291,8 @@ async function create(ctx: Ctx, given: OpenApiSpecInputs): Promise<{ id: string;
   let spec: ApiOpenApiSpec;
   try {
     spec = await createOnce(ctx, {
-      kind: "OpenApiSpec",
-      key: `${org}/${slug}`,
-      what: `OpenAPI spec "${slug}"`,
+      ...lookalikes(ctx, given),
       send: () => ctx.client.post(paths.openApiSpecs(org), { body: { slug, source: source.body }, schema: ApiOpenApiSpec }),
-      // The slug identifies the spec: one created since we sent, and held by no resource here (by ID or
-      // slug), is the one our lost POST created.
-      candidates: async () => {
-        const found = await getOrUndefined(ctx.client.get(paths.openApiSpec(org, slug), { schema: ApiOpenApiSpec }));
-        return found && !claimsOf(ctx.client).holds("OpenApiSpec", found.slug) ? [found] : [];
-      },
-      // The slug is unique, so a spec found after a lost answer is ours or was there before (and our POST
-      // was refused): only the GET before, which normally answers 404, tells them apart.
-      before: "list",
-      createdAt: (s) => s.createdAt,
     });
   } catch (e) {
     if (e instanceof ConflictError) {
@@ -365,6 +372,7 @@ export const definition = defineResource({
     createdAt: spec.createdAt ?? "",
     updatedAt: spec.updatedAt ?? "",
   }),
+  lookalikes,
   create,
   read,
   update,

@@ -15,7 +15,7 @@
  */
 import { z } from "zod";
 import { ApiSamlProvider, Role } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
@@ -69,19 +69,23 @@ export type SamlProviderOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-async function create(ctx: Ctx, given: SamlProviderInputs): Promise<{ id: string; outs: SamlProviderOutputs }> {
+function lookalikes(ctx: Ctx, given: SamlProviderInputs): Lookalikes<ApiSamlProvider> {
   const org = given.organizationId;
-  const { organizationId: _org, adoptId: _adopt, ...body } = given;
-  const created = await createOnce(ctx, {
+  return {
     kind: "SamlProvider",
     key: `${org}/${given.label}`,
     what: `SAML provider ${JSON.stringify(given.label)}`,
-    send: () => ctx.client.post(paths.samlProviders(org), { body, schema: ApiSamlProvider }),
     // A lost answer may still have created the provider: one with this label that no other resource holds.
     candidates: async () => (await ctx.client.listAll(paths.samlProviders(org), ApiSamlProvider)).filter((s) => s.label === given.label),
     before: "list",
     createdAt: (s) => s.createdAt,
-  });
+  };
+}
+
+async function create(ctx: Ctx, given: SamlProviderInputs): Promise<{ id: string; outs: SamlProviderOutputs }> {
+  const org = given.organizationId;
+  const { organizationId: _org, adoptId: _adopt, ...body } = given;
+  const created = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.samlProviders(org), { body, schema: ApiSamlProvider }) });
   // POST carries every setting: nothing follows.
   return finishCreate(definition, given, created);
 }
@@ -130,6 +134,7 @@ export const definition = defineResource({
     serviceEntityID: live.service?.entityID ?? "",
     createdAt: live.createdAt ?? "",
   }),
+  lookalikes,
   create,
   read,
   update,

@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { ApiShareLink } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
@@ -47,18 +47,22 @@ export type ShareLinkOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-async function create(ctx: Ctx, given: ShareLinkInputs): Promise<{ id: string; outs: ShareLinkOutputs }> {
+function lookalikes(ctx: Ctx, given: ShareLinkInputs): Lookalikes<ApiShareLink> {
   const { organizationId: org, siteId: site } = given;
-  const link = await createOnce(ctx, {
+  return {
     kind: "ShareLink",
     key: `${org}/${site}/${given.name}`,
     what: `share link ${JSON.stringify(given.name)} in site ${site}`,
-    send: () => ctx.client.post(paths.shareLinks(org, site), { body: { name: given.name }, schema: ApiShareLink }),
     // Names are not unique: a lost POST made a link of this name that no other resource holds.
     candidates: async () => (await ctx.client.listAll(paths.shareLinks(org, site), ApiShareLink)).filter((l) => l.name === given.name),
     before: "list",
     createdAt: (l) => l.createdAt,
-  });
+  };
+}
+
+async function create(ctx: Ctx, given: ShareLinkInputs): Promise<{ id: string; outs: ShareLinkOutputs }> {
+  const { organizationId: org, siteId: site } = given;
+  const link = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.shareLinks(org, site), { body: { name: given.name }, schema: ApiShareLink }) });
   // POST takes only the name; a link starts active, so a declared inactive one needs a PATCH.
   return finishCreate(definition, given, link, async (created, advance) => {
     if (given.active === undefined || (created.active ?? true) === given.active) return;
@@ -96,6 +100,7 @@ export const definition = defineResource({
   outputs,
   live: (link: ApiShareLink) => ({ name: link.name ?? undefined, active: link.active ?? true }),
   computed: (link) => ({ active: link.active ?? true, url: link.urls?.published ?? "", createdAt: link.createdAt }),
+  lookalikes,
   create,
   read,
   update,

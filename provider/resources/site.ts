@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
 import { listFresh, type HeldObject } from "../framework/cascade";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { adoptIdField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedFields } from "../framework/diff";
@@ -128,19 +128,26 @@ export async function setPublished(ctx: Ctx, org: string, id: string, published:
   );
 }
 
-async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: SiteOutputs }> {
+function lookalikes(ctx: Ctx, given: SiteInputs): Lookalikes<ApiSite> {
   const org = given.organizationId;
-  const site = await createOnce(ctx, {
+  return {
     kind: "Site",
     key: `${org}/${given.title}`,
     what: `site ${JSON.stringify(given.title)}`,
-    // Only what the program declares: GitBook picks the type and visibility of a site created without them.
-    send: () => ctx.client.post(paths.sites(org), { body: declared({ type: given.type, title: given.title, visibility: given.visibility }), schema: ApiSite }),
     // A lost answer may still have created the site: one with this title that no other resource holds.
     candidates: async () =>
       (await ctx.client.listAll(paths.sites(org), ApiSite, { title: given.title })).filter((s) => s.title === given.title && (given.type === undefined || s.type === given.type)),
     before: "list",
     createdAt: (s) => s.createdAt,
+  };
+}
+
+async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: SiteOutputs }> {
+  const org = given.organizationId;
+  const site = await createOnce(ctx, {
+    ...lookalikes(ctx, given),
+    // Only what the program declares: GitBook picks the type and visibility of a site created without them.
+    send: () => ctx.client.post(paths.sites(org), { body: declared({ type: given.type, title: given.title, visibility: given.visibility }), schema: ApiSite }),
   });
   // POST accepts only type, title and visibility; the rest needs a PATCH, and publishing a call of its own.
   return finishCreate(definition, given, site, async (created, advance) => {
@@ -241,6 +248,7 @@ export const definition = defineResource({
     urls: { ...site.urls },
     createdAt: site.createdAt,
   }),
+  lookalikes,
   create,
   read,
   update,

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ApiSiteExternalLink } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -79,6 +79,19 @@ async function findLink(ctx: Ctx, org: string, site: string, id: string): Promis
   return (await linksOf(ctx, org, site))?.find((l) => l.id === id);
 }
 
+function lookalikes(ctx: Ctx, given: SiteExternalLinkInputs): Lookalikes<ApiSiteExternalLink> {
+  const { organizationId: org, siteId: site } = given;
+  return {
+    kind: "SiteExternalLink",
+    key: `${org}/${site}/${given.title}/${given.url}`,
+    what: `external link ${JSON.stringify(given.title)} to ${given.url} in site ${site}`,
+    // Links carry no creation time: after a lost answer, the link the POST made has this title and URL,
+    // and no other resource holds it.
+    candidates: async () => ((await linksOf(ctx, org, site)) ?? []).filter((l) => l.title === given.title && l.url === given.url),
+    before: "list",
+  };
+}
+
 async function create(ctx: Ctx, given: SiteExternalLinkInputs): Promise<{ id: string; outs: SiteExternalLinkOutputs }> {
   const { organizationId: org, siteId: site } = given;
   // POST takes every setting.
@@ -91,16 +104,7 @@ async function create(ctx: Ctx, given: SiteExternalLinkInputs): Promise<{ id: st
     draft: given.draft,
     condition: given.condition,
   });
-  const link = await createOnce(ctx, {
-    kind: "SiteExternalLink",
-    key: `${org}/${site}/${given.title}/${given.url}`,
-    what: `external link ${JSON.stringify(given.title)} to ${given.url} in site ${site}`,
-    send: () => ctx.client.post(paths.externalLinks(org, site), { body, schema: ApiSiteExternalLink }),
-    // Links carry no creation time: after a lost answer, the link the POST made has this title and URL,
-    // and no other resource holds it.
-    candidates: async () => ((await linksOf(ctx, org, site)) ?? []).filter((l) => l.title === given.title && l.url === given.url),
-    before: "list",
-  });
+  const link = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.externalLinks(org, site), { body, schema: ApiSiteExternalLink }) });
   return finishCreate(definition, given, link);
 }
 
@@ -135,6 +139,7 @@ export const definition = defineResource({
   outputs,
   live,
   computed: () => ({}),
+  lookalikes,
   create,
   read,
   update,

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { ApiSite, ApiSiteSection } from "../client";
 import { listFresh, type HeldObject } from "../framework/cascade";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { adoptIdField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
@@ -118,17 +118,12 @@ async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Pro
   await ctx.client.patch(paths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
 }
 
-async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string; outs: SiteSectionOutputs }> {
+function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSection> {
   const { organizationId: org, siteId: site, spaceId } = given;
-  const post: Props = { spaceId };
-  if (given.title !== undefined) post.title = given.title;
-  if (given.icon !== undefined) post.icon = given.icon;
-  if (given.groupId !== undefined) post.siteSectionGroupId = given.groupId;
-  const section = await createOnce(ctx, {
+  return {
     kind: "SiteSection",
     key: `${org}/${site}/${spaceId}`,
     what: `section of space ${spaceId}${given.title === undefined ? "" : ` titled ${JSON.stringify(given.title)}`} in site ${site}`,
-    send: () => ctx.client.post(paths.sections(org, site), { body: post, schema: ApiSiteSection }),
     // After a lost answer, the section the POST made shows this space (and bears the declared title).
     candidates: async () =>
       (await ctx.client.listAll(paths.sections(org, site), ApiSiteSection)).filter(
@@ -138,7 +133,16 @@ async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string;
     // same space (GitBook's spec refuses no second section of a space; the emulator takes one): only
     // the listing before tells such a namesake from ours.
     before: "list",
-  });
+  };
+}
+
+async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string; outs: SiteSectionOutputs }> {
+  const { organizationId: org, siteId: site, spaceId } = given;
+  const post: Props = { spaceId };
+  if (given.title !== undefined) post.title = given.title;
+  if (given.icon !== undefined) post.icon = given.icon;
+  if (given.groupId !== undefined) post.siteSectionGroupId = given.groupId;
+  const section = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.sections(org, site), { body: post, schema: ApiSiteSection }) });
   // SiteSpaces added to this new section then need no listing to know what it already shows.
   learnSection(ctx.client, org, site, section.id, section.siteSpaces);
   // POST takes only the space, title and icon; the rest needs one PATCH, and the default one site PATCH.
@@ -216,6 +220,7 @@ export const definition = defineResource({
     const siteSpaceId = ownSiteSpace(section, props)?.id;
     return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls } };
   },
+  lookalikes,
   create,
   read,
   update,

@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -92,19 +92,23 @@ function answered(group: ApiSiteSectionGroup): Group {
 /** Sorted, so a `sections` list in another order compares equal: membership is a set. */
 const asSet = (ids: unknown) => (Array.isArray(ids) ? [...ids].sort() : ids);
 
-async function create(ctx: Ctx, given: SiteSectionGroupInputs): Promise<{ id: string; outs: SiteSectionGroupOutputs }> {
+function lookalikes(ctx: Ctx, given: SiteSectionGroupInputs): Lookalikes<ApiSiteSectionGroup> {
   const { organizationId: org, siteId: site } = given;
-  const body = declared({ title: given.title, icon: given.icon, draft: given.draft, sections: given.sections });
-  const group = await createOnce(ctx, {
+  return {
     kind: "SiteSectionGroup",
     key: `${org}/${site}/${given.title}`,
     what: `section group ${JSON.stringify(given.title)} in site ${site}`,
-    send: () => ctx.client.post(paths.sectionGroups(org, site), { body, schema: ApiSiteSectionGroup }),
     // Groups carry no creation time: after a lost answer, the group the POST made has this title, and no
     // other resource holds it.
     candidates: async () => (await ctx.client.listAll(paths.sectionGroups(org, site), ApiSiteSectionGroup)).filter((g) => g.title === given.title),
     before: "list",
-  });
+  };
+}
+
+async function create(ctx: Ctx, given: SiteSectionGroupInputs): Promise<{ id: string; outs: SiteSectionGroupOutputs }> {
+  const { organizationId: org, siteId: site } = given;
+  const body = declared({ title: given.title, icon: given.icon, draft: given.draft, sections: given.sections });
+  const group = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.sectionGroups(org, site), { body, schema: ApiSiteSectionGroup }) });
   return finishCreate(definition, given, answered(group));
 }
 
@@ -170,6 +174,7 @@ export const definition = defineResource({
   view: (props) => ({ ...props, sections: asSet(props.sections) }),
   live,
   computed: () => ({}),
+  lookalikes,
   create,
   read,
   update,

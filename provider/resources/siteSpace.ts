@@ -18,7 +18,7 @@
  */
 import { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -86,13 +86,25 @@ async function makeDefault(ctx: Ctx, org: string, site: string, section: string,
   await ctx.client.patch(paths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
 }
 
+/** Site spaces showing this space in this section: before the POST, none may; after a lost answer, one that does is the POST's. */
+function lookalikes(ctx: Ctx, inputs: SiteSpaceInputs): Lookalikes<ApiSiteSpace> {
+  const { organizationId: org, siteId: site, spaceId, sectionId: container } = inputs;
+  return {
+    kind: "SiteSpace",
+    key: `${org}/${site}/${container}/${spaceId}`,
+    what: `site space of space ${spaceId} in section ${container} of site ${site}`,
+    candidates: async () => (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.space.id === spaceId && ss.section === container),
+    before: "list",
+  };
+}
+
 async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; outs: SiteSpaceOutputs }> {
   const { organizationId: org, siteId: site, spaceId, sectionId: container } = inputs;
-  const inContainer = async () => (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.space.id === spaceId && ss.section === container);
+  const same = lookalikes(ctx, inputs);
   // The API would happily show the same space twice in one section; that is never what a program means.
   // A section this deployment created is known without a request (see siteContents.ts); others are listed.
   const known = knownContents(ctx.client, org, site, container);
-  const listed = known ? undefined : await inContainer();
+  const listed = known ? undefined : await same.candidates();
   const existing = known ? (known.has(spaceId) ? { id: known.get(spaceId) } : undefined) : listed![0];
   if (existing && existing.id === undefined) {
     throw new Error(`SiteSpace: space ${spaceId} is declared twice for section ${container} of site ${site} in this program; declare it once.`);
@@ -111,11 +123,8 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   let ss: ApiSiteSpace;
   try {
     ss = await createOnce(ctx, {
-      kind: "SiteSpace",
-      key: `${org}/${site}/${container}/${spaceId}`,
-      what: `site space of space ${spaceId} in section ${container} of site ${site}`,
+      ...same,
       send: () => ctx.client.post(paths.siteSpaces(org, site), { body: { spaceId, sectionId: container }, schema: ApiSiteSpace }),
-      candidates: inContainer,
       // The guard's listing, when it made one, is the listing before (it found none). What this process
       // remembers of a section it created is not proof, so then createOnce lists: GitBook's spec does
       // not refuse a space shown twice in a section (the emulator takes it), so a site space made in
@@ -190,6 +199,7 @@ export const definition = defineResource({
   view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
   live,
   computed: (ss: ApiSiteSpace) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls } }),
+  lookalikes,
   create,
   read,
   update,

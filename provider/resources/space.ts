@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { ApiSpace } from "../client";
 import { isUnknown } from "../framework/check";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { adoptIdField, field, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
@@ -116,22 +116,26 @@ function live(space: ApiSpace, props: Props): Props {
   };
 }
 
-async function create(ctx: Ctx, given: SpaceInputs): Promise<{ id: string; outs: SpaceOutputs }> {
+function lookalikes(ctx: Ctx, given: SpaceInputs): Lookalikes<ApiSpace> {
   const org = given.organizationId;
-  // Only what the program declares: GitBook's defaults apply to the rest.
-  const post = declared({ title: given.title, emoji: given.emoji, parent: given.parent, language: given.language, editMode: given.editMode });
-  const space = await createOnce(ctx, {
+  return {
     kind: "Space",
     key: `${org}/${given.title}`,
     what: `space ${JSON.stringify(given.title)}${given.parent ? ` in collection ${given.parent}` : ""}`,
-    send: () => ctx.client.post(paths.spaces(org), { body: post, schema: ApiSpace }),
     // A lost answer may still have made the space: one of this title, where it was to go, created since
     // the request and held by no other resource (titles are not unique).
     candidates: async () =>
       (await ctx.client.listAll(paths.spaces(org), ApiSpace)).filter((s) => s.title === given.title && (s.parent ?? undefined) === given.parent),
     before: "list",
     createdAt: (s) => s.createdAt,
-  });
+  };
+}
+
+async function create(ctx: Ctx, given: SpaceInputs): Promise<{ id: string; outs: SpaceOutputs }> {
+  const org = given.organizationId;
+  // Only what the program declares: GitBook's defaults apply to the rest.
+  const post = declared({ title: given.title, emoji: given.emoji, parent: given.parent, language: given.language, editMode: given.editMode });
+  const space = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.spaces(org), { body: post, schema: ApiSpace }) });
   return finishCreate(definition, given, space, async (created, advance) => {
     // Only declared values (null is a default level of its own): nothing is cleared on a new space.
     const rest = patchBody(["icon", "defaultLevel"], given, { patchable: definition.patch.patchable, nullValues: definition.patch.nullValues });
@@ -169,6 +173,7 @@ export const definition = defineResource({
     urls: { location: space.urls?.location, app: space.urls?.app, published: space.urls?.published },
     createdAt: space.createdAt,
   }),
+  lookalikes,
   create,
   read,
   update,

@@ -14,7 +14,7 @@
  */
 import { z } from "zod";
 import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -201,19 +201,26 @@ async function applyMembers(ctx: Ctx, org: string, team: ApiTeam, inputs: TeamIn
   return ctx.client.get(paths.team(org, team.id), { schema: ApiTeam });
 }
 
-async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
+function lookalikes(ctx: Ctx, inputs: TeamInputs): Lookalikes<ApiTeam> {
   const org = inputs.organizationId;
-  await sameUserTwice(ctx, org, inputs.members);
-  const team = await createOnce(ctx, {
+  return {
     kind: "Team",
     key: `${org}/${inputs.title}`,
     what: `team ${JSON.stringify(inputs.title)}`,
-    // PUT on the collection creates a team: sending it twice makes two teams.
-    send: () => ctx.client.put(paths.teams(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
     // A lost answer may still have created the team: one with this title that no other resource holds.
     candidates: async () => (await ctx.client.listAll(paths.teams(org), ApiTeam, { title: inputs.title })).filter((t) => t.title === inputs.title),
     before: "list",
     createdAt: (t) => t.createdAt,
+  };
+}
+
+async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
+  const org = inputs.organizationId;
+  await sameUserTwice(ctx, org, inputs.members);
+  const team = await createOnce(ctx, {
+    ...lookalikes(ctx, inputs),
+    // PUT on the collection creates a team: sending it twice makes two teams.
+    send: () => ctx.client.put(paths.teams(org), { body: { title: inputs.title }, schema: ApiTeam, idempotent: false }),
   });
   if (!inputs.members) return finishCreate(definition, inputs, view(team));
   try {
@@ -278,6 +285,7 @@ export const definition = defineResource({
     ...(v.members && Array.isArray(props.members) ? { members: liveMembers(props.members as TeamMember[], v.members) } : {}),
   }),
   computed: (v) => ({ memberCount: v.team.members ?? 0, createdAt: v.team.createdAt ?? "" }),
+  lookalikes,
   create,
   read,
   update,

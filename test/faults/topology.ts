@@ -110,8 +110,8 @@ export async function deploy(): Promise<Deployment> {
 /** Kinds whose resource is a setting of its site, not an object of its own: checked by their effect. */
 const SETTINGS = new Set(["SiteStructureOrder", "SitePublication"]);
 
-/** Objects of the kinds the topology manages, as the emulator holds them, keyed "Kind id". */
-function liveObjects(emu: Emulator): string[] {
+/** Objects of the kinds the topology manages, as the emulator holds them, keyed "Kind id"; `appMade` IDs left out. */
+function liveObjects(emu: Emulator, appMade: ReadonlySet<string>): string[] {
   const st = emu.store;
   const out: string[] = [];
   for (const id of st.sites.keys()) out.push(`Site ${id}`);
@@ -132,7 +132,7 @@ function liveObjects(emu: Emulator): string[] {
   for (const id of st.externalLinks.keys()) out.push(`SiteExternalLink ${id}`);
   // A site's visitor schema is addressed by its site's ID; GitBook's default, the empty one, is none.
   for (const [id, v] of adaptiveSchemas.of(st)) if (Object.keys(v.jsonSchema.properties ?? {}).length > 0) out.push(`SiteAdaptiveSchema ${id}`);
-  return out.sort();
+  return out.filter((o) => !appMade.has(o.split(" ")[1]!)).sort();
 }
 
 function stateObjects(state: StateFile, emu: Emulator): string[] {
@@ -152,11 +152,13 @@ const kindOf = (r: { type: string }) => r.type.split(":").pop()!;
  * State and emulator agree object for object: nothing in state that the API lacks, nothing on the API
  * that state does not know (an orphan a later run would duplicate), no two state entries for one
  * object; and nothing lost: none of the organization's own spaces went to the trash.
+ * `appMade`: IDs of objects made outside the program, which must not be in state.
  */
-export function expectStateMatchesEmulator(d: Deployment): void {
+export function expectStateMatchesEmulator(d: Deployment, appMade: ReadonlySet<string> = new Set()): void {
   const inState = stateObjects(d.state(), d.emu);
   expect(new Set(inState).size, "two state entries name one object").toBe(inState.length);
-  expect(liveObjects(d.emu)).toEqual(inState);
+  for (const id of appMade) expect(inState.some((o) => o.endsWith(` ${id}`)), `app-made ${id} in state`).toBe(false);
+  expect(liveObjects(d.emu, appMade)).toEqual(inState);
   // Each SiteSection's own site space still exists and is the one state names.
   for (const r of d.state().resources.filter((x) => x.type.endsWith(":SiteSection"))) {
     const ss = d.emu.store.siteSpaces.get(String(r.outputs.siteSpaceId));
@@ -187,8 +189,8 @@ const PORTAL_KINDS: Record<string, number> = {
 };
 
 /** After a converged run: every declared resource is in state once, and the emulator holds exactly those objects. */
-export function expectExactlyDeclared(d: Deployment, decls: Decl[]): void {
-  expectStateMatchesEmulator(d);
+export function expectExactlyDeclared(d: Deployment, decls: Decl[], appMade: ReadonlySet<string> = new Set()): void {
+  expectStateMatchesEmulator(d, appMade);
   const custom = d.state().resources.filter((r) => r.custom);
   const portal = custom.filter((r) => r.name === "portal" || r.name.startsWith("portal/"));
   expect(custom.filter((r) => !portal.includes(r)).map((r) => r.name).sort()).toEqual(decls.filter((x) => x.kind !== "DocsSite").map((x) => x.name).sort());
@@ -197,19 +199,20 @@ export function expectExactlyDeclared(d: Deployment, decls: Decl[]): void {
   expect(portalKinds).toEqual(PORTAL_KINDS);
   const st = d.emu.store;
   const count = (kind: string) => decls.filter((x) => x.kind === kind).length + (PORTAL_KINDS[kind] ?? 0);
-  expect(st.sites.size).toBe(count("Site"));
-  expect(st.sections.size).toBe(count("SiteSection"));
-  expect(st.siteSpaces.size).toBe(count("SiteSection") + count("SiteSpace"));
-  expect(st.shareLinks.size).toBe(count("ShareLink"));
-  expect(st.teams.size).toBe(count("Team"));
-  expect(st.samlProviders.size).toBe(count("SamlProvider"));
-  expect(st.openApiSpecs.size).toBe(count("OpenApiSpec"));
-  expect(collections.of(st).size).toBe(count("Collection"));
+  const made = (ids: Iterable<string>) => [...ids].filter((id) => !appMade.has(id)).length;
+  expect(made(st.sites.keys())).toBe(count("Site"));
+  expect(made(st.sections.keys())).toBe(count("SiteSection"));
+  expect(made(st.siteSpaces.keys())).toBe(count("SiteSection") + count("SiteSpace"));
+  expect(made(st.shareLinks.keys())).toBe(count("ShareLink"));
+  expect(made(st.teams.keys())).toBe(count("Team"));
+  expect(made(st.samlProviders.keys())).toBe(count("SamlProvider"));
+  expect(made(st.openApiSpecs.keys())).toBe(count("OpenApiSpec"));
+  expect(made(collections.of(st).keys())).toBe(count("Collection"));
   // Spaces an earlier destroy deleted stay in the trash.
-  expect([...st.spaces.values()].filter((x) => !x.deletedAt).length).toBe(d.emu.seeded.spaceIds.length + count("Space"));
-  expect(st.sectionGroups.size).toBe(count("SiteSectionGroup"));
-  expect(st.externalLinks.size).toBe(count("SiteExternalLink"));
-  expect(adaptiveSchemas.of(st).size).toBe(count("SiteAdaptiveSchema"));
+  expect(made([...st.spaces.values()].filter((x) => !x.deletedAt).map((x) => x.id))).toBe(d.emu.seeded.spaceIds.length + count("Space"));
+  expect(made(st.sectionGroups.keys())).toBe(count("SiteSectionGroup"));
+  expect(made(st.externalLinks.keys())).toBe(count("SiteExternalLink"));
+  expect(made(adaptiveSchemas.of(st).keys())).toBe(count("SiteAdaptiveSchema"));
   // Declared settings reached the API, not only state.
   const id = (name: string) => d.resource(name).id!;
   const site = st.sites.get(id("site"))!;

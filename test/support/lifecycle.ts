@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { Op, RunReport, StateFile } from "../../dev/harness/engine";
 import { describe } from "vitest";
-import { cliMissing, createCliStack, testEngine, type CliStack, type Engine } from "../../dev/pulumiCli";
+import { cliMissing, createCliStack, testEngine, type CliStack, type Engine, type OnSpawn } from "../../dev/pulumiCli";
 
 export const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "dist/dev/harness/cli.js");
@@ -35,8 +35,8 @@ export interface Deployment {
   run(
     op: "preview" | "up" | "refresh" | "destroy",
     resources?: Decl[],
-    /** `flags` go to the CLI's command line (the harness takes none). */
-    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[] },
+    /** `flags` go to the CLI's command line, `onSpawn` gets the CLI's process id (the harness takes neither). */
+    opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn },
   ): Promise<RunReport & { stdout: string }>;
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
   preview(resources: Decl[], opts?: { config?: Record<string, string> }): Promise<RunReport & { stdout: string }>;
@@ -45,6 +45,8 @@ export interface Deployment {
   editState(edit: (resources: Array<{ name: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>) => void): Promise<void>;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
+  /** The CLI stack the last run used (undefined on the harness): its environment runs other `pulumi` commands on it. */
+  cli(): CliStack | undefined;
   close(): Promise<void>;
 }
 
@@ -105,7 +107,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       async run(op, resources, runOpts = {}) {
         if (resources) last = resources;
         current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
-        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags });
+        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags, onSpawn: runOpts.onSpawn });
         fs.appendFileSync(hostLog, report.stdout);
         return report;
       },
@@ -124,6 +126,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
         await current.importState(exported);
       },
       resource: (name) => resource(d)(name),
+      cli: () => current,
       close,
     };
     return d;
@@ -147,6 +150,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
       fs.writeFileSync(statePath, JSON.stringify(state));
     },
     resource: (name) => resource(d)(name),
+    cli: () => undefined,
     close,
   };
   async function harnessRun(op: Op, config: Record<string, string>, runOpts: { programDir?: string; packageRoot?: string }) {

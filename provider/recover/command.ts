@@ -1,0 +1,393 @@
+/**
+ * `pulumi-gitbook recover`: after a `pulumi up` that was killed (a cancelled CI job), resolves the
+ * operations it left pending in the checkpoint, so the next `up` neither duplicates what the killed
+ * run created nor adopts what it did not (see plan.ts for the rules).
+ *
+ * It talks to the user's `pulumi` (PULUMI_CLI, else `pulumi` on PATH): `stack export` to read the
+ * checkpoint, `config get` for the stack's gitbook settings (the token too, which goes nowhere but
+ * into the requests' Authorization header), and `stack import` to write the resolved checkpoint.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ProviderRuntime } from "../config";
+import { planRecovery, recoveredCheckpoint, type Exported, type Resolution } from "./plan";
+
+export const USAGE = `Usage: pulumi-gitbook recover [options]
+
+After a \`pulumi up\` that was interrupted (killed, a cancelled CI job), resolves what it left
+pending in the stack's checkpoint, so that the next \`pulumi up\` neither creates again what the
+interrupted run created nor adopts anything it did not:
+
+  - a pending create whose object GitBook holds, and which the run provably made (same kind and
+    fields, held by no other resource in state, created after the run began, or inside a site
+    created after it), is written into state as that object;
+  - a pending create whose object GitBook does not hold is dropped: the next up creates it;
+  - a pending create GitBook may hold but nothing proves is the run's (kinds with no creation
+    time, several candidates) stops the command, naming the candidates: decide with --adopt or
+    --drop and run it again. Nothing is imported until every pending create is decided;
+  - a pending update or delete is dropped and the resource kept as state records it:
+    \`pulumi refresh\` or the next \`pulumi up\` converges it.
+
+Then it runs \`pulumi stack import\`. Run \`pulumi up\` afterwards.
+
+Options:
+  --stack <name>        The stack (default: the current stack).
+  --cwd <dir>           The Pulumi project's folder (default: the current folder).
+  --config-file <file>  The stack's settings file, as \`pulumi --config-file\` takes it.
+  --adopt <URN=ID>      The pending create of URN made the object ID (repeatable).
+  --drop <URN>          The pending create of URN made nothing: the next up creates it (repeatable).
+  --since <time>        When the interrupted run began (ISO 8601, e.g. from the CI job's log), when
+                        the backend kept no lock of it.
+  --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
+                        when it was not taken on this machine: only once that run is certainly dead.
+                        A lock of a process of this machine that no longer runs is removed anyway.
+  --from-backup         When the killed run left the checkpoint of a file backend unreadable, put back
+                        the copy of the previous one the backend keeps (<stack>.json.bak) and recover
+                        from it.
+  --dry-run             Print what would be done; import nothing.
+  -h, --help            Show this help.
+
+Settings: gitbook:token (or GITBOOK_TOKEN), gitbook:apiUrl (or GITBOOK_API_URL), as \`pulumi up\` reads
+them. The token is used for the requests only and printed nowhere. Environment: PULUMI_CLI, the
+\`pulumi\` to run (default: \`pulumi\` on PATH).
+`;
+
+export interface RecoverIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+interface Args {
+  stack?: string;
+  cwd: string;
+  configFile?: string;
+  adopt: Map<string, string>;
+  drop: Set<string>;
+  since?: number;
+  unlock: boolean;
+  fromBackup: boolean;
+  dryRun: boolean;
+}
+
+/** Runs the command; resolves to its exit code (0 done, 1 failed or undecided, 2 usage). */
+export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): Promise<number> {
+  const out: RecoverIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), ...io };
+  const say = (line: string) => out.stdout.write(`${line}\n`);
+  const fail = (line: string) => out.stderr.write(`pulumi-gitbook recover: ${line}\n`);
+  let args: Args | "help";
+  try {
+    args = parse(argv, out.cwd);
+  } catch (e) {
+    fail(`${(e as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  if (args === "help") {
+    out.stdout.write(USAGE);
+    return 0;
+  }
+  const cli = pulumiCli(out.env, args);
+  try {
+    return await recover(args, cli, out.env, say, fail);
+  } catch (e) {
+    fail((e as Error).message);
+    return 1;
+  }
+}
+
+async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: (l: string) => void, fail: (l: string) => void): Promise<number> {
+  const exported = await exportCheckpoint(args, cli, say);
+  const pending = exported.deployment.pending_operations ?? [];
+  if (pending.length === 0) {
+    say("Nothing to recover: the checkpoint holds no pending operation.");
+    return 0;
+  }
+  for (const urn of [...args.adopt.keys(), ...args.drop]) {
+    if (!pending.some((p) => p.type === "creating" && p.resource.urn === urn)) {
+      fail(`${urn} is not a pending create of this stack; the pending operations are:\n${pending.map((p) => `  ${p.type} ${p.resource.urn}`).join("\n")}`);
+      return 2;
+    }
+  }
+  const runtime = new ProviderRuntime({ env });
+  const settings = await cli.gitbookSettings();
+  runtime.configure({ get: (k) => settings[k] });
+  const ctx = { client: runtime.client(), config: runtime.config() };
+  try {
+    const lock = args.since === undefined ? await cli.runStartFromLock() : undefined;
+    const runStart = args.since ?? lock?.time;
+    say(`${pending.length} pending operation${pending.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"}; the interrupted run began ${describeStart(args.since, lock)}.`);
+    const plan = await planRecovery(ctx, exported, { runStart, adopt: args.adopt, drop: args.drop });
+    for (const p of plan) say(line(p));
+    const undecided = plan.filter((p) => p.action === "undecided");
+    if (undecided.length > 0) {
+      fail(
+        `${undecided.length} pending create${undecided.length === 1 ? "" : "s"} could not be resolved without a guess; nothing was imported. ` +
+          `Look at the candidates in GitBook, then run again with --adopt <URN>=<ID> for the object the interrupted run made, or --drop <URN> if none is.`,
+      );
+      return 1;
+    }
+    if (args.dryRun) {
+      say("Dry run: nothing was imported.");
+      return 0;
+    }
+    const locks = await cli.locks();
+    if (locks.length > 0) {
+      const live = locks.filter((l) => !l.stale);
+      if (live.length > 0 && !args.unlock) {
+        fail(
+          `the stack is locked by ${live.map((l) => `${l.who} (pid ${l.pid}) since ${l.timestamp}`).join(", ")}, which may still be running; nothing was imported. ` +
+            "Once that run is certainly dead (a cancelled CI job), run again with --unlock (or run `pulumi cancel`, then this command with --since <when the run began>).",
+        );
+        return 1;
+      }
+      // Only a lock whose run is gone: the same as `pulumi cancel`, which the CLI asks for after a killed run.
+      await cli.must(["cancel", "--yes", ...cli.stackFlag]);
+      say(`Removed the interrupted run's lock (${locks.map((l) => `${l.who}, pid ${l.pid}${l.stale ? ", no longer running" : ", --unlock"}`).join("; ")}).`);
+    }
+    const next = await recoveredCheckpoint(ctx, exported, plan);
+    await cli.importCheckpoint(next);
+    const count = (a: Resolution["action"]) => plan.filter((p) => p.action === a).length;
+    say(`Imported the checkpoint: ${count("adopt")} adopted, ${count("drop")} dropped (the next up creates them), ${count("clear")} cleared, ${count("keep")} left pending. Run \`pulumi up\` next.`);
+    return 0;
+  } finally {
+    await ctx.client.close();
+  }
+}
+
+/**
+ * `pulumi stack export`. A file backend replaces the checkpoint by removing it and writing it anew, so a
+ * CLI killed in between leaves it empty ("failed to load checkpoint: EOF"), with the last complete one
+ * kept as `<stack>.json.bak`. The write that was cut recorded nothing sent yet (the engine saves a
+ * create's pending record before it sends the create), or the end of a step whose create the backup
+ * still holds as pending: recovery resolves it like the others. Put back only when asked (--from-backup).
+ */
+async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => void): Promise<Exported> {
+  try {
+    return JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+  } catch (e) {
+    if (!/failed to load checkpoint/.test((e as Error).message)) throw e;
+    const files = await cli.checkpointFiles();
+    if (!files || !fs.existsSync(files.backup) || !parsesAsJson(files.backup)) throw e;
+    if (!args.fromBackup) {
+      throw new Error(
+        `${(e as Error).message}\nThe stack's checkpoint ${files.file} cannot be read: the CLI was killed while writing it. The backend kept the one before as ${files.backup}. ` +
+          "Run again with --from-backup to put it back (the broken one is kept as .broken) and recover from it: a create whose end it lacks, it still holds as pending.",
+      );
+    }
+    if (args.dryRun) {
+      say(`Reading ${files.backup} (a dry run puts nothing back).`);
+      const saved = JSON.parse(fs.readFileSync(files.backup, "utf8")) as { version: number; checkpoint: { latest: Exported["deployment"] } };
+      return { version: saved.version, deployment: saved.checkpoint.latest };
+    }
+    for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.file + suffix)) fs.renameSync(files.file + suffix, `${files.file}.broken${suffix}`);
+    for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.backup + suffix)) fs.copyFileSync(files.backup + suffix, files.file + suffix);
+    say(`Put back ${files.backup} as the stack's checkpoint (the unreadable one is kept as ${files.file}.broken).`);
+    return JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+  }
+}
+
+function parsesAsJson(file: string): boolean {
+  try {
+    JSON.parse(fs.readFileSync(file, "utf8"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function describeStart(since: number | undefined, lock: { time: number; file: string } | undefined): string {
+  if (since !== undefined) return `at ${new Date(since).toISOString()} (--since)`;
+  if (lock) return `at ${new Date(lock.time).toISOString()} (its lock in the backend)`;
+  return "at an unknown time (no lock of it in the backend; --since gives it)";
+}
+
+function line(p: Resolution): string {
+  const verb = { adopt: `adopt ${"id" in p ? p.id : ""}`, drop: "drop", clear: "clear", keep: "keep", undecided: "UNDECIDED" }[p.action];
+  const candidates = p.action === "undecided" && p.candidates.length > 0 ? `\n      candidates: ${p.candidates.map((c) => (c.createdAt ? `${c.id} (created ${c.createdAt})` : c.id)).join(", ")}` : "";
+  return `  ${p.op} ${p.urn}\n    -> ${verb}: ${p.why}${candidates}`;
+}
+
+// ---- The Pulumi CLI ------------------------------------------------------------------------------
+
+interface PulumiCli {
+  stackName?: string;
+  stackFlag: string[];
+  must(args: string[]): Promise<{ stdout: string }>;
+  gitbookSettings(): Promise<Record<string, string | undefined>>;
+  runStartFromLock(): Promise<{ time: number; file: string } | undefined>;
+  /** The file backend's locks on the stack; `stale` when taken by a process of this machine that is gone. */
+  locks(): Promise<Lock[]>;
+  /** A file backend's checkpoint of the stack and the copy of the previous one it keeps beside it. */
+  checkpointFiles(): Promise<{ file: string; backup: string } | undefined>;
+  importCheckpoint(next: Exported): Promise<void>;
+}
+
+interface Lock {
+  file: string;
+  time: number;
+  timestamp: string;
+  pid: number;
+  who: string;
+  stale: boolean;
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const SETTINGS = ["token", "apiUrl", "organizationId", "requestTimeoutSeconds"] as const;
+
+function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
+  const bin = env.PULUMI_CLI || "pulumi";
+  const stackFlag = args.stack ? ["--stack", args.stack] : [];
+  const run = (argv: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(bin, argv, { cwd: args.cwd, env, maxBuffer: 512 * 1024 * 1024 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === "number" ? ((err as { code: number }).code) : 1) : 0;
+        if (err && (err as NodeJS.ErrnoException).code === "ENOENT") stderr = `${bin} was not found: install the Pulumi CLI, or set PULUMI_CLI to it`;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  const must = async (argv: string[]) => {
+    const r = await run(argv);
+    if (r.code !== 0) throw new Error(`\`pulumi ${argv.filter((a) => a !== "--show-secrets").join(" ")}\` failed: ${(r.stderr || r.stdout).trim()}`);
+    return r;
+  };
+  /** Where a file backend (`file://`) keeps this stack, or undefined for any other backend. */
+  const fileBackend = async (): Promise<{ root: string; project?: string; stack: string } | undefined> => {
+    const who = await run(["whoami", "--json"]);
+    if (who.code !== 0) return undefined;
+    const url = (JSON.parse(who.stdout) as { url?: string }).url;
+    if (!url?.startsWith("file://")) return undefined;
+    const stack = args.stack ? args.stack.split("/").pop()! : (await must(["stack", "--show-name"])).stdout.trim().split("/").pop()!;
+    const project = projectName(args.cwd);
+    return { root: fileURLToPath(url.replace(/\?.*$/, "")), stack, ...(project ? { project } : {}) };
+  };
+  return {
+    stackName: args.stack,
+    stackFlag,
+    must,
+    async gitbookSettings() {
+      const out: Record<string, string | undefined> = {};
+      const file = args.configFile ? ["--config-file", args.configFile] : [];
+      for (const k of SETTINGS) {
+        // Exit code 255 and no output when the key is unset: then the environment's value applies (resolveConfig).
+        const r = await run(["config", "get", `gitbook:${k}`, ...stackFlag, ...file]);
+        if (r.code === 0) out[`gitbook:${k}`] = r.stdout.replace(/\n$/, "");
+      }
+      return out;
+    },
+    async runStartFromLock() {
+      // A file backend keeps the lock of the update that was killed, stamped with when it began.
+      // Several locks: the latest is the safe bound (it can only make fewer objects count as the run's).
+      const all = await this.locks();
+      return all.length > 0 ? all.reduce((a, b) => (b.time > a.time ? b : a)) : undefined;
+    },
+    async locks() {
+      const at = await fileBackend();
+      if (!at) return [];
+      const { project, stack } = at;
+      const root = path.join(at.root, ".pulumi", "locks");
+      const dirs = [path.join(root, stack)];
+      if (project && fs.existsSync(root)) for (const org of fs.readdirSync(root)) dirs.push(path.join(root, org, project, stack));
+      const found: Lock[] = [];
+      for (const dir of dirs) {
+        if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) continue;
+        for (const f of fs.readdirSync(dir).filter((n) => n.endsWith(".json"))) {
+          const l = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { pid?: number; username?: string; hostname?: string; timestamp?: string };
+          const time = Date.parse(String(l.timestamp));
+          if (!Number.isFinite(time)) continue;
+          const here = l.hostname === os.hostname();
+          found.push({ file: path.join(dir, f), time, timestamp: String(l.timestamp), pid: Number(l.pid), who: `${l.username}@${l.hostname}`, stale: here && !running(Number(l.pid)) });
+        }
+      }
+      return found;
+    },
+    async checkpointFiles() {
+      const at = await fileBackend();
+      if (!at) return undefined;
+      const stacks = path.join(at.root, ".pulumi", "stacks");
+      for (const file of [...(at.project ? [path.join(stacks, at.project, `${at.stack}.json`)] : []), path.join(stacks, `${at.stack}.json`)]) {
+        if (fs.existsSync(file) || fs.existsSync(`${file}.bak`)) return { file, backup: `${file}.bak` };
+      }
+      return undefined;
+    },
+    async importCheckpoint(next) {
+      // Adopted secret outputs are in it as plaintext until the CLI encrypts them: a private file, removed after.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-gitbook-recover-"));
+      const file = path.join(dir, "checkpoint.json");
+      try {
+        fs.writeFileSync(file, JSON.stringify(next), { mode: 0o600 });
+        await must(["stack", "import", "--file", file, ...stackFlag]);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** The project's name from its Pulumi.yaml (`name: x`), without a YAML parser at run time. */
+function projectName(cwd: string): string | undefined {
+  for (const f of ["Pulumi.yaml", "Pulumi.yml"]) {
+    const p = path.join(cwd, f);
+    if (fs.existsSync(p)) return /^name:\s*["']?([^"'\s#]+)/m.exec(fs.readFileSync(p, "utf8"))?.[1];
+  }
+  return undefined;
+}
+
+// ---- Arguments -----------------------------------------------------------------------------------
+
+function parse(argv: string[], cwd: string): Args | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stack: { type: "string" },
+      cwd: { type: "string" },
+      "config-file": { type: "string" },
+      adopt: { type: "string", multiple: true },
+      drop: { type: "string", multiple: true },
+      since: { type: "string" },
+      "dry-run": { type: "boolean" },
+      unlock: { type: "boolean" },
+      "from-backup": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return "help";
+  const adopt = new Map<string, string>();
+  for (const a of values.adopt ?? []) {
+    const i = a.lastIndexOf("=");
+    if (i <= 0 || i === a.length - 1) throw new Error(`--adopt takes URN=ID (got ${JSON.stringify(a)})`);
+    adopt.set(a.slice(0, i), a.slice(i + 1));
+  }
+  const drop = new Set(values.drop ?? []);
+  for (const urn of drop) if (adopt.has(urn)) throw new Error(`${urn} is given both --adopt and --drop; choose one`);
+  let since: number | undefined;
+  if (values.since !== undefined) {
+    since = Date.parse(values.since);
+    if (!Number.isFinite(since)) throw new Error(`--since takes an ISO 8601 time, e.g. 2026-01-31T14:05:00Z (got ${JSON.stringify(values.since)})`);
+  }
+  return {
+    ...(values.stack ? { stack: values.stack } : {}),
+    cwd: path.resolve(cwd, values.cwd ?? "."),
+    ...(values["config-file"] ? { configFile: path.resolve(cwd, values["config-file"]) } : {}),
+    adopt,
+    drop,
+    ...(since !== undefined ? { since } : {}),
+    unlock: values.unlock === true,
+    fromBackup: values["from-backup"] === true,
+    dryRun: values["dry-run"] === true,
+  };
+}

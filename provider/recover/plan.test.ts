@@ -1,0 +1,156 @@
+// The rules recover decides pending operations by, in-process against the emulator (the CLI test,
+// test/faults/killed.test.ts, kills real runs).
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { Emulator } from "../../emulator";
+import { ApiCollection, ApiShareLink, ApiSite, ApiSiteSection, GitbookClient } from "../client";
+import { paths } from "../framework/paths";
+import { resolveConfig } from "../config";
+import type { Ctx } from "../framework/resource";
+import { kindOf, planRecovery, recoveredCheckpoint, type Exported, type PendingOperation, type StateResource } from "./plan";
+
+let emu: Emulator;
+let ctx: Ctx;
+let org: string;
+
+beforeEach(async () => {
+  emu = await Emulator.start();
+  org = emu.seeded.organizationId;
+  ctx = { client: new GitbookClient({ token: emu.token, apiUrl: emu.url }), config: resolveConfig({ token: emu.token, apiUrl: emu.url }, {}) };
+});
+afterEach(async () => {
+  await ctx.client.close();
+  await emu.close();
+});
+
+/** What the serialized shim looks like in state (only what kindOf reads). */
+const shim = (kind: string) => `exports.handler = __f0;\nwith({ kind: "${kind}", this: undefined }) { require("pulumi-gitbook/impl").dispatch(1, kind, "create", []) }`;
+const urn = (kind: string, name: string) => `urn:pulumi:dev::docs::pulumi-nodejs:dynamic/gitbook:${kind}::${name}`;
+
+function pendingCreate(kind: string, name: string, inputs: Record<string, unknown>, extra: Partial<StateResource> = {}): PendingOperation {
+  return {
+    type: "creating",
+    resource: { urn: urn(kind, name), custom: true, type: `pulumi-nodejs:dynamic/gitbook:${kind}`, inputs: { __gitbookName: name, __provider: shim(kind), organizationId: org, ...inputs }, ...extra },
+  };
+}
+
+function checkpoint(pending: PendingOperation[], resources: StateResource[] = []): Exported {
+  return { version: 3, deployment: { manifest: { time: new Date().toISOString() }, resources, pending_operations: pending } };
+}
+
+const none = { adopt: new Map<string, string>(), drop: new Set<string>() };
+const site = (title: string) => ctx.client.post(paths.sites(org), { body: { title }, schema: ApiSite });
+const backdate = (id: string, minutes: number) => (emu.store.sites.get(id)!.createdAt = new Date(Date.now() - minutes * 60_000).toISOString());
+
+describe("recover's plan", () => {
+  it("adopts the one unheld object created since the run began, never an older namesake or one state holds", async () => {
+    const older = await site("Docs");
+    backdate(older.id, 10);
+    const held = await site("Docs");
+    const runStart = Date.now() - 1000;
+    const made = await site("Docs");
+    const inState: StateResource = { urn: urn("Site", "other"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: held.id, outputs: {} };
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })], [inState]), { ...none, runStart });
+    expect(plan).toMatchObject([{ action: "adopt", id: made.id }]);
+  });
+
+  it("drops a pending create whose only namesakes predate the run: the next up creates it", async () => {
+    const older = await site("Docs");
+    backdate(older.id, 10);
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runStart: Date.now() });
+    expect(plan).toMatchObject([{ action: "drop" }]);
+  });
+
+  it("stops on two objects created since the run began, naming both", async () => {
+    const runStart = Date.now() - 1000;
+    const a = await site("Docs");
+    const b = await site("Docs");
+    const [p] = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runStart });
+    expect(p).toMatchObject({ action: "undecided" });
+    expect(p!.action === "undecided" && p!.candidates.map((c) => c.id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it("never adopts by guess a kind with no creation time: lists the candidates; --adopt or --drop decides", async () => {
+    const col = await ctx.client.post(paths.collections(org), { body: { title: "Handbook" }, schema: ApiCollection });
+    const op = pendingCreate("Collection", "handbook", { title: "Handbook" });
+    const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runStart: Date.now() - 60_000 });
+    expect(p).toMatchObject({ action: "undecided", candidates: [{ id: col.id }] });
+    expect(await planRecovery(ctx, checkpoint([op]), { ...none, drop: new Set([op.resource.urn]) })).toMatchObject([{ action: "drop" }]);
+    expect(await planRecovery(ctx, checkpoint([op]), { ...none, adopt: new Map([[op.resource.urn, col.id]]) })).toMatchObject([{ action: "adopt", id: col.id }]);
+  });
+
+  it("takes a site's section (no creation time) when the site itself was made after the run began, never in an older site", async () => {
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const sectionIn = (siteId: string) => ctx.client.post(paths.sections(org, siteId), { body: { spaceId, title: "Guides" }, schema: ApiSiteSection });
+    const old = await site("Old");
+    backdate(old.id, 10);
+    const runStart = Date.now() - 1000;
+    const fresh = await site("New");
+    const [inOld, inNew] = [await sectionIn(old.id), await sectionIn(fresh.id)];
+    const op = (siteId: string, name: string) => pendingCreate("SiteSection", name, { siteId, spaceId, title: "Guides" });
+    const plan = await planRecovery(ctx, checkpoint([op(old.id, "a"), op(fresh.id, "b")]), { ...none, runStart });
+    expect(plan).toMatchObject([
+      { action: "undecided", candidates: [{ id: inOld.id }] },
+      { action: "adopt", id: inNew.id },
+    ]);
+  });
+
+  it("without the run's start, a kind with a creation time is not adopted either", async () => {
+    await site("Docs");
+    expect(await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), none)).toMatchObject([{ action: "undecided" }]);
+  });
+
+  it("clears a pending update (the resource stays as state has it) and leaves other providers' operations pending", async () => {
+    const other: PendingOperation = { type: "creating", resource: { urn: "urn:pulumi:dev::docs::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket", inputs: {} } };
+    const update = { ...pendingCreate("Site", "docs", { title: "Docs" }), type: "updating" };
+    const plan = await planRecovery(ctx, checkpoint([other, update]), none);
+    expect(plan.map((p) => p.action)).toEqual(["keep", "clear"]);
+    const next = await recoveredCheckpoint(ctx, checkpoint([other, update]), plan);
+    expect(next.deployment.pending_operations).toEqual([other]);
+  });
+
+  it("writes the adopted object as the resource: pending entry's references, outputs the definition reads, the shim copied, secret outputs as secrets", async () => {
+    const s = await site("Docs");
+    const runStart = Date.now() - 1000;
+    const link = await ctx.client.post(paths.shareLinks(org, s.id), { body: { name: "Reviewers" }, schema: ApiShareLink });
+    const op = pendingCreate("ShareLink", "link", { siteId: s.id, name: "Reviewers" }, { parent: "urn:stack", dependencies: [urn("Site", "site")], provider: "urn:provider::id" });
+    const siteInState: StateResource = { urn: urn("Site", "site"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {} };
+    const exported = checkpoint([op], [siteInState]);
+    const plan = await planRecovery(ctx, exported, { ...none, runStart });
+    expect(plan).toMatchObject([{ action: "adopt", id: link.id }]);
+    const next = await recoveredCheckpoint(ctx, exported, plan);
+    expect(next.deployment.pending_operations).toBeUndefined();
+    const r = next.deployment.resources!.at(-1)!;
+    expect(r).toMatchObject({ urn: op.resource.urn, id: link.id, parent: "urn:stack", dependencies: [urn("Site", "site")], provider: "urn:provider::id", inputs: op.resource.inputs });
+    expect(r.outputs).toMatchObject({ __provider: shim("ShareLink"), name: "Reviewers", siteId: s.id, active: true, createdAt: link.createdAt });
+    expect(r.outputs!.url).toEqual({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(link.urls?.published ?? "") });
+    expect(r.outputs).not.toHaveProperty("__gitbookName");
+  });
+
+  it("refuses to adopt an object whose fixed fields differ from the program's: the next up would replace it", async () => {
+    const s = await site("Docs");
+    const op = pendingCreate("Site", "docs", { title: "Docs", type: "basic" });
+    const exported = checkpoint([op]);
+    const plan = await planRecovery(ctx, exported, { ...none, adopt: new Map([[op.resource.urn, s.id]]) });
+    await expect(recoveredCheckpoint(ctx, exported, plan)).rejects.toThrow(`Site ${s.id} (for ${op.resource.urn}) has type="${s.type}", which cannot change in place`);
+  });
+
+  it("adopting a replacement's create marks the object it replaces for deletion, as the engine does", async () => {
+    const old = await site("Docs");
+    backdate(old.id, 10);
+    const runStart = Date.now() - 1000;
+    const made = await site("Docs");
+    const op = pendingCreate("Site", "docs", { title: "Docs" });
+    const exported = checkpoint([op], [{ ...op.resource, id: old.id, outputs: { title: "Docs" } }]);
+    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, { ...none, runStart }));
+    expect(next.deployment.resources!.map((r) => [r.id, r.delete === true])).toEqual([
+      [old.id, true],
+      [made.id, false],
+    ]);
+  });
+
+  it("knows a gitbook resource by its type or its serialized shim, and nothing else", () => {
+    expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic/gitbook:Team", inputs: { __provider: shim("Team") } })).toBe("Team");
+    expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: shim("Space") } })).toBe("Space");
+    expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: "exports.handler = somethingElse" } })).toBeUndefined();
+  });
+});

@@ -1,0 +1,251 @@
+/**
+ * Resolving what an interrupted `pulumi up` left in the checkpoint (`pulumi stack export`).
+ *
+ * A run killed while a create was in flight (SIGKILL, a cancelled CI job) leaves that resource as a
+ * pending `creating` operation with its inputs, and GitBook may or may not hold the object. The next
+ * `up` would create it again: a duplicate whenever the first request went through. Each pending create
+ * of a gitbook resource is resolved here to the object GitBook holds for it, but only one this stack
+ * can prove the interrupted run made: same kind and distinguishing fields as the pending inputs (the
+ * kind's `lookalikes`, the very rule createOnce recovers a lost answer with), held by no resource in
+ * state, and created after the run began (for the objects of a site, which GitBook gives no creation
+ * time: in a site created after the run began). Other kinds without a creation time are never adopted
+ * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
+ */
+import { ApiSite } from "../client";
+import { paths } from "../framework/paths";
+import { cleanOutputs, getOrUndefined, NAME_KEY, type Ctx, type Props } from "../framework/resource";
+
+/**
+ * An object counts as the interrupted run's only when GitBook dates it at or after the run's start
+ * (no allowance: a GitBook clock ahead of ours could otherwise pass an older namesake as the run's).
+ * One dated up to CLOCK_SKEW_MS before is the run's only if GitBook's clock trails ours that much, so
+ * it is named for the user to decide, never adopted.
+ */
+const CLOCK_SKEW_MS = 120_000;
+
+function createdSince(createdAt: string | null | undefined, since: number, skewMs: number): boolean {
+  return createdAt != null && Date.parse(createdAt) >= since - skewMs;
+}
+import type { Resource } from "../framework/define";
+import { changedFields } from "../framework/diff";
+import { resources } from "../resources";
+
+/** A resource as `pulumi stack export` writes it (only the fields read here are named). */
+export interface StateResource {
+  urn: string;
+  type: string;
+  custom?: boolean;
+  id?: string;
+  inputs?: Props;
+  outputs?: Props;
+  additionalSecretOutputs?: string[];
+  [field: string]: unknown;
+}
+
+export interface PendingOperation {
+  resource: StateResource;
+  /** creating, updating, deleting, reading, importing */
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface Exported {
+  version: number;
+  deployment: {
+    manifest?: { time?: string };
+    resources?: StateResource[];
+    pending_operations?: PendingOperation[];
+    [field: string]: unknown;
+  };
+}
+
+export interface Candidate {
+  id: string;
+  createdAt?: string;
+}
+
+/** What recovery does with one pending operation. */
+export type Resolution =
+  /** Written into state as this object. */
+  | { urn: string; kind: string; op: string; action: "adopt"; id: string; why: string }
+  /** Dropped: nothing in GitBook is this resource's, so the next `up` creates it. */
+  | { urn: string; kind: string; op: string; action: "drop"; why: string }
+  /** Dropped: the resource stays as state has it; refresh or the next `up` converges it. */
+  | { urn: string; kind: string; op: string; action: "clear"; why: string }
+  /** Not a gitbook resource: left pending for the CLI. */
+  | { urn: string; kind: string; op: string; action: "keep"; why: string }
+  /** No proof either way: the user must decide (`--adopt` or `--drop`); nothing is imported. */
+  | { urn: string; kind: string; op: string; action: "undecided"; candidates: Candidate[]; why: string };
+
+export interface Decisions {
+  /** When the interrupted run began (ms since the epoch), if known: objects created since are its own. */
+  runStart?: number;
+  /** URN -> ID the user says the pending create made. */
+  adopt: ReadonlyMap<string, string>;
+  /** URNs the user says made nothing (the next up creates them). */
+  drop: ReadonlySet<string>;
+}
+
+const definitions = new Map<string, Resource>(resources.map((r) => [r.kind, r]));
+
+/**
+ * The gitbook kind of a resource in state, or undefined for any other provider's. Resource classes
+ * register as `pulumi-nodejs:dynamic/gitbook:<Kind>`; the serialized shim (provider/shim.ts) names
+ * the kind too, which is what a generic `pulumi-nodejs:dynamic:Resource` would carry.
+ */
+export function kindOf(r: StateResource): string | undefined {
+  const provider = r.inputs?.__provider;
+  if (typeof provider !== "string" || !provider.includes('require("pulumi-gitbook/impl")')) return undefined;
+  const typed = /^pulumi-nodejs:dynamic\/gitbook:(\w+)$/.exec(r.type)?.[1];
+  return typed ?? /with\(\{ kind: "(\w+)"/.exec(provider)?.[1];
+}
+
+/** The inputs a provider call gets: without what the engine and the resource class keep beside them. */
+function callInputs(inputs: Props | undefined): Props {
+  const { __provider: _p, [NAME_KEY]: _n, ...rest } = inputs ?? {};
+  return rest;
+}
+
+/** Every ID a resource in state may hold an object by: its ID and every string among its outputs. */
+function heldIds(state: readonly StateResource[]): Set<string> {
+  const held = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") held.add(v);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  for (const r of state) {
+    if (r.id) held.add(r.id);
+    walk(r.outputs);
+  }
+  return held;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Decides every pending operation; reads GitBook, writes nothing. */
+export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Decisions): Promise<Resolution[]> {
+  const state = exported.deployment.resources ?? [];
+  const held = heldIds(state);
+  const out: Resolution[] = [];
+  for (const pending of exported.deployment.pending_operations ?? []) {
+    const r = pending.resource;
+    const base = { urn: r.urn, op: pending.type };
+    const kind = kindOf(r);
+    if (!kind) {
+      out.push({ ...base, kind: r.type, action: "keep", why: "not a pulumi-gitbook resource: left for `pulumi refresh`" });
+      continue;
+    }
+    const res = await resolve(ctx, pending, kind, held, decisions);
+    if (res.action === "adopt") held.add(res.id);
+    out.push(res);
+  }
+  return out;
+}
+
+async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: Set<string>, decisions: Decisions): Promise<Resolution> {
+  const r = pending.resource;
+  const base = { urn: r.urn, kind, op: pending.type };
+  if (pending.type !== "creating") {
+    return {
+      ...base,
+      action: "clear",
+      why: `the resource stays as state records it (the ${pending.type.replace(/ing$/, "e")} may or may not have happened): \`pulumi refresh\` or the next \`pulumi up\` converges it`,
+    };
+  }
+  const def = definitions.get(kind);
+  if (!def) return { ...base, action: "undecided", candidates: [], why: `unknown kind ${kind} (state written by a newer pulumi-gitbook?): upgrade the package` };
+  const inputs = callInputs(r.inputs);
+  const given = decisions.adopt.get(r.urn) ?? (typeof inputs.adoptId === "string" && inputs.adoptId ? inputs.adoptId : undefined);
+  if (given !== undefined) {
+    if (held.has(given)) return { ...base, action: "undecided", candidates: [], why: `${given} is already held by a resource in state: adopt another object, or --drop this one` };
+    const how = decisions.adopt.has(r.urn) ? "named by --adopt" : "the program's adoptId";
+    return { ...base, action: "adopt", id: given, why: how };
+  }
+  if (decisions.drop.has(r.urn)) return { ...base, action: "drop", why: "--drop: the next `pulumi up` creates it" };
+  if (!def.lookalikes) return { ...base, action: "drop", why: "its create sets the object with a request that may be sent again: the next `pulumi up` sends it" };
+  const look = def.lookalikes(ctx, inputs as never);
+  const free = (await look.candidates()).filter((c) => !held.has(c.id));
+  if (free.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${look.what} that no resource in state holds: the next \`pulumi up\` creates it` };
+  const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart);
+  const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
+  const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(look.createdAt?.(c) ? { createdAt: String(look.createdAt(c)) } : {}) }));
+  if (!at) {
+    return { ...base, action: "undecided", candidates: shown, why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made` };
+  }
+  if (decisions.runStart === undefined) {
+    return { ...base, action: "undecided", candidates: shown, why: "when the interrupted run began is not known (no lock of it left in the backend): give it with --since, or decide per resource" };
+  }
+  const start = decisions.runStart;
+  const recent = free.filter((c) => createdSince(at(c), start, 0));
+  const near = free.filter((c) => !recent.includes(c) && createdSince(at(c), start, CLOCK_SKEW_MS));
+  if (recent.length === 1 && near.length === 0) {
+    const when = site ? `in site ${site.id}, itself created ${site.createdAt}` : `created ${at(recent[0]!)}`;
+    return { ...base, action: "adopt", id: recent[0]!.id, why: `${when}, after the run began (${iso(start)})` };
+  }
+  if (recent.length > 1) {
+    return { ...base, action: "undecided", candidates: shown.filter((c) => recent.some((x) => x.id === c.id)), why: `${recent.length} objects created since the run began (${iso(start)}) could be it` };
+  }
+  if (near.length > 0) {
+    return { ...base, action: "undecided", candidates: shown, why: `created shortly before the run began (${iso(start)}): the run's own only if GitBook's clock is behind this machine's` };
+  }
+  return { ...base, action: "drop", why: `every ${look.what} not held by state was created before the run began (${iso(start)}): not this run's; the next \`pulumi up\` creates it` };
+}
+
+/**
+ * For an object inside a site (section, site space, group, link: kinds GitBook gives no creation time),
+ * its site when the site was made after the run began: nothing in it is older than the site, so each
+ * object in it was made since the run began, which is all a creation time proves. Undefined otherwise
+ * (an older site says nothing about when what is in it was made).
+ */
+async function newSite(ctx: Ctx, inputs: Props, runStart: number | undefined): Promise<ApiSite | undefined> {
+  const { organizationId: org, siteId } = inputs;
+  if (runStart === undefined || typeof org !== "string" || typeof siteId !== "string") return undefined;
+  const site = await getOrUndefined(ctx.client.get(paths.site(org, siteId), { schema: ApiSite }));
+  return site && createdSince(site.createdAt, runStart, 0) ? site : undefined;
+}
+
+/** Pulumi's marker for a secret value in a checkpoint. */
+const SECRET_SIG = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+
+/**
+ * The checkpoint to import: each adopted object written as its resource (the pending entry's inputs,
+ * parent, dependencies and provider reference, the object's outputs as the definition reads them, the
+ * serialized provider copied as the resource recorded it), resolved pending operations removed.
+ * Secret outputs are written as plaintext secrets, which `pulumi stack import` encrypts.
+ */
+export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: readonly Resolution[]): Promise<Exported> {
+  const resolved = new Map(plan.filter((p) => p.action !== "keep" && p.action !== "undecided").map((p) => [`${p.op}\u0000${p.urn}`, p]));
+  const kept: PendingOperation[] = [];
+  const added: StateResource[] = [];
+  for (const pending of exported.deployment.pending_operations ?? []) {
+    const p = resolved.get(`${pending.type}\u0000${pending.resource.urn}`);
+    if (!p) {
+      kept.push(pending);
+      continue;
+    }
+    if (p.action !== "adopt") continue;
+    const def = definitions.get(p.kind)!;
+    const r = pending.resource;
+    const live = await def.read(ctx, p.id, callInputs(r.inputs) as never);
+    if (!live) throw new Error(`${p.kind} ${p.id} (for ${r.urn}) is not in GitBook; adopt an object that exists, or --drop it`);
+    // What would force a replacement cannot be converged: the next up would delete the object it adopted.
+    const fixed = changedFields(def.diff, live as Props, callInputs(r.inputs)).filter((f) => def.diff.replaceOn.includes(f));
+    if (fixed.length > 0) {
+      throw new Error(`${p.kind} ${p.id} (for ${r.urn}) has ${fixed.map((f) => `${f}=${JSON.stringify((live as Props)[f] ?? null)}`).join(", ")}, which cannot change in place: adopt one that matches the program, or --drop it`);
+    }
+    const secret = new Set([...(r.additionalSecretOutputs ?? []), ...def.secretOutputs]);
+    const outputs: Props = { ...cleanOutputs(live as Props), __provider: r.inputs?.__provider };
+    for (const k of Object.keys(outputs)) if (secret.has(k)) outputs[k] = { ...SECRET_SIG, plaintext: JSON.stringify(outputs[k]) };
+    added.push({ ...r, id: p.id, outputs });
+  }
+  // A pending create of a URN state already has is a replacement's: as the engine does once a
+  // replacement exists, the old object is marked for the deletion the replacement planned.
+  const replaced = new Set(added.map((r) => r.urn));
+  const resources = (exported.deployment.resources ?? []).map((r) => (replaced.has(r.urn) && !r.delete ? { ...r, delete: true } : r));
+  const { pending_operations: _all, ...rest } = exported.deployment;
+  return {
+    ...exported,
+    deployment: { ...rest, resources: [...resources, ...added], ...(kept.length > 0 ? { pending_operations: kept } : {}) },
+  };
+}
