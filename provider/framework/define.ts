@@ -10,6 +10,7 @@ import { z } from "zod";
 import { providerFor } from "../shim";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
+import { checked, gated } from "./program";
 import { resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
 
 /** A resource's inputs after check: what its schema produces. */
@@ -58,6 +59,13 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
   toInputs?(outs: Outputs<S, OS>): Props;
   replacedBy?(ctx: Ctx, id: string, olds: Outputs<S, OS>): string[];
+  /**
+   * Runs in the program's process as the class is constructed, before the resource is registered, for
+   * rules no provider call can check because they span resources (a provider call sees one resource, and
+   * at preview not even its IDs): it may refuse the declaration by throwing a pulumi.RunError that names
+   * the resources and the fix, and returns what to record once the resource object exists.
+   */
+  inProgram?(name: string, args: Props): ((resource: pulumi.Resource) => void) | void;
 }
 
 /** A declared resource: the engine's ResourceDef plus what the recipes need. */
@@ -73,6 +81,7 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   live(obj: T, props: Props): Props;
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
+  inProgram?: ResourceSpec<S, OS, T>["inProgram"];
 }
 
 const ENGINE_FIELDS = new Set(["adoptId"]);
@@ -119,6 +128,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     delete: spec.delete,
     toInputs: spec.toInputs,
     replacedBy: spec.replacedBy,
+    inProgram: spec.inProgram,
   };
 }
 
@@ -135,15 +145,22 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
   const secrets = def.secretOutputs;
   class GitbookResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
+      const registered = def.inProgram && checked(() => def.inProgram!(name, args as Props));
       super(
         providerFor(def.kind),
         name,
         resourceProps(name, def.schema, args, computedOutputs),
-        // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
-        secrets.length > 0 ? { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : opts,
+        {
+          ...opts,
+          // Registered once the program's checks across resources have passed (see program.ts).
+          dependsOn: gated(opts?.dependsOn),
+          // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
+          ...(secrets.length > 0 ? { additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : {}),
+        },
         "gitbook",
         def.kind,
       );
+      registered?.(this);
     }
   }
   Object.defineProperty(GitbookResource, "name", { value: def.kind });

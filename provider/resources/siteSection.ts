@@ -18,6 +18,7 @@ import { paths } from "../framework/paths";
 import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { changedFields } from "../framework/diff";
 import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection, noteSectionDeleted } from "./siteContents";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -215,6 +216,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: placedByGroupId("SiteSection"),
 });
 
 /** A section of a GitBook docs site, created with its first space. */

@@ -22,6 +22,7 @@ import { adoptIdField, field, id, organizationIdField, text } from "../framework
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { createOnce, declared, PartialFailure, type Ctx, type Props } from "../framework/resource";
+import { groupDeclares } from "./placement";
 import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -173,6 +174,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: groupDeclares,
 });
 
 /** A group of sections in a GitBook site's navigation. */

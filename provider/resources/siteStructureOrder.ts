@@ -30,6 +30,7 @@ import { defineResource, resourceClass, type Inputs, type Outputs } from "../fra
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import { declared, type Ctx, type Props } from "../framework/resource";
+import { orderDeclares } from "./placement";
 import {
   describeContainer,
   groupContainer,
@@ -204,6 +205,7 @@ export const definition = defineResource({
   update,
   // The order is not an object: the items stay where they are.
   delete: async () => {},
+  inProgram: orderDeclares,
 });
 
 /** The order of a GitBook site's navigation. */
