@@ -58,3 +58,91 @@ describeDeployments("a section's group declared in two places", () => {
     expect(d.emu.log.count()).toBe(0);
   }, 120_000);
 });
+
+/** The site's navigation as titles: a group as `{ title: [its items] }`. */
+function navigation(d: Deployment, siteId: string, groupId?: string): unknown[] {
+  return d.emu.store.childrenOf(siteId, groupId).map((n) => (n.type === "site-section-group" ? { [n.record.title]: navigation(d, siteId, n.record.id) } : n.record.title));
+}
+
+/** Moves a section as dragging it in the app does (undefined: to the top level). */
+function drag(d: Deployment, sectionId: string, groupId: string | undefined): void {
+  d.emu.store.setSectionGroup(d.emu.store.sections.get(sectionId)!, groupId);
+}
+
+/** Refresh shows `field` changed on `resource` (its exported state changed, and `preview --diff` lists the field). */
+async function expectRefreshShows(d: Deployment, resource: string, field: string): Promise<void> {
+  const before = d.resource(resource).outputs[field];
+  const r = await d.run("refresh");
+  expect(r.error).toBeUndefined();
+  expect(d.resource(resource).outputs[field], `${resource}.${field} after refresh`).not.toEqual(before);
+  const plan = await d.run("preview", undefined, { flags: ["--diff"] });
+  expect(plan.error).toBeUndefined();
+  const updated = plan.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack");
+  expect(updated.map((s) => `${s.op} ${s.name}`)).toContain(`update ${resource}`);
+  // `~ items` when the list changed, `+ groupId` when refresh found the field gone.
+  expect(plan.stdout).toMatch(new RegExp(`[~+-] ${field}\\b`));
+}
+
+describeDeployments("a section moved to another container in the app", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  const program = (d: Deployment): Decl[] => {
+    const s = d.emu.seeded.spaceIds;
+    return [
+      { kind: "Site", name: "site", args: { title: "Placement Docs" } },
+      { kind: "SiteSection", name: "alpha", args: { siteId: ref("site.id"), spaceId: s[0], title: "Alpha" } },
+      { kind: "SiteSectionGroup", name: "group", args: { siteId: ref("site.id"), title: "Group" } },
+      { kind: "SiteSection", name: "gamma", args: { siteId: ref("site.id"), spaceId: s[2], title: "Gamma", groupId: ref("group.id") } },
+      { kind: "SiteSection", name: "beta", args: { siteId: ref("site.id"), spaceId: s[1], title: "Beta" } },
+      {
+        kind: "SiteStructureOrder",
+        name: "order",
+        args: { siteId: ref("site.id"), items: [ref("alpha.id"), ref("group.id"), ref("beta.id")], groups: [{ groupId: ref("group.id"), items: [ref("gamma.id")] }] },
+      },
+    ];
+  };
+  const declared = ["Alpha", { Group: ["Gamma"] }, "Beta"];
+
+  it("a top-level section dragged into a group: refresh shows it on the order, and up puts it back", async () => {
+    expect((await d.run("up", program(d))).error).toBeUndefined();
+    const site = d.resource("site").id!;
+    expect(navigation(d, site)).toEqual(declared);
+    drag(d, d.resource("beta").id!, d.resource("group").id!);
+    expect(navigation(d, site)).toEqual(["Alpha", { Group: ["Gamma", "Beta"] }]);
+
+    await expectRefreshShows(d, "order", "items");
+    d.emu.log.reset();
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(navigation(d, site)).toEqual(declared);
+    // One read of the structure, one move back to the top level (last there, where it belongs).
+    expect(d.emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+    });
+    const after = await d.run("preview", undefined, { flags: ["--expect-no-changes"] });
+    expect(after.error).toBeUndefined();
+  }, 240_000);
+
+  it("a grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
+    const site = d.resource("site").id!;
+    drag(d, d.resource("gamma").id!, undefined);
+    expect(navigation(d, site)).toEqual(["Alpha", { Group: [] }, "Beta", "Gamma"]);
+
+    await expectRefreshShows(d, "gamma", "groupId");
+    d.emu.log.reset();
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(navigation(d, site)).toEqual(declared);
+    expect(d.emu.log.byRoute()).toEqual({
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+    });
+    const after = await d.run("preview", undefined, { flags: ["--expect-no-changes"] });
+    expect(after.error).toBeUndefined();
+  }, 240_000);
+});
