@@ -57,6 +57,18 @@ describeDeployments("a section's group declared in two places", () => {
     expect(r.error).toMatch(/SiteSectionGroup "groupC"/);
     expect(d.emu.log.count()).toBe(0);
   }, 120_000);
+
+  it("by a section's groupId and an order listing it elsewhere: preview fails naming both, before any request", async () => {
+    const decls: Decl[] = [
+      ...base(d),
+      { kind: "SiteSection", name: "sec", args: { siteId: ref("site.id"), spaceId: d.emu.seeded.spaceIds[0], groupId: ref("groupB.id") } },
+      { kind: "SiteStructureOrder", name: "order", args: { siteId: ref("site.id"), items: [ref("groupB.id"), ref("sec.id")] } },
+    ];
+    d.emu.log.reset();
+    const r = await d.run("preview", decls);
+    expect(r.error).toMatch(/SiteStructureOrder "order": its items put SiteSection "sec" in the site's top level, but SiteSection "sec"'s groupId puts it in SiteSectionGroup "groupB"/);
+    expect(d.emu.log.count()).toBe(0);
+  }, 120_000);
 });
 
 /** The site's navigation as titles: a group as `{ title: [its items] }`. */
@@ -144,5 +156,64 @@ describeDeployments("a section moved to another container in the app", () => {
     });
     const after = await d.run("preview", undefined, { flags: ["--expect-no-changes"] });
     expect(after.error).toBeUndefined();
+  }, 240_000);
+});
+
+describeDeployments("a DocsSite section moved to another container in the app", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  const program = (d: Deployment): Decl[] => {
+    const s = d.emu.seeded.spaceIds;
+    const sections = [
+      { key: "alpha", spaceId: s[0], title: "Alpha" },
+      { type: "group", key: "grp", title: "Group", sections: [{ key: "gamma", spaceId: s[2], title: "Gamma" }] },
+      { key: "beta", spaceId: s[1], title: "Beta" },
+    ];
+    return [{ kind: "DocsSite", name: "docs", args: { site: { title: "Placement Docs" }, sections } }];
+  };
+  const declared = ["Alpha", { Group: ["Gamma"] }, "Beta"];
+  /** The child of that kind (and title), whatever the component names it. */
+  const child = (kind: string, title?: string) => {
+    const found = d.state().resources.find((r) => r.type.endsWith(`:${kind}`) && (title === undefined || r.outputs.title === title));
+    if (!found) throw new Error(`no ${kind} ${title ?? ""} in state`);
+    return found;
+  };
+
+  it("a top-level section dragged into the group: refresh shows it on the order, and up puts it back", async () => {
+    expect((await d.run("up", program(d))).error).toBeUndefined();
+    const site = child("Site").id!;
+    expect(navigation(d, site)).toEqual(declared);
+    drag(d, child("SiteSection", "Beta").id!, child("SiteSectionGroup").id!);
+
+    await expectRefreshShows(d, child("SiteStructureOrder").name, "items");
+    d.emu.log.reset();
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(navigation(d, site)).toEqual(declared);
+    expect(d.emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+    });
+    expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
+  }, 240_000);
+
+  it("the grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
+    const site = child("Site").id!;
+    drag(d, child("SiteSection", "Gamma").id!, undefined);
+
+    await expectRefreshShows(d, child("SiteSection", "Gamma").name, "groupId");
+    d.emu.log.reset();
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(navigation(d, site)).toEqual(declared);
+    expect(d.emu.log.byRoute()).toEqual({
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+    });
+    expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
   }, 240_000);
 });
