@@ -95,14 +95,20 @@ async function expectRefreshShows(d: Deployment, resource: string, field: string
   expect(plan.stdout).toMatch(new RegExp(`[~+-] ${field}\\b`));
 }
 
-describeDeployments("a section moved to another container in the app", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
+/**
+ * How a program declares the navigation `Alpha, Group [Gamma], Beta`, and how to find each resource in
+ * state: by program name, or by kind and title for a component's children, whatever it names them.
+ */
+interface Form {
+  label: string;
+  program(d: Deployment): Decl[];
+  /** The state's name of the resource of that kind (and title). */
+  find(d: Deployment, kind: string, title?: string): string;
+}
 
-  const program = (d: Deployment): Decl[] => {
+const plain: Form = {
+  label: "declared resource by resource",
+  program: (d) => {
     const s = d.emu.seeded.spaceIds;
     return [
       { kind: "Site", name: "site", args: { title: "Placement Docs" } },
@@ -116,57 +122,13 @@ describeDeployments("a section moved to another container in the app", () => {
         args: { siteId: ref("site.id"), items: [ref("alpha.id"), ref("group.id"), ref("beta.id")], groups: [{ groupId: ref("group.id"), items: [ref("gamma.id")] }] },
       },
     ];
-  };
-  const declared = ["Alpha", { Group: ["Gamma"] }, "Beta"];
+  },
+  find: (_d, kind, title) => ({ Site: "site", SiteSectionGroup: "group", SiteStructureOrder: "order" })[kind] ?? title!.toLowerCase(),
+};
 
-  it("a top-level section dragged into a group: refresh shows it on the order, and up puts it back", async () => {
-    expect((await d.run("up", program(d))).error).toBeUndefined();
-    const site = d.resource("site").id!;
-    expect(navigation(d, site)).toEqual(declared);
-    drag(d, d.resource("beta").id!, d.resource("group").id!);
-    expect(navigation(d, site)).toEqual(["Alpha", { Group: ["Gamma", "Beta"] }]);
-
-    await expectRefreshShows(d, "order", "items");
-    d.emu.log.reset();
-    const r = await d.run("up");
-    expect(r.error).toBeUndefined();
-    expect(navigation(d, site)).toEqual(declared);
-    // One read of the structure, one move back to the top level (last there, where it belongs).
-    expect(d.emu.log.byRoute()).toEqual({
-      "GET /v1/orgs/:org/sites/:site/structure": 1,
-      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
-    });
-    const after = await d.run("preview", undefined, { flags: ["--expect-no-changes"] });
-    expect(after.error).toBeUndefined();
-  }, 240_000);
-
-  it("a grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
-    const site = d.resource("site").id!;
-    drag(d, d.resource("gamma").id!, undefined);
-    expect(navigation(d, site)).toEqual(["Alpha", { Group: [] }, "Beta", "Gamma"]);
-
-    await expectRefreshShows(d, "gamma", "groupId");
-    d.emu.log.reset();
-    const r = await d.run("up");
-    expect(r.error).toBeUndefined();
-    expect(navigation(d, site)).toEqual(declared);
-    expect(d.emu.log.byRoute()).toEqual({
-      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
-      "GET /v1/orgs/:org/sites/:site/structure": 1,
-    });
-    const after = await d.run("preview", undefined, { flags: ["--expect-no-changes"] });
-    expect(after.error).toBeUndefined();
-  }, 240_000);
-});
-
-describeDeployments("a DocsSite section moved to another container in the app", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  const program = (d: Deployment): Decl[] => {
+const docsSite: Form = {
+  label: "declared as a DocsSite",
+  program: (d) => {
     const s = d.emu.seeded.spaceIds;
     const sections = [
       { key: "alpha", spaceId: s[0], title: "Alpha" },
@@ -174,46 +136,56 @@ describeDeployments("a DocsSite section moved to another container in the app", 
       { key: "beta", spaceId: s[1], title: "Beta" },
     ];
     return [{ kind: "DocsSite", name: "docs", args: { site: { title: "Placement Docs" }, sections } }];
-  };
-  const declared = ["Alpha", { Group: ["Gamma"] }, "Beta"];
-  /** The child of that kind (and title), whatever the component names it. */
-  const child = (kind: string, title?: string) => {
+  },
+  find: (d, kind, title) => {
     const found = d.state().resources.find((r) => r.type.endsWith(`:${kind}`) && (title === undefined || r.outputs.title === title));
     if (!found) throw new Error(`no ${kind} ${title ?? ""} in state`);
-    return found;
-  };
+    return found.name;
+  },
+};
 
-  it("a top-level section dragged into the group: refresh shows it on the order, and up puts it back", async () => {
-    expect((await d.run("up", program(d))).error).toBeUndefined();
-    const site = child("Site").id!;
-    expect(navigation(d, site)).toEqual(declared);
-    drag(d, child("SiteSection", "Beta").id!, child("SiteSectionGroup").id!);
+const DECLARED = ["Alpha", { Group: ["Gamma"] }, "Beta"];
 
-    await expectRefreshShows(d, child("SiteStructureOrder").name, "items");
-    d.emu.log.reset();
-    const r = await d.run("up");
-    expect(r.error).toBeUndefined();
-    expect(navigation(d, site)).toEqual(declared);
-    expect(d.emu.log.byRoute()).toEqual({
-      "GET /v1/orgs/:org/sites/:site/structure": 1,
-      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+for (const form of [plain, docsSite]) {
+  describeDeployments(`a section moved to another container in the app, ${form.label}`, () => {
+    let d: Deployment;
+    beforeAll(async () => {
+      d = await startDeployment();
     });
-    expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
-  }, 240_000);
+    afterAll(async () => d?.close());
+    const id = (kind: string, title?: string) => d.resource(form.find(d, kind, title)).id!;
 
-  it("the grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
-    const site = child("Site").id!;
-    drag(d, child("SiteSection", "Gamma").id!, undefined);
+    /** After an app move: refresh shows it on `shownOn`'s `field`, up restores it with exactly `requests`, then nothing to do. */
+    async function expectRestored(shownOn: string, field: string, requests: Record<string, number>): Promise<void> {
+      await expectRefreshShows(d, shownOn, field);
+      d.emu.log.reset();
+      const r = await d.run("up");
+      expect(r.error).toBeUndefined();
+      expect(navigation(d, id("Site"))).toEqual(DECLARED);
+      expect(d.emu.log.byRoute()).toEqual(requests);
+      expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
+    }
 
-    await expectRefreshShows(d, child("SiteSection", "Gamma").name, "groupId");
-    d.emu.log.reset();
-    const r = await d.run("up");
-    expect(r.error).toBeUndefined();
-    expect(navigation(d, site)).toEqual(declared);
-    expect(d.emu.log.byRoute()).toEqual({
-      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
-      "GET /v1/orgs/:org/sites/:site/structure": 1,
-    });
-    expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
-  }, 240_000);
-});
+    it("a top-level section dragged into a group: refresh shows it on the order's items, and up puts it back", async () => {
+      expect((await d.run("up", form.program(d))).error).toBeUndefined();
+      expect(navigation(d, id("Site"))).toEqual(DECLARED);
+      drag(d, id("SiteSection", "Beta"), id("SiteSectionGroup"));
+      expect(navigation(d, id("Site"))).toEqual(["Alpha", { Group: ["Gamma", "Beta"] }]);
+      // One read of the structure, one move back to the top level (last there, where it belongs).
+      await expectRestored(form.find(d, "SiteStructureOrder"), "items", {
+        "GET /v1/orgs/:org/sites/:site/structure": 1,
+        "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+      });
+    }, 240_000);
+
+    it("a grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
+      drag(d, id("SiteSection", "Gamma"), undefined);
+      expect(navigation(d, id("Site"))).toEqual(["Alpha", { Group: [] }, "Beta", "Gamma"]);
+      // The section's own move back (last in the group, its only section), then the order's one read.
+      await expectRestored(form.find(d, "SiteSection", "Gamma"), "groupId", {
+        "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+        "GET /v1/orgs/:org/sites/:site/structure": 1,
+      });
+    }, 240_000);
+  });
+}
