@@ -41,7 +41,9 @@ const program = (e: Emulator): Decl[] => {
       args: { siteId: ref("site.id"), spaceId: s[0], title: "Alpha", icon: "book", path: "alpha", description: "The first", condition: BETA, default: true },
     },
     { kind: "SiteSectionGroup", name: "group", args: { siteId: ref("site.id"), title: "Group", icon: "box", draft: false } },
-    { kind: "SiteSectionGroup", name: "more", args: { siteId: ref("site.id"), title: "More" } },
+    { kind: "SiteSection", name: "delta", args: { siteId: ref("site.id"), spaceId: s[4], title: "Delta" } },
+    // Its membership authoritative: `sections`.
+    { kind: "SiteSectionGroup", name: "more", args: { siteId: ref("site.id"), title: "More", sections: [ref("delta.id")] } },
     { kind: "SiteSection", name: "gamma", args: { siteId: ref("site.id"), spaceId: s[2], title: "Gamma", groupId: ref("group.id") } },
     {
       kind: "SiteExternalLink",
@@ -219,6 +221,15 @@ const rows: Row[] = [
   { resource: "group", field: "title", edit: (d, id) => void (st(d).sectionGroups.get(id)!.title = "Renamed"), live: (d, id) => st(d).sectionGroups.get(id)!.title, declared: "Group", requests: { [route.group]: 1 } },
   { resource: "group", field: "icon", edit: (d, id) => void (st(d).sectionGroups.get(id)!.icon = "star"), live: (d, id) => st(d).sectionGroups.get(id)!.icon, declared: "box", requests: { [route.group]: 1 } },
   { resource: "group", field: "draft", edit: (d, id) => void (st(d).sectionGroups.get(id)!.draft = true), live: (d, id) => st(d).sectionGroups.get(id)!.draft, declared: false, requests: { [route.group]: 1 } },
+  {
+    resource: "more",
+    field: "sections",
+    edit: (d) => st(d).setSectionGroup(st(d).sections.get(d.resource("delta").id!)!, undefined),
+    live: (d) => st(d).groupOfSection(st(d).sections.get(d.resource("delta").id!)!)?.title,
+    declared: "More",
+    // A fresh read of the structure, then the section taken back into the group.
+    requests: { [route.structure]: 1, [route.section]: 1 },
+  },
   // SiteExternalLink
   ...(["title", "url", "description", "icon", "condition"] as const).map(
     (field): Row => ({
@@ -252,7 +263,7 @@ const rows: Row[] = [
   ...(
     [
       ["alpha", { [route.section]: 1, [route.sort]: 1 }],
-      ["link", { [route.link]: 1 }],
+      ["link", { [route.link]: 1, [route.sort]: 1 }],
       ["more", { [route.group]: 1 }],
     ] as const
   ).map(

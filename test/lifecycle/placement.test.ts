@@ -102,8 +102,8 @@ async function expectRefreshShows(d: Deployment, resource: string, field: string
 interface Form {
   label: string;
   program(d: Deployment): Decl[];
-  /** The state's name of the resource of that kind (and title). */
-  find(d: Deployment, kind: string, title?: string): string;
+  /** The resource of that kind (and title) in state. */
+  find(d: Deployment, kind: string, title?: string): ReturnType<Deployment["resource"]>;
 }
 
 const plain: Form = {
@@ -123,7 +123,7 @@ const plain: Form = {
       },
     ];
   },
-  find: (_d, kind, title) => ({ Site: "site", SiteSectionGroup: "group", SiteStructureOrder: "order" })[kind] ?? title!.toLowerCase(),
+  find: (d, kind, title) => d.resource(({ Site: "site", SiteSectionGroup: "group", SiteStructureOrder: "order" } as Record<string, string>)[kind] ?? title!.toLowerCase()),
 };
 
 const docsSite: Form = {
@@ -140,7 +140,7 @@ const docsSite: Form = {
   find: (d, kind, title) => {
     const found = d.state().resources.find((r) => r.type.endsWith(`:${kind}`) && (title === undefined || r.outputs.title === title));
     if (!found) throw new Error(`no ${kind} ${title ?? ""} in state`);
-    return found.name;
+    return found;
   },
 };
 
@@ -153,7 +153,7 @@ for (const form of [plain, docsSite]) {
       d = await startDeployment();
     });
     afterAll(async () => d?.close());
-    const id = (kind: string, title?: string) => d.resource(form.find(d, kind, title)).id!;
+    const id = (kind: string, title?: string) => form.find(d, kind, title).id!;
 
     /** After an app move: refresh shows it on `shownOn`'s `field`, up restores it with exactly `requests`, then nothing to do. */
     async function expectRestored(shownOn: string, field: string, requests: Record<string, number>): Promise<void> {
@@ -172,7 +172,7 @@ for (const form of [plain, docsSite]) {
       drag(d, id("SiteSection", "Beta"), id("SiteSectionGroup"));
       expect(navigation(d, id("Site"))).toEqual(["Alpha", { Group: ["Gamma", "Beta"] }]);
       // One read of the structure, one move back to the top level (last there, where it belongs).
-      await expectRestored(form.find(d, "SiteStructureOrder"), "items", {
+      await expectRestored(form.find(d, "SiteStructureOrder").name, "items", {
         "GET /v1/orgs/:org/sites/:site/structure": 1,
         "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
       });
@@ -182,7 +182,7 @@ for (const form of [plain, docsSite]) {
       drag(d, id("SiteSection", "Gamma"), undefined);
       expect(navigation(d, id("Site"))).toEqual(["Alpha", { Group: [] }, "Beta", "Gamma"]);
       // The section's own move back (last in the group, its only section), then the order's one read.
-      await expectRestored(form.find(d, "SiteSection", "Gamma"), "groupId", {
+      await expectRestored(form.find(d, "SiteSection", "Gamma").name, "groupId", {
         "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
         "GET /v1/orgs/:org/sites/:site/structure": 1,
       });
