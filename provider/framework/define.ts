@@ -11,6 +11,7 @@ import { providerFor } from "../shim";
 import { FORCE_DESTROY, type Cascade } from "./cascade";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
+import { checked, gated } from "./program";
 import { resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
 
 /**
@@ -70,6 +71,13 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   cascade?: Cascade;
   /** For kinds whose create POSTs a new object (sending it twice makes two); absent for kinds set by a PUT. */
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
+  /**
+   * Runs in the program's process as the class is constructed, before the resource is registered, for
+   * rules no provider call can check because they span resources (a provider call sees one resource, and
+   * at preview not even its IDs): it may refuse the declaration by throwing a pulumi.RunError that names
+   * the resources and the fix, and returns what to record once the resource object exists.
+   */
+  inProgram?(name: string, args: Props): ((resource: pulumi.Resource) => void) | void;
 }
 
 /** A declared resource: the engine's ResourceDef plus what the recipes need. */
@@ -86,6 +94,7 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
+  inProgram?: ResourceSpec<S, OS, T>["inProgram"];
 }
 
 const ENGINE_FIELDS = new Set(["adoptId"]);
@@ -135,6 +144,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     toInputs: spec.toInputs,
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
+    inProgram: spec.inProgram,
   };
 }
 
@@ -151,15 +161,22 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
   const secrets = def.secretOutputs;
   class GitbookResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
+      const registered = def.inProgram && checked(() => def.inProgram!(name, args as Props));
       super(
         providerFor(def.kind),
         name,
         resourceProps(name, def.schema, args, computedOutputs),
-        // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
-        secrets.length > 0 ? { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : opts,
+        {
+          ...opts,
+          // Registered once the program's checks across resources have passed (see program.ts).
+          dependsOn: gated(opts?.dependsOn),
+          // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
+          ...(secrets.length > 0 ? { additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : {}),
+        },
         "gitbook",
         def.kind,
       );
+      registered?.(this);
     }
   }
   Object.defineProperty(GitbookResource, "name", { value: def.kind });

@@ -14,6 +14,7 @@ import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { createOnce, declared, type Ctx, type Props } from "../framework/resource";
+import { placedByGroupId } from "./placement";
 import { readStructure } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -144,6 +145,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: placedByGroupId("SiteExternalLink"),
 });
 
 /** A link to another website in a GitBook site's navigation. */

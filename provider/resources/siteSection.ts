@@ -18,6 +18,7 @@ import { paths } from "../framework/paths";
 import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { changedFields } from "../framework/diff";
 import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -54,7 +55,7 @@ const inputs = z.object({
   groupId: id()
     .optional()
     .describe(
-      "ID of the section group holding the section: pass the SiteSectionGroup's `id` output (the group's own `sections` list then stays out: use one form per group). Absent: the site's top level, or wherever the group's `sections` puts it. Changing it moves the section in place (last in its new container, until a SiteStructureOrder places it); removing it moves the section back to the top level.",
+      "ID of the section group holding the section: pass the SiteSectionGroup's `id` output. A section's group has one source: a section with `groupId` must not be listed in a SiteSectionGroup's `sections` (the preview fails naming both). Refresh shows the section moved in the app, and the next `up` moves it back. Absent: the section is created at the top level, and this resource leaves its place to a SiteSectionGroup's `sections` or a SiteStructureOrder listing it (refresh shows a move there), or to the app when neither does. Changing it moves the section in place (last in its new container, until a SiteStructureOrder places it); removing it moves the section back to the top level.",
     )
     // Sent as `siteSectionGroupId` (POST and PATCH), null for the top level.
     .register(field, { change: "custom", remove: "clear" }),
@@ -226,6 +227,7 @@ export const definition = defineResource({
   update,
   delete: remove,
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces },
+  inProgram: placedByGroupId("SiteSection"),
 });
 
 /** A section of a GitBook docs site, created with its first space. */

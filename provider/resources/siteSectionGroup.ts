@@ -2,12 +2,13 @@
  * SiteSectionGroup: a named group of a site's sections in its navigation (e.g. "Products" holding one
  * section per product).
  *
- * A section joins a group in one of two ways, and a program should use one of them per group:
+ * A section joins a group in one of two ways, one per section:
  * - the group's `sections` (authoritative: the group holds exactly those sections; GitBook takes them
  *   in when the group is created, and afterwards each one that joins or leaves is one PATCH of that
  *   section's `siteSectionGroupId`, GitBook's only way to change a group's sections);
  * - each SiteSection's `groupId`, the group's `sections` left out.
- * Declaring both for one group makes the two fight whenever they disagree.
+ * Both for one section (or two groups' `sections` listing it) would fight at every refresh and up, so
+ * the program's process refuses it before anything is sent, naming both resources (placement.ts).
  *
  * GitBook has no GET for one group: reads find it in the site's structure, which the client shares
  * between concurrent reads, so refreshing every group, link and order of a site costs one GET. The
@@ -22,6 +23,7 @@ import { adoptIdField, field, id, organizationIdField, text } from "../framework
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { createOnce, declared, PartialFailure, type Ctx, type Props } from "../framework/resource";
+import { groupDeclares } from "./placement";
 import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -51,7 +53,7 @@ const inputs = z.object({
     })
     .optional()
     .describe(
-      "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead; removing it leaves the sections where they are.",
+      "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead: a section listed here must not declare `groupId`, nor be listed by another group (the preview fails naming both resources). Removing it leaves the sections where they are.",
     )
     // Each section that joins or leaves is a PATCH of that section.
     .register(field, { change: "custom" }),
@@ -179,6 +181,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: groupDeclares,
 });
 
 /** A group of sections in a GitBook site's navigation. */

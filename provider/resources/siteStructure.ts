@@ -131,6 +131,33 @@ export function longestIncreasing(xs: readonly number[]): Set<number> {
   return out;
 }
 
+// ---- Moving between containers -----------------------------------------------------------------
+
+/**
+ * Sends the one request that moves an item into another container, where GitBook puts it last: a
+ * section's `siteSectionGroupId`, a link's `parent`, a group's `parentSectionGroupId` (null for the top
+ * level). Site spaces cannot move between sections (a SiteSpace's section is replaced, not moved), and
+ * nothing moves into a section but site spaces: those are the caller's to refuse.
+ */
+export async function sendMoveInto(ctx: Ctx, org: string, site: string, item: Located, container: ContainerKey): Promise<void> {
+  const group = container === TOP_LEVEL ? null : container.slice("group:".length);
+  if (item.type === "site-section") await ctx.client.patch(paths.section(org, site, item.id), { body: { siteSectionGroupId: group } });
+  else if (item.type === "site-external-link") await ctx.client.patch(paths.externalLink(org, site, item.id), { body: { parent: group } });
+  else if (item.type === "site-section-group") await ctx.client.patch(paths.sectionGroup(org, site, item.id), { body: { parentSectionGroupId: group } });
+  else throw new Error(`cannot move ${item.type} ${item.id} into ${describeContainer(container)}`);
+}
+
+/** The tree after `sendMoveInto`: the item last in its new container. */
+export function relocate(tree: SiteTree, id: string, container: ContainerKey): void {
+  const item = tree.byId.get(id)!;
+  const from = tree.containers.get(item.container) ?? [];
+  from.splice(from.indexOf(item), 1);
+  item.container = container;
+  const to = tree.containers.get(container) ?? [];
+  if (to.length === 0) tree.containers.set(container, to);
+  to.push(item);
+}
+
 /** Sends one move: the item and its anchor are named with their types, as GitBook's sort wants them. */
 export async function sendMove(ctx: Ctx, org: string, site: string, tree: SiteTree, move: Move): Promise<void> {
   const pointer = (id: string) => ({ type: tree.byId.get(id)!.type, id });

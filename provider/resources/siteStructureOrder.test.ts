@@ -124,15 +124,28 @@ describe("ordering", () => {
     expect(env.emu.log.count({ route: SORT })).toBe(2);
   });
 
-  it("refuses, moving nothing, an item listed where it is not, naming where it is", async () => {
-    const err = await env.up("SiteStructureOrder", { siteId: t.siteId, items: [t.d, t.a], groups: [{ groupId: t.g, items: [t.b] }] }).catch((e: Error) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect((err as Error).message).toMatch(new RegExp(`items\\[0\\]: site-section ${t.d} is in section group ${t.g}, not in the site's top level`));
-    expect((err as Error).message).toMatch(new RegExp(`groups\\[0\\]\\.items\\[0\\]: site-section ${t.b} is in the site's top level, not in section group ${t.g}`));
-    expect((err as Error).message).toMatch(/groupId or the SiteSectionGroup's sections/);
+  it("moves an item listed in another container into the listed one (one request each), then sorts", async () => {
+    // D (in G) listed at the top level before A, B (at the top) listed in G, links and groups as well.
+    await env.up("SiteStructureOrder", { siteId: t.siteId, items: [t.d, t.a], groups: [{ groupId: t.g, items: [t.e, t.b, t.l] }] });
+    expect(top(t.siteId)).toEqual([t.d, t.a, t.c, t.g]);
+    expect(inGroup(t.siteId, t.g)).toEqual([t.e, t.b, t.l]);
+    // One read; D, B and L moved (each lands last in its new container), then D moved before A.
+    expect(env.emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 2,
+      "PATCH /v1/orgs/:org/sites/:site/external-links/:link": 1,
+      "PATCH /v1/orgs/:org/sites/:site/structure/sort": 1,
+    });
+  });
+
+  it("refuses, moving nothing, what cannot be where it is listed, naming where it is", async () => {
+    const ofB = env.emu.store.siteSpacesIn(t.siteId, t.b)[0]!.id;
+    const err = await env.up("SiteStructureOrder", { siteId: t.siteId, items: [t.d], sections: [{ sectionId: t.a, siteSpaces: [ofB] }] }).catch((e: Error) => e);
+    expect((err as Error).message).toMatch(new RegExp(`sections\\[0\\]\\.siteSpaces\\[0\\]: site space ${ofB} is in section ${t.b}, not in section ${t.a}, and a site space cannot move between sections`));
     expect(env.emu.log.writes()).toBe(0);
     const missing = await env.up("SiteStructureOrder", { siteId: t.siteId, groups: [{ groupId: "sitesg_nope", items: [] }], items: ["sitesc_nope"] }).catch((e: Error) => e);
     expect((missing as Error).message).toMatch(/groups\[0\]\.groupId: no section group sitesg_nope in the site; items\[0\]: sitesc_nope is not in the site's structure/);
+    expect(env.emu.log.writes()).toBe(0);
   });
 
   it("drops the order when its site is gone, and deletes without a request", async () => {

@@ -15,12 +15,16 @@
  * - Converging reads the structure once (one GET) and sends only the moves needed, fewest first: the
  *   items of a longest run already in the wanted order stay, every other listed item is moved once. An
  *   order already right sends no move; swapping two neighbours sends one.
- * - Sorting never moves an item between containers: which group holds a section or a link is the
- *   SiteSection's `groupId`, the SiteSectionGroup's `sections`, or the SiteExternalLink's `groupId`.
- *   A listed item found in another container fails the update, naming it and where it is, and nothing
- *   is moved.
- * - Refresh reads the actual order of the listed items: a reorder made outside Pulumi shows as drift in
- *   the list it changed, and the next `up` moves the items back.
+ * - A list also says where its items are: a listed section, link or group found in another container
+ *   (dragged there in the app) is moved back into the container it is listed in, one request each
+ *   (GitBook puts it last there), before the sorting. The container must agree with the item's own
+ *   declaration, if it has one (a SiteSection's `groupId` or a SiteSectionGroup's `sections`, a
+ *   SiteExternalLink's `groupId`): the program's process refuses a program where they differ, naming
+ *   both resources (placement.ts). Site spaces cannot move between sections: one listed in another
+ *   section fails the update, naming it, and nothing is moved.
+ * - Refresh reads the actual order of the listed items in their listed containers: a reorder made
+ *   outside Pulumi, or an item moved to another container, shows as drift in the list it changed, and
+ *   the next `up` puts the items back.
  * - The order is not an object: delete sends nothing and leaves the items where they are. Its ID is the
  *   site's, and a site should have one SiteStructureOrder.
  */
@@ -30,6 +34,7 @@ import { defineResource, resourceClass, type Inputs, type Outputs } from "../fra
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import { declared, type Ctx, type Props } from "../framework/resource";
+import { orderDeclares } from "./placement";
 import {
   describeContainer,
   groupContainer,
@@ -37,8 +42,10 @@ import {
   movesFor,
   oneAtATime,
   readStructure,
+  relocate,
   sectionContainer,
   sendMove,
+  sendMoveInto,
   TOP_LEVEL,
   type ContainerKey,
   type SiteTree,
@@ -77,22 +84,22 @@ const inputs = z
       .describe(
         "IDs of items of the site's top level, in the order they should appear: SiteSection, SiteSectionGroup and SiteExternalLink `id` outputs. " +
           "Only listed items move, and only relative to each other: an item not listed (made outside Pulumi, or left out) is never moved and keeps its place next to the items around it, while a listed item that moves goes right after the listed item before it (the first ones, right before the listed item after them); so unlisted items may sit anywhere among the listed ones. " +
-          "Each listed item must already be in this container (sorting never moves an item into or out of a group: that is the SiteSection's `groupId`, the SiteSectionGroup's `sections`, the SiteExternalLink's `groupId`), else the update fails naming it and moves nothing. " +
-          "Refresh reads the actual order of the listed items (a reorder made outside Pulumi is drift). Removing it stops ordering the top level (nothing moves).",
+          "A listed item found in a group (moved there in the app) is moved back to the top level first, one request. Where the item declares its place itself (a SiteSection's `groupId`, a SiteSectionGroup's `sections`, a SiteExternalLink's `groupId`), it must be the same, else the preview fails naming both resources. " +
+          "Refresh reads the actual order of the listed items at the top level (a reorder, or an item moved into a group, made outside Pulumi is drift). Removing it stops ordering the top level (nothing moves).",
       )
       .register(field, { change: "custom" }),
     groups: z
       .array(groupOrder)
       .optional()
       .describe(
-        "The order inside section groups, one entry per group ordered: its items (sections, nested groups, links) as `items` orders the top level. Removing it (or a group's entry) stops ordering those groups (nothing moves).",
+        "The order inside section groups, one entry per group ordered: its items (sections, nested groups, links) as `items` orders the top level, and as there, a listed item found elsewhere is moved into the group first. Removing it (or a group's entry) stops ordering those groups (nothing moves).",
       )
       .register(field, { change: "custom" }),
     sections: z
       .array(sectionOrder)
       .optional()
       .describe(
-        "The order of site spaces within sections, one entry per section ordered, as `items` orders the top level. Removing it (or a section's entry) stops ordering those sections (nothing moves).",
+        "The order of site spaces within sections, one entry per section ordered, as `items` orders the top level. A site space cannot move between sections: one listed here but found in another section fails the update, naming it. Removing it (or a section's entry) stops ordering those sections (nothing moves).",
       )
       .register(field, { change: "custom" }),
   })
@@ -137,7 +144,11 @@ function live(tree: SiteTree, props: Props): Props {
   };
 }
 
-/** Reads the structure once, checks every listed item is where it is listed, then sends the moves. */
+/**
+ * Reads the structure once and checks it, then sends the moves: first each listed item found in
+ * another container is moved into the one it is listed in (one request each, where GitBook puts it
+ * last), then each container is sorted.
+ */
 async function arrange(ctx: Ctx, given: SiteStructureOrderInputs): Promise<void> {
   const { organizationId: org, siteId: site } = given;
   await oneAtATime(ctx.client, org, site, async () => {
@@ -148,6 +159,7 @@ async function arrange(ctx: Ctx, given: SiteStructureOrderInputs): Promise<void>
       ...(given.groups ?? []).map((g, j) => ({ container: groupContainer(g.groupId), ids: g.items, path: `groups[${j}].items` })),
       ...(given.sections ?? []).map((s, j) => ({ container: sectionContainer(s.sectionId), ids: s.siteSpaces, path: `sections[${j}].siteSpaces` })),
     ];
+    const moving: { id: string; container: ContainerKey }[] = [];
     const problems = [
       ...(given.groups ?? []).flatMap((g, j) => (tree.byId.get(g.groupId)?.type === "site-section-group" ? [] : [`groups[${j}].groupId: no section group ${g.groupId} in the site`])),
       ...(given.sections ?? []).flatMap((s, j) => (tree.byId.get(s.sectionId)?.type === "site-section" ? [] : [`sections[${j}].sectionId: no section ${s.sectionId} in the site`])),
@@ -155,16 +167,21 @@ async function arrange(ctx: Ctx, given: SiteStructureOrderInputs): Promise<void>
         ids.flatMap((id, i) => {
           const at = tree.byId.get(id);
           if (!at) return [`${path}[${i}]: ${id} is not in the site's structure`];
-          if (at.container !== container) return [`${path}[${i}]: ${at.type} ${id} is in ${describeContainer(at.container)}, not in ${describeContainer(container)}`];
+          if (at.container === container) return [];
+          // What holds sections, links and groups is the top level or a group; what holds site spaces, a section.
+          if ((at.type === "site-space") !== container.startsWith("section:")) return [`${path}[${i}]: ${at.type} ${id} cannot be in ${describeContainer(container)}`];
+          if (at.type === "site-space") {
+            return [`${path}[${i}]: site space ${id} is in ${describeContainer(at.container)}, not in ${describeContainer(container)}, and a site space cannot move between sections (a SiteSpace's sectionId replaces it)`];
+          }
+          moving.push({ id, container });
           return [];
         }),
       ),
     ];
-    if (problems.length > 0) {
-      throw new Error(
-        `SiteStructureOrder: cannot order site ${site}, nothing was moved: ${problems.join("; ")}. ` +
-          "Sorting orders items within their container only: a section joins a group through its SiteSection groupId or the SiteSectionGroup's sections, a link through its groupId.",
-      );
+    if (problems.length > 0) throw new Error(`SiteStructureOrder: cannot order site ${site}, nothing was moved: ${problems.join("; ")}.`);
+    for (const { id, container } of moving) {
+      await sendMoveInto(ctx, org, site, tree.byId.get(id)!, container);
+      relocate(tree, id, container);
     }
     for (const { container, ids } of lists) for (const move of movesFor(idsIn(tree, container), ids)) await sendMove(ctx, org, site, tree, move);
   });
@@ -193,7 +210,7 @@ export const definition = defineResource({
   noun: "site structure order",
   summary:
     "The order of a site's navigation, as the program lists it: its top-level sections, groups and links (`items`), what each section group holds (`groups`), and each section's site spaces (`sections`). " +
-    "It takes the items' IDs, so Pulumi runs it after the items exist and again when they change. Converging reads the site's structure once and sends only the sort requests needed: none when the order is right, one for two swapped neighbours, in general one per listed item outside a longest run already in order. " +
+    "It takes the items' IDs, so Pulumi runs it after the items exist and again when they change. Converging reads the site's structure once and sends only the requests needed: one per listed item found in another container (moved back into the one listed), then the sorts: none when the order is right, one for two swapped neighbours, in general one per listed item outside a longest run already in order. " +
     "A check at preview refuses an item listed twice or in two places. An order is not an object: its ID is the site's (one per site), adoption does not apply, and delete sends nothing and leaves the items where they are.",
   inputs,
   outputs,
@@ -204,6 +221,7 @@ export const definition = defineResource({
   update,
   // The order is not an object: the items stay where they are.
   delete: async () => {},
+  inProgram: orderDeclares,
 });
 
 /** The order of a GitBook site's navigation. */

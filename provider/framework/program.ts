@@ -1,0 +1,51 @@
+/**
+ * Checks that span resources run in the program's process, as the resource classes are constructed
+ * (see ResourceSpec.inProgram): a check refuses a declaration by throwing as the offending resource is
+ * constructed, which fails the program.
+ *
+ * Failing the program is not enough on its own: the resources constructed before the offending one are
+ * already on their way to the engine, and under `pulumi up --skip-preview` the engine creates them
+ * while the program fails (seen on 3.248: the site and a group were created after the program's error).
+ * So every resource's registration waits for the end of the synchronous run it was constructed in (one
+ * macrotask, through a promise in its `dependsOn`), and a run in which a check refused something
+ * registers nothing: its registrations wait forever, which holds no event-loop handle, so the program
+ * ends with its one error and no request is sent. A program that awaits between constructions is gated
+ * per synchronous run: what it registered before the await has gone already.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+
+interface Run {
+  refused: boolean;
+  released: Promise<void>;
+}
+
+let current: Run | undefined;
+
+function run(): Run {
+  if (current) return current;
+  const r: Run = { refused: false, released: Promise.resolve() };
+  r.released = new Promise<void>((resolve) =>
+    setImmediate(() => {
+      if (current === r) current = undefined;
+      if (!r.refused) resolve();
+    }),
+  );
+  return (current = r);
+}
+
+/** The `dependsOn` to register a resource with: the program's own, once the current run has passed its checks. */
+export function gated(dependsOn: pulumi.CustomResourceOptions["dependsOn"]): pulumi.CustomResourceOptions["dependsOn"] {
+  const { released } = run();
+  return released.then(() => dependsOn ?? []) as pulumi.CustomResourceOptions["dependsOn"];
+}
+
+/** Runs a cross-resource check; when it throws, nothing of the current run is registered. */
+export function checked<T>(check: () => T): T {
+  const r = run();
+  try {
+    return check();
+  } catch (e) {
+    r.refused = true;
+    throw e;
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * The program-side checks of where navigation items sit (placement.ts), through the resource classes
+ * under Pulumi's mocks: what is refused and how it is named, what passes, and that a refused run
+ * registers nothing at all.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, expect, it } from "vitest";
+import { DocsSite, Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteStructureOrder } from "../index";
+
+const registered: string[] = [];
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push(args.name);
+        return { id: `${args.name}-id`, state: args.inputs };
+      },
+      call: () => ({}),
+    },
+    "placement",
+    "test",
+    false,
+  );
+});
+
+/** Resolves once every one of `resources` is registered. */
+const registeredAll = (resources: pulumi.Resource[]) => new Promise((resolve) => pulumi.all(resources.map((r) => r.urn)).apply(resolve));
+/** The next synchronous run of the program (a new macrotask). */
+const nextRun = () => new Promise((resolve) => setImmediate(resolve));
+
+it("refuses a link whose groupId and an order's items disagree, naming both", () => {
+  const site = new Site("p1-site", { title: "Docs" });
+  const group = new SiteSectionGroup("p1-group", { siteId: site.id, title: "G" });
+  const link = new SiteExternalLink("p1-link", { siteId: site.id, title: "Blog", url: "https://blog.acme.test", groupId: group.id });
+  expect(() => new SiteStructureOrder("p1-order", { siteId: site.id, items: [group.id, link.id] })).toThrow(
+    'SiteStructureOrder "p1-order": its items put SiteExternalLink "p1-link" in the site\'s top level, but SiteExternalLink "p1-link"\'s groupId puts it in SiteSectionGroup "p1-group". An item has one place: list it in the order under the container SiteExternalLink "p1-link"\'s groupId names, or change that.',
+  );
+});
+
+it("refuses a section an order lists in another group than its group's sections", () => {
+  const site = new Site("p2-site", { title: "Docs" });
+  const sec = new SiteSection("p2-sec", { siteId: site.id, spaceId: "space" });
+  const a = new SiteSectionGroup("p2-a", { siteId: site.id, title: "A", sections: [sec.id] });
+  const b = new SiteSectionGroup("p2-b", { siteId: site.id, title: "B" });
+  expect(() => new SiteStructureOrder("p2-order", { siteId: site.id, items: [a.id, b.id], groups: [{ groupId: b.id, items: [sec.id] }] })).toThrow(
+    /its groups\[0\]\.items put SiteSection "p2-sec" in SiteSectionGroup "p2-b", but SiteSectionGroup "p2-a"'s sections puts it in SiteSectionGroup "p2-a"/,
+  );
+});
+
+it("registers nothing of a refused run, not even what was declared before the refusal", async () => {
+  const site = new Site("p3-site", { title: "Docs" });
+  const sec = new SiteSection("p3-sec", { siteId: site.id, spaceId: "space" });
+  new SiteSectionGroup("p3-a", { siteId: site.id, title: "A", sections: [sec.id] });
+  expect(() => new SiteSectionGroup("p3-b", { siteId: site.id, title: "B", sections: [sec.id] })).toThrow(/SiteSectionGroup "p3-b": its sections set the group of SiteSection "p3-sec", which SiteSectionGroup "p3-a"'s sections already sets/);
+  // A later run registers: by the time it has, the refused one would have too, had it been let through.
+  await nextRun();
+  await registeredAll([new Site("p3-control", { title: "Docs" })]);
+  expect(registered.filter((n) => n.startsWith("p3-"))).toEqual(["p3-control"]);
+});
+
+it("passes, and registers, a program whose declarations agree: each section's one source, an order that follows it", async () => {
+  const site = new Site("p4-site", { title: "Docs" });
+  const top = new SiteSection("p4-top", { siteId: site.id, spaceId: "s1" });
+  const viaGroupId = new SiteSectionGroup("p4-g1", { siteId: site.id, title: "G1" });
+  const inG1 = new SiteSection("p4-in-g1", { siteId: site.id, spaceId: "s2", groupId: viaGroupId.id });
+  const free = new SiteSection("p4-free", { siteId: site.id, spaceId: "s3" });
+  const viaSections = new SiteSectionGroup("p4-g2", { siteId: site.id, title: "G2", sections: [free.id] });
+  const order = new SiteStructureOrder("p4-order", {
+    siteId: site.id,
+    items: [top.id, viaGroupId.id, viaSections.id],
+    groups: [
+      { groupId: viaGroupId.id, items: [inG1.id] },
+      { groupId: viaSections.id, items: [free.id] },
+    ],
+  });
+  const docs = new DocsSite("p4-docs", { site: { title: "Docs" }, sections: [{ key: "a", spaceId: "s1" }, { type: "group", key: "g", title: "G", sections: [{ key: "b", spaceId: "s2" }] }] });
+  await registeredAll([order, docs.order!]);
+  expect(registered).toEqual(expect.arrayContaining(["p4-site", "p4-top", "p4-g1", "p4-in-g1", "p4-free", "p4-g2", "p4-order"]));
+  // The component, its site, two sections, the group and the order.
+  expect(registered.filter((n) => n.startsWith("p4-docs"))).toHaveLength(6);
+});
