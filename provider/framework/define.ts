@@ -45,6 +45,11 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   outputs: OS;
   /** The replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
+  /**
+   * What deleting the object takes with it (e.g. "its pages"), for kinds that hold content: a plan
+   * that would replace one fails unless the program sets `allowReplacement: true` (engine.diff).
+   */
+  holds?: string;
   /** Maps a property bag to its comparable view (e.g. a document to its hash). */
   view?: (props: Props) => Props;
   /** Every input the API reports for `obj`, keyed like the inputs (undefined when shown unset). */
@@ -75,7 +80,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
 }
 
-const ENGINE_FIELDS = new Set(["adoptId"]);
+/** Inputs that steer the provider and are never compared or sent. */
+const ENGINE_FIELDS = new Set(["adoptId", "allowReplacement"]);
 
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
   const shape = spec.inputs.shape as Record<string, z.ZodType>;
@@ -112,6 +118,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     live: spec.live,
     // The one place a resource's outputs are assembled from its parts.
     outputsOf: (declaredInputs, obj, props = declaredInputs) => ({ ...declaredInputs, ...spec.computed(obj, props) }) as Outputs<S, OS>,
+    ...(spec.holds ? { holds: spec.holds } : {}),
     prepare: spec.prepare,
     create: spec.create,
     read: spec.read,

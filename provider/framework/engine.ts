@@ -76,13 +76,30 @@ export async function diff(rt: ProviderRuntime, def: ResourceDef, id: string, ol
     const o = stripProvider(olds);
     claimsOf(c.client).hold(def.kind, id, o, true);
     for (const f of def.replacedBy?.(c, id, o) ?? []) if (!replaces.includes(f)) replaces = [...replaces, f];
-    if (replaces.length > 0) claimsOf(c.client).replacing(def.kind, id);
   }
+  const refused = refusedReplacement(def, id, replaces, news);
+  if (refused) throw explainFailure(def, news, id, new Error(refused));
+  if (c && replaces.length > 0) claimsOf(c.client).replacing(def.kind, id);
   return {
     changes: d.changes || replaces.length > 0,
     replaces,
     deleteBeforeReplace: replaces.length > 0 && def.diff.deleteBeforeReplace === true,
   };
+}
+
+/**
+ * Why a plan may not replace this object, or undefined when it may. Replacing an object that holds
+ * content deletes it with that content (a space's pages go to GitBook's trash), so it is never a
+ * line among others in a preview: the diff fails, before any request, until the program opts in.
+ */
+function refusedReplacement(def: ResourceDef, id: string, replaces: readonly string[], news: Props): string | undefined {
+  if (!def.holds || replaces.length === 0 || news.allowReplacement === true) return undefined;
+  const fields = replaces.join(", ");
+  return (
+    `${fields}: this change replaces the ${def.kind}: GitBook cannot make it in place, so the plan would delete ${def.kind} ${id} ` +
+    `(${def.holds} going with it to GitBook's trash) and create an empty one. Nothing was changed. Put ${fields} back to keep it; ` +
+    `to replace it all the same, set allowReplacement: true on this resource for that run.`
+  );
 }
 
 export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {

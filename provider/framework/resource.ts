@@ -25,6 +25,8 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   /** Input schema: validates at check, and its `.describe()` texts are the documentation. */
   schema: z.ZodObject;
   diff: DiffRules;
+  /** What deleting the object takes with it, for kinds holding content: their replacement needs `allowReplacement` (see engine.diff). */
+  holds?: string;
   /**
    * Runs at check on inputs the schema accepted: completes them from outside the program (an
    * OpenAPI spec's file is hashed), or fails naming the property.

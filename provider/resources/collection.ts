@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { ApiCollection } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
+import { adoptIdField, allowReplacementField, field, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce, declared, getOrUndefined, patchBody, type Ctx } from "../framework/resource";
@@ -29,6 +29,7 @@ const inputs = z.object({
   parent: parentField("collection"),
   defaultLevel: defaultLevelField("collection", "its parent collection, or of the organization at the top level"),
   adoptId: adoptIdField,
+  allowReplacement: allowReplacementField,
 });
 
 const outputs = z.object({
@@ -82,6 +83,7 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
 export const definition = defineResource({
   kind: "Collection",
   noun: "collection",
+  holds: "the spaces and collections in it, and their pages,",
   summary:
     "A collection: a folder of the organization's content tree holding spaces and other collections (their `parent`). GitBook deletes a collection with everything still in it, so spaces and collections of the program inside it take its `id` as their `parent` (Pulumi then deletes or moves them first).",
   inputs,

@@ -169,10 +169,14 @@ describe("update", () => {
     expect(env.emu.log.count({ method: "POST", route: /\/move$/ })).toBe(2);
   });
 
-  it("replaces the space for another organization", async () => {
+  it("replaces the space for another organization only when the program allows it: the plan would trash its pages", async () => {
     const s = await created();
-    const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook" })).inputs!);
+    const refused = env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook" })).inputs!);
+    await expect(refused).rejects.toThrow(/organizationId: this change replaces the Space: .*its pages going with it to GitBook's trash.*allowReplacement: true/);
+    const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook", allowReplacement: true })).inputs!);
     expect(d).toMatchObject({ replaces: ["organizationId"], deleteBeforeReplace: false });
+    // Allowing it is not a change of its own.
+    expect(await env.diff("Space", s, (await env.check("Space", { title: "Handbook", allowReplacement: true })).inputs!)).toMatchObject({ changes: false });
   });
 });
 
