@@ -238,7 +238,11 @@ export class DocsSite extends pulumi.ComponentResource {
     this.links = links;
     this.spaces = spaces;
     this.siteId = siteId;
-    this.siteUrls = this.site.urls;
+    // Where readers find the site is the publication's fact when a SitePublication owns it (see Site).
+    const publishedUrl = this.publication?.publishedUrl;
+    this.siteUrls = publishedUrl
+      ? pulumi.all([this.site.urls, publishedUrl]).apply(([urls, published]) => ({ ...urls, ...(published ? { published } : {}) }))
+      : this.site.urls;
     this.sectionIds = byKey(Object.entries(sections).map(([k, r]) => [k, r.id]));
     this.siteSpaceIds = byKey([
       ...Object.entries(sections).map(([k, r]) => [k, r.siteSpaceId] as const),

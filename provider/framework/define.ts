@@ -10,7 +10,7 @@ import { z } from "zod";
 import { providerFor } from "../shim";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
-import { resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+import { DECLARED_KEY, resourceProps, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
 
 /** A resource's inputs after check: what its schema produces. */
 export type Inputs<S extends z.ZodObject> = z.output<S>;
@@ -116,8 +116,14 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     patch,
     secretOutputs: Object.keys(outputShape).filter((k) => ruleOf(outputShape[k]!).secret === true),
     live: spec.live,
-    // The one place a resource's outputs are assembled from its parts.
-    outputsOf: (declaredInputs, obj, props = declaredInputs) => ({ ...declaredInputs, ...spec.computed(obj, props) }) as Outputs<S, OS>,
+    // The one place a resource's outputs are assembled from its parts, with which live fields the
+    // program declared (the outputs hold every live field's value either way; see DECLARED_KEY).
+    outputsOf: (declaredInputs, obj, props = declaredInputs) =>
+      ({
+        ...declaredInputs,
+        ...spec.computed(obj, props),
+        ...(diff.liveFields!.length > 0 ? { [DECLARED_KEY]: diff.liveFields!.filter((f) => declaredInputs[f] !== undefined) } : {}),
+      }) as Outputs<S, OS>,
     ...(spec.holds ? { holds: spec.holds } : {}),
     prepare: spec.prepare,
     create: spec.create,

@@ -10,7 +10,7 @@ import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { explainFailure } from "./failure";
-import { adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+import { adoptTargetMissing, asDeclared, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -22,9 +22,18 @@ function schemaFields(def: ResourceDef): string[] {
 
 function withProvider(e: unknown, from: Props): unknown {
   if (e instanceof PartialFailure) {
-    e.properties = cleanOutputs({ ...e.properties, __provider: from.__provider });
+    e.properties = cleanOutputs({ ...e.properties, ...nameOf(from), __provider: from.__provider });
   }
   return e;
+}
+
+/**
+ * The program's name for the resource, kept in its outputs too: read sees only the outputs, and hands
+ * the name back with the inputs, so a refresh leaves the recorded inputs as they were (and an error
+ * in refresh or destroy names the resource as the program does).
+ */
+function nameOf(p: Props): Props {
+  return typeof p[NAME_KEY] === "string" ? { [NAME_KEY]: p[NAME_KEY] } : {};
 }
 
 /** Fails at configure when a setting is malformed, naming it; every later call fails the same way (see config.ts). */
@@ -120,11 +129,11 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
       hold(rt, def, adoptId, live, true);
       const outs = await def.update(c, adoptId, live, stripProvider(inputs));
       hold(rt, def, adoptId, outs, true);
-      return { id: adoptId, outs: cleanOutputs(outs) };
+      return { id: adoptId, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
     }
     const { id, outs } = await def.create(c, stripProvider(inputs));
     hold(rt, def, id, outs, true);
-    return { id, outs: cleanOutputs(outs) };
+    return { id, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
     throw explainFailure(def, inputs, undefined, withProvider(e, inputs));
@@ -141,16 +150,17 @@ export async function read(rt: ProviderRuntime, def: ResourceDef, id: string, pr
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
   hold(rt, def, id, live, false);
-  const outs = cleanOutputs(live);
-  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), outs, def.diff.nullValues);
-  return { id, props: outs, inputs: cleanOutputs(inputs) } as pulumi.dynamic.ReadResult;
+  const outs = cleanOutputs({ ...live, ...nameOf(props) });
+  // Only what the program declares: an undeclared live field's output is not an input (see DECLARED_KEY).
+  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), asDeclared(def.diff.liveFields ?? [], outs), def.diff.nullValues);
+  return { id, props: outs, inputs: cleanOutputs({ ...inputs, ...nameOf(props) }) } as pulumi.dynamic.ReadResult;
 }
 
 export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   try {
     const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news));
     hold(rt, def, id, outs, true);
-    return { outs: cleanOutputs(outs) };
+    return { outs: cleanOutputs({ ...outs, ...nameOf(news) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
     throw explainFailure(def, news, id, withProvider(e, news));

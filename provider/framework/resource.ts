@@ -12,6 +12,29 @@ import type { DiffRules } from "./diff";
 /** Where a resource's inputs carry the program's name for it (see resourceProps). */
 export const NAME_KEY = "__gitbookName";
 
+/**
+ * Where a resource's outputs list the live fields (DiffRules.liveFields) the program declared. A live
+ * field's output holds the object's value whether or not the program declares it, so the outputs
+ * alone cannot say which inputs refresh should hand back: without this list, a refresh recorded
+ * undeclared live values (a site's `type`) as inputs, and the next plan showed them as removals.
+ * Outputs written before the list existed count as declaring none.
+ */
+export const DECLARED_KEY = "__gitbookDeclared";
+
+/** The live fields the recorded outputs say the program declared. */
+export function declaredLive(liveFields: readonly string[], outs: Props): string[] {
+  const listed = outs[DECLARED_KEY];
+  return Array.isArray(listed) ? liveFields.filter((f) => listed.includes(f)) : [];
+}
+
+/** The recorded outputs as the program declared them: without the live fields it did not declare. */
+export function asDeclared(liveFields: readonly string[], outs: Props): Props {
+  const keep = declaredLive(liveFields, outs);
+  const out: Props = { ...outs };
+  for (const f of liveFields) if (!keep.includes(f)) delete out[f];
+  return out;
+}
+
 export interface Ctx {
   client: GitbookClient;
   config: ProviderConfig;
