@@ -84,6 +84,22 @@ describeDeployments("every kind, declared minimally: refresh hands back only wha
     expect(preview.error).toBeUndefined();
     expect(preview.steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name} [${(x.changed ?? []).join(", ")}]`)).toEqual(["update site [title]"]);
   });
+
+  it("clears the undeclared fields an earlier version's refresh recorded as inputs, at the next refresh", async () => {
+    // The checkpoint as 0.1.0 left it after a refresh: no list of declared live fields, and the
+    // site's live settings recorded as if the program declared them.
+    await d.editState((resources) => {
+      for (const r of resources) {
+        delete r.outputs.__gitbookDeclared;
+        if (r.name === "site") Object.assign(r.inputs, { type: r.outputs.type, visibility: r.outputs.visibility, published: true });
+      }
+    });
+    expect((await d.run("refresh")).error).toBeUndefined();
+    const site = d.resource("site");
+    expect(Object.keys(site.inputs).filter((k) => !k.startsWith("__")).sort()).toEqual(["organizationId", "title"]);
+    // The site's settings are still its outputs, as GitBook reports them.
+    expect(site.outputs).toMatchObject({ type: expect.any(String), visibility: "public" });
+  });
 });
 
 describeDeployments("every DocsSite option of the reference", () => {
