@@ -10,7 +10,7 @@ import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { explainFailure } from "./failure";
-import { adoptTargetMissing, asDeclared, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+import { adoptTargetMissing, asDeclared, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, withDeclaredLive, type Ctx, type Props, type ResourceDef } from "./resource";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -116,7 +116,7 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
     const c = ctx(rt);
     const adoptId = inputs.adoptId;
     if (typeof adoptId === "string" && adoptId && !claimsOf(c.client).isBeingReplaced(def.kind, adoptId)) {
-      const live = await def.read(c, adoptId, stripProvider(inputs));
+      const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
       const fixed = changedFields(def.diff, live, inputs).filter((f) => def.diff.replaceOn.includes(f));

@@ -27,6 +27,11 @@ export function declaredLive(liveFields: readonly string[], outs: Props): string
   return Array.isArray(listed) ? liveFields.filter((f) => listed.includes(f)) : [];
 }
 
+/** Inputs in the shape of recorded outputs: each live field they hold is declared (for a read of inputs, as adoption does). */
+export function withDeclaredLive(liveFields: readonly string[], inputs: Props): Props {
+  return { ...inputs, [DECLARED_KEY]: liveFields.filter((f) => inputs[f] !== undefined) };
+}
+
 /** The recorded outputs as the program declared them: without the live fields it did not declare. */
 export function asDeclared(liveFields: readonly string[], outs: Props): Props {
   const keep = declaredLive(liveFields, outs);
