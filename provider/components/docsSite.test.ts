@@ -43,6 +43,7 @@ beforeAll(async () => {
         if (args.type.endsWith(":SiteSection")) state.siteSpaceId = `${args.name}#own-site-space`;
         if (args.type.endsWith(":ShareLink")) state.url = `https://docs.example/${args.name}?share=k3y`;
         if (args.type.endsWith(":Site")) state.urls = { published: `https://docs.example/${args.name}` };
+        if (args.type.endsWith(":SitePublication")) state.publishedUrl = `https://live.example/${args.name}`;
         return { id: args.custom ? `${args.name}#id` : undefined, state };
       },
       call: () => ({}),
@@ -447,6 +448,8 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(children.length).toBe(11);
     expect(publicationDeps.get("docs/publication")?.sort()).toEqual(children.sort());
     expect(c.publication).toBeDefined();
+    // Where readers find the site is the publication's fact (the Site, applied before it, does not record it).
+    expect((await value(c.siteUrls)).published).toBe("https://live.example/docs/publication");
   });
 
   it("refuses a site.published known only at deployment time: whether to publish is decided at construction", () => {
