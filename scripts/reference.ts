@@ -93,6 +93,7 @@ function rows(schema: JsonSchema, prefix: string, required: (field: string, s: J
 /** What changing and removing an input does, from the rule its field declares. */
 function effectOf(def: Resource, name: string): string {
   if (name === "adoptId") return "used only at the first creation";
+  if (name === "allowReplacement") return "never compared or sent: allows the plan a replacement";
   const shape = def.schema.shape as Record<string, z.ZodType>;
   const rule = ruleOf(shape[name]!);
   if (rule.local) return "provider-local: never sent to or read from GitBook; a change is recorded in state with no request";
@@ -228,7 +229,7 @@ function outputTable(list: OutputDoc[], typesAreCode = true): string[] {
   return ["| Output | Type | Description |", "|---|---|---|", ...list.map((o) => `| ${code(o.name)} | ${typesAreCode ? code(cell(o.type)) : typeCell(o.type)} | ${cell(o.description)} |`)];
 }
 
-function replacement(kind: string, diff: DiffRules, adoptable: boolean): string[] {
+function replacement(kind: string, diff: DiffRules, adoptable: boolean, holds?: string): string[] {
   const inPlace = diff.fields.filter((f) => !diff.replaceOn.includes(f) && !(diff.localFields ?? []).includes(f));
   const order = diff.deleteBeforeReplace
     ? "The old object is deleted before its replacement is created (the two would collide)."
@@ -236,6 +237,9 @@ function replacement(kind: string, diff: DiffRules, adoptable: boolean): string[
   const live = diff.liveFields ?? [];
   return [
     `Replaced when ${diff.replaceOn.map(code).join(" or ")} changes. ${order}`,
+    ...(holds
+      ? ["", `A replacement deletes the ${kind} with ${holds.replace(/,$/, "")} (to GitBook's trash), so a plan that would replace one fails at preview, naming it and the field, unless the program sets \`allowReplacement: true\`.`]
+      : []),
     "",
     `Updated in place: ${inPlace.map(code).join(", ")}.${adoptable ? " `adoptId` matters only at the first creation; a replacement is refused while it is still set (remove it, and the replacement creates a new object)." : ""}`,
     ...(live.length
@@ -285,7 +289,7 @@ export function generateReference(root: string): string {
       "",
       "### Replacement",
       "",
-      ...replacement(kind, r.diff, "adoptId" in r.schema.shape),
+      ...replacement(kind, r.diff, "adoptId" in r.schema.shape, r.holds),
       "",
       "### Example",
       "",
@@ -302,7 +306,7 @@ export function generateReference(root: string): string {
     "## DocsSite",
     "",
     "A component that declares a whole site from one topology object: the Site, a SiteSection per section, a SiteSpace per further space of a section, and a ShareLink per share link, all children of the component.",
-    "Child names come from the keys (`<name>/<sectionKey>`, `<name>/<sectionKey>/<siteSpaceKey>`, `<name>/<shareLinkKey>`), so reordering entries replaces nothing.",
+    "Child names come from the keys (`<name>/<sectionKey>`, `<name>/<sectionKey>/<siteSpaceKey>`, `<name>/<shareLinkKey>`), so reordering entries replaces nothing. A created space is named by its own key alone (`<name>/spaces/<key>`: `space.key`, or its entry's key, unique across the topology), so moving its entry to another section or group, or renaming the section around it, keeps the same Space and its pages. A renamed key keeps every child it names when the old key is listed in the entry's `formerKeys` (Pulumi aliases); spaces created by earlier versions under `<name>/<sectionKey>/space` or `<name>/<sectionKey>/<siteSpaceKey>/space` are recognised the same way, so upgrading replaces nothing.",
     "The topology is checked when the component is constructed: a mistake names its path (e.g. `sections[2].siteSpaces[0].path must be 1 to 100 characters`) before anything is registered.",
     "Field values may be Outputs (checked by the resource instead); the lists, keys and `default` flags must be plain values.",
     "",

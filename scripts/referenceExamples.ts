@@ -53,14 +53,14 @@ export function SiteSectionGroup() {
 
 export function SiteExternalLink() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
-  new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" }); // links need a site with sections
-  new gitbook.SiteExternalLink("status", {
-    siteId: site.id,
-    title: "Status",
-    url: "https://status.acme.test",
-    icon: "signal",
-    condition: "visitor.claims.unsigned.customer == true",
-  });
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" });
+  // GitBook takes links only in a site made of sections: dependsOn creates the link after the section
+  // (without it, a link created first waits for the section).
+  new gitbook.SiteExternalLink(
+    "status",
+    { siteId: site.id, title: "Status", url: "https://status.acme.test", icon: "signal", condition: "visitor.claims.unsigned.customer == true" },
+    { dependsOn: [guides] },
+  );
 }
 
 export function SiteStructureOrder() {
@@ -71,7 +71,7 @@ export function SiteStructureOrder() {
   const cloud = new gitbook.SiteSection("cloud", { siteId: site.id, spaceId: "spc_cloud" });
   const edge = new gitbook.SiteSection("edge", { siteId: site.id, spaceId: "spc_edge" });
   const products = new gitbook.SiteSectionGroup("products", { siteId: site.id, title: "Products", sections: [cloud.id, edge.id] });
-  const status = new gitbook.SiteExternalLink("status", { siteId: site.id, title: "Status", url: "https://status.acme.test" });
+  const status = new gitbook.SiteExternalLink("status", { siteId: site.id, title: "Status", url: "https://status.acme.test" }, { dependsOn: [guides] });
   // The navigation in the program's order: only these items move, with the fewest sort requests.
   new gitbook.SiteStructureOrder("order", {
     siteId: site.id,

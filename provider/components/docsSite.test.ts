@@ -16,6 +16,8 @@ interface Registration {
   inputs: Record<string, any>;
   /** Input name -> URNs it depends on. */
   propertyDeps: Record<string, string[]>;
+  /** The names the resource is also known by (its aliases, each with the same parent and type). */
+  aliases: string[];
 }
 
 const registered: Registration[] = [];
@@ -41,6 +43,7 @@ beforeAll(async () => {
         if (args.type.endsWith(":SiteSection")) state.siteSpaceId = `${args.name}#own-site-space`;
         if (args.type.endsWith(":ShareLink")) state.url = `https://docs.example/${args.name}?share=k3y`;
         if (args.type.endsWith(":Site")) state.urls = { published: `https://docs.example/${args.name}` };
+        if (args.type.endsWith(":SitePublication")) state.publishedUrl = `https://live.example/${args.name}`;
         return { id: args.custom ? `${args.name}#id` : undefined, state };
       },
       call: () => ({}),
@@ -67,6 +70,10 @@ beforeAll(async () => {
       parent: req.getParent(),
       inputs,
       propertyDeps,
+      aliases: [
+        ...req.getAliasurnsList().map((u: string) => u.split("::").pop()!),
+        ...req.getAliasesList().map((a: any) => a.getSpec()?.getName()).filter((n: unknown) => typeof n === "string"),
+      ],
     });
     return original(req, callback);
   };
@@ -369,8 +376,8 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(children.sort()).toEqual(
       [
         "Site docs",
-        "Space docs/start/space",
-        "Space docs/guides/py/space",
+        "Space docs/spaces/start",
+        "Space docs/spaces/py",
         "SiteSection docs/start",
         "SiteSectionGroup docs/products",
         "SiteSection docs/api",
@@ -383,9 +390,12 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
         "SiteStructureOrder docs/order",
       ].sort(),
     );
-    expect(byName("docs/start/space").inputs).toEqual({ title: "Getting started", emoji: "🚀" });
-    expect(byName("docs/start").inputs.spaceId).toBe("docs/start/space#id");
-    expect(byName("docs/guides/py").inputs.spaceId).toBe("docs/guides/py/space#id");
+    expect(byName("docs/spaces/start").inputs).toEqual({ title: "Getting started", emoji: "🚀" });
+    expect(byName("docs/start").inputs.spaceId).toBe("docs/spaces/start#id");
+    expect(byName("docs/guides/py").inputs.spaceId).toBe("docs/spaces/py#id");
+    // Known too by the names earlier versions gave them (by place), so upgrading replaces nothing.
+    expect(byName("docs/spaces/start").aliases).toEqual(["docs/start/space"]);
+    expect(byName("docs/spaces/py").aliases).toEqual(["docs/guides/py/space"]);
     expect(byName("docs/api").inputs.groupId).toBe("docs/products#id");
     expect(byName("docs/status").inputs).toMatchObject({ groupId: "docs/products#id", title: "Status", url: "https://status.acme.test" });
     expect(byName("docs/blog").inputs.groupId).toBeUndefined();
@@ -438,6 +448,8 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(children.length).toBe(11);
     expect(publicationDeps.get("docs/publication")?.sort()).toEqual(children.sort());
     expect(c.publication).toBeDefined();
+    // Where readers find the site is the publication's fact (the Site, applied before it, does not record it).
+    expect((await value(c.siteUrls)).published).toBe("https://live.example/docs/publication");
   });
 
   it("refuses a site.published known only at deployment time: whether to publish is decided at construction", () => {
@@ -476,5 +488,59 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
         expect.stringMatching(/^sections\[4\]\.type must be a section/),
       ]),
     );
+  });
+
+  it("keeps a created space's name wherever its entry moves: another section, or into a group", async () => {
+    await build("docs", navigation());
+    const names = () => registered.filter((r) => kind(r.type) === "Space").map((r) => r.name).sort();
+    expect(names()).toEqual(["docs/spaces/py", "docs/spaces/start"]);
+    registered.length = 0;
+    const t: any = navigation();
+    // The py site space moves from guides to start; start moves into the group.
+    const py = t.sections[3].siteSpaces.shift();
+    const start = t.sections.shift();
+    start.siteSpaces = [py];
+    start.default = undefined;
+    t.sections[0].sections.push(start);
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(names()).toEqual(["docs/spaces/py", "docs/spaces/start"]);
+    expect(byName("docs/spaces/py").inputs).toEqual({ title: "Python guide" });
+    // The site space is a new pointer in its new section (GitBook cannot move one between sections); the space is the same.
+    expect(byName("docs/start/py").inputs.spaceId).toBe("docs/spaces/py#id");
+    expect(byName("docs/spaces/py").aliases).toEqual(["docs/start/py/space"]);
+  });
+
+  it("keeps every child of a renamed entry through formerKeys, and names a created space by space.key when given", async () => {
+    const t: any = navigation();
+    t.sections[3].key = "handbook";
+    t.sections[3].formerKeys = ["guides"];
+    t.sections[3].siteSpaces[0].formerKeys = ["python"];
+    t.sections[0].space.key = "intro";
+    t.sections[0].space.formerKeys = ["start"];
+    t.sections[2].formerKeys = ["news"];
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(byName("docs/handbook").aliases).toEqual(["docs/guides"]);
+    expect(byName("docs/handbook/py").aliases.sort()).toEqual(["docs/guides/py", "docs/guides/python", "docs/handbook/python"].sort());
+    expect(byName("docs/handbook/ts").aliases).toEqual(["docs/guides/ts"]);
+    expect(byName("docs/spaces/py").aliases.sort()).toEqual(
+      ["docs/spaces/python", "docs/handbook/py/space", "docs/handbook/python/space", "docs/guides/py/space", "docs/guides/python/space"].sort(),
+    );
+    expect(byName("docs/spaces/intro").aliases).toEqual(["docs/spaces/start", "docs/start/space"]);
+    expect(byName("docs/blog").aliases).toEqual(["docs/news"]);
+  });
+
+  it("refuses created spaces sharing a key, and former keys naming a current entry or claimed twice, naming both paths", () => {
+    const t: any = navigation();
+    t.sections[3].siteSpaces[1] = { key: "start", space: { title: "Another" } };
+    t.sections[2].formerKeys = ["guides"];
+    t.sections[1].formerKeys = ["old"];
+    t.sections[1].sections[1].formerKeys = ["old"];
+    expect(validateTopology(t).map((p) => p.message)).toEqual([
+      'sections[3].siteSpaces[1].space creates a space keyed "start", as sections[0].space (named by its entry\'s key) does: created spaces are named by key across the whole topology (`<name>/spaces/<key>`), whatever their section; set a distinct `space.key` on one of them (listing the key it had, if any, in `space.formerKeys`)',
+      'sections[1].sections[1].formerKeys[0] "old" is already a former key of sections[1]: one old name can lead to one entry',
+      'sections[2].formerKeys[0] "guides" is the key of sections[3] now; a former key names what an entry was called before, never another entry\'s key',
+    ]);
   });
 });

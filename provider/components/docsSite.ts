@@ -7,6 +7,15 @@
  * - Child names come from the keys in the topology (`<name>/<sectionKey>/<siteSpaceKey>`), never
  *   from positions, so reordering sections or site spaces in the program replaces nothing. Keys may
  *   not contain `/`, so derived names cannot collide.
+ * - What holds pages is named by its own key alone: a created Space is `<name>/spaces/<key>` (the
+ *   entry's key, or `space.key`), unique across the topology, so moving its entry to another section,
+ *   into a group, or renaming the section around it keeps the same Space (its pages with it). Site
+ *   space keys stay unique per section only (programs reuse `v1` across sections), so a SiteSpace moved
+ *   to another section is a new SiteSpace showing the same Space: a pointer replaced, no page lost.
+ * - Renames are aliases: `formerKeys` on any entry (and on `space`) lists the keys it had, and each
+ *   child is registered with the names those keys gave it, so the engine updates it in place. Spaces
+ *   created by earlier versions, named by their place (`<name>/<sectionKey>/space`,
+ *   `<name>/<sectionKey>/<siteSpaceKey>/space`), are recognised the same way.
  * - The topology is checked with zod when the component is constructed, before anything is
  *   registered, and a mistake names its path (`sections[2].siteSpaces[0].path must be 1 to 100
  *   characters`). Field limits are the resources' own schemas, so they are stated once. A value known
@@ -59,7 +68,7 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly groups: Readonly<Record<string, SiteSectionGroup>>;
   /** The SiteExternalLink resources, by link key. */
   readonly links: Readonly<Record<string, SiteExternalLink>>;
-  /** The Space resources the topology creates, by `<sectionKey>` or `<sectionKey>/<siteSpaceKey>`. */
+  /** The Space resources the topology creates, by `<sectionKey>` or `<sectionKey>/<siteSpaceKey>` (named `<name>/spaces/<key>`). */
   readonly spaces: Readonly<Record<string, Space>>;
   /** The SiteAdaptiveSchema resource, when the topology declares `visitorSchema`. */
   readonly visitorSchema?: SiteAdaptiveSchema;
@@ -88,6 +97,7 @@ export class DocsSite extends pulumi.ComponentResource {
     if (problems.length) {
       throw new pulumi.RunError(`DocsSite "${name}": ${problems.map((p) => p.message).join("; ")}`);
     }
+    const planned = plannedSpaces(name, topology);
     super("gitbook:components:DocsSite", name, {}, opts);
     const parent = { parent: this };
     const org = topology.site.organizationId;
@@ -103,17 +113,21 @@ export class DocsSite extends pulumi.ComponentResource {
     const groups: Record<string, SiteSectionGroup> = {};
     const links: Record<string, SiteExternalLink> = {};
     const spaces: Record<string, Space> = {};
-    /** The space an entry shows: the given ID, or a Space child created for it. */
+    /** The options of a child named `<name>/<key>` whose entry may have had other keys. */
+    const renamable = (e: Keyed, prefix = ""): pulumi.CustomResourceOptions => ({ parent: this, ...aliased(formerNames(name, prefix, e)) });
+    /** The space an entry shows: the given ID, or a Space child created for it (see plannedSpaces). */
     const spaceOf = (key: string, e: { spaceId?: pulumi.Input<string>; space?: DocsSiteSpace }): pulumi.Input<string> => {
       if (!e.space) return e.spaceId!;
-      spaces[key] = new Space(`${name}/${key}/space`, { ...withOrg, ...e.space }, parent);
+      const plan = planned.get(key)!;
+      const { key: _key, formerKeys: _former, ...args } = e.space;
+      spaces[key] = new Space(plan.name, { ...withOrg, ...args }, { parent: this, ...aliased(plan.aliases) });
       return spaces[key].id;
     };
     const addLink = (l: DocsSiteLink, groupId?: pulumi.Input<string>, after?: pulumi.Resource): SiteExternalLink =>
       (links[l.key] = new SiteExternalLink(
         `${name}/${l.key}`,
         { ...withOrg, siteId, title: l.title, url: l.url, ...defined({ description: l.description, icon: l.icon, draft: l.draft, condition: l.condition, adoptId: l.adoptId, groupId }) },
-        after ? { parent: this, dependsOn: [after] } : parent,
+        { ...renamable(l), ...(after ? { dependsOn: [after] } : {}) },
       ));
     const addSection = (s: DocsSiteSection, groupId?: pulumi.Input<string>): SiteSection => {
       const section = new SiteSection(
@@ -125,7 +139,7 @@ export class DocsSite extends pulumi.ComponentResource {
           ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, adoptId: s.adoptId, groupId }),
           ...(s.default ? { default: true } : {}),
         },
-        parent,
+        renamable(s),
       );
       sections[s.key] = section;
       for (const ss of s.siteSpaces ?? []) {
@@ -139,7 +153,7 @@ export class DocsSite extends pulumi.ComponentResource {
             ...defined({ path: ss.path, condition: ss.condition, adoptId: ss.adoptId }),
             ...(ss.default ? { default: true } : {}),
           },
-          parent,
+          { parent: this, ...aliased(siteSpaceNames(name, s, ss).slice(1)) },
         );
       }
       return section;
@@ -157,7 +171,7 @@ export class DocsSite extends pulumi.ComponentResource {
         const group = new SiteSectionGroup(
           `${name}/${e.key}`,
           { ...withOrg, siteId, title: e.title, ...defined({ icon: e.icon, draft: e.draft, adoptId: e.adoptId }) },
-          parent,
+          renamable(e),
         );
         groups[e.key] = group;
         firstContainer ??= group;
@@ -200,7 +214,7 @@ export class DocsSite extends pulumi.ComponentResource {
 
     const shareLinks: Record<string, ShareLink> = {};
     for (const l of topology.shareLinks ?? []) {
-      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active, adoptId: l.adoptId }) }, parent);
+      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active, adoptId: l.adoptId }) }, renamable(l));
     }
 
     // A plain boolean (validateTopology refuses an Output here): whether to manage publication at all is decided now.
@@ -224,7 +238,11 @@ export class DocsSite extends pulumi.ComponentResource {
     this.links = links;
     this.spaces = spaces;
     this.siteId = siteId;
-    this.siteUrls = this.site.urls;
+    // Where readers find the site is the publication's fact when a SitePublication owns it (see Site).
+    const publishedUrl = this.publication?.publishedUrl;
+    this.siteUrls = publishedUrl
+      ? pulumi.all([this.site.urls, publishedUrl]).apply(([urls, published]) => ({ ...urls, ...(published ? { published } : {}) }))
+      : this.site.urls;
     this.sectionIds = byKey(Object.entries(sections).map(([k, r]) => [k, r.id]));
     this.siteSpaceIds = byKey([
       ...Object.entries(sections).map(([k, r]) => [k, r.siteSpaceId] as const),
@@ -240,6 +258,62 @@ export class DocsSite extends pulumi.ComponentResource {
       shareLinkUrls: this.shareLinkUrls,
     });
   }
+}
+
+type Keyed = { key: string; formerKeys?: string[] };
+
+const keysOf = (e: Keyed): string[] => [e.key, ...(e.formerKeys ?? [])];
+
+/** `<name>/<prefix><former key>` for each former key of the entry. */
+function formerNames(name: string, prefix: string, e: Keyed): string[] {
+  return (e.formerKeys ?? []).map((k) => `${name}/${prefix}${k}`);
+}
+
+/** Every name a site space had, its current one first: each key its section had, with each key it had. */
+function siteSpaceNames(name: string, section: Keyed, ss: Keyed): string[] {
+  return keysOf(section).flatMap((a) => keysOf(ss).map((b) => `${name}/${a}/${b}`));
+}
+
+function aliased(names: readonly string[]): pulumi.CustomResourceOptions {
+  return names.length ? { aliases: names.map((n) => ({ name: n })) } : {};
+}
+
+/**
+ * The Space children, by `<sectionKey>` or `<sectionKey>/<siteSpaceKey>`: each named by its key alone
+ * (`<name>/spaces/<key>`), with the names it had under former keys and where earlier versions put it
+ * (named by its place). Computed before anything is registered, so two spaces claiming one old name
+ * fail the construction instead of handing the engine an ambiguous alias.
+ */
+function plannedSpaces(name: string, topology: DocsSiteTopology): Map<string, { name: string; aliases: string[] }> {
+  const plan = new Map<string, { name: string; aliases: string[] }>();
+  const add = (key: string, e: Keyed & { space?: DocsSiteSpace }, placed: string[]) => {
+    if (!e.space) return;
+    const own = e.space.key ?? e.key;
+    const former = [...(e.space.formerKeys ?? []), ...(e.space.key === undefined ? (e.formerKeys ?? []) : [])];
+    plan.set(key, { name: `${name}/spaces/${own}`, aliases: [...former.map((k) => `${name}/spaces/${k}`), ...placed.map((p) => `${p}/space`)] });
+  };
+  const section = (s: DocsSiteSection) => {
+    add(s.key, s, keysOf(s).map((k) => `${name}/${k}`));
+    for (const ss of s.siteSpaces ?? []) add(`${s.key}/${ss.key}`, ss, siteSpaceNames(name, s, ss));
+  };
+  for (const e of topology.sections) {
+    if (e.type === "group") {
+      for (const item of e.sections) if (item.type !== "link") section(item);
+    } else if (e.type !== "link") section(e);
+  }
+  const owner = new Map<string, string>();
+  for (const [key, p] of plan) {
+    for (const n of [p.name, ...p.aliases]) {
+      const other = owner.get(n);
+      if (other !== undefined && other !== key) {
+        throw new pulumi.RunError(
+          `DocsSite "${name}": the spaces created for ${other} and ${key} would both be known as "${n}" (a name or the name an earlier version gave it), so the engine could not tell which space is which; set a distinct \`space.key\` on one of them.`,
+        );
+      }
+      owner.set(n, key);
+    }
+  }
+  return plan;
 }
 
 /** Keys to values; a key whose value is absent (a section's site space removed outside Pulumi) is left out. */

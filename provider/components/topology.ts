@@ -21,10 +21,23 @@ import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../fr
 
 type In<T> = pulumi.Input<T>;
 
-/** A space the component creates (a Space child) instead of naming one by ID: the Space's arguments. */
-export type DocsSiteSpace = Omit<SpaceArgs, "organizationId">;
+/**
+ * A space the component creates (a Space child) instead of naming one by ID: the Space's arguments,
+ * and the key that names it (`<name>/spaces/<key>`: the entry's key unless given here).
+ */
+export type DocsSiteSpace = Omit<SpaceArgs, "organizationId"> & {
+  /** Names the Space child (`<name>/spaces/<key>`); the entry's own key when absent. Unique among the spaces the topology creates. */
+  key?: string;
+  /** Keys the space was named by before (its `key`, or its entry's key): the Space is kept, not replaced. */
+  formerKeys?: string[];
+};
 
-export interface DocsSiteSiteSpace {
+/** Keys an entry had before: its child resources keep their identity (Pulumi aliases) instead of being replaced. */
+interface Renamable {
+  formerKeys?: string[];
+}
+
+export interface DocsSiteSiteSpace extends Renamable {
   key: string;
   /** The space shown, by ID; or `space` to create it. */
   spaceId?: In<string>;
@@ -35,7 +48,7 @@ export interface DocsSiteSiteSpace {
   adoptId?: In<string>;
 }
 
-export interface DocsSiteSection {
+export interface DocsSiteSection extends Renamable {
   type?: "section";
   key: string;
   /** The section's own space, by ID; or `space` to create it. */
@@ -51,7 +64,7 @@ export interface DocsSiteSection {
   siteSpaces?: DocsSiteSiteSpace[];
 }
 
-export interface DocsSiteLink {
+export interface DocsSiteLink extends Renamable {
   type: "link";
   key: string;
   title: In<string>;
@@ -63,7 +76,7 @@ export interface DocsSiteLink {
   adoptId?: In<string>;
 }
 
-export interface DocsSiteGroup {
+export interface DocsSiteGroup extends Renamable {
   type: "group";
   key: string;
   title: In<string>;
@@ -77,7 +90,7 @@ export interface DocsSiteGroup {
 /** An item of the site's navigation: a section (the default `type`), a section group, or an external link. */
 export type DocsSiteEntry = DocsSiteSection | DocsSiteGroup | DocsSiteLink;
 
-export interface DocsSiteShareLink {
+export interface DocsSiteShareLink extends Renamable {
   key: string;
   name: In<string>;
   active?: In<boolean>;
@@ -103,7 +116,17 @@ const key = (what: string) =>
     .string({ error: "must be a string" })
     .regex(KEY_PATTERN, "must be 1 to 64 letters, digits, dots, hyphens or underscores, starting with a letter or digit")
     .describe(
-      `Stable identifier of the ${what} within the topology. The child resource's name is derived from it, so keep it when reordering; changing it replaces the ${what}.`,
+      `Stable identifier of the ${what} within the topology. The child resource's name is derived from it, not from its place, so reordering or moving it updates it in place; to rename the key without replacing the ${what}, list the old key in \`formerKeys\`.`,
+    );
+
+const formerKeys = (what: string) =>
+  z
+    .array(z.string({ error: "must be a string" }).regex(KEY_PATTERN, "must be 1 to 64 letters, digits, dots, hyphens or underscores, starting with a letter or digit"), {
+      error: "must be a list of keys",
+    })
+    .optional()
+    .describe(
+      `Keys this ${what} had before (plain strings): its child resources are recognised under their old names (Pulumi aliases), so a renamed key updates them in place instead of replacing them. A former key may not be another entry's key; keep it listed until every stack has run \`up\` with the new key.`,
     );
 
 const plainDefault = (what: string) =>
@@ -122,14 +145,24 @@ const spaceSchema = z
     editMode: space.schema.shape.editMode,
     defaultLevel: space.schema.shape.defaultLevel,
     adoptId: space.schema.shape.adoptId,
+    allowReplacement: space.schema.shape.allowReplacement,
+    key: key("created space")
+      .optional()
+      .describe(
+        "Names the Space child (`<name>/spaces/<key>`), the entry's own key when absent. Unique among the spaces the topology creates, whatever their place: moving the entry to another section, or into a group, keeps the same Space (its pages with it).",
+      ),
+    formerKeys: formerKeys("created space"),
   })
   .optional()
-  .describe("A space to create for this entry (a Space child named `<name>/<key>/space`), instead of `spaceId`: give exactly one of the two.");
+  .describe(
+    "A space to create for this entry (a Space child named `<name>/spaces/<key>`, its `key` or the entry's), instead of `spaceId`: give exactly one of the two. Its identity does not depend on where the entry stands: moving the entry keeps the space. A Space created by an earlier version under `<name>/<sectionKey>/space` or `<name>/<sectionKey>/<siteSpaceKey>/space` is recognised by that name (an alias), so upgrading replaces nothing; move entries after that first upgrade, or list the old keys in `formerKeys`.",
+  );
 
 const spaceIdOf = (what: string) => siteSpace.schema.shape.spaceId.optional().describe(`ID of the space the ${what} shows; or declare \`space\` to create it. Exactly one of the two.`);
 
 export const docsSiteSiteSpaceSchema = z.strictObject({
   key: key("site space"),
+  formerKeys: formerKeys("site space"),
   spaceId: spaceIdOf("site space"),
   space: spaceSchema,
   path: siteSpace.schema.shape.path,
@@ -141,6 +174,7 @@ export const docsSiteSiteSpaceSchema = z.strictObject({
 export const docsSiteSectionSchema = z.strictObject({
   type: z.literal("section").optional().describe("`section` (the default when absent), `group` or `link`."),
   key: key("section"),
+  formerKeys: formerKeys("section"),
   spaceId: spaceIdOf("section first"),
   space: spaceSchema,
   title: siteSection.schema.shape.title,
@@ -159,6 +193,7 @@ export const docsSiteSectionSchema = z.strictObject({
 export const docsSiteLinkSchema = z.strictObject({
   type: z.literal("link"),
   key: key("external link"),
+  formerKeys: formerKeys("external link"),
   title: externalLink.schema.shape.title,
   url: externalLink.schema.shape.url,
   description: externalLink.schema.shape.description,
@@ -175,6 +210,7 @@ const groupItem = z.discriminatedUnion("type", [docsSiteSectionSchema, docsSiteL
 export const docsSiteGroupSchema = z.strictObject({
   type: z.literal("group"),
   key: key("section group"),
+  formerKeys: formerKeys("section group"),
   title: sectionGroup.schema.shape.title,
   icon: sectionGroup.schema.shape.icon,
   draft: sectionGroup.schema.shape.draft,
@@ -188,8 +224,9 @@ const entrySchema = z.discriminatedUnion("type", [docsSiteSectionSchema, docsSit
 
 export const docsSiteShareLinkSchema = z.strictObject({
   key: key("share link").describe(
-    "Stable identifier of the share link within the topology, required. The child resource's name is derived from it, not from `name`, so renaming the link updates it in place and its URL keeps working; changing the key replaces the link (a new URL).",
+    "Stable identifier of the share link within the topology, required. The child resource's name is derived from it, not from `name`, so renaming the link updates it in place and its URL keeps working; changing the key replaces the link (a new URL) unless the old key is listed in `formerKeys`.",
   ),
+  formerKeys: formerKeys("share link"),
   name: shareLink.schema.shape.name,
   active: shareLink.schema.shape.active.optional(),
   adoptId: shareLink.schema.shape.adoptId,
@@ -261,16 +298,30 @@ function relations(t: Record<string, unknown>): Issue[] {
     conditionAt.set(where, [...at, "condition"]);
     conditions.push({ where, condition: v });
   };
+  // Created spaces are named by key alone (`<name>/spaces/<key>`), so their keys are unique across
+  // the whole topology, whatever section or group each entry stands in.
+  const spaceKeys: { key: unknown; at: PropertyKey[]; own: boolean; former: unknown[] }[] = [];
   const spaceChoice = (e: Record<string, unknown>, at: PropertyKey[]) => {
     // Outputs are allowed for spaceId, so only "both" or "neither" of two plain absences is certain.
     if (e.spaceId !== undefined && e.space !== undefined) issue([...at, "space"], "cannot be declared with spaceId: give the ID of an existing space or a space to create, not both");
     else if (e.spaceId === undefined && e.space === undefined) issue([...at, "spaceId"], "is required (or declare `space` to create one)");
+    if (e.space && typeof e.space === "object") {
+      const sp = e.space as Record<string, unknown>;
+      const own = sp.key !== undefined;
+      spaceKeys.push({ key: own ? sp.key : e.key, at: [...at, "space"], own, former: Array.isArray(sp.formerKeys) ? sp.formerKeys : [] });
+    }
+  };
+  // Former keys name old resources (aliases): one old name must lead to one entry, and never to an entry that has it now.
+  const formers: { at: PropertyKey[]; keys: unknown[]; current: Map<unknown, string>; what: string }[] = [];
+  const formerOf = (e: Record<string, unknown>, at: PropertyKey[], current: Map<unknown, string>, what: string) => {
+    if (Array.isArray(e.formerKeys)) formers.push({ at: [...at, "formerKeys"], keys: e.formerKeys, current, what });
   };
   for (const { entry: s, at } of navigation(t)) {
     const kind = s.type === "group" ? "group" : s.type === "link" ? "link" : "section";
     const prior = firstAt.get(s.key);
     if (prior !== undefined) issue([...at, "key"], `"${String(s.key)}" is already the key of ${prior}`);
     else if (typeof s.key === "string") firstAt.set(s.key, pathText(at));
+    formerOf(s, at, firstAt, "navigation entry");
     if (kind === "link") condition(at, s.condition);
     if (kind !== "section") continue;
     spaceChoice(s, at);
@@ -280,6 +331,8 @@ function relations(t: Record<string, unknown>): Issue[] {
       else defaultSection = pathText(at);
     }
     const ssFirst = new Map<unknown, number>();
+    const ssKeysOf = new Map<unknown, string>();
+    for (const [ss, j] of entries(s.siteSpaces)) if (typeof ss.key === "string" && !ssKeysOf.has(ss.key)) ssKeysOf.set(ss.key, pathText([...at, "siteSpaces", j]));
     // A section shows each space once: GitBook would add a second copy, and SiteSpace refuses to.
     const spaces = new Map<unknown, string>(typeof s.spaceId === "string" ? [[s.spaceId, `${pathText(at)}.spaceId (the section's own space)`]] : []);
     let defaultSs: number | undefined;
@@ -288,6 +341,7 @@ function relations(t: Record<string, unknown>): Issue[] {
       const p = ssFirst.get(ss.key);
       if (p !== undefined) issue([...ssAt, "key"], `"${String(ss.key)}" is already the key of ${pathText(at)}.siteSpaces[${p}]`);
       else if (typeof ss.key === "string") ssFirst.set(ss.key, j);
+      formerOf(ss, ssAt, ssKeysOf, "site space of this section");
       spaceChoice(ss, ssAt);
       if (typeof ss.spaceId === "string") {
         const same = spaces.get(ss.spaceId);
@@ -309,6 +363,33 @@ function relations(t: Record<string, unknown>): Issue[] {
     const p = linkFirst.get(l.key);
     if (p !== undefined) issue(["shareLinks", i, "key"], `"${String(l.key)}" is already the key of shareLinks[${p}]`);
     else if (typeof l.key === "string") linkFirst.set(l.key, i);
+  }
+  const shareKeys = new Map<unknown, string>(links.flatMap(([l, i]): [unknown, string][] => (typeof l.key === "string" ? [[l.key, `shareLinks[${i}]`]] : [])));
+  for (const [l, i] of links) formerOf(l, ["shareLinks", i], shareKeys, "share link");
+  const spaceAt = new Map<unknown, string>();
+  for (const sp of spaceKeys) {
+    const where = `${pathText(sp.at)}${sp.own ? ".key" : " (named by its entry's key)"}`;
+    const prior = spaceAt.get(sp.key);
+    if (prior !== undefined) {
+      issue(
+        [...sp.at, ...(sp.own ? ["key"] : [])],
+        `creates a space keyed "${String(sp.key)}", as ${prior} does: created spaces are named by key across the whole topology (\`<name>/spaces/<key>\`), whatever their section; set a distinct \`space.key\` on one of them (listing the key it had, if any, in \`space.formerKeys\`)`,
+      );
+    } else if (typeof sp.key === "string") spaceAt.set(sp.key, where);
+  }
+  for (const sp of spaceKeys) if (sp.former.length) formers.push({ at: [...sp.at, "formerKeys"], keys: sp.former, current: spaceAt, what: "created space" });
+  // Former keys claimed so far, per scope (the map of current keys they live beside).
+  const claimed = new Map<Map<unknown, string>, Map<string, string>>();
+  for (const f of formers) {
+    const scope = claimed.get(f.current) ?? claimed.set(f.current, new Map()).get(f.current)!;
+    f.keys.forEach((k, i) => {
+      if (typeof k !== "string") return;
+      const now = f.current.get(k);
+      if (now !== undefined) return issue([...f.at, i], `"${k}" is the key of ${now} now; a former key names what an entry was called before, never another entry's key`);
+      const twice = scope.get(k);
+      if (twice !== undefined) return issue([...f.at, i], `"${k}" is already a former key of ${twice}: one old name can lead to one entry`);
+      scope.set(k, pathText(f.at.slice(0, -1)));
+    });
   }
   const site = t.site && typeof t.site === "object" ? (t.site as Record<string, unknown>) : {};
   if (site.published !== undefined && typeof site.published !== "boolean") {
@@ -351,7 +432,7 @@ function isDeferred(v: unknown): boolean {
 }
 
 /** Fields that shape what gets registered: they must be plain values, never Outputs. */
-const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "default", "type", "space", "visitorSchema", "order"]);
+const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "formerKeys", "default", "type", "space", "visitorSchema", "order"]);
 
 /** Whether the issue at `path` lies in a field given as an Output or a Promise that may hold one. */
 function deferredOnPath(root: unknown, path: readonly PropertyKey[]): boolean {

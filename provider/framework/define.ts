@@ -12,7 +12,7 @@ import { FORCE_DESTROY, type Cascade } from "./cascade";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
 import { checked, gated } from "./program";
-import { resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+import { DECLARED_KEY, resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
 
 /**
  * What tells a create's object from its namesakes: the objects a create with these inputs could have
@@ -55,6 +55,11 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   outputs: OS;
   /** The replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
+  /**
+   * What deleting the object takes with it (e.g. "its pages"), for kinds that hold content: a plan
+   * that would replace one fails unless the program sets `allowReplacement: true` (engine.diff).
+   */
+  holds?: string;
   /** Maps a property bag to its comparable view (e.g. a document to its hash). */
   view?: (props: Props) => Props;
   /** Every input the API reports for `obj`, keyed like the inputs (undefined when shown unset). */
@@ -97,7 +102,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   inProgram?: ResourceSpec<S, OS, T>["inProgram"];
 }
 
-const ENGINE_FIELDS = new Set(["adoptId"]);
+/** Inputs that steer the provider and are never compared or sent. */
+const ENGINE_FIELDS = new Set(["adoptId", "allowReplacement"]);
 
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
   const shape = spec.inputs.shape as Record<string, z.ZodType>;
@@ -134,8 +140,15 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     patch,
     secretOutputs: Object.keys(outputShape).filter((k) => ruleOf(outputShape[k]!).secret === true),
     live: spec.live,
-    // The one place a resource's outputs are assembled from its parts.
-    outputsOf: (declaredInputs, obj, props = declaredInputs) => ({ ...declaredInputs, ...spec.computed(obj, props) }) as Outputs<S, OS>,
+    // The one place a resource's outputs are assembled from its parts, with which live fields the
+    // program declared (the outputs hold every live field's value either way; see DECLARED_KEY).
+    outputsOf: (declaredInputs, obj, props = declaredInputs) =>
+      ({
+        ...declaredInputs,
+        ...spec.computed(obj, props),
+        ...(diff.liveFields!.length > 0 ? { [DECLARED_KEY]: diff.liveFields!.filter((f) => declaredInputs[f] !== undefined) } : {}),
+      }) as Outputs<S, OS>,
+    ...(spec.holds ? { holds: spec.holds } : {}),
     prepare: spec.prepare,
     create: spec.create,
     read: spec.read,

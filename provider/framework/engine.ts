@@ -11,7 +11,19 @@ import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { explainFailure } from "./failure";
 import { refuseCascade } from "./cascade";
-import { ADOPT_KEY, adoptTargetMissing, cleanOutputs, NAME_KEY, PartialFailure, pickInputs, type Ctx, type Props, type ResourceDef } from "./resource";
+import {
+  ADOPT_KEY,
+  adoptTargetMissing,
+  asDeclared,
+  cleanOutputs,
+  NAME_KEY,
+  PartialFailure,
+  pickInputs,
+  withDeclaredLive,
+  type Ctx,
+  type Props,
+  type ResourceDef,
+} from "./resource";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -23,9 +35,18 @@ function schemaFields(def: ResourceDef): string[] {
 
 function withProvider(e: unknown, from: Props): unknown {
   if (e instanceof PartialFailure) {
-    e.properties = cleanOutputs({ ...e.properties, __provider: from.__provider });
+    e.properties = cleanOutputs({ ...e.properties, ...nameOf(from), __provider: from.__provider });
   }
   return e;
+}
+
+/**
+ * The program's name for the resource, kept in its outputs too: read sees only the outputs, and hands
+ * the name back with the inputs, so a refresh leaves the recorded inputs as they were (and an error
+ * in refresh or destroy names the resource as the program does).
+ */
+function nameOf(p: Props): Props {
+  return typeof p[NAME_KEY] === "string" ? { [NAME_KEY]: p[NAME_KEY] } : {};
 }
 
 /** Fails at configure when a setting is malformed, naming it; every later call fails the same way (see config.ts). */
@@ -87,9 +108,26 @@ export async function diff(rt: ProviderRuntime, def: ResourceDef, id: string, ol
       ),
     );
   }
+  const refused = refusedReplacement(def, id, d.replaces, news);
+  if (refused) throw explainFailure(def, news, id, new Error(refused));
   const c = knownCtx(rt);
   if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true);
   return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
+}
+
+/**
+ * Why a plan may not replace this object, or undefined when it may. Replacing an object that holds
+ * content deletes it with that content (a space's pages go to GitBook's trash), so it is never a
+ * line among others in a preview: the diff fails, before any request, until the program opts in.
+ */
+function refusedReplacement(def: ResourceDef, id: string, replaces: readonly string[], news: Props): string | undefined {
+  if (!def.holds || replaces.length === 0 || news.allowReplacement === true) return undefined;
+  const fields = replaces.join(", ");
+  return (
+    `${fields}: this change replaces the ${def.kind}: GitBook cannot make it in place, so the plan would delete ${def.kind} ${id} ` +
+    `(${def.holds} going with it to GitBook's trash) and create an empty one. Nothing was changed. Put ${fields} back to keep it; ` +
+    `to replace it all the same, set allowReplacement: true on this resource for that run.`
+  );
 }
 
 export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
@@ -98,7 +136,7 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
     const adoptId = inputs.adoptId;
     // Never a replacement's: diff refuses a replacement while adoptId is set (see check).
     if (typeof adoptId === "string" && adoptId) {
-      const live = await def.read(c, adoptId, stripProvider(inputs));
+      const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
       const fixed = changedFields(def.diff, live, inputs).filter((f) => def.diff.replaceOn.includes(f));
@@ -112,11 +150,11 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
       hold(rt, def, adoptId, live, true);
       const outs = await def.update(c, adoptId, live, stripProvider(inputs));
       hold(rt, def, adoptId, outs, true);
-      return { id: adoptId, outs: cleanOutputs(outs) };
+      return { id: adoptId, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
     }
     const { id, outs } = await def.create(c, stripProvider(inputs));
     hold(rt, def, id, outs, true);
-    return { id, outs: cleanOutputs(outs) };
+    return { id, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
     throw explainFailure(def, inputs, undefined, withProvider(e, inputs));
@@ -133,9 +171,10 @@ export async function read(rt: ProviderRuntime, def: ResourceDef, id: string, pr
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
   hold(rt, def, id, live, false);
-  const outs = cleanOutputs(live);
-  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), outs, def.diff.nullValues);
-  return { id, props: outs, inputs: cleanOutputs(inputs) } as pulumi.dynamic.ReadResult;
+  const outs = cleanOutputs({ ...live, ...nameOf(props) });
+  // Only what the program declares: an undeclared live field's output is not an input (see DECLARED_KEY).
+  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), asDeclared(def.diff.liveFields ?? [], outs), def.diff.nullValues);
+  return { id, props: outs, inputs: cleanOutputs({ ...inputs, ...nameOf(props) }) } as pulumi.dynamic.ReadResult;
 }
 
 export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
@@ -153,7 +192,7 @@ export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, 
   try {
     const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news));
     hold(rt, def, id, outs, true);
-    return { outs: cleanOutputs(outs) };
+    return { outs: cleanOutputs({ ...outs, ...nameOf(news) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
     throw explainFailure(def, news, id, withProvider(e, news));

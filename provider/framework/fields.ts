@@ -81,6 +81,18 @@ export const organizationIdField = id()
   )
   .register(field, { change: "replace" });
 
+/**
+ * The opt-in a content-bearing resource (a Space, a Collection) needs before any plan replaces it: a
+ * replacement deletes the object, and what it holds goes with it, so a diff that would replace one
+ * fails (see engine.diff) unless the program says, here, that it means it.
+ */
+export const allowReplacementField = z
+  .boolean({ error: "must be a boolean" })
+  .optional()
+  .describe(
+    "Allow a plan to replace this object. A change that GitBook cannot make in place (only `organizationId`) replaces the object, which deletes it with what it holds; without this field such a plan fails at preview, naming the object and the field, and nothing is sent. Set it to `true` only for the run that is meant to replace it. Never compared or sent: adding or removing it changes nothing by itself.",
+  );
+
 export const adoptIdField = id()
   .optional()
   .describe(

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import { changedFields, type DiffRules } from "./diff";
 import type { Inputs, Outputs, Resource } from "./define";
-import { declared, getOrUndefined, PartialFailure, patchBody, refreshDeclared, settingsFailed, type Ctx, type PatchRules, type Props } from "./resource";
+import { asDeclared, declared, getOrUndefined, PartialFailure, patchBody, refreshDeclared, settingsFailed, type Ctx, type PatchRules, type Props } from "./resource";
 
 /**
  * After the create request: the follow-up writes (the one PATCH for what POST cannot carry, a
@@ -36,11 +36,12 @@ export async function finishCreate<S extends z.ZodObject, OS extends z.ZodObject
 
 /** The recorded outputs with every declared input refreshed from the object (what read returns). */
 export function refreshed<S extends z.ZodObject, OS extends z.ZodObject, T>(def: Resource<S, OS, T>, props: Props, obj: T): Outputs<S, OS> {
-  const live = def.live(obj, props);
+  const own = asDeclared(def.diff.liveFields ?? [], props);
+  const live = def.live(obj, own);
   // Provider-local settings are never GitBook's: what state recorded stands.
   for (const f of def.diff.localFields ?? []) delete live[f];
-  const inputs = refreshDeclared([...def.diff.fields, "adoptId"], props, live);
-  return def.outputsOf(inputs, obj, { ...props, ...inputs });
+  const inputs = refreshDeclared([...def.diff.fields, "adoptId"], own, live);
+  return def.outputsOf(inputs, obj, { ...own, ...inputs });
 }
 
 /** The PATCH body that converges what changed: new values, null to clear, or the API's default. Empty when nothing PATCHable changed. */

@@ -16,6 +16,34 @@ export const NAME_KEY = "__gitbookName";
 /** Where check keeps the program's `adoptId` once the resource is in state: read by diff only (see engine.check). */
 export const ADOPT_KEY = "__gitbookAdoptId";
 
+/**
+ * Where a resource's outputs list the live fields (DiffRules.liveFields) the program declared. A live
+ * field's output holds the object's value whether or not the program declares it, so the outputs
+ * alone cannot say which inputs refresh should hand back: without this list, a refresh recorded
+ * undeclared live values (a site's `type`) as inputs, and the next plan showed them as removals.
+ * Outputs written before the list existed count as declaring none.
+ */
+export const DECLARED_KEY = "__gitbookDeclared";
+
+/** The live fields the recorded outputs say the program declared. */
+export function declaredLive(liveFields: readonly string[], outs: Props): string[] {
+  const listed = outs[DECLARED_KEY];
+  return Array.isArray(listed) ? liveFields.filter((f) => listed.includes(f)) : [];
+}
+
+/** Inputs in the shape of recorded outputs: each live field they hold is declared (for a read of inputs, as adoption does). */
+export function withDeclaredLive(liveFields: readonly string[], inputs: Props): Props {
+  return { ...inputs, [DECLARED_KEY]: liveFields.filter((f) => inputs[f] !== undefined) };
+}
+
+/** The recorded outputs as the program declared them: without the live fields it did not declare. */
+export function asDeclared(liveFields: readonly string[], outs: Props): Props {
+  const keep = declaredLive(liveFields, outs);
+  const out: Props = { ...outs };
+  for (const f of liveFields) if (!keep.includes(f)) delete out[f];
+  return out;
+}
+
 export interface Ctx {
   client: GitbookClient;
   config: ProviderConfig;
@@ -29,6 +57,8 @@ export interface ResourceDef<I extends Props = Props, O extends Props = Props> {
   /** Input schema: validates at check, and its `.describe()` texts are the documentation. */
   schema: z.ZodObject;
   diff: DiffRules;
+  /** What deleting the object takes with it, for kinds holding content: their replacement needs `allowReplacement` (see engine.diff). */
+  holds?: string;
   /**
    * Runs at check on inputs the schema accepted: completes them from outside the program (an
    * OpenAPI spec's file is hashed), or fails naming the property.

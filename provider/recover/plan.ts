@@ -13,7 +13,7 @@
  */
 import { ApiSite } from "../client";
 import { paths } from "../framework/paths";
-import { cleanOutputs, getOrUndefined, NAME_KEY, type Ctx, type Props } from "../framework/resource";
+import { cleanOutputs, getOrUndefined, NAME_KEY, withDeclaredLive, type Ctx, type Props } from "../framework/resource";
 
 /**
  * An object counts as the interrupted run's only when GitBook dates it at or after the run's start
@@ -227,7 +227,8 @@ export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: re
     if (p.action !== "adopt") continue;
     const def = definitions.get(p.kind)!;
     const r = pending.resource;
-    const live = await def.read(ctx, p.id, callInputs(r.inputs) as never);
+    // Read as the program declared it, live fields included (see DECLARED_KEY), as adoption reads.
+    const live = await def.read(ctx, p.id, withDeclaredLive(def.diff.liveFields ?? [], callInputs(r.inputs)) as never);
     if (!live) throw new Error(`${p.kind} ${p.id} (for ${r.urn}) is not in GitBook; adopt an object that exists, or --drop it`);
     // What would force a replacement cannot be converged: the next up would delete the object it adopted.
     const fixed = changedFields(def.diff, live as Props, callInputs(r.inputs)).filter((f) => def.diff.replaceOn.includes(f));

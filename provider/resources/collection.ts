@@ -11,7 +11,7 @@ import { z } from "zod";
 import { ApiCollection, ApiSpace } from "../client";
 import { listFresh, type HeldObject } from "../framework/cascade";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { adoptIdField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
+import { adoptIdField, allowReplacementField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce, declared, getOrUndefined, patchBody, type Ctx, type Props } from "../framework/resource";
@@ -34,6 +34,7 @@ const inputs = z.object({
     "every collection and space in it and everything in those (the spaces go to GitBook's trash, restorable there for 7 days, then gone with their pages)",
   ),
   adoptId: adoptIdField,
+  allowReplacement: allowReplacementField,
 });
 
 const outputs = z.object({
@@ -115,6 +116,7 @@ async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<Hel
 export const definition = defineResource({
   kind: "Collection",
   noun: "collection",
+  holds: "the spaces and collections in it, and their pages,",
   summary:
     "A collection: a folder of the organization's content tree holding spaces and other collections (their `parent`). GitBook deletes a collection with everything still in it (its spaces to the trash), so spaces and collections of the program inside it take its `id` as their `parent` (Pulumi then deletes or moves them first). A delete that would still take anything along (made in the app, or naming the collection by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",
   inputs,

@@ -401,7 +401,9 @@ describe("lifecycle", () => {
     const text = doc("Stable");
     const first = await created({ slug: s, source: { text } });
     const refreshed = await env.refresh("OpenApiSpec", first);
-    expect(refreshed!.inputs).toEqual({ organizationId: env.org, slug: s, source: { textSha256: sha(text) }, visibility: "private" });
+    expect(refreshed!.inputs).toEqual({ organizationId: env.org, slug: s, source: { textSha256: sha(text) } });
+    // The visibility the program leaves to GitBook is an output, never an input a plan could show as removed.
+    expect(refreshed!.state.outs.visibility).toBe("private");
     const d = await env.diff("OpenApiSpec", refreshed!.state, (await env.check("OpenApiSpec", { slug: s, source: { text } })).inputs!);
     expect(d.changes).toBe(false);
   });

@@ -9,6 +9,10 @@
  * outputs that follow from it (`urls.published`) are recorded by the resource that changed it. Its
  * cost is the order: a Site is applied before the sections that depend on it, so a site first
  * created published goes live before its content exists (GitBook publishes a site without content).
+ *
+ * One fact, one owner: `published` and `urls.published` are outputs only while this resource declares
+ * `published`. Otherwise a SitePublication (DocsSite's `site.published`) or the app owns them, and the
+ * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
 import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
@@ -51,7 +55,7 @@ const inputs = z.object({
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(
-      "Whether the site is live: `true` publishes it (GitBook's publish call), `false` takes it offline (unpublish); its audience is `visibility`'s. Managed only when declared: a site created without it is not published (GitBook's default), an adopted site keeps its state, and removing it leaves the site as it is. The output is always the site's actual state, so refresh shows a site published or unpublished in the app as drift. Publishing happens when the Site itself is applied (created or updated), which is before the sections and site spaces that depend on it: on the first `up` a site declared published goes live without content (GitBook publishes a site without content) and shows each section as it is added. To publish once the content exists, leave `published` out here and declare a SitePublication that `dependsOn` the sections (DocsSite does this for its `site.published`). When the organization's plan needs an upgrade first, GitBook answers with a checkout instead of publishing, and `up` fails saying so (the site stays unpublished and is kept in state).",
+      "Whether the site is live: `true` publishes it (GitBook's publish call), `false` takes it offline (unpublish); its audience is `visibility`'s. Managed only when declared: a site created without it is not published (GitBook's default), an adopted site keeps its state, and removing it leaves the site as it is. While declared, the output is the site's actual state (refresh shows a site published or unpublished in the app as drift) and `urls.published` its address; undeclared, neither is an output of the Site (a SitePublication, or the app, owns them: read `publishedUrl` there). Publishing happens when the Site itself is applied (created or updated), which is before the sections and site spaces that depend on it: on the first `up` a site declared published goes live without content (GitBook publishes a site without content) and shows each section as it is added. To publish once the content exists, leave `published` out here and declare a SitePublication that `dependsOn` the sections (DocsSite does this for its `site.published`). When the organization's plan needs an upgrade first, GitBook answers with a checkout instead of publishing, and `up` fails saying so (the site stays unpublished and is kept in state).",
     )
     .register(field, { change: "custom", live: true }),
   basename: text({ min: 1, max: 100 })
@@ -81,19 +85,23 @@ const inputs = z.object({
 
 /**
  * What depends on the site's children (how many site spaces it shows) is not an output: the site's own
- * steps run before its children's, so such a value would be stale after every `up`. Whether it is
- * published is the site's own state, which only publishing and unpublishing change.
+ * steps run before its children's, so such a value would be stale after every `up`. For the same
+ * reason whether it is published is an output only while declared here (the `published` input,
+ * refreshed): a SitePublication publishing it later in the run would leave it stale.
  */
 const outputs = z.object({
   type: z.string().describe("The site's actual type (plan)."),
+  published: z.boolean().optional().describe("Whether the site is live, its actual state, while this resource declares `published` (absent otherwise)."),
   visibility: z.string().describe("The site's actual visibility (one of the values of the input, or one GitBook added since)."),
-  published: z.boolean().describe("Whether the site is live: its actual state."),
   hostname: z.string().describe("Hostname the site is published on."),
   urls: z
     .object({
       location: z.string().optional().describe("API URL of the site."),
       app: z.string().optional().describe("URL of the site in the GitBook app."),
-      published: z.string().optional().describe("URL of the published site; absent while the site is not published."),
+      published: z
+        .string()
+        .optional()
+        .describe("URL of the published site, while this resource declares `published` and the site is published (otherwise see SitePublication's `publishedUrl`)."),
     })
     .describe("The site's URLs."),
   createdAt: z.string().describe("When the site was created."),
@@ -226,7 +234,7 @@ export const definition = defineResource({
   kind: "Site",
   noun: "site",
   summary:
-    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published included; how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh. GitBook deletes a site with its sections, section groups, external links and share links: a delete that would take along any that this program does not delete first fails before deleting anything, listing them, unless `forceDestroy` is set.",
+    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published only while the Site declares `published` (a SitePublication, applied after it, owns that fact otherwise); how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh. GitBook deletes a site with its sections, section groups, external links and share links: a delete that would take along any that this program does not delete first fails before deleting anything, listing them, unless `forceDestroy` is set.",
   inputs,
   outputs,
   live: (site: ApiSite) => ({
@@ -240,12 +248,13 @@ export const definition = defineResource({
     proxy: proxyInput(site.proxy),
     adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
   }),
-  computed: (site) => ({
+  // `props` are the inputs as declared (see refreshed), so `published` there means this resource owns it.
+  computed: (site, props) => ({
     type: site.type,
     visibility: site.visibility,
-    published: site.published,
+    ...(props.published !== undefined ? { published: site.published } : {}),
     hostname: site.hostname ?? "",
-    urls: { ...site.urls },
+    urls: { ...site.urls, published: props.published !== undefined ? site.urls?.published : undefined },
     createdAt: site.createdAt,
   }),
   lookalikes,

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
+import { sectionWait } from "./siteExternalLink";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -181,9 +182,27 @@ describe("lifecycle", () => {
     expect(env.emu.store.externalLinks.get(existing.id)).toMatchObject({ title: "Adopted", icon: "clock" });
   });
 
-  it("fails at create when the site has no sections, as GitBook does", async () => {
+  it("waits for the site's first section when created before it, then creates the link", async () => {
+    const bare = (await env.up("Site", { title: "Raced" })).state.id;
+    // As the engine may run them: the link's create starts first, the section's while it waits.
+    const link = env.up("SiteExternalLink", { siteId: bare, title: "Blog", url: BLOG });
+    await vi.waitUntil(() => env.emu.log.entries.some((e) => e.method === "POST" && LINKS.test(e.path) && e.status === 400));
+    await env.up("SiteSection", { siteId: bare, spaceId: env.emu.seeded.spaceIds[1] });
+    const r = await link;
+    expect(env.emu.store.externalLinks.get(r.state.id)).toMatchObject({ siteId: bare, title: "Blog" });
+  });
+
+  it("fails, saying what the link needs, when the site gets no section", async () => {
     const bare = (await env.up("Site", { title: "Bare" })).state.id;
-    await expect(env.up("SiteExternalLink", { siteId: bare, title: "Blog", url: BLOG })).rejects.toThrow(/external links need a site made of sections/);
+    const wait = sectionWait.ms;
+    sectionWait.ms = 0;
+    try {
+      await expect(env.up("SiteExternalLink", { siteId: bare, title: "Blog", url: BLOG })).rejects.toThrow(
+        /GitBook takes external links only in a site made of sections, and site \S+ had none .*external links need a site made of sections.*dependsOn: \[section\]/,
+      );
+    } finally {
+      sectionWait.ms = wait;
+    }
   });
 
   it("recovers from a lost POST answer without creating the link twice", async () => {

@@ -5,10 +5,16 @@
  * GitBook has no GET for one link, nor a list of them: reads find the link in the site's structure,
  * which the client shares between concurrent reads, so refreshing every link of a site costs one GET.
  * A new link comes last in its container; its place among its siblings is a SiteStructureOrder's.
+ *
+ * GitBook takes links only in a site made of sections, so a top-level link declared beside the site's
+ * first section races it: the engine may create the link first. Creating waits for the section rather
+ * than fail (see untilMadeOfSections): declared independently, in either order, the two converge in one
+ * `up`. `dependsOn: [section]` (what DocsSite gives its links) spares the wait.
  */
 import { z } from "zod";
-import { ApiSiteExternalLink } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
+import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
@@ -105,8 +111,37 @@ async function create(ctx: Ctx, given: SiteExternalLinkInputs): Promise<{ id: st
     draft: given.draft,
     condition: given.condition,
   });
-  const link = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.externalLinks(org, site), { body, schema: ApiSiteExternalLink }) });
-  return finishCreate(definition, given, link);
+  const once = () => createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.externalLinks(org, site), { body, schema: ApiSiteExternalLink }) });
+  try {
+    return finishCreate(definition, given, await once());
+  } catch (e) {
+    // A refusal of a top-level link may be a site without sections yet; in a group, the group is one.
+    if (given.groupId !== undefined || !(e instanceof GitbookError) || (e.status !== 400 && e.status !== 422)) throw e;
+    await untilMadeOfSections(ctx, org, site, e);
+    return finishCreate(definition, given, await once());
+  }
+}
+
+/** How long a top-level link waits for its site's first section, created alongside it in the same run (tests shorten it). */
+export const sectionWait = { ms: 60_000 };
+
+/**
+ * Returns once the site is made of sections, looking at its structure (never the shared cache: the
+ * section is created by another provider process) at doubling intervals; fails after sectionWait.ms,
+ * saying what the link needs. A site already made of sections returns at once: the caller's one
+ * retry then fails, or not, on its own.
+ */
+async function untilMadeOfSections(ctx: Ctx, org: string, site: string, refused: GitbookError): Promise<void> {
+  for (let waited = 0, step = 250; ; waited += step, step = Math.min(step * 2, 4000)) {
+    const structure = await ctx.client.get(paths.structure(org, site), { schema: ApiSiteStructure });
+    if (structure.type === "sections") return;
+    if (waited >= sectionWait.ms) break;
+    await sleep(step);
+  }
+  throw new Error(
+    `SiteExternalLink: GitBook takes external links only in a site made of sections, and site ${site} had none after ${sectionWait.ms / 1000} s (${refused.apiMessage}). ` +
+      "Declare a SiteSection (or SiteSectionGroup) in this site, and give the link `dependsOn: [section]` so it is created after it; or put the link in a group (`groupId`).",
+  );
 }
 
 async function read(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Promise<SiteExternalLinkOutputs | undefined> {
@@ -135,7 +170,8 @@ async function remove(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Pro
 export const definition = defineResource({
   kind: "SiteExternalLink",
   noun: "external link",
-  summary: "A link to another website in a site's navigation, at its top level or in a section group.",
+  summary:
+    "A link to another website in a site's navigation, at its top level or in a section group. GitBook takes links only in a site made of sections: give a top-level link `dependsOn` a section of the site (see the example); one created before any section exists waits for the first (up to a minute), so the two may also be declared independently.",
   inputs,
   outputs,
   live,

@@ -63,6 +63,8 @@ describe("create", () => {
       visibility: "private",
       urls: { location: `${env.emu.url}/v1/spaces/${s.id}`, app: expect.stringContaining(s.id) },
       createdAt: live(s.id).createdAt,
+      // Which live fields the program declares (none): refresh hands back only those as inputs.
+      __gitbookDeclared: [],
     });
   });
 
@@ -169,10 +171,14 @@ describe("update", () => {
     expect(env.emu.log.count({ method: "POST", route: /\/move$/ })).toBe(2);
   });
 
-  it("replaces the space for another organization", async () => {
+  it("replaces the space for another organization only when the program allows it: the plan would trash its pages", async () => {
     const s = await created();
-    const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook" })).inputs!);
+    const refused = env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook" })).inputs!);
+    await expect(refused).rejects.toThrow(/organizationId: this change replaces the Space: .*its pages going with it to GitBook's trash.*allowReplacement: true/);
+    const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook", allowReplacement: true })).inputs!);
     expect(d).toMatchObject({ replaces: ["organizationId"], deleteBeforeReplace: false });
+    // Allowing it is not a change of its own.
+    expect(await env.diff("Space", s, (await env.check("Space", { title: "Handbook", allowReplacement: true })).inputs!)).toMatchObject({ changes: false });
   });
 });
 
@@ -199,8 +205,9 @@ describe("refresh", () => {
     Object.assign(live(s.id), { title: "Renamed in the app", parentId: b, emoji: "🔥", defaultLevel: null, editMode: "locked" });
     env.outOfBand();
     const refreshed = (await env.refresh("Space", s))!;
-        // The edit mode is reported as every live setting is, though the program does not manage it.
-    expect(refreshed.inputs).toEqual({ organizationId: env.org, title: "Renamed in the app", parent: b, emoji: "🔥", defaultLevel: null, editMode: "locked" });
+    expect(refreshed.inputs).toEqual({ organizationId: env.org, title: "Renamed in the app", parent: b, emoji: "🔥", defaultLevel: null });
+    // The edit mode the program does not manage is an output only (never an input a plan would show as removed).
+    expect(refreshed.state.outs.editMode).toBe("locked");
     const sent = spySent();
     const r = await env.up("Space", { title: "Handbook", parent: a, emoji: "📘", defaultLevel: "read" }, refreshed.state);
     expect(r.step).toBe("update");

@@ -222,7 +222,8 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
         args: {
           title: v === "update" ? "Staff handbook" : "Handbook",
           emoji: "📘",
-          ...(v === "replace" ? { organizationId: otherOrg(e) } : { parent: ref("home.id") }),
+          // A replacement trashes the space's pages: the program opts in (without it, the preview fails).
+          ...(v === "replace" ? { organizationId: otherOrg(e), allowReplacement: true } : { parent: ref("home.id") }),
         },
       },
     ],
@@ -240,7 +241,8 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
       {
         kind: "Collection",
         name: "subject",
-        args: { title: v === "update" ? "All products" : "Products", description: "Everything we sell", ...(v === "replace" ? { organizationId: otherOrg(e) } : {}) },
+        // A replacement deletes what the collection holds: the program opts in (without it, the preview fails).
+        args: { title: v === "update" ? "All products" : "Products", description: "Everything we sell", ...(v === "replace" ? { organizationId: otherOrg(e), allowReplacement: true } : {}) },
       },
     ],
     updateField: "title",

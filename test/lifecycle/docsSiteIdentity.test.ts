@@ -1,0 +1,100 @@
+/**
+ * What a DocsSite creates keeps its identity wherever its entry stands (issue 19 part 2): through the
+ * real CLI, a Space created for a `space:` entry survives the upgrade from the names earlier versions
+ * gave it (by place), its entry moving to another section, and the section around it renamed with
+ * `formerKeys`, as the same GitBook space, never trashed, and no plan deletes or replaces a Space.
+ * A change that would replace a Space fails the preview, naming it, unless the program opts in.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import type { RunReport } from "../../dev/harness/engine";
+
+type Section = { key: string; formerKeys?: string[]; spaceId?: string; title?: string; siteSpaces?: unknown[] };
+
+describeDeployments("a DocsSite's created space across upgrade, move and rename", () => {
+  let d: Deployment;
+  let spaceId: string;
+  const docs = (sections: Section[]): Decl[] => [{ kind: "DocsSite", name: "docs", args: { site: { title: "Identity Docs" }, sections } }];
+  const tutorials = { key: "tut", path: "tutorials", space: { title: "Tutorials" } };
+  const spaces = () => d.emu.seeded.spaceIds;
+  /** The steps of a run touching a Space, and every step that deletes or replaces anything. */
+  const losses = (r: RunReport) => r.steps.filter((s) => s.op === "delete" || s.op === "replace" || (s.type.endsWith(":Space") && s.op !== "same")).map((s) => `${s.op} ${s.name}`);
+  const space = () => d.emu.store.spaces.get(spaceId)!;
+  const spaceResources = () => d.state().resources.filter((r) => r.type.endsWith(":Space"));
+
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("creates the space under a name of its own key", async () => {
+    const r = await d.run("up", docs([{ key: "start", spaceId: spaces()[0] }, { key: "guides", spaceId: spaces()[1], siteSpaces: [tutorials] }]));
+    expect(r.error).toBeUndefined();
+    expect(spaceResources().map((x) => x.name)).toEqual(["docs/spaces/tut"]);
+    spaceId = spaceResources()[0]!.id!;
+    expect(space().title).toBe("Tutorials");
+  });
+
+  it("recognises the space under the name an earlier version gave it (by place): upgrading plans nothing", async () => {
+    // The checkpoint as 0.1.0 wrote it: the Space named by where its entry stood.
+    await d.editState((resources) => {
+      for (const r of resources) {
+        const text = JSON.stringify(r).replaceAll("Space::docs/spaces/tut", "Space::docs/guides/tut/space");
+        Object.assign(r, JSON.parse(text));
+      }
+    });
+    expect(spaceResources().map((x) => x.name)).toEqual(["docs/guides/tut/space"]);
+    const preview = await d.run("preview");
+    expect(preview.error).toBeUndefined();
+    expect(losses(preview)).toEqual([]);
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(losses(r)).toEqual([]);
+    expect(spaceResources().map((x) => [x.name, x.id])).toEqual([["docs/spaces/tut", spaceId]]);
+  });
+
+  it("moves the entry to another section: the same space, shown by a new site space there, nothing trashed", async () => {
+    const moved = docs([{ key: "start", spaceId: spaces()[0], siteSpaces: [tutorials] }, { key: "guides", spaceId: spaces()[1] }]);
+    const preview = await d.run("preview", moved);
+    expect(preview.error).toBeUndefined();
+    // GitBook moves no site space between sections: the pointer is replaced, never the space it shows.
+    expect(losses(preview)).toEqual(["delete docs/guides/tut"]);
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(spaceResources().map((x) => [x.name, x.id])).toEqual([["docs/spaces/tut", spaceId]]);
+    expect(space().deletedAt).toBeUndefined();
+    const site = [...d.emu.store.sites.values()][0]!;
+    const start = d.emu.store.sectionsOf(site.id).find((s) => s.id === d.resource("docs/start").id)!;
+    expect(d.emu.store.siteSpacesIn(site.id, start.id).map((ss) => ss.spaceId)).toContain(spaceId);
+  });
+
+  it("renames the section around it with formerKeys: every child updated in place, nothing deleted or created", async () => {
+    const sectionId = d.resource("docs/start").id;
+    const siteSpaceId = d.resource("docs/start/tut").id;
+    const renamed = docs([{ key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] }, { key: "guides", spaceId: spaces()[1] }]);
+    const preview = await d.run("preview", renamed);
+    expect(preview.error).toBeUndefined();
+    expect(preview.steps.filter((s) => s.op !== "same" && s.op !== "update").map((s) => `${s.op} ${s.name}`)).toEqual([]);
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    expect(d.resource("docs/intro").id).toBe(sectionId);
+    expect(d.resource("docs/intro/tut").id).toBe(siteSpaceId);
+    expect(spaceResources().map((x) => [x.name, x.id])).toEqual([["docs/spaces/tut", spaceId]]);
+    expect(space().deletedAt).toBeUndefined();
+  });
+
+  it("fails the preview of a change that would replace a space, naming it, the field and the trash, unless the program opts in", async () => {
+    const loose = (args: Record<string, unknown>): Decl[] => [{ kind: "Space", name: "loose", args: { title: "Loose notes", ...args } }];
+    expect((await d.run("up", loose({}))).error).toBeUndefined();
+    const id = d.resource("loose").id!;
+    d.emu.log.reset();
+    const r = await d.run("preview", loose({ organizationId: "org_elsewhere" }));
+    expect(r.error).toMatch(new RegExp(`Space loose: organizationId: this change replaces the Space: .*would delete Space ${id} \\(its pages going with it to GitBook's trash\\)`));
+    expect(r.error).toContain("allowReplacement: true");
+    expect(d.emu.log.writes()).toBe(0);
+    const allowed = await d.run("preview", loose({ organizationId: "org_elsewhere", allowReplacement: true }));
+    expect(allowed.error).toBeUndefined();
+    expect(allowed.steps.find((s) => s.name === "loose")).toMatchObject({ op: "replace", replaces: ["organizationId"] });
+    expect(d.emu.store.spaces.get(id)!.deletedAt).toBeUndefined();
+  });
+});
