@@ -220,6 +220,7 @@ describeDeployments("a killed `pulumi up`", () => {
     expect((await cli.pulumi(["cancel", "--yes", "--stack", cli.name])).code).toBe(0);
     // As issue 19 saw it: the killed run's site made again (and an OpenAPI spec it made refused with 409).
     await dep.run("up", decls);
-    expect(dep.emu.store.sites.size).toBe(2);
+    // The topology declares two sites (its own and the DocsSite's): one more is the duplicate.
+    expect(dep.emu.store.sites.size).toBe(3);
   }, 300_000);
 });

@@ -30,10 +30,15 @@ describeDeployments("a site from nothing: Collection, Space, Site and SiteSectio
   it("creates them in one up with one POST each, the section showing the new space", async () => {
     const r = await d.run("up", fromNothing);
     expect(r.error).toBeUndefined();
+    // Each POST follows the listing that recovery from a lost answer would compare with.
     expect(d.emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/collections": 1,
       "POST /v1/orgs/:org/collections": 1,
+      "GET /v1/orgs/:org/spaces": 1,
       "POST /v1/orgs/:org/spaces": 1,
+      "GET /v1/orgs/:org/sites": 1,
       "POST /v1/orgs/:org/sites": 1,
+      "GET /v1/orgs/:org/sites/:site/sections": 1,
       "POST /v1/orgs/:org/sites/:site/sections": 1,
     });
     const space = d.resource("guides").id!;
@@ -78,10 +83,16 @@ describeDeployments("a site from nothing: Collection, Space, Site and SiteSectio
     d.emu.log.reset();
     const r = await d.run("destroy");
     expect(r.error).toBeUndefined();
+    // The deletes that would take others along read first what they hold (cascade.ts): nothing here.
     expect(d.emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/sites/:site/sections": 1,
       "DELETE /v1/orgs/:org/sites/:site/sections/:section": 1,
       "DELETE /v1/spaces/:space": 1,
+      "GET /v1/collections/:collection/spaces": 1,
+      "GET /v1/orgs/:org/collections": 1,
       "DELETE /v1/collections/:collection": 1,
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+      "GET /v1/orgs/:org/sites/:site/share-links": 1,
       "DELETE /v1/orgs/:org/sites/:site": 1,
     });
     const order = d.emu.log.entries.map((e) => e.route);
