@@ -53,13 +53,18 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       // POST @SITE/site-spaces takes only spaceId and sectionId, so each declared path is one PATCH;
       // POST share-links creates an active link, so the revoked one is one PATCH. Titles and the
       // site's visibility ride on their POSTs.
+      // A POST whose answer may be lost must be preceded by a listing of what could be mistaken for
+      // its object, or a lost answer could not be told from a namesake made meanwhile (README
+      // "Safety"): one GET per POST (a page each; the listings hold at most 1000 items until the site
+      // does), each on the chain before its POST.
       const revoked = L > 0 ? 1 : 0;
+      const posts = 1 + N + M + L;
       return {
-        min: { POST: 1 + N + M + L, PATCH: M + revoked },
-        // site POST, then section POST, then site-space POST and PATCH; or site POST, link POST, PATCH.
-        chain: 1 + Math.max(N > 0 ? 1 + (M > 0 ? 2 : 0) : 0, L > 0 ? 1 + revoked : 0),
+        min: { GET: posts, POST: posts, PATCH: M + revoked },
+        // site GET and POST, then section GET and POST, then site-space GET, POST and PATCH; or the link's.
+        chain: 2 + Math.max(N > 0 ? 2 + (M > 0 ? 3 : 0) : 0, L > 0 ? 2 + revoked : 0),
         parallelism: parallel,
-        why: "one POST per object; a PATCH only for what POST cannot carry (site-space path, inactive link)",
+        why: "one POST per object, each after a listing that proves what a lost answer made; a PATCH only for what POST cannot carry (site-space path, inactive link)",
       };
     }
     case "noop":
