@@ -40,7 +40,7 @@ export async function refuseCascade(def: { kind: string; cascade?: Cascade }, ct
   const list = held.map((h) => `${h.kind} ${JSON.stringify(h.title)} (${h.id})`).join(", ");
   const them = held.length > 1 ? "them" : "it";
   throw new Error(
-    `${def.kind}: deleting it would also delete what it still holds, which this stack does not delete first ` +
+    `${def.kind}: deleting it (${id}) would also delete what it still holds, which this stack does not delete first ` +
       `(made outside this stack, or declared with a fixed ID instead of this ${def.kind}'s id output): ${list}. ${def.cascade.consequence} Nothing was deleted. ` +
       `Move or delete ${them} first (for a resource of this program: name this ${def.kind} by its id output, so that Pulumi handles it first), ` +
       `or, to delete ${them} with it, set forceDestroy: true on this ${def.kind} and run \`pulumi up\` before deleting it.`,

@@ -324,7 +324,7 @@ describe("lifecycle", () => {
     env.outOfBand();
     env.emu.log.reset();
     await expect(env.destroy("SiteSection", section!.state)).rejects.toThrow(
-      new RegExp(`SiteSection ${sectionId}: deleting it would also delete .*SiteSpace "[^"]+" \\(${s.id}\\).*Nothing was deleted.*forceDestroy: true`),
+      new RegExp(`SiteSection ${sectionId}: deleting it \\(${sectionId}\\) would also delete .*SiteSpace "[^"]+" \\(${s.id}\\).*Nothing was deleted.*forceDestroy: true`),
     );
     expect(env.emu.log.writes()).toBe(0);
     expect(env.emu.store.siteSpaces.has(s.id)).toBe(true);

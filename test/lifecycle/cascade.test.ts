@@ -14,10 +14,10 @@ const LONG = 400_000;
 const org = (d: Deployment) => d.emu.seeded.organizationId;
 const deletes = (d: Deployment) => d.emu.log.count({ method: "DELETE" });
 const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The refusal, naming the object and each thing it holds. */
+/** The refusal, naming the resource (by the program's name once state records it, else its ID), its object and each thing it holds. */
 const refusal = (kind: string, id: string, held: [string, string, string][]) =>
   new RegExp(
-    `${kind} ${id}: deleting it would also delete what it still holds.*` +
+    `${kind} \\S+: deleting it \\(${esc(id)}\\) would also delete what it still holds.*` +
       held.map(([k, title, hid]) => esc(`${k} ${JSON.stringify(title)} (${hid})`)).join(".*") +
       `.*Nothing was deleted.*set forceDestroy: true on this ${kind}`,
     "s",

@@ -116,7 +116,7 @@ describeDeployments("a section holding a site space that names it by a fixed ID"
       d.emu.log.reset();
       const r = await d.run("up", program(d, { ...change, fixed: sectionA }));
       // The section's delete reads what the section holds from GitBook, whatever the run reached first.
-      expect(r.error).toMatch(new RegExp(`SiteSection ${sectionA}: deleting it would also delete .*\\(${fixed}\\).*name this SiteSection by its id output`));
+      expect(r.error).toMatch(new RegExp(`SiteSection \\S+: deleting it \\(${sectionA}\\) would also delete .*\\(${fixed}\\).*name this SiteSection by its id output`));
       expect(d.emu.log.count({ method: "DELETE", route: /sections/ })).toBe(0);
       expect(d.emu.store.sections.has(sectionA)).toBe(true);
       expect(d.emu.store.siteSpaces.get(fixed)?.sectionId).toBe(sectionA);
