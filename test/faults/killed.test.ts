@@ -74,7 +74,9 @@ async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise
   // The first write of each method is dropped unprocessed: the first of all is where the kill comes.
   if (moment.at === "first write, before it is processed") for (const method of ["POST", "PUT", "PATCH", "DELETE"]) dep.emu.faults.add({ match: { method }, dropBeforeProcess: true, times: 1 });
   const off = dep.emu.log.onRecord((e) => {
-    if (killed || e.method === "GET") return;
+    // Writes the API refused are left out of the count: how many there are depends on the order the
+    // engine picks (a link created before its site has a section is refused once, then sent again).
+    if (killed || e.method === "GET" || e.status >= 400) return;
     writes++;
     const now =
       moment.at === "write" ? writes === moment.nth : moment.at === "route" ? e.method === moment.method && moment.route.test(e.route) : writes === 1;
@@ -187,7 +189,7 @@ describeDeployments("a killed `pulumi up`", () => {
       ref.emu.log.reset();
       const up = await ref.run("up", program(ref));
       expect(up.error).toBeUndefined();
-      total = ref.emu.log.writes();
+      total = ref.emu.log.entries.filter((e) => e.method !== "GET" && e.status < 400).length;
     } finally {
       await ref.close();
     }
