@@ -182,7 +182,7 @@ export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, 
   const changed = changedFields(def.diff, olds, news);
   if (changed.length > 0 && changed.every((f) => local.includes(f))) {
     // Only provider-local settings changed: nothing to send; state records them for later calls.
-    const outs: Props = stripProvider(olds);
+    const outs: Props = { ...stripProvider(olds), ...nameOf(news) };
     for (const f of local) {
       if (news[f] === undefined) delete outs[f];
       else outs[f] = news[f];
