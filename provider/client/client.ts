@@ -4,10 +4,15 @@ import { Agent, type Dispatcher, request as undiciRequest } from "undici";
 import type { z } from "zod";
 import {
   AmbiguousRequestError,
+  AuthError,
   ConnectionError,
   ContractError,
   errorFromResponse,
   GitbookError,
+  NotApiError,
+  NotFoundError,
+  notApiSummary,
+  OrganizationError,
   redact,
   type ErrorContext,
 } from "./errors";
@@ -42,6 +47,8 @@ export interface ClientOptions {
   onRetry?: (r: RetryInfo) => void;
   /** How messages name where `apiUrl` came from, e.g. `gitbook:apiUrl`. */
   apiUrlSetting?: string;
+  /** The configured organization and its setting, so an unreachable organization is named as the user set it. */
+  organization?: { id: string; setting: string };
 }
 
 export interface RetryInfo {
@@ -115,6 +122,9 @@ export function packageVersion(): string {
   return (cachedVersion = "0.0.0");
 }
 
+/** Whether the token can see an organization; "unknown" when asking failed for another reason. */
+type Reach = "yes" | "no" | "unknown";
+
 interface CacheEntry {
   expires: number;
   value: Promise<unknown>;
@@ -140,6 +150,9 @@ export class GitbookClient {
   private readonly userAgent: string;
   private readonly listCacheTtlMs: number;
   private readonly listCache = new Map<string, CacheEntry>();
+  private readonly organization?: { id: string; setting: string };
+  /** Per organization ID: whether this token can see it (see organizationError). */
+  private readonly orgReachable = new Map<string, Promise<Reach>>();
   /** Until then no list is cached: a create given up on may still take effect (see AmbiguousRequestError.settleMs). */
   private unsettledUntil = 0;
   /** See clockLead. */
@@ -161,6 +174,7 @@ export class GitbookClient {
     this.random = opts.random ?? Math.random;
     if (opts.onAttempt) this.onAttempt = opts.onAttempt;
     if (opts.onRetry) this.onRetry = opts.onRetry;
+    if (opts.organization) this.organization = opts.organization;
     this.userAgent = `pulumi-gitbook/${packageVersion()}`;
     this.listCacheTtlMs = opts.listCacheTtlMs ?? 30_000;
   }
@@ -182,7 +196,7 @@ export class GitbookClient {
     try {
       await this.request("DELETE", path, {});
     } catch (e) {
-      if (e instanceof GitbookError && e.status === 404) return;
+      if (e instanceof NotFoundError) return;
       throw e;
     }
   }
@@ -274,6 +288,42 @@ export class GitbookClient {
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    try {
+      return await this.send(method, path, opts);
+    } catch (e) {
+      throw (await this.organizationError(path, e)) ?? e;
+    }
+  }
+
+  /**
+   * A 404 or 403 under `/orgs/{org}` may be about the object or about the organization itself (a
+   * wrong `gitbook:organizationId`, or a token of another organization); only the organization's own
+   * answer tells. It is asked once per organization for the life of the client, and only after such
+   * an answer, so a run whose organization is right pays one request at most, on its first 404.
+   * Reads need it as much as writes: a 404 taken as "gone" under an organization the token cannot see
+   * would drop every resource from state.
+   */
+  private async organizationError(path: string, e: unknown): Promise<OrganizationError | undefined> {
+    if (!(e instanceof NotFoundError || (e instanceof AuthError && e.status === 403))) return undefined;
+    const m = /^\/orgs\/([^/]+)(\/.*)?$/.exec(path);
+    if (!m) return undefined;
+    const org = decodeURIComponent(m[1]!);
+    const setting = this.organization?.id === org ? this.organization.setting : undefined;
+    if (!m[2]) return new OrganizationError(e, org, setting);
+    let known = this.orgReachable.get(org);
+    if (!known) {
+      const asked = this.send("GET", p`/orgs/${org}`, {}).then(
+        (): Reach => "yes",
+        (probe: unknown): Reach => (probe instanceof NotFoundError || (probe instanceof AuthError && probe.status === 403) ? "no" : "unknown"),
+      );
+      this.orgReachable.set(org, (known = asked));
+      // Only a definite answer is kept: after a failed connection it is asked again next time.
+      void asked.then((r) => r === "unknown" && this.orgReachable.delete(org));
+    }
+    return (await known) === "no" ? new OrganizationError(e, org, setting) : undefined;
+  }
+
+  private async send<T>(method: string, path: string, opts: RequestOptions<T>): Promise<T> {
     const idempotent = opts.idempotent ?? method !== "POST";
     const ctx: ErrorContext = { method, path: `/v1${path}`, target: this.target };
     if (method !== "GET") this.listCache.clear();
@@ -377,7 +427,13 @@ export class GitbookClient {
     const dated = Date.parse(String(res.headers.date ?? ""));
     if (!Number.isNaN(dated)) this.lead = dated - Date.now();
     const parsed = parseJson(text);
+    const contentType = res.headers["content-type"] === undefined ? undefined : String(res.headers["content-type"]);
     if (res.statusCode >= 200 && res.statusCode < 300) {
+      // A success that is not JSON (a login or landing page answering 200) is no success of the API's:
+      // taken as one, a create or delete would report what never happened.
+      if (typeof parsed === "string" && parsed === text) {
+        throw new NotApiError(res.statusCode, notApiSummary(res.statusCode, { contentType, text: redact(text, this.token) }, ctx), ctx);
+      }
       if (!opts.schema) return { ok: true, value: parsed as T };
       const result = opts.schema.safeParse(parsed);
       if (!result.success) {
@@ -389,7 +445,11 @@ export class GitbookClient {
     }
     const safeBody = typeof parsed === "string" ? redact(parsed, this.token) : redactDeep(parsed, this.token);
     const resetAt = rateLimitResetAt(res.headers);
-    const error = errorFromResponse(res.statusCode, safeBody, ctx, resetAt !== undefined ? { resetAt } : {});
+    const error = errorFromResponse(res.statusCode, safeBody, ctx, {
+      ...(resetAt !== undefined ? { resetAt } : {}),
+      ...(contentType !== undefined ? { contentType } : {}),
+      text: redact(text, this.token),
+    });
     const wait = res.statusCode === 429 || res.statusCode === 503 ? serverRequestedWaitMs(res.headers, this.now()) : undefined;
     return wait !== undefined ? { ok: false, error, wait, sent: true } : { ok: false, error, sent: true };
   }

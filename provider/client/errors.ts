@@ -111,8 +111,57 @@ export class ContractError extends GitbookError {
   }
 }
 
-/** Extracts `error.message` from the service's `{"error":{"code","message"}}` body, tolerating anything else. */
-export function apiMessageOf(body: unknown, fallback: string): string {
+/**
+ * The answer did not come from GitBook's API: an HTML page, or a body not shaped like the API's errors
+ * (a proxy, a login page, a `gitbook:apiUrl` pointing somewhere else). Never a NotFoundError, even
+ * for a 404: a page that is not the API's says nothing about whether an object exists.
+ */
+export class NotApiError extends GitbookError {}
+
+/**
+ * The organization a request was addressed to cannot be reached with this token (GitBook answered
+ * 404 or 403 for the organization itself): a wrong `gitbook:organizationId`, or a token of another
+ * organization. Never a NotFoundError: the objects under it may well exist.
+ */
+export class OrganizationError extends GitbookError {
+  readonly organizationId: string;
+  constructor(cause: GitbookError, organizationId: string, setting: string | undefined) {
+    super(cause.status, cause.apiMessage, cause);
+    this.organizationId = organizationId;
+    const named = setting ? `${setting} is ${JSON.stringify(organizationId)}` : `organizationId is ${JSON.stringify(organizationId)}`;
+    const fix = setting?.startsWith("gitbook:")
+      ? `\`pulumi config set ${setting} <id>\``
+      : setting
+        ? `fix ${setting}`
+        : "fix the resource's organizationId";
+    this.message =
+      `${named}, an organization GitBook does not show this token (${cause.status} ${shorten(cause.apiMessage, 120)}): ` +
+      `set it to the ID after /o/ in your organization's address on app.gitbook.com (${fix}), and use a token of that organization ` +
+      `(GitBook API ${cause.status} on ${cause.method} ${cause.path})`;
+  }
+}
+
+/** At most `max` characters, cut with an ellipsis. */
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/**
+ * Text from the server as it may be shown: control characters (terminal escapes, carriage returns),
+ * bidirectional overrides and line separators written out as `\u001b` and so on, whitespace runs
+ * folded, and at most `max` characters. What the server sends is data and never steers the terminal.
+ */
+export function displayable(text: string, max = 500): string {
+  const visible = text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+    .replace(/[\t\n ]+/g, " ")
+    .trim();
+  return shorten(visible, max);
+}
+
+/** The service's `error.message` from its `{"error":{"code","message"}}` body, or undefined for any other body. */
+function apiErrorMessage(body: unknown): string | undefined {
   if (body && typeof body === "object" && "error" in body) {
     const err = (body as { error: unknown }).error;
     if (err && typeof err === "object" && typeof (err as { message?: unknown }).message === "string") {
@@ -120,17 +169,56 @@ export function apiMessageOf(body: unknown, fallback: string): string {
     }
     if (typeof err === "string") return err;
   }
-  if (typeof body === "string" && body.trim()) return body.trim().slice(0, 500);
+  return undefined;
+}
+
+/** Extracts `error.message` from the service's `{"error":{"code","message"}}` body, tolerating anything else. */
+export function apiMessageOf(body: unknown, fallback: string): string {
+  const message = apiErrorMessage(body);
+  if (message !== undefined) return displayable(message);
+  if (typeof body === "string" && body.trim()) return displayable(body, 200);
   return fallback;
 }
 
+/** What the client knows of an answer besides its status and parsed body. */
+export interface AnswerDetails {
+  resetAt?: number;
+  /** The Content-Type header, as sent. */
+  contentType?: string;
+  /** The body as received (already redacted). */
+  text?: string;
+}
+
+/**
+ * An answer that is not the API's, summarised: its status, content type and first line (bounded and
+ * made displayable), and the setting that chose where requests go. The whole body is never shown: an
+ * HTML page would fill the screen and could carry terminal escapes.
+ */
+export function notApiSummary(status: number, details: AnswerDetails, ctx: ErrorContext): string {
+  const firstLine = (details.text ?? "").split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
+  const type = details.contentType ? displayable(details.contentType, 80) : "no content type";
+  const shown = firstLine ? `, first line "${displayable(firstLine, 120)}"` : ", empty body";
+  const where = ctx.target
+    ? `; ${ctx.target.setting} may be wrong: it is ${ctx.target.apiUrl}, and GitBook's API is https://api.gitbook.com`
+    : "";
+  return `the answer is not from GitBook's API (HTTP ${status}, ${type}${shown})${where}`;
+}
+
+/** A body GitBook's API would not send: not empty, and not its JSON error shape. */
+function foreignBody(body: unknown, details: AnswerDetails): boolean {
+  if (apiErrorMessage(body) !== undefined) return false;
+  return (details.text ?? "").trim() !== "";
+}
+
 /** The single mapping from an HTTP status to an error class. */
-export function errorFromResponse(
-  status: number,
-  body: unknown,
-  ctx: ErrorContext,
-  headers: { resetAt?: number } = {},
-): GitbookError {
+export function errorFromResponse(status: number, body: unknown, ctx: ErrorContext, headers: AnswerDetails = {}): GitbookError {
+  if (foreignBody(body, headers)) {
+    const summary = notApiSummary(status, headers, ctx);
+    // Still retried like any overloaded server or gateway (a proxy's 502 page, a 429 page).
+    if (status === 429) return new RateLimitError(summary, ctx, headers.resetAt);
+    if (status === 408 || status >= 500) return new ServerError(status, summary, ctx);
+    return new NotApiError(status, summary, ctx);
+  }
   const message = apiMessageOf(body, `HTTP ${status}`);
   if (status === 404) return new NotFoundError(status, message, ctx);
   if (status === 400 || status === 422) return new ValidationError(status, message, ctx);
