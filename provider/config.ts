@@ -14,6 +14,8 @@ export interface ProviderConfig {
   /** Where `apiUrl` came from, as a user would look for it: `gitbook:apiUrl`, `GITBOOK_API_URL`, or the default. */
   apiUrlSetting: string;
   organizationId?: string;
+  /** Where `organizationId` came from: `gitbook:organizationId` or `GITBOOK_ORGANIZATION_ID`. */
+  organizationIdSetting?: string;
   /** Upper bound on waiting for an OpenAPI spec to finish processing. */
   openApiWaitSeconds: number;
   /** Per-request time limit. */
@@ -30,11 +32,23 @@ export interface ConfigSource {
   get(key: string): string | undefined;
 }
 
-/** A setting that cannot be used, named as the user set it. */
+/**
+ * A setting that cannot be used, named as the user set it.
+ *
+ * The SDK's dynamic-provider host writes `${e}: ${e.stack}` to stderr for an error thrown from check,
+ * diff, read or delete, and the engine shows that beside the error it shows with the resource: the
+ * message twice, then a stack trace that says nothing about the setting. So the host's line is a
+ * fixed pointer, and the message is shown once, with the resource.
+ */
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ConfigError";
+    Object.defineProperty(this, "stack", { value: "the setting and how to fix it are in the resource's error", writable: true, configurable: true });
+  }
+
+  override toString(): string {
+    return "pulumi-gitbook: configuration error";
   }
 }
 
@@ -48,19 +62,34 @@ const ENV: Record<keyof Raw, string> = {
   requestTimeoutSeconds: "GITBOOK_REQUEST_TIMEOUT_SECONDS",
 };
 
+interface Found {
+  key: keyof Raw;
+  value: string;
+  /** As a user would look for it: `gitbook:apiUrl`, or `GITBOOK_API_URL (gitbook:apiUrl is not set)`. */
+  name: string;
+}
+
 /** A setting's value and how to name it: stack config first, then the environment. */
-function setting(configured: Raw, env: NodeJS.ProcessEnv, k: keyof Raw): { value: string; name: string } | undefined {
-  if (configured[k] !== undefined) return { value: configured[k]!, name: `gitbook:${k}` };
+function setting(configured: Raw, env: NodeJS.ProcessEnv, k: keyof Raw): Found | undefined {
+  if (configured[k] !== undefined) return { key: k, value: configured[k]!, name: `gitbook:${k}` };
   const v = env[ENV[k]];
-  if (v !== undefined && v !== "") return { value: v, name: `${ENV[k]} (gitbook:${k} is not set)` };
+  if (v !== undefined && v !== "") return { key: k, value: v, name: `${ENV[k]} (gitbook:${k} is not set)` };
   return undefined;
 }
 
-function seconds(s: { value: string; name: string } | undefined, fallback: number): number {
+/** The command that fixes a setting, where the user set it. */
+function howToFix(s: Found, example: string, opts: { secret?: boolean; hasDefault?: boolean } = {}): string {
+  const key = `gitbook:${s.key}`;
+  if (!s.name.startsWith("gitbook:")) return `fix or unset ${ENV[s.key]}, or set ${key}`;
+  const set = `\`pulumi config set ${opts.secret ? "--secret " : ""}${key} ${example}\``;
+  return opts.hasDefault === false ? set : `${set}, or \`pulumi config rm ${key}\` for the default`;
+}
+
+function seconds(s: Found | undefined, fallback: number): number {
   if (!s) return fallback;
   const n = Number(s.value.trim());
   if (s.value.trim() === "" || !Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(`${s.name} is ${JSON.stringify(s.value)}, which is not a positive number of seconds; set it to e.g. ${fallback}, or unset it for the default (${fallback}).`);
+    throw new ConfigError(`${s.name} is ${JSON.stringify(s.value)}, which is not a positive number of seconds (${howToFix(s, String(fallback))}; the default is ${fallback}).`);
   }
   return n;
 }
@@ -68,6 +97,34 @@ function seconds(s: { value: string; name: string } | undefined, fallback: numbe
 /** A URL as an error may show it: user and password replaced. */
 function withoutCredentials(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1***@");
+}
+
+/**
+ * An organization ID is opaque, but never holds spaces or slashes: such a value is most often the
+ * organization's URL pasted whole (`https://app.gitbook.com/o/<id>/home`), whose ID is then suggested.
+ */
+function organizationId(s: Found | undefined): string | undefined {
+  if (!s) return undefined;
+  if (!/[\s/\\]/.test(s.value)) return s.value;
+  const fromUrl = /\/o\/([^/?#\s]+)/.exec(s.value)?.[1];
+  const shown = JSON.stringify(s.value.length > 120 ? `${s.value.slice(0, 120)}…` : s.value);
+  throw new ConfigError(
+    `${s.name} is ${shown}, which is not an organization ID (it has spaces or slashes); ` +
+      `the ID is the part after /o/ in the organization's address on app.gitbook.com (${howToFix(s, fromUrl ?? "<id>", { hasDefault: false })}).`,
+  );
+}
+
+/** A token is sent in a header as it is: whitespace or a control character in it is a copying mistake (a trailing newline). Never shown. */
+function token(s: Found | undefined): string | undefined {
+  if (!s) return undefined;
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(s.value)) {
+    throw new ConfigError(
+      `${s.name} holds whitespace or a control character (often a trailing newline from where it was copied), so it cannot be sent; ` +
+        `set it again without them (${howToFix(s, "<token>", { secret: true, hasDefault: false })}). The value is not shown.`,
+    );
+  }
+  return s.value;
 }
 
 /** The stack's settings, resolved: stack config first, then the environment. Throws a ConfigError naming a malformed setting. */
@@ -79,11 +136,8 @@ export function resolveConfig(configured: Raw, env: NodeJS.ProcessEnv = process.
   if (url) {
     const problem = apiUrlProblem(url.value);
     if (problem) {
-      const fix = url.name.startsWith("gitbook:")
-        ? "`pulumi config set gitbook:apiUrl <url>`, or `pulumi config rm gitbook:apiUrl` for the default"
-        : `fix or unset ${ENV.apiUrl}, or set gitbook:apiUrl`;
       throw new ConfigError(
-        `${url.name} is ${JSON.stringify(withoutCredentials(url.value))}, which ${problem}; it must be the API's base URL, e.g. ${DEFAULT_API_URL} (${fix}).`,
+        `${url.name} is ${JSON.stringify(withoutCredentials(url.value))}, which ${problem}; it must be the API's base URL, e.g. ${DEFAULT_API_URL} (${howToFix(url, "<url>")}).`,
       );
     }
     apiUrl = url.value;
@@ -96,10 +150,14 @@ export function resolveConfig(configured: Raw, env: NodeJS.ProcessEnv = process.
     requestTimeoutSeconds: seconds(get("requestTimeoutSeconds"), 30),
     openApiPoll: OPENAPI_POLL,
   };
-  const token = get("token")?.value;
-  if (token) out.token = token;
-  const org = get("organizationId")?.value;
-  if (org) out.organizationId = org;
+  const t = token(get("token"));
+  if (t) out.token = t;
+  const org = get("organizationId");
+  const orgId = organizationId(org);
+  if (orgId) {
+    out.organizationId = orgId;
+    out.organizationIdSetting = org!.name.split(" ")[0]!;
+  }
   return out;
 }
 
@@ -113,14 +171,46 @@ export function settingsFrom(source: ConfigSource | undefined): Raw {
   return next;
 }
 
-export class MissingTokenError extends Error {
+/** How to set the token, as every message about a missing one says it. */
+const SET_TOKEN = "set it with `pulumi config set --secret gitbook:token <token>`, or export GITBOOK_TOKEN=<token> where Pulumi runs";
+
+/** No token in `gitbook:token` nor GITBOOK_TOKEN, and a request is needed. */
+export class MissingTokenError extends ConfigError {
   constructor() {
-    super(
-      "No GitBook API token is configured. Set it with `pulumi config set --secret gitbook:token <token>` " +
-        "or export GITBOOK_TOKEN=<token> in the environment that runs Pulumi.",
-    );
+    super(`No GitBook API token: gitbook:token is not set, nor GITBOOK_TOKEN; ${SET_TOKEN}.`);
     this.name = "MissingTokenError";
   }
+}
+
+/** What a preview without a token says, once: it passes, and what needs one will not. */
+export const NO_TOKEN_WARNING =
+  "pulumi-gitbook: no GitBook API token (gitbook:token is not set, nor GITBOOK_TOKEN): this preview compares the program with state only, " +
+  `and \`pulumi up\`, \`pulumi refresh\` and \`npx pulumi-gitbook import\` will fail; ${SET_TOKEN}.`;
+
+/** What the program's process finds in the stack's settings before anything is registered. */
+export interface ProgramConfigVerdict {
+  /** Fails the run: a malformed setting, or no token for a run that sends requests. */
+  error?: string;
+  /** Said once, and the run goes on. */
+  warning?: string;
+}
+
+/**
+ * The settings as the program's process sees them (the same stack config and environment the
+ * provider's process gets), judged before the first resource is registered: a malformed setting
+ * fails preview and up with its message, once, and no provider call is made; a missing token is a
+ * warning for a preview (which needs no request) and an error for anything else, before any write.
+ */
+export function judgeProgramConfig(source: ConfigSource, env: NodeJS.ProcessEnv, dryRun: boolean): ProgramConfigVerdict {
+  let cfg: ProviderConfig;
+  try {
+    cfg = resolveConfig(settingsFrom(source), env);
+  } catch (e) {
+    if (e instanceof ConfigError) return { error: e.message };
+    throw e;
+  }
+  if (cfg.token) return {};
+  return dryRun ? { warning: NO_TOKEN_WARNING } : { error: new MissingTokenError().message };
 }
 
 /** Retry waits shorter than this, early in a request, pass silently; longer ones are announced. */
@@ -176,7 +266,7 @@ export class ProviderRuntime {
   client(): GitbookClient {
     const cfg = this.config();
     if (!cfg.token) throw new MissingTokenError();
-    const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}`;
+    const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}\u0000${cfg.organizationId ?? ""}`;
     let c = this.clients.get(key);
     if (!c) {
       c = new GitbookClient({
@@ -185,6 +275,7 @@ export class ProviderRuntime {
         apiUrlSetting: cfg.apiUrlSetting,
         timeoutMs: cfg.requestTimeoutSeconds * 1000,
         onRetry: announceRetry,
+        ...(cfg.organizationId ? { organization: { id: cfg.organizationId, setting: cfg.organizationIdSetting! } } : {}),
         ...this.options.clientOverrides,
       });
       this.clients.set(key, c);

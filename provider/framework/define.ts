@@ -11,6 +11,7 @@ import { providerFor } from "../shim";
 import { FORCE_DESTROY, type Cascade } from "./cascade";
 import type { DiffRules } from "./diff";
 import { ruleOf, type FieldRule } from "./fields";
+import { checkProgramConfig } from "../programConfig";
 import { checked, gated } from "./program";
 import { DECLARED_KEY, resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
 
@@ -174,7 +175,8 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
   const secrets = def.secretOutputs;
   class GitbookResource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
-      const registered = def.inProgram && checked(() => def.inProgram!(name, args as Props));
+      // The stack's settings first: a setting that cannot work fails the run before anything is registered.
+      const registered = checked(() => (checkProgramConfig(), def.inProgram?.(name, args as Props)));
       super(
         providerFor(def.kind),
         name,
