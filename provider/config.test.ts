@@ -1,0 +1,127 @@
+/**
+ * Configuration errors name the setting, its value (never the token's) and the fix, in a line; the
+ * program's process judges the settings once per run; a wrong organization is named as the setting
+ * it came from, whichever kind of resource meets it first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { judgeProgramConfig, MissingTokenError, NO_TOKEN_WARNING, resolveConfig } from "./config";
+import { startProviderEnv, type ProviderEnv } from "../test/support/provider";
+
+const source = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
+
+describe("settings", () => {
+  it("a preview without a token is warned about, naming both settings, what fails and the command; an up fails naming them", () => {
+    expect(judgeProgramConfig(source({}), {}, true)).toEqual({ warning: NO_TOKEN_WARNING });
+    expect(NO_TOKEN_WARNING).toMatch(/gitbook:token is not set, nor GITBOOK_TOKEN/);
+    expect(NO_TOKEN_WARNING).toContain("`pulumi up`, `pulumi refresh` and `npx pulumi-gitbook import` will fail");
+    expect(NO_TOKEN_WARNING).toContain("pulumi config set --secret gitbook:token <token>");
+    expect(judgeProgramConfig(source({}), { GITBOOK_TOKEN: "" }, false)).toEqual({ error: new MissingTokenError().message });
+    expect(new MissingTokenError().message).toMatch(/^No GitBook API token: gitbook:token is not set, nor GITBOOK_TOKEN; set it with `pulumi config set --secret gitbook:token <token>`/);
+    // The provider's process may have the token from its environment: the program's sees the same.
+    expect(judgeProgramConfig(source({}), { GITBOOK_TOKEN: "t0k3n" }, false)).toEqual({});
+    expect(judgeProgramConfig(source({ "gitbook:token": "t0k3n" }), {}, false)).toEqual({});
+  });
+
+  it("a malformed setting is an error for preview and up alike, one line naming setting, value and fix", () => {
+    for (const dryRun of [true, false]) {
+      const v = judgeProgramConfig(source({ "gitbook:token": "t", "gitbook:apiUrl": "notaurl" }), {}, dryRun);
+      expect(v.error).toBe(
+        'gitbook:apiUrl is "notaurl", which is not an absolute URL; it must be the API\'s base URL, e.g. https://api.gitbook.com (`pulumi config set gitbook:apiUrl <url>`, or `pulumi config rm gitbook:apiUrl` for the default).',
+      );
+    }
+  });
+
+  it("names each setting, its value and the command that fixes it", () => {
+    const err = (raw: Record<string, string>, env: NodeJS.ProcessEnv = {}) => {
+      try {
+        resolveConfig(raw, env);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "no error";
+    };
+    expect(err({ requestTimeoutSeconds: "30s" })).toBe(
+      'gitbook:requestTimeoutSeconds is "30s", which is not a positive number of seconds (`pulumi config set gitbook:requestTimeoutSeconds 30`, or `pulumi config rm gitbook:requestTimeoutSeconds` for the default; the default is 30).',
+    );
+    expect(err({}, { GITBOOK_OPENAPI_WAIT_SECONDS: "0" })).toBe(
+      'GITBOOK_OPENAPI_WAIT_SECONDS (gitbook:openApiWaitSeconds is not set) is "0", which is not a positive number of seconds (fix or unset GITBOOK_OPENAPI_WAIT_SECONDS, or set gitbook:openApiWaitSeconds; the default is 300).',
+    );
+    expect(err({ organizationId: "https://app.gitbook.com/o/AbC123/home" })).toBe(
+      'gitbook:organizationId is "https://app.gitbook.com/o/AbC123/home", which is not an organization ID (it has spaces or slashes); the ID is the part after /o/ in the organization\'s address on app.gitbook.com (`pulumi config set gitbook:organizationId AbC123`).',
+    );
+    const token = err({ token: "gb_api_secret\n" });
+    expect(token).toBe(
+      "gitbook:token holds whitespace or a control character (often a trailing newline from where it was copied), so it cannot be sent; set it again without them (`pulumi config set --secret gitbook:token <token>`). The value is not shown.",
+    );
+    expect(err({}, { GITBOOK_TOKEN: "gb_api_secret " })).not.toContain("gb_api_secret");
+  });
+});
+
+describe("a wrong organization", () => {
+  let env: ProviderEnv;
+  let siteId: string;
+  let sectionId: string;
+  beforeAll(async () => {
+    env = await startProviderEnv();
+    const site = await env.up("Site", { title: "Docs" });
+    siteId = site.state.id;
+    sectionId = (await env.up("SiteSection", { siteId, spaceId: env.emu.seeded.spaceIds[0] })).state.id;
+  });
+  afterAll(async () => env?.close());
+
+  const configure = (org: string) =>
+    env.call("Site", "configure", { config: source({ "gitbook:token": env.emu.token, "gitbook:apiUrl": env.emu.url, "gitbook:organizationId": org }) });
+
+  const SPEC = "openapi: 3.0.3\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n";
+  const programs = (): [string, Record<string, unknown>][] => [
+    ["Site", { title: "Docs" }],
+    ["SiteSection", { siteId, spaceId: env.emu.seeded.spaceIds[1] }],
+    ["SiteSpace", { siteId, sectionId, spaceId: env.emu.seeded.spaceIds[2] }],
+    ["SiteSectionGroup", { siteId, title: "Products" }],
+    ["SiteExternalLink", { siteId, title: "Status", url: "https://status.acme.test" }],
+    ["SiteStructureOrder", { siteId, items: [sectionId] }],
+    ["ShareLink", { siteId, name: "Reviewers" }],
+    ["SitePublication", { siteId, published: true }],
+    ["SiteAdaptiveSchema", { siteId, jsonSchema: { type: "object", properties: { beta: { type: "boolean", description: "Tests betas." } }, additionalProperties: false } }],
+    ["Space", { title: "Handbook" }],
+    ["Collection", { title: "Products" }],
+    ["Team", { title: "Writers" }],
+    ["SamlProvider", { label: "Okta", entityID: "http://www.okta.com/exk1", ssoURL: "https://acme.okta.com/app/sso/saml", certificate: "MIIC-test-certificate" }],
+    ["OpenApiSpec", { slug: "pets", source: { text: SPEC } }],
+  ];
+
+  it("is named as gitbook:organizationId, with its value and the fix, by every kind, and nothing is created", async () => {
+    await configure("org_wrong");
+    const writesBefore = env.emu.log.writes();
+    for (const [kind, args] of programs()) {
+      const checked = await env.check(kind, args);
+      expect(JSON.stringify(checked.failures ?? []), kind).toBe("[]");
+      const err = (await env.call(kind, "create", { ...checked.inputs, __provider: "p" }).catch((e: unknown) => e)) as Error;
+      expect(err, kind).toBeInstanceOf(Error);
+      expect(err.message.split("\n")[0], kind).toMatch(
+        /^\w+: gitbook:organizationId is "org_wrong", an organization GitBook does not show this token \(404 organization "org_wrong" not found\): set it to the ID after \/o\/ in your organization's address on app\.gitbook\.com \(`pulumi config set gitbook:organizationId <id>`\), and use a token of that organization \(GitBook API 404 on \w+ \/v1\/orgs\/org_wrong/,
+      );
+    }
+    // Only the failed attempts' own requests: nothing reached an organization.
+    expect(env.emu.log.writes() - writesBefore).toBeLessThanOrEqual(programs().length);
+  });
+
+  it("is asked about once per provider, and not at all while every answer is a success", async () => {
+    await configure(env.org);
+    env.outOfBand();
+    env.emu.log.reset();
+    await env.up("Site", { title: "More docs" });
+    expect(env.emu.log.count({ method: "GET", route: "/v1/orgs/:org" })).toBe(0);
+    // Objects gone under the right organization are still gone: one question, then "not found" as before.
+    const gone = await env.refresh("Site", { id: "site_gone", outs: { organizationId: env.org, title: "x" } });
+    const gone2 = await env.refresh("Site", { id: "site_gone2", outs: { organizationId: env.org, title: "x" } });
+    expect([gone, gone2]).toEqual([undefined, undefined]);
+    expect(env.emu.log.count({ method: "GET", route: "/v1/orgs/:org" })).toBe(1);
+  });
+
+  it("a resource's own organizationId is named as such", async () => {
+    const checked = await env.check("Space", { title: "Handbook", organizationId: "org_other" });
+    const err = (await env.call("Space", "create", { ...checked.inputs, __provider: "p" }).catch((e: unknown) => e)) as Error;
+    expect(err.message.split("\n")[0]).toMatch(/^Space: organizationId is "org_other", an organization GitBook does not show this token .*\(fix the resource's organizationId\)/);
+  });
+});
