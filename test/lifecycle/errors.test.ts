@@ -4,6 +4,8 @@
  * outputs (and so repeat its error inside `error serializing property ...`), and whether or not the
  * program uses them at all.
  */
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
@@ -54,5 +56,81 @@ describeDeployments("a failed create", () => {
       { kind: "ShareLink", name: "reviewers", args: { siteId: ref("site.id"), name: "Reviewers" } },
     ]);
     expect(r.error).toMatch(/^SiteSection guides: spaceId: no space "spc_nope" in this organization\n\(GitBook API 400 on POST \/v1\/orgs\/\w+\/sites\/site_\w+\/sections\)$/);
+  });
+});
+
+/**
+ * The diagnostics of a run that carry `text`: the engine's own events under the CLI (its display
+ * prints each diagnostic twice, as it happens and again in the summary), the output's lines under the harness.
+ */
+const said = (r: { stdout: string; diagnostics?: string[] }, text: string) => (r.diagnostics ?? r.stdout.split("\n")).filter((l) => l.includes(text));
+
+describeDeployments("configuration errors", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  const site: Decl = { kind: "Site", name: "docs", args: { title: "Docs" } };
+  const space: Decl = { kind: "Space", name: "guide", args: { title: "Guide" } };
+  const noToken = { config: { "gitbook:token": "" } };
+  const custom = () => d.state().resources.filter((x) => x.type.startsWith("pulumi-nodejs:dynamic"));
+
+  it("preview without a token passes and says once, for the run, what will fail and how to set it", async () => {
+    const r = await d.run("preview", [site, space], noToken);
+    expect(r.error).toBeUndefined();
+    const warned = said(r, "no GitBook API token");
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain("gitbook:token is not set, nor GITBOOK_TOKEN");
+    expect(warned[0]).toContain("`pulumi up`, `pulumi refresh` and `npx pulumi-gitbook import` will fail");
+    expect(warned[0]).toContain("pulumi config set --secret gitbook:token <token>");
+  });
+
+  it("up without a token fails before any request, naming the setting once, without a stack", async () => {
+    d.emu.log.reset();
+    const r = await d.run("up", [site, space], noToken);
+    expect(r.error).toMatch(/^No GitBook API token: gitbook:token is not set, nor GITBOOK_TOKEN; set it with `pulumi config set --secret gitbook:token <token>`/);
+    expect(said(r, "gitbook:token")).toHaveLength(1);
+    expect(r.stdout).not.toMatch(/^\s+at /m);
+    expect(d.emu.log.count()).toBe(0);
+    expect(custom()).toHaveLength(0);
+  });
+
+  it("a malformed apiUrl is reported once, in one line naming the setting, the value and the fix, without a stack", async () => {
+    d.emu.log.reset();
+    const r = await d.run("preview", [site, space], { config: { "gitbook:apiUrl": "notaurl" } });
+    const lines = said(r, 'gitbook:apiUrl is "notaurl"');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("(`pulumi config set gitbook:apiUrl <url>`, or `pulumi config rm gitbook:apiUrl` for the default)");
+    expect(r.error).not.toContain("\n");
+    expect(r.stdout).not.toMatch(/^\s+at /m);
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("a server that is not GitBook's API is summarised: status, content type, first line, and gitbook:apiUrl named", async () => {
+    const page = `<!DOCTYPE html>\n<html><body>\u001b[2J${"<p>Welcome to our landing page</p>".repeat(2000)}</body></html>\n`;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(404, { "content-type": "text/html; charset=utf-8" });
+      res.end(page);
+    });
+    await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const r = await d.run("up", [site], { config: { "gitbook:apiUrl": url } });
+      const first = reason(r.error).split("\n")[0]!;
+      expect(first).toMatch(
+        new RegExp(
+          `^Site docs: GitBook API 404 on POST /v1/orgs/\\w+/sites: the answer is not from GitBook's API \\(HTTP 404, text/html; charset=utf-8, first line "<!DOCTYPE html>"\\); ` +
+            `gitbook:apiUrl may be wrong: it is ${url.replace(/\./g, "\\.")}, and GitBook's API is https://api\\.gitbook\\.com$`,
+        ),
+      );
+      expect(r.stdout).not.toContain("landing page");
+      expect(r.stdout).not.toContain("\u001b");
+      expect(custom()).toHaveLength(0);
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
   });
 });
