@@ -122,8 +122,12 @@ export function packageVersion(): string {
   return (cachedVersion = "0.0.0");
 }
 
+/** A path under an organization: its ID, and the rest (absent for the organization itself). */
+const ORG_PATH = /^\/orgs\/([^/]+)(\/.*)?$/;
+
 /** Whether the token can see an organization; "unknown" when asking failed for another reason. */
 type Reach = "yes" | "no" | "unknown";
+const REACHABLE: Promise<Reach> = Promise.resolve("yes");
 
 interface CacheEntry {
   expires: number;
@@ -288,24 +292,30 @@ export class GitbookClient {
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
+    let value: T;
     try {
-      return await this.send(method, path, opts);
+      value = await this.send(method, path, opts);
     } catch (e) {
       throw (await this.organizationError(path, e)) ?? e;
     }
+    // Any success under an organization shows the token can see it: no need to ask later.
+    const org = ORG_PATH.exec(path)?.[1];
+    if (org !== undefined) this.orgReachable.set(decodeURIComponent(org), REACHABLE);
+    return value;
   }
 
   /**
    * A 404 or 403 under `/orgs/{org}` may be about the object or about the organization itself (a
    * wrong `gitbook:organizationId`, or a token of another organization); only the organization's own
-   * answer tells. It is asked once per organization for the life of the client, and only after such
-   * an answer, so a run whose organization is right pays one request at most, on its first 404.
+   * answer tells. It is asked once per organization for the life of the client, only after such an
+   * answer, and not when an earlier request under it succeeded: a run whose organization is right pays
+   * one request at most, and none once anything under it has succeeded.
    * Reads need it as much as writes: a 404 taken as "gone" under an organization the token cannot see
    * would drop every resource from state.
    */
   private async organizationError(path: string, e: unknown): Promise<OrganizationError | undefined> {
     if (!(e instanceof NotFoundError || (e instanceof AuthError && e.status === 403))) return undefined;
-    const m = /^\/orgs\/([^/]+)(\/.*)?$/.exec(path);
+    const m = ORG_PATH.exec(path);
     if (!m) return undefined;
     const org = decodeURIComponent(m[1]!);
     const setting = this.organization?.id === org ? this.organization.setting : undefined;
