@@ -125,6 +125,11 @@ export function packageVersion(): string {
 /** A path under an organization: its ID, and the rest (absent for the organization itself). */
 const ORG_PATH = /^\/orgs\/([^/]+)(\/.*)?$/;
 
+/** GitBook's "no such object, or not for this token" (404, 403), as opposed to every other failure. */
+function hiddenOrNotFound(e: unknown): e is GitbookError {
+  return e instanceof NotFoundError || (e instanceof AuthError && e.status === 403);
+}
+
 /** Whether the token can see an organization; "unknown" when asking failed for another reason. */
 type Reach = "yes" | "no" | "unknown";
 const REACHABLE: Promise<Reach> = Promise.resolve("yes");
@@ -314,7 +319,7 @@ export class GitbookClient {
    * would drop every resource from state.
    */
   private async organizationError(path: string, e: unknown): Promise<OrganizationError | undefined> {
-    if (!(e instanceof NotFoundError || (e instanceof AuthError && e.status === 403))) return undefined;
+    if (!hiddenOrNotFound(e)) return undefined;
     const m = ORG_PATH.exec(path);
     if (!m) return undefined;
     const org = decodeURIComponent(m[1]!);
@@ -324,7 +329,7 @@ export class GitbookClient {
     if (!known) {
       const asked = this.send("GET", p`/orgs/${org}`, {}).then(
         (): Reach => "yes",
-        (probe: unknown): Reach => (probe instanceof NotFoundError || (probe instanceof AuthError && probe.status === 403) ? "no" : "unknown"),
+        (probe: unknown): Reach => (hiddenOrNotFound(probe) ? "no" : "unknown"),
       );
       this.orgReachable.set(org, (known = asked));
       // Only a definite answer is kept: after a failed connection it is asked again next time.
