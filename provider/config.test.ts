@@ -4,7 +4,7 @@
  * it came from, whichever kind of resource meets it first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { judgeProgramConfig, MissingTokenError, NO_TOKEN_WARNING, resolveConfig } from "./config";
+import { ConfigError, judgeProgramConfig, MissingTokenError, NO_TOKEN_WARNING, resolveConfig } from "./config";
 import { startProviderEnv, type ProviderEnv } from "../test/support/provider";
 
 const source = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
@@ -55,6 +55,15 @@ describe("settings", () => {
     );
     expect(err({}, { GITBOOK_TOKEN: "gb_api_secret " })).not.toContain("gb_api_secret");
   });
+});
+
+it("a setting's error, where the provider's host prints it to stderr, is one line without a stack and without the message again", () => {
+  for (const e of [new ConfigError('gitbook:apiUrl is "notaurl", which is not an absolute URL'), new MissingTokenError()]) {
+    // How the SDK's dynamic-provider host writes an error thrown from check, diff, read or delete.
+    const hostLine = `${e}: ${e.stack}`;
+    expect(hostLine).toBe("pulumi-gitbook: configuration error: the setting and how to fix it are in the resource's error");
+    expect(e.message).not.toBe("");
+  }
 });
 
 describe("a wrong organization", () => {
