@@ -267,6 +267,7 @@ export async function runNew(argv: string[]): Promise<number> {
       "Next:",
       `  cd ${args.dir} && npm install`,
       `  npx pulumi-gitbook emulator --port ${port} --token ${token} --seed ${seed}   # in another shell: dev's GitBook`,
+      "  pulumi login --local   # or the backend you use",
       "  pulumi stack init dev && pulumi up",
       "Against GitBook itself:",
       "  pulumi stack init prod",

@@ -78,12 +78,18 @@ describeDeployments("pulumi-gitbook new", () => {
     expect(Object.keys(prod).filter((k) => !k.startsWith("gitbook:"))).toEqual(["docs:title"]);
   });
 
-  it("the installed command names the tarball it was installed from, and refuses a folder that is not empty", async () => {
+  it("names the tarball the running copy was installed from, or the checkout it runs from, and refuses a folder that is not empty", async () => {
     const installed = path.join(program, "node_modules/pulumi-gitbook/dist/bin/pulumi-gitbook.js");
     const second = path.join(tmp, "second");
     const r = await run(process.execPath, [installed, "new", second], { cwd: program });
     expect(r.stderr).toBe("");
     expect(readJson(path.join(second, "package.json")).dependencies["pulumi-gitbook"]).toBe(`file:../${path.basename(tarball)}`);
+
+    // Run from this checkout, it names the checkout (npm links it, as README's install option 2).
+    const third = path.join(tmp, "third");
+    const fromCheckout = await run(process.execPath, [BIN, "new", third, "--name", "acme-docs"], { cwd: ROOT });
+    expect(fromCheckout.stderr).toBe("");
+    expect(readJson(path.join(third, "package.json"))).toMatchObject({ name: "acme-docs", dependencies: { "pulumi-gitbook": `file:${path.relative(third, fs.realpathSync(ROOT))}` } });
 
     const refused = await run(process.execPath, [installed, "new", program], { cwd: program });
     expect(refused.code).toBe(1);
