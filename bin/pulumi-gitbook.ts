@@ -14,6 +14,12 @@ const COMMANDS: Record<string, Command> = {
       process.exitCode = await (await import("../provider/importer/command")).runImport(argv);
     },
   },
+  new: {
+    summary: "write a TypeScript Pulumi program using this package, with dev (emulator) and prod stacks (pulumi-gitbook new --help)",
+    run: async (argv) => {
+      process.exitCode = await (await import("./new")).runNew(argv);
+    },
+  },
   recover: {
     summary: "after an interrupted `pulumi up`, resolve its pending creates so the next up makes no duplicate (pulumi-gitbook recover --help)",
     run: async (argv) => {

@@ -9,23 +9,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { ROOT } from "./checkout";
 
-/** pulumi/templates' typescript tsconfig.json, unchanged (no skipLibCheck, no esModuleInterop). */
-export const TEMPLATE_TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: true,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  files: ["index.ts"],
-};
+// pulumi/templates' typescript tsconfig.json, stated once where `pulumi-gitbook new` writes it.
+import { TEMPLATE_TSCONFIG } from "../bin/new";
 
 interface LockEntry {
   version?: string;
@@ -83,15 +68,7 @@ export interface FreshProgram {
  * packed package, `npm pack`'s file) as a dependency. `npm install --offline` then installs it.
  */
 export function writeFreshProgram(dir: string, tarball: string, indexTs: string, opts: { name?: string } = {}): FreshProgram {
-  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
-    name: string;
-    version: string;
-    dependencies: Record<string, string>;
-    peerDependencies: Record<string, string>;
-    devDependencies: Record<string, string>;
-    engines?: Record<string, string>;
-    bin?: Record<string, string>;
-  };
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { name: string };
   const name = opts.name ?? "fresh-program";
   // The template's package.json; versions are those this checkout tests with.
   const at = (n: string) => (lockClosure([n])[`node_modules/${n}`]!.version as string);
@@ -102,6 +79,32 @@ export function writeFreshProgram(dir: string, tarball: string, indexTs: string,
     devDependencies: { "@types/node": `^${at("@types/node")}`, typescript: `^${at("typescript")}` },
     dependencies: { "@pulumi/pulumi": `^${at("@pulumi/pulumi")}`, [pkg.name]: tarballSpec },
   };
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(packageJson, null, 4) + "\n");
+  writeOfflineLock(dir, packageJson);
+  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4) + "\n");
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\ndescription: A new TypeScript program using pulumi-gitbook\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n`);
+  fs.writeFileSync(path.join(dir, "index.ts"), indexTs);
+  return { dir, packageJson };
+}
+
+/**
+ * The package-lock.json that lets `npm install --offline` install `packageJson` (a program depending
+ * on @pulumi/pulumi, typescript, @types/node and this package by a `file:` tarball spec): each package
+ * pinned at the version and integrity this checkout's lock holds, which npm's cache has.
+ */
+export function writeOfflineLock(dir: string, packageJson: { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }): void {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+    dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
+    engines?: Record<string, string>;
+    bin?: Record<string, string>;
+  };
+  const tarballSpec = packageJson.dependencies[pkg.name];
+  if (!tarballSpec?.startsWith("file:")) throw new Error(`${dir}/package.json names ${pkg.name} by ${tarballSpec}, not a file: tarball spec`);
+  const { name } = packageJson;
   const packages: Record<string, LockEntry> = {
     "": { name, dependencies: packageJson.dependencies, devDependencies: packageJson.devDependencies },
     ...lockClosure(["@pulumi/pulumi", "typescript", "@types/node", ...Object.keys(pkg.dependencies)]),
@@ -114,11 +117,5 @@ export function writeFreshProgram(dir: string, tarball: string, indexTs: string,
       ...(pkg.bin ? { bin: pkg.bin } : {}),
     },
   };
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(packageJson, null, 4) + "\n");
   fs.writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify({ name, lockfileVersion: 3, requires: true, packages }, null, 2) + "\n");
-  fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4) + "\n");
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\ndescription: A new TypeScript program using pulumi-gitbook\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n`);
-  fs.writeFileSync(path.join(dir, "index.ts"), indexTs);
-  return { dir, packageJson };
 }

@@ -27,7 +27,7 @@ export type Engine = "cli" | "harness";
 /** Why the CLI cannot be used here, or undefined when it can. */
 export function cliMissing(): string | undefined {
   for (const b of ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
-    if (!fs.existsSync(path.join(CLI_BIN, b))) return `${path.relative(ROOT, path.join(CLI_BIN, b))} is not built: run \`npm run pulumi-cli\` (needs Go; about 4 minutes cold)`;
+    if (!fs.existsSync(path.join(CLI_BIN, b))) return `${path.relative(ROOT, path.join(CLI_BIN, b))} is not built: run \`npm run pulumi-cli\` (needs Go; a cold build takes 3 to 15 minutes on 2 cores)`;
   }
   return undefined;
 }

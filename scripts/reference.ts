@@ -32,13 +32,21 @@ const EXAMPLES_FILE = "scripts/referenceExamples.ts";
 type JsonSchema = {
   type?: string | string[];
   enum?: unknown[];
+  const?: unknown;
   anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
   properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
   required?: string[];
   items?: JsonSchema;
   minLength?: number;
   maxLength?: number;
   minItems?: number;
+  maxItems?: number;
+  minimum?: number;
+  maximum?: number;
   pattern?: string;
   default?: unknown;
   description?: string;
@@ -54,13 +62,59 @@ interface Row {
   description: string;
 }
 
-function typeOf(s: JsonSchema): string {
-  if (s.anyOf) return s.anyOf.map(typeOf).join(" \\| ");
+/**
+ * How a schema's `$ref`s resolve (zod puts recursive types, such as a visitor schema's claims, in
+ * `$defs`), and which ones are being expanded on the current path: a recursive type is expanded once
+ * and then named by the row that expands it.
+ */
+interface Walk {
+  defs: Record<string, JsonSchema>;
+  expanding: Map<string, string>;
+}
+
+const walkOf = (root: JsonSchema): Walk => ({ defs: root.$defs ?? {}, expanding: new Map() });
+
+function resolve(s: JsonSchema, walk: Walk): JsonSchema {
+  if (!s.$ref) return s;
+  const def = walk.defs[s.$ref.replace("#/$defs/", "")];
+  if (!def) throw new Error(`unresolved ${s.$ref} in a schema`);
+  return { ...def, description: s.description ?? def.description };
+}
+
+/** A union's variants, and the `type` constant that tells each apart when every variant has one. */
+function variantsOf(s: JsonSchema): { variants: JsonSchema[]; tags?: string[] } | undefined {
+  const variants = s.oneOf ?? s.anyOf;
+  if (!variants) return undefined;
+  const tags = variants.map((v) => v.properties?.type?.const);
+  return { variants, tags: tags.every((t) => typeof t === "string") ? (tags as string[]) : undefined };
+}
+
+/** A record's value schema (`Record<string, V>`), when the object is one. */
+const recordValue = (s: JsonSchema): JsonSchema | undefined =>
+  typeof s.additionalProperties === "object" && Object.keys(s.additionalProperties).length > 0 ? s.additionalProperties : undefined;
+
+function typeOf(raw: JsonSchema, walk: Walk): string {
+  if (raw.$ref && walk.expanding.has(raw.$ref)) return `same as \`${walk.expanding.get(raw.$ref)}\``;
+  const s = resolve(raw, walk);
+  const union = variantsOf(s);
+  if (union?.tags) return `object, by \`type\`: ${union.tags.map((t) => `\`${JSON.stringify(t)}\``).join(" \\| ")}`;
+  if (union) return union.variants.map((v) => typeOf(v, walk)).join(" \\| ");
+  if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
   if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(" \\| ");
-  if (s.type === "array") return `${s.items ? typeOf(s.items) : "any"}[]`;
-  if (s.type === "object") return "object";
+  if (s.type === "array") {
+    if (!s.items) throw new Error("an array schema without items");
+    const item = typeOf(s.items, walk);
+    return item.includes(" ") ? `list of (${item})` : `${item}[]`;
+  }
+  if (s.type === "object") {
+    const value = recordValue(s);
+    if (!value) return "object";
+    const v = typeOf(value, walk);
+    return v.includes(" ") ? `map from name to (${v})` : `map from name to ${v}`;
+  }
   if (s.type === "null") return "`null`";
-  return typeof s.type === "string" ? s.type : "any";
+  if (typeof s.type === "string") return s.type;
+  throw new Error(`no type to document in ${JSON.stringify(s).slice(0, 200)}`);
 }
 
 function limitsOf(s: JsonSchema): string {
@@ -70,6 +124,9 @@ function limitsOf(s: JsonSchema): string {
   else if (min !== undefined && min > 1) out.push(`at least ${min} characters`);
   if (s.pattern) out.push(`pattern \`${s.pattern}\``);
   if (s.minItems) out.push(`at least ${s.minItems} item${s.minItems > 1 ? "s" : ""}`);
+  if (s.maxItems !== undefined) out.push(`at most ${s.maxItems} item${s.maxItems === 1 ? "" : "s"}`);
+  if (s.minimum !== undefined) out.push(`at least ${s.minimum}`);
+  if (s.maximum !== undefined) out.push(`at most ${s.maximum}`);
   if (s.default !== undefined) out.push(`default \`${JSON.stringify(s.default)}\``);
   for (const alt of s.anyOf ?? []) {
     const inner = limitsOf(alt);
@@ -78,14 +135,61 @@ function limitsOf(s: JsonSchema): string {
   return out.join("; ");
 }
 
+const nestedRequired = (n: string, s: JsonSchema, req: string[]) => (req.includes(n) && s.default === undefined ? "yes" : "no");
+
+/**
+ * The rows under a field named `full`: an object's fields (`source.url`), a list's items
+ * (`members[].user`), a map's values (`properties.<name>`) and each variant of a union, named by its
+ * `type` (`sections[type="group"].title`), so that no row is left typed only `object`.
+ */
+function nestedRows(raw: JsonSchema, full: string, walk: Walk): Row[] {
+  if (raw.$ref && walk.expanding.has(raw.$ref)) return [];
+  const s = resolve(raw, walk);
+  const inner = (): Row[] => {
+    const union = variantsOf(s);
+    if (union) {
+      return union.variants.flatMap((v, i) => {
+        // Untagged variants are told apart by the fields they require (`source{url}`).
+        const label = union.tags ? `${full}[type=${JSON.stringify(union.tags[i])}]` : `${full}{${(v.required ?? Object.keys(v.properties ?? {})).join(",")}}`;
+        return v.properties ? rows(v, `${label}.`, nestedRequired, walk) : nestedRows(v, label, walk);
+      });
+    }
+    if (s.type === "array" && s.items) {
+      const item = resolve(s.items, walk);
+      // A list of plain values is described by its own row; a list of a union names each variant.
+      if (variantsOf(item)) return nestedRows(s.items, full, walk);
+      return item.properties ? rows(item, `${full}[].`, nestedRequired, walk) : nestedRows(s.items, `${full}[]`, walk);
+    }
+    if (s.type === "object") {
+      const out = s.properties ? rows(s, `${full}.`, nestedRequired, walk) : [];
+      const value = recordValue(s);
+      if (value) {
+        const name = `${full}.<name>`;
+        const v = resolve(value, walk);
+        out.push({ name, type: typeOf(value, walk), required: "no", limits: limitsOf(v), description: v.description ?? `An entry of \`${full}\`, under its name.` });
+        out.push(...nestedRows(value, name, walk));
+      }
+      return out;
+    }
+    return [];
+  };
+  if (!raw.$ref) return inner();
+  walk.expanding.set(raw.$ref, full);
+  try {
+    return inner();
+  } finally {
+    walk.expanding.delete(raw.$ref);
+  }
+}
+
 /** One row per field, nested fields (`source.url`, `members[].user`) after their parent. */
-function rows(schema: JsonSchema, prefix: string, required: (field: string, s: JsonSchema, parentRequired: string[]) => string): Row[] {
+function rows(schema: JsonSchema, prefix: string, required: (field: string, s: JsonSchema, parentRequired: string[]) => string, walk: Walk): Row[] {
   const out: Row[] = [];
-  for (const [name, s] of Object.entries(schema.properties ?? {})) {
+  for (const [name, raw] of Object.entries(schema.properties ?? {})) {
     const full = `${prefix}${name}`;
-    out.push({ name: full, type: typeOf(s), required: required(name, s, schema.required ?? []), limits: limitsOf(s), description: s.description ?? "" });
-    const nested = s.type === "object" ? s : s.type === "array" && s.items?.type === "object" ? s.items : undefined;
-    if (nested?.properties) out.push(...rows(nested, s.type === "array" ? `${full}[].` : `${full}.`, (n, ns, req) => (req.includes(n) && ns.default === undefined ? "yes" : "no")));
+    const s = resolve(raw, walk);
+    out.push({ name: full, type: typeOf(raw, walk), required: required(name, s, schema.required ?? []), limits: limitsOf(s), description: s.description ?? "" });
+    out.push(...nestedRows(raw, full, walk));
   }
   return out;
 }
@@ -112,15 +216,15 @@ function inputRows(def: Resource): Row[] {
     // check() fills organizationId from stack config, so a program may leave it out.
     if (name === "organizationId") return "no (`gitbook:organizationId`)";
     return req.includes(name) && s.default === undefined ? "yes" : "no";
-  }).map((r) => (top.has(r.name) ? { ...r, effect: effectOf(def, r.name) } : { ...r, effect: "" }));
+  }, walkOf(schema)).map((r) => (top.has(r.name) ? { ...r, effect: effectOf(def, r.name) } : { ...r, effect: "" }));
 }
 
 /** The outputs that are not inputs, nested fields after their parent. */
 function outputRows(def: Resource): OutputDoc[] {
   const schema = z.toJSONSchema(def.outputs, { io: "output", unrepresentable: "any" }) as JsonSchema;
   const inputs = new Set(Object.keys(def.schema.shape));
-  return rows(schema, "", () => "")
-    .filter((r) => !inputs.has(r.name.split(/[.[]/)[0]!))
+  return rows(schema, "", () => "", walkOf(schema))
+    .filter((r) => !inputs.has(r.name.split(/[.[{]/)[0]!))
     .map((r) => ({ name: r.name, type: r.type, description: r.description + (def.secretOutputs.includes(r.name) ? " Secret." : "") }));
 }
 
@@ -300,8 +404,10 @@ export function generateReference(root: string): string {
     );
   }
   const topology = z.toJSONSchema(docsSiteTopologySchema, { io: "input", unrepresentable: "any" }) as JsonSchema;
-  // The site's own fields are the Site's inputs, documented above.
-  const topologyRows = rows(topology, "", (n, s, req) => (req.includes(n) && s.default === undefined ? "yes" : "no")).filter((row) => !row.name.startsWith("site."));
+  // The site's own fields are the Site's inputs, documented above: its row links there instead.
+  const topologyRows = rows(topology, "", nestedRequired, walkOf(topology))
+    .filter((row) => !row.name.startsWith("site."))
+    .map((row) => (row.name === "site" ? { ...row, type: "object: the [Site](#site)'s inputs" } : row));
   lines.push(
     "## DocsSite",
     "",

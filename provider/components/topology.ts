@@ -191,7 +191,7 @@ export const docsSiteSectionSchema = z.strictObject({
 });
 
 export const docsSiteLinkSchema = z.strictObject({
-  type: z.literal("link"),
+  type: z.literal("link").describe("`link`: an external link (a SiteExternalLink child)."),
   key: key("external link"),
   formerKeys: formerKeys("external link"),
   title: externalLink.schema.shape.title,
@@ -208,7 +208,7 @@ const groupItem = z.discriminatedUnion("type", [docsSiteSectionSchema, docsSiteL
 });
 
 export const docsSiteGroupSchema = z.strictObject({
-  type: z.literal("group"),
+  type: z.literal("group").describe("`group`: a section group (a SiteSectionGroup child) holding sections and links."),
   key: key("section group"),
   formerKeys: formerKeys("section group"),
   title: sectionGroup.schema.shape.title,

@@ -31,6 +31,26 @@ describe("docs/reference.md", () => {
     expect(undocumented, "describe these outputs in the resource's outputs schema (or the component's doc comments)").toEqual([]);
   });
 
+  it("types and describes every input and output, nested fields expanded", () => {
+    // Every table row: `| \`name\` | type | ... | description |` (cells split on unescaped pipes).
+    const table = generated.split("\n").filter((l) => l.startsWith("| `"));
+    const cells = table.map((l) => l.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim()));
+    const problems: string[] = [];
+    cells.forEach((c, i) => {
+      const name = c[0]!;
+      const type = c[1]!;
+      const description = c[c.length - 1]!;
+      if (!type || /\b(any|unknown)\b/.test(type)) problems.push(`${name}: type is ${JSON.stringify(type)}`);
+      if (!description) problems.push(`${name}: no description`);
+      // An object (or list of objects) says what it holds in the rows right after it.
+      const field = name.replace(/`/g, "");
+      const next = cells[i + 1]?.[0]?.replace(/`/g, "") ?? "";
+      if (/^object(\[\])?$/.test(type) && !next.startsWith(`${field}.`) && !next.startsWith(`${field}[`)) problems.push(`${name}: typed ${type} with no rows for its fields`);
+    });
+    expect(table.length).toBeGreaterThan(100);
+    expect(problems, "type and `.describe()` these fields in their zod schema (scripts/reference.ts renders them)").toEqual([]);
+  });
+
   it("states each resource's limits and replace rules, as the schemas and diff rules have them", () => {
     expect(generated).toContain("| `title` | string | yes | 1 to 64 characters | change updates in place | Name of the team, 1 to 64 characters. |");
     expect(generated).toContain("| `proxy` | string | no | at most 512 characters; pattern `^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$` | change updates in place; removal clears it |");
