@@ -204,6 +204,24 @@ export interface OpenApiVersionRecord extends Base {
   text?: string;
 }
 
+/** A folder of the organization's content tree, holding spaces and other collections. */
+export interface CollectionRecord extends Base {
+  orgId: string;
+  title: string;
+  /** "" when none (the API's PATCH takes "" and no null). */
+  description: string;
+  /** ID of the collection holding this one; absent at the organization's top level. */
+  parentId?: string;
+  defaultLevel: DefaultLevel;
+}
+
+/** The visitor-claims schema of a site: at most one per site, so its `id` is the site's ID. */
+export interface AdaptiveSchemaRecord extends Base {
+  siteId: string;
+  jsonSchema: Record<string, unknown>;
+  updatedAt: string;
+}
+
 export interface StoreSettings {
   /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
   openApiProcessingReads: number;
@@ -228,6 +246,7 @@ const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 export class Store {
   readonly orgs = new Map<string, OrgRecord>();
   readonly spaces = new Map<string, SpaceRecord>();
+  readonly collections = new Map<string, CollectionRecord>();
   readonly members = new Map<string, MemberRecord>();
   readonly sites = new Map<string, SiteRecord>();
   readonly sections = new Map<string, SectionRecord>();
@@ -247,12 +266,12 @@ export class Store {
   readonly samlProviders = new Map<string, SamlProviderRecord>();
   readonly openApiSpecs = new Map<string, OpenApiSpecRecord>();
   readonly openApiVersions = new Map<string, OpenApiVersionRecord>();
+  /** By site ID (one schema per site). */
+  readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRecord>();
   readonly settings: StoreSettings;
 
   private seqCounter = 0;
   private readonly rand: () => number;
-  /** The tables resource modules declare with defineTable, created on first use. */
-  private readonly moduleTables = new Map<object, { parents: Partial<Record<Parent, string>>; records: Map<string, Base> }>();
 
   constructor(opts: { seed: number; openApiProcessingReads?: number }) {
     // A stream separate from the fault PRNGs, so creating objects never shifts fault decisions.
@@ -397,16 +416,6 @@ export class Store {
     return undefined;
   }
 
-  /** The records of a table a resource module declared (prefer `table.of(store)`). */
-  tableOf<T extends Base>(table: Table<T>): Map<string, T> {
-    let entry = this.moduleTables.get(table);
-    if (!entry) {
-      entry = { parents: table.parents, records: new Map() };
-      this.moduleTables.set(table, entry);
-    }
-    return entry.records as Map<string, T>;
-  }
-
   // ---- cascading deletes ----
 
   deleteSiteSpace(id: string): boolean {
@@ -418,7 +427,6 @@ export class Store {
     const section = this.sections.get(id);
     if (!section) return false;
     for (const ss of this.siteSpacesIn(section.siteId, id)) this.deleteSiteSpace(ss.id);
-    this.deleteChildren("section", id);
     for (const g of this.sectionGroups.values()) g.sectionIds = g.sectionIds.filter((s) => s !== id);
     this.positions.delete(id);
     // The default pointer of the site may now dangle: defaultSection() then falls back to the first remaining section.
@@ -467,13 +475,12 @@ export class Store {
     for (const g of [...this.sectionGroups.values()]) if (g.siteId === id) this.sectionGroups.delete(g.id);
     for (const l of [...this.externalLinks.values()]) if (l.siteId === id) this.externalLinks.delete(l.id);
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
-    this.deleteChildren("site", id);
+    this.adaptiveSchemas.delete(id);
     return this.sites.delete(id);
   }
 
   deleteTeam(id: string): boolean {
     for (const m of this.teamMembersOf(id)) this.teamMembers.delete(m.id);
-    this.deleteChildren("team", id);
     return this.teams.delete(id);
   }
 
@@ -481,40 +488,6 @@ export class Store {
     for (const v of [...this.openApiVersions.values()]) if (v.specId === id) this.openApiVersions.delete(v.id);
     return this.openApiSpecs.delete(id);
   }
-
-  /** Deletes the records of module tables that belong to a deleted site, section or team. */
-  private deleteChildren(parent: Parent, id: string): void {
-    for (const { parents, records } of this.moduleTables.values()) {
-      const field = parents[parent];
-      if (field === undefined) continue;
-      for (const r of [...records.values()]) if ((r as unknown as Record<string, unknown>)[field] === id) records.delete(r.id);
-    }
-  }
-}
-
-// ---------------------------------------------------------------- tables of resource modules
-
-/** What a record of a module's table may belong to. */
-export type Parent = "site" | "section" | "team";
-
-/**
- * A table of records that a resource module declares for itself, so that adding a resource never
- * edits this file:
- *
- *   const externalLinks = defineTable<ExternalLinkRecord>({ site: "siteId" });
- *   externalLinks.of(c.store).set(link.id, link);
- *
- * `parents` names the fields holding the ID of a site, section or team the record belongs to:
- * deleting that object deletes the record, as GitBook does (and as the tables above cascade).
- */
-export interface Table<T extends Base> {
-  readonly parents: Partial<Record<Parent, keyof T & string>>;
-  of(store: Store): Map<string, T>;
-}
-
-export function defineTable<T extends Base>(parents: Partial<Record<Parent, keyof T & string>> = {}): Table<T> {
-  const table: Table<T> = { parents, of: (store) => store.tableOf(table) };
-  return table;
 }
 
 export function bySeq<T extends { seq: number }>(items: T[]): T[] {
