@@ -29,7 +29,7 @@ export function routes(r: Router<Ctx>): void {
   r.add("PUT", `${SITE}/adaptive-schema`, (c) => {
     const site = getSite(c);
     const b = validate(c.body, { jsonSchema: required(obj()) });
-    checkRoot(b.jsonSchema, "jsonSchema");
+    checkAdaptiveSchema(b.jsonSchema, "jsonSchema");
     const table = c.store.adaptiveSchemas;
     const record: AdaptiveSchemaRecord = {
       ...(table.get(site.id) ?? { ...c.store.newId("adschema"), id: site.id }),
@@ -63,7 +63,8 @@ function mustBeObjectType(v: unknown, at: string): void {
   if (v !== "object") invalid(at, v === undefined ? "is required" : 'must be "object"');
 }
 
-function checkRoot(s: Record<string, unknown>, at: string): void {
+/** Refuses (400 naming the path from `at`) a schema the spec's SiteAdaptiveJSONSchema does not accept. */
+export function checkAdaptiveSchema(s: Record<string, unknown>, at: string): void {
   onlyKeys(s, ["$schema", "type", "properties", "additionalProperties"], at);
   if (s.$schema !== undefined && s.$schema !== DRAFT_07) invalid(`${at}.$schema`, `must be "${DRAFT_07}"`);
   mustBeObjectType(s.type, `${at}.type`);

@@ -28,14 +28,6 @@ export function collectionRef(c: Ctx, orgId: string, id: string, field: string):
   return child(c.store.collections, id, (col) => col.orgId === orgId) ?? invalid(field, `no collection "${id}" in this organization`);
 }
 
-/** The collection and every collection below it, parents first. */
-function subtree(store: Store, id: string): CollectionRecord[] {
-  const all = [...store.collections.values()];
-  const out = all.filter((col) => col.id === id);
-  for (let i = 0; i < out.length; i++) out.push(...all.filter((col) => col.parentId === out[i]!.id));
-  return out;
-}
-
 /**
  * Where a move body sends an item of the content tree now under `current`: the new parent's ID, or
  * undefined for the top level. A move that changes nothing is a 409, as the spec documents for both
@@ -88,24 +80,13 @@ export function routes(r: Router<Ctx>): void {
 
   r.add("POST", `${COLLECTION}/move`, (c) => {
     const col = getCollection(c);
-    const below = new Set(subtree(c.store, col.id).map((x) => x.id));
+    const below = new Set(c.store.collectionSubtree(col.id).map((x) => x.id));
     const target = moveTarget(c, col.orgId, col.parentId, (p) => (below.has(p.id) ? "cannot move a collection into itself or a collection inside it" : undefined));
     if (target === undefined) delete col.parentId;
     else col.parentId = target;
     return ok(collectionView(c, col));
   });
 
-  // Deleting a collection deletes what it holds: the collections below it, and its spaces, which go
-  // to the trash as a deleted space does (restorable for 7 days, at the top level once restored).
-  r.add("DELETE", COLLECTION, (c) => {
-    const doomed = subtree(c.store, c.params.collection!);
-    const ids = new Set(doomed.map((x) => x.id));
-    for (const space of [...c.store.spaces.values()]) {
-      if (space.parentId === undefined || !ids.has(space.parentId)) continue;
-      c.store.trashSpace(space.id);
-      delete space.parentId;
-    }
-    for (const x of doomed) c.store.collections.delete(x.id);
-    return deleted(doomed.length > 0);
-  });
+  // Deleting a collection deletes what it holds (Store.deleteCollection).
+  r.add("DELETE", COLLECTION, (c) => deleted(c.store.deleteCollection(c.params.collection!)));
 }
