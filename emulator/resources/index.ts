@@ -8,7 +8,7 @@
 //   - state: a table (a Map of plain records) of the Store in ../store.ts, declared there with its
 //     record type, its cascade (Store.delete*) and its entry in TABLES (export, import, edits).
 // Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
-// errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
+// errors) and never format errors or pages themselves. Routes are tested in ../*.test.ts, one file per concern.
 import { Router } from "../http";
 import * as adaptiveSchema from "./adaptiveSchema";
 import * as externalLinks from "./externalLinks";
