@@ -12,7 +12,7 @@
 import { z } from "zod";
 
 import { fail } from "./http";
-import { formatPath, type Seeded } from "./seed";
+import { parseOrProblems, type Seeded } from "./seed";
 import { TABLES, type Base, type Store, type StoreSnapshot, type TableName } from "./store";
 
 export const ADMIN_PREFIX = "/__emulator/";
@@ -46,11 +46,8 @@ const stateSchema = z.strictObject({
 
 /** Checks an exported state before anything is replaced; the error names the path into it. */
 export function checkState(raw: unknown): EmulatorState {
-  const r = stateSchema.safeParse(raw, { error: (iss) => (iss.input === undefined && iss.code === "invalid_type" ? "required" : undefined) });
-  if (!r.success) {
-    const first = r.error.issues[0]!;
-    fail(400, `not an exported emulator state: ${formatPath(first.path)}: ${first.message}${r.error.issues.length > 1 ? ` (and ${r.error.issues.length - 1} more)` : ""}`);
-  }
+  const r = parseOrProblems(stateSchema, raw);
+  if ("problems" in r) fail(400, `not an exported emulator state: ${r.problems[0]}${r.problems.length > 1 ? ` (and ${r.problems.length - 1} more)` : ""}`);
   return r.data as EmulatorState;
 }
 
@@ -146,7 +143,7 @@ const editBody = z.strictObject({ kind: z.string().min(1), id: z.string().min(1)
 
 /** The body of an edit or delete, or 400 naming what is wrong. */
 export function parseEdit(body: unknown): z.infer<typeof editBody> {
-  const r = editBody.safeParse(body, { error: (iss) => (iss.input === undefined && iss.code === "invalid_type" ? "required" : undefined) });
-  if (!r.success) fail(400, r.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join("; "));
+  const r = parseOrProblems(editBody, body);
+  if ("problems" in r) fail(400, r.problems.join("; "));
   return r.data;
 }

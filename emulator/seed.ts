@@ -233,6 +233,12 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join("") || "(file)";
 }
 
+/** Parses with zod; a failure is a list of `path: what is wrong` ("required" for what is missing). */
+export function parseOrProblems<S extends z.ZodType>(schema: S, raw: unknown): { data: z.output<S> } | { problems: string[] } {
+  const r = schema.safeParse(raw, { error: (iss) => (iss.input === undefined && iss.code === "invalid_type" ? "required" : undefined) });
+  return r.success ? { data: r.data } : { problems: r.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`) };
+}
+
 /** Reads and checks a seed file; throws SeedError naming every problem. */
 export function readSeedFile(file: string): SeedFile {
   let raw: unknown;
@@ -248,8 +254,8 @@ type Parsed = z.output<typeof seedSchema>;
 
 /** Checks a seed (its shape, then that every key is unique and every reference names a key of the right kind). */
 export function checkSeed(raw: unknown, source = "seed file"): SeedFile {
-  const r = seedSchema.safeParse(raw, { error: (iss) => (iss.input === undefined && iss.code === "invalid_type" ? "required" : undefined) });
-  if (!r.success) throw new SeedError(source, r.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`));
+  const r = parseOrProblems(seedSchema, raw);
+  if ("problems" in r) throw new SeedError(source, r.problems);
   const problems = checkKeys(r.data);
   if (problems.length > 0) throw new SeedError(source, problems);
   return r.data;
