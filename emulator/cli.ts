@@ -1,12 +1,25 @@
 // `pulumi-gitbook emulator [options]`: runs the emulator until Ctrl-C and prints what a program
-// needs to use it. Started by bin/pulumi-gitbook.ts (and `npm run emulator` in a checkout).
+// needs to use it; `pulumi-gitbook emulator edit|delete|export|import ...` act on a running one
+// through its /__emulator/ routes (./admin.ts). Started by bin/pulumi-gitbook.ts (and `npm run
+// emulator` in a checkout).
 import * as fs from "node:fs";
+import type { EmulatorState } from "./admin";
 import { Emulator } from "./emulator";
+import { ApiError } from "./http";
+import { SeedError } from "./seed";
 import type { FaultSpec } from "./faults";
 import type { LogEntry } from "./log";
 
-const USAGE = `usage: pulumi-gitbook emulator [--port N] [--latency MS] [--token T] [--seed N] [--faults FILE] [--log]
-  --port     listen port on 127.0.0.1 (default: $GITBOOK_EMULATOR_PORT, else 0 = any free port)
+const USAGE = `usage: pulumi-gitbook emulator [--port N] [--token T] [--seed-file FILE | --state FILE] [--seed N] [--latency MS] [--faults FILE] [--log]
+       pulumi-gitbook emulator edit KIND ID FIELD=VALUE...   change an object as an edit in GitBook's app would
+       pulumi-gitbook emulator delete KIND ID                delete an object as the app would
+       pulumi-gitbook emulator export [FILE]                 write the whole state as JSON (default: stdout)
+       pulumi-gitbook emulator import FILE                   replace the whole state with an exported one
+  --port      listen port on 127.0.0.1 (default: $GITBOOK_EMULATOR_PORT, else 0 = any free port)
+  --seed-file JSON file of the objects to start with (organization, members, spaces, collections,
+              sites with sections, groups, site spaces, links and share links, teams, SAML providers,
+              OpenAPI specs), referring to one another by key; see examples/emulator-seed.json
+  --state     JSON file written by \`emulator export\`: start exactly where that emulator was
   --latency  latency added to every request, in milliseconds
   --token    bearer token to accept (default: random gb_emu_...)
   --seed     PRNG seed for IDs and fault decisions (same seed, same IDs)
@@ -16,6 +29,12 @@ const USAGE = `usage: pulumi-gitbook emulator [--port N] [--latency MS] [--token
              kinds: latencyMs, errorRate (+ status), rateLimit {burst, retryAfterSeconds, ...},
              dropAfterProcess, dropBeforeProcess; optional: match {method, route}, times, seed
   --log      print every request as it is answered: METHOD path status time
+edit, delete, export and import talk to a running emulator: --url URL and --token T (default:
+$GITBOOK_API_URL and $GITBOOK_TOKEN, as the emulator's banner sets them). KIND is a table of the
+emulator's store: org, member, space, collection, site, section, sectionGroup, siteSpace,
+externalLink, shareLink, adaptiveSchema, team, teamMember, samlProvider, openApiSpec. VALUE is read as
+the field's type (published=true, title=Handbook); null removes an optional field. e.g.
+  pulumi-gitbook emulator edit site site_abc1 title="Renamed in the app" visibility=unlisted
 `;
 
 interface CliArgs {
@@ -24,6 +43,8 @@ interface CliArgs {
   token?: string;
   seed?: number;
   faultsFile?: string;
+  seedFile?: string;
+  stateFile?: string;
   log: boolean;
 }
 
@@ -60,6 +81,12 @@ function parseArgs(argv: string[]): CliArgs | "help" {
       case "--faults":
         args.faultsFile = text(flag, value());
         break;
+      case "--seed-file":
+        args.seedFile = text(flag, value());
+        break;
+      case "--state":
+        args.stateFile = text(flag, value());
+        break;
       case "--log":
         args.log = true;
         break;
@@ -70,6 +97,7 @@ function parseArgs(argv: string[]): CliArgs | "help" {
         throw new UsageError(`unknown argument: ${argv[i]}`);
     }
   }
+  if (args.seedFile !== undefined && args.stateFile !== undefined) throw new UsageError("--seed-file and --state: give one (a state holds its seed)");
   return args;
 }
 
@@ -92,7 +120,8 @@ function logLine(e: LogEntry): string {
 }
 
 function banner(emu: Emulator, args: CliArgs, faults: number): string {
-  const { organizationId, spaceIds, members } = emu.seeded;
+  const { organizationId, spaceIds, members, ids } = emu.seeded;
+  const keys = Object.entries(ids);
   return [
     "GitBook API emulator is running",
     `  base URL      ${emu.url}  (routes under /v1)`,
@@ -102,6 +131,9 @@ function banner(emu: Emulator, args: CliArgs, faults: number): string {
     ...spaceIds.map((id) => `    ${id}  ${emu.store.spaces.get(id)?.title ?? ""}`),
     "  members",
     ...members.map((m) => `    ${m.id}  ${m.email}  (${emu.store.members.get(m.id)?.role ?? "guest"})`),
+    ...(keys.length > 0 ? ["  keys of the seed file", ...keys.map(([k, id]) => `    ${k}  ${id}`)] : []),
+    ...(args.seedFile ? [`  seeded from   ${args.seedFile}`] : []),
+    ...(args.stateFile ? [`  state from    ${args.stateFile}`] : []),
     ...(args.latencyMs ? [`  latency       ${args.latencyMs} ms on every request`] : []),
     ...(args.faultsFile ? [`  faults        ${faults} from ${args.faultsFile}`] : []),
     ...(args.log ? ["  request log   printed below as requests are answered"] : []),
@@ -117,12 +149,26 @@ function banner(emu: Emulator, args: CliArgs, faults: number): string {
   ].join("\n");
 }
 
+/** A JSON file the user named, or a UsageError naming the flag and the file. */
+function readJson(flag: string, file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    throw new UsageError(`${flag} ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+const ADMIN_COMMANDS = new Set(["edit", "delete", "export", "import"]);
+
 export async function main(argv: string[]): Promise<void> {
+  if (ADMIN_COMMANDS.has(argv[0] ?? "")) return admin(argv[0]!, argv.slice(1));
   let args: CliArgs | "help";
   let specs: FaultSpec[] = [];
+  let state: unknown;
   try {
     args = parseArgs(argv);
     if (args !== "help" && args.faultsFile) specs = readFaults(args.faultsFile);
+    if (args !== "help" && args.stateFile) state = readJson("--state", args.stateFile);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`${e.message}\n${USAGE}`);
@@ -134,11 +180,22 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
 
-  const emu = await Emulator.start({
-    port: args.port,
-    ...(args.token !== undefined && { token: args.token }),
-    ...(args.seed !== undefined && { seed: args.seed }),
-  });
+  let emu: Emulator;
+  try {
+    emu = await Emulator.start({
+      port: args.port,
+      ...(args.token !== undefined && { token: args.token }),
+      ...(args.seed !== undefined && { seed: args.seed }),
+      ...(args.seedFile !== undefined && { seedFile: args.seedFile }),
+      ...(state !== undefined && { state: state as EmulatorState }),
+    });
+  } catch (e) {
+    // A seed file or state that cannot be used: every problem, by its path into the file; no stack.
+    if (!(e instanceof SeedError) && !(e instanceof ApiError)) throw e;
+    process.stderr.write(`${state !== undefined ? `--state ${args.stateFile}: ` : "--seed-file "}${e.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
   try {
     specs.forEach((spec, i) => {
       try {
@@ -165,3 +222,78 @@ export async function main(argv: string[]): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
 }
+
+/** `edit|delete|export|import`: one request to a running emulator's /__emulator/ routes. */
+async function admin(command: string, argv: string[]): Promise<void> {
+  let url = process.env.GITBOOK_API_URL;
+  let token = process.env.GITBOOK_TOKEN;
+  const rest: string[] = [];
+  try {
+    for (let i = 0; i < argv.length; i++) {
+      const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
+      if (flag === "--url") url = inline ?? argv[++i];
+      else if (flag === "--token") token = inline ?? argv[++i];
+      else if (flag === "-h" || flag === "--help") {
+        process.stdout.write(USAGE);
+        return;
+      } else rest.push(argv[i]!);
+    }
+    if (!url) throw new UsageError(`emulator ${command}: --url (or GITBOOK_API_URL) must name the running emulator, e.g. http://127.0.0.1:8080`);
+    if (!token) throw new UsageError(`emulator ${command}: --token (or GITBOOK_TOKEN) must be the emulator's token`);
+    const call = async (method: string, route: string, body?: unknown): Promise<unknown> => {
+      const res = await fetch(`${url!.replace(/\/+$/, "")}/__emulator/${route}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      const json = text ? (JSON.parse(text) as { error?: { message?: string } }) : undefined;
+      if (!res.ok) throw new AdminError(`emulator ${command}: ${json?.error?.message ?? `${res.status} ${text.slice(0, 200)}`}`);
+      return json;
+    };
+    switch (command) {
+      case "edit": {
+        const [kind, id, ...pairs] = rest;
+        if (!kind || !id || pairs.length === 0) throw new UsageError("emulator edit: needs KIND ID FIELD=VALUE...");
+        const set: Record<string, string> = {};
+        for (const pair of pairs) {
+          const at = pair.indexOf("=");
+          if (at <= 0) throw new UsageError(`emulator edit: "${pair}" is not FIELD=VALUE`);
+          set[pair.slice(0, at)] = pair.slice(at + 1);
+        }
+        process.stdout.write(`${JSON.stringify(await call("POST", "edit", { kind, id, set }), null, 2)}\n`);
+        return;
+      }
+      case "delete": {
+        const [kind, id, ...extra] = rest;
+        if (!kind || !id || extra.length > 0) throw new UsageError("emulator delete: needs KIND ID");
+        await call("POST", "delete", { kind, id });
+        process.stdout.write(`deleted ${kind} ${id}\n`);
+        return;
+      }
+      case "export": {
+        if (rest.length > 1) throw new UsageError("emulator export: takes at most one FILE");
+        const text = `${JSON.stringify(await call("GET", "state"), null, 2)}\n`;
+        if (rest[0]) fs.writeFileSync(rest[0], text);
+        else process.stdout.write(text);
+        return;
+      }
+      case "import": {
+        if (rest.length !== 1) throw new UsageError("emulator import: needs FILE (written by emulator export)");
+        await call("PUT", "state", readJson("import", rest[0]!));
+        process.stdout.write(`imported ${rest[0]}\n`);
+        return;
+      }
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`${e.message}\n${USAGE}`);
+      process.exitCode = 2;
+    } else if (e instanceof AdminError || (e instanceof TypeError && e.message === "fetch failed")) {
+      process.stderr.write(e instanceof AdminError ? `${e.message}\n` : `emulator ${command}: no emulator answers at ${url}\n`);
+      process.exitCode = 1;
+    } else throw e;
+  }
+}
+
+class AdminError extends Error {}

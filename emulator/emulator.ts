@@ -12,7 +12,9 @@ import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
 import { RequestLog, UNKNOWN_ROUTE } from "./log";
 import { buildRouter } from "./resources";
 import type { Ctx } from "./resources/resource";
-import { seedStore, Store, type Seeded } from "./store";
+import { ADMIN_PREFIX, checkState, deleteRecord, editRecord, parseEdit, STATE_FORMAT, type EmulatorState } from "./admin";
+import { applySeed, checkSeed, DEFAULT_SEED, readSeedFile, type SeedFile, type Seeded } from "./seed";
+import { Store } from "./store";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */
@@ -30,6 +32,14 @@ export interface EmulatorOptions {
    * pulumi-gitbook). Default: on when GITBOOK_EMULATOR_CONTRACT=1, as the test suite sets it.
    */
   contract?: boolean;
+  /**
+   * What the emulator holds at start: a seed file's content, or its path (see examples/emulator-seed.json).
+   * Checked whole first: a bad one throws a SeedError naming each path into it. Default: one
+   * organization with six spaces and five members.
+   */
+  seedFile?: SeedFile | string;
+  /** Start from an exported state (`exportState()`, `pulumi-gitbook emulator export`) instead of a seed. */
+  state?: EmulatorState;
 }
 
 /** What broke GitBook's published spec, across every emulator of this process, since last taken. */
@@ -40,14 +50,16 @@ export function takeContractViolations(): ContractViolation[] {
   return violations.splice(0);
 }
 
-const DEFAULT_SEED = 0x5eed;
+const DEFAULT_PRNG_SEED = 0x5eed;
 
 export class Emulator {
   /** "http://127.0.0.1:PORT", without /v1. */
   readonly url: string;
   /** The bearer token currently accepted (unless revoked); may be reassigned by tests. */
   token: string;
-  readonly seeded: Seeded;
+  /** What the seed created (organization, spaces, members, the ID of each key); replaced by `importState`. */
+  seeded: Seeded;
+  /** The records behind every API object. Internal: its shape follows the emulator's needs, not a promise. */
   readonly store: Store;
   readonly log = new RequestLog();
   faults: Faults;
@@ -61,13 +73,19 @@ export class Emulator {
     url: string,
     opts: EmulatorOptions,
     contract: Contract | undefined,
+    initial: { state: EmulatorState } | { seed: SeedFile },
   ) {
-    const seed = opts.seed ?? DEFAULT_SEED;
+    const seed = opts.seed ?? DEFAULT_PRNG_SEED;
     this.contract = contract;
     this.url = url;
     this.token = opts.token ?? `gb_emu_${randomBytes(16).toString("hex")}`;
     this.store = new Store({ seed, openApiProcessingReads: opts.openApiProcessingReads ?? 1 });
-    this.seeded = seedStore(this.store);
+    if ("state" in initial) {
+      this.store.restore(initial.state.store);
+      this.seeded = initial.state.seeded;
+    } else {
+      this.seeded = applySeed(this.store, initial.seed);
+    }
     this.faults = new Faults(seed);
   }
 
@@ -75,6 +93,11 @@ export class Emulator {
     // Loaded only when asked for: the shipped emulator runs without the spec's packages. A dynamic
     // import, not require(): under vitest a native require cannot load the TypeScript source.
     const contract = (opts.contract ?? process.env.GITBOOK_EMULATOR_CONTRACT === "1") ? (await import("./contract")).Contract.load() : undefined;
+    // A bad seed file or state fails here, before a port is taken.
+    const initial =
+      opts.state !== undefined
+        ? { state: checkState(opts.state) }
+        : { seed: typeof opts.seedFile === "string" ? readSeedFile(opts.seedFile) : checkSeed(opts.seedFile ?? DEFAULT_SEED, "seedFile") };
     const host = opts.host ?? "127.0.0.1";
     const server = http.createServer();
     await new Promise<void>((resolve, reject) => {
@@ -85,7 +108,7 @@ export class Emulator {
       });
     });
     const { port } = server.address() as AddressInfo;
-    const emu = new Emulator(server, `http://${host}:${port}`, opts, contract);
+    const emu = new Emulator(server, `http://${host}:${port}`, opts, contract, initial);
     server.on("request", (req, res) => {
       emu.handle(req, res).catch((e: unknown) => {
         // Never let a bug in the emulator crash the test process; surface it as a 500 instead.
@@ -107,6 +130,32 @@ export class Emulator {
   }
   set openApiProcessingReads(n: number) {
     this.store.settings.openApiProcessingReads = n;
+  }
+
+  /** The whole state, as JSON: `importState` (in this or another emulator, after a restart) makes it again. */
+  exportState(): EmulatorState {
+    return { format: STATE_FORMAT, seeded: structuredClone(this.seeded), store: this.store.snapshot() };
+  }
+
+  /** Replaces the whole state with an exported one (checked first: a bad one changes nothing). */
+  importState(state: unknown): void {
+    const checked = checkState(state);
+    this.store.restore(checked.store);
+    this.seeded = checked.seeded;
+  }
+
+  /**
+   * Changes an object out of band, as an edit in GitBook's app would: `kind` is a table of the store
+   * (`site`, `section`, `space`...), `set` maps fields of its record (store.ts) to values; text is read
+   * as the field's type. Answers the record as it now is.
+   */
+  edit(kind: string, id: string, set: Record<string, unknown>): object {
+    return editRecord(this.store, kind, id, set);
+  }
+
+  /** Deletes an object out of band, with what goes with it, as the app does. */
+  delete(kind: string, id: string): void {
+    deleteRecord(this.store, kind, id);
   }
 
   /** Every "METHOD template" the emulator serves. */
@@ -131,6 +180,10 @@ export class Emulator {
       raw = await readBody(req);
     } catch {
       req.socket.destroy();
+      return;
+    }
+    if (path.startsWith(ADMIN_PREFIX)) {
+      send(res, this.guarded(req, () => this.admin(method, path, raw)));
       return;
     }
     // Checked as received, before any fault: a request the spec refuses is the client's bug even if it is dropped.
@@ -172,18 +225,48 @@ export class Emulator {
     raw: string,
     match: RouteMatch<Ctx> | undefined,
   ): Reply {
+    return this.guarded(req, () => {
+      if (!match) fail(404, `No route for ${method} ${path}`);
+      const body = method === "GET" || method === "DELETE" ? undefined : parseJson(raw);
+      return match.handler({ params: match.params, query, body, store: this.store, baseUrl: this.url });
+    });
+  }
+
+  /** Authenticates, then answers; errors thrown through ./http.ts become GitBook's error bodies. */
+  private guarded(req: http.IncomingMessage, answer: () => Reply): Reply {
     try {
       // Authentication is checked before routing, as GitBook does: a bad token never learns which routes exist.
       const auth = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
       if (!auth) fail(401, "Missing bearer token in the Authorization header");
       if (auth[1] !== this.token || this.revoked.has(auth[1]!)) fail(401, "Invalid or revoked API token");
-      if (!match) fail(404, `No route for ${method} ${path}`);
-      const body = method === "GET" || method === "DELETE" ? undefined : parseJson(raw);
-      return match.handler({ params: match.params, query, body, store: this.store, baseUrl: this.url });
+      return answer();
     } catch (e) {
       if (e instanceof ApiError) return { status: e.status, body: errorBody(e.status, e.message), headers: e.headers };
       const message = e instanceof Error ? e.stack ?? e.message : String(e);
       return { status: 500, body: errorBody(500, `Emulator bug: ${message}`) };
+    }
+  }
+
+  /** The routes of ./admin.ts: outside GitBook's API, so never faulted, logged or checked against its spec. */
+  private admin(method: string, path: string, raw: string): Reply {
+    const route = `${method} ${path.slice(ADMIN_PREFIX.length)}`;
+    switch (route) {
+      case "GET state":
+        return { status: 200, body: this.exportState() };
+      case "PUT state":
+        this.importState(parseJson(raw));
+        return { status: 200, body: { seeded: this.seeded } };
+      case "POST edit": {
+        const b = parseEdit(parseJson(raw));
+        return { status: 200, body: this.edit(b.kind, b.id, b.set ?? {}) };
+      }
+      case "POST delete": {
+        const b = parseEdit(parseJson(raw));
+        this.delete(b.kind, b.id);
+        return { status: 205, body: undefined };
+      }
+      default:
+        return fail(404, `No route for ${method} ${path} (the emulator's own: GET|PUT ${ADMIN_PREFIX}state, POST ${ADMIN_PREFIX}edit, POST ${ADMIN_PREFIX}delete)`);
     }
   }
 }

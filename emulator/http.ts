@@ -57,7 +57,7 @@ export interface StringLimit {
 
 /**
  * The Limits table of the API spec, as far as it concerns the emulated routes. Every
- * string length/pattern check goes through here; the table in emulator.test.ts restates
+ * string length/pattern check goes through here; the table in limits.test.ts restates
  * the numbers independently so a wrong entry here makes a test fail.
  */
 export const LIMITS = {

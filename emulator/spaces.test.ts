@@ -1,4 +1,4 @@
-// Routes of spaces and collections (resources/spaces.ts, resources/collections.ts), in emulator.test.ts style.
+// Routes of spaces and collections (resources/spaces.ts, resources/collections.ts).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectContractViolation } from "../test/support/contract.setup";
 import { Emulator } from "./emulator";

@@ -1,14 +1,6 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
 
 import { Emulator } from "./emulator";
-import { defineTable, type Base } from "./store";
-
-// A table the way a new resource module declares one (see resources/index.ts).
-interface LinkRecord extends Base {
-  siteId: string;
-  sectionId?: string;
-}
-const links = defineTable<LinkRecord>({ site: "siteId", section: "sectionId" });
 
 let emu: Emulator;
 beforeEach(async () => {
@@ -28,31 +20,22 @@ async function call(method: string, path: string, body?: unknown): Promise<{ sta
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-it("deletes the records of a module's table with the site or section they belong to, as the built-in tables cascade", async () => {
+const schema = { type: "object", additionalProperties: false, properties: { beta: { type: "boolean", description: "Beta user" } } };
+
+it("deletes a site's adaptive schema with the site, as every table cascades", async () => {
   const siteA = (await call("POST", "/sites", { title: "Site A" })).body.id;
   const siteB = (await call("POST", "/sites", { title: "Site B" })).body.id;
-  const section = (await call("POST", `/sites/${siteA}/sections`, { spaceId: emu.seeded.spaceIds[0] })).body.id;
-  const add = (rec: Omit<LinkRecord, keyof Base>) => {
-    const link = { ...emu.store.newId("lnk"), ...rec };
-    links.of(emu.store).set(link.id, link);
-    return link.id;
-  };
-  add({ siteId: siteA, sectionId: section });
-  const inSiteA = add({ siteId: siteA });
-  const inSiteB = add({ siteId: siteB });
-
-  expect((await call("DELETE", `/sites/${siteA}/sections/${section}`)).status).toBe(205);
-  expect([...links.of(emu.store).keys()]).toEqual([inSiteA, inSiteB]);
+  for (const site of [siteA, siteB]) expect((await call("PUT", `/sites/${site}/adaptive-schema`, { jsonSchema: schema })).status).toBe(200);
   expect((await call("DELETE", `/sites/${siteA}`)).status).toBe(205);
-  expect([...links.of(emu.store).keys()]).toEqual([inSiteB]);
+  expect([...emu.store.adaptiveSchemas.keys()]).toEqual([siteB]);
 });
 
-it("keeps a module's table per emulator", async () => {
+it("keeps each emulator's tables its own", async () => {
   const other = await Emulator.start();
   try {
-    const link = { ...emu.store.newId("lnk"), siteId: "site_x" };
-    links.of(emu.store).set(link.id, link);
-    expect(links.of(other.store).size).toBe(0);
+    await call("POST", "/collections", { title: "Guides" });
+    expect(emu.store.collections.size).toBe(1);
+    expect(other.store.collections.size).toBe(0);
   } finally {
     await other.close();
   }

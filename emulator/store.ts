@@ -204,6 +204,24 @@ export interface OpenApiVersionRecord extends Base {
   text?: string;
 }
 
+/** A folder of the organization's content tree, holding spaces and other collections. */
+export interface CollectionRecord extends Base {
+  orgId: string;
+  title: string;
+  /** "" when none (the API's PATCH takes "" and no null). */
+  description: string;
+  /** ID of the collection holding this one; absent at the organization's top level. */
+  parentId?: string;
+  defaultLevel: DefaultLevel;
+}
+
+/** The visitor-claims schema of a site: at most one per site, so its `id` is the site's ID. */
+export interface AdaptiveSchemaRecord extends Base {
+  siteId: string;
+  jsonSchema: Record<string, unknown>;
+  updatedAt: string;
+}
+
 export interface StoreSettings {
   /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
   openApiProcessingReads: number;
@@ -211,23 +229,66 @@ export interface StoreSettings {
 
 export const teamMemberKey = (teamId: string, userId: string): string => `${teamId}/${userId}`;
 
+/** A PRNG whose `state` can be read and set, so an exported emulator goes on with the same IDs. */
+export interface Prng {
+  (): number;
+  state: number;
+}
+
 /** mulberry32: tiny, fast, good enough for test determinism. */
-export function createPrng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
+export function createPrng(seed: number): Prng {
+  const next = (() => {
+    next.state = (next.state + 0x6d2b79f5) >>> 0;
+    let t = next.state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  }) as Prng;
+  next.state = seed >>> 0;
+  return next;
 }
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
+/**
+ * Every table of the store. Each is a Map from a record's \`id\` to the record, a plain JSON object:
+ * export, import and out-of-band edits go through this list, so a new table is one line here.
+ */
+export const TABLES = [
+  "orgs",
+  "members",
+  "spaces",
+  "collections",
+  "sites",
+  "sections",
+  "sectionGroups",
+  "siteSpaces",
+  "externalLinks",
+  "shareLinks",
+  "adaptiveSchemas",
+  "teams",
+  "teamMembers",
+  "samlProviders",
+  "openApiSpecs",
+  "openApiVersions",
+] as const satisfies readonly (keyof Store)[];
+export type TableName = (typeof TABLES)[number];
+
+/** The whole state of a store as JSON: what \`Store.snapshot\` writes and \`Store.restore\` reads. */
+export interface StoreSnapshot {
+  /** The last creation counter handed out, and the ID generator's state: a restored store goes on with the same IDs. */
+  seq: number;
+  prng: number;
+  /** null stands for Infinity (frozen processing), which JSON cannot hold. */
+  openApiProcessingReads: number | null;
+  positions: Record<string, number>;
+  tables: Record<TableName, Base[]>;
+}
+
 export class Store {
   readonly orgs = new Map<string, OrgRecord>();
   readonly spaces = new Map<string, SpaceRecord>();
+  readonly collections = new Map<string, CollectionRecord>();
   readonly members = new Map<string, MemberRecord>();
   readonly sites = new Map<string, SiteRecord>();
   readonly sections = new Map<string, SectionRecord>();
@@ -247,12 +308,12 @@ export class Store {
   readonly samlProviders = new Map<string, SamlProviderRecord>();
   readonly openApiSpecs = new Map<string, OpenApiSpecRecord>();
   readonly openApiVersions = new Map<string, OpenApiVersionRecord>();
+  /** By site ID (one schema per site). */
+  readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRecord>();
   readonly settings: StoreSettings;
 
   private seqCounter = 0;
-  private readonly rand: () => number;
-  /** The tables resource modules declare with defineTable, created on first use. */
-  private readonly moduleTables = new Map<object, { parents: Partial<Record<Parent, string>>; records: Map<string, Base> }>();
+  private readonly rand: Prng;
 
   constructor(opts: { seed: number; openApiProcessingReads?: number }) {
     // A stream separate from the fault PRNGs, so creating objects never shifts fault decisions.
@@ -270,6 +331,63 @@ export class Store {
     let s = "";
     for (let i = 0; i < length; i++) s += ALPHABET[Math.floor(this.rand() * ALPHABET.length)];
     return s;
+  }
+
+  /** A table by name (see TABLES). */
+  table(name: TableName): Map<string, Base> {
+    return this[name] as Map<string, Base>;
+  }
+
+  /** A deep copy of the whole state, as JSON. */
+  snapshot(): StoreSnapshot {
+    const reads = this.settings.openApiProcessingReads;
+    return JSON.parse(
+      JSON.stringify({
+        seq: this.seqCounter,
+        prng: this.rand.state,
+        openApiProcessingReads: Number.isFinite(reads) ? reads : null,
+        positions: Object.fromEntries(this.positions),
+        tables: Object.fromEntries(TABLES.map((name) => [name, [...this.table(name).values()]])),
+      }),
+    ) as StoreSnapshot;
+  }
+
+  /** Replaces the whole state with a snapshot's (which \`checkSnapshot\` in ./state.ts has checked). */
+  restore(snap: StoreSnapshot): void {
+    this.seqCounter = snap.seq;
+    this.rand.state = snap.prng;
+    this.settings.openApiProcessingReads = snap.openApiProcessingReads ?? Infinity;
+    this.positions.clear();
+    for (const [id, n] of Object.entries(snap.positions)) this.positions.set(id, n);
+    for (const name of TABLES) {
+      const table = this.table(name);
+      table.clear();
+      for (const r of snap.tables[name] ?? []) table.set(r.id, structuredClone(r));
+    }
+  }
+
+  /** Deletes a record the way GitBook does, with what goes with it: a space goes to the trash, a section takes its site spaces... */
+  remove(name: TableName, id: string): boolean {
+    switch (name) {
+      case "spaces":
+        return this.trashSpace(id);
+      case "collections":
+        return this.deleteCollection(id);
+      case "sites":
+        return this.deleteSite(id);
+      case "sections":
+        return this.deleteSection(id);
+      case "sectionGroups":
+        return this.deleteSectionGroup(id);
+      case "siteSpaces":
+        return this.deleteSiteSpace(id);
+      case "teams":
+        return this.deleteTeam(id);
+      case "openApiSpecs":
+        return this.deleteOpenApiSpec(id);
+      default:
+        return this.table(name).delete(id);
+    }
   }
 
   // ---- site structure (ordered by position; default pointers resolved lazily) ----
@@ -397,16 +515,6 @@ export class Store {
     return undefined;
   }
 
-  /** The records of a table a resource module declared (prefer `table.of(store)`). */
-  tableOf<T extends Base>(table: Table<T>): Map<string, T> {
-    let entry = this.moduleTables.get(table);
-    if (!entry) {
-      entry = { parents: table.parents, records: new Map() };
-      this.moduleTables.set(table, entry);
-    }
-    return entry.records as Map<string, T>;
-  }
-
   // ---- cascading deletes ----
 
   deleteSiteSpace(id: string): boolean {
@@ -418,7 +526,6 @@ export class Store {
     const section = this.sections.get(id);
     if (!section) return false;
     for (const ss of this.siteSpacesIn(section.siteId, id)) this.deleteSiteSpace(ss.id);
-    this.deleteChildren("section", id);
     for (const g of this.sectionGroups.values()) g.sectionIds = g.sectionIds.filter((s) => s !== id);
     this.positions.delete(id);
     // The default pointer of the site may now dangle: defaultSection() then falls back to the first remaining section.
@@ -460,6 +567,30 @@ export class Store {
     return true;
   }
 
+  /** The collection and every collection below it, parents first. */
+  collectionSubtree(id: string): CollectionRecord[] {
+    const all = [...this.collections.values()];
+    const out = all.filter((col) => col.id === id);
+    for (let i = 0; i < out.length; i++) out.push(...all.filter((col) => col.parentId === out[i]!.id));
+    return out;
+  }
+
+  /**
+   * Deleting a collection deletes what it holds: the collections below it, and its spaces, which go
+   * to the trash as a deleted space does (restorable for 7 days, at the top level once restored).
+   */
+  deleteCollection(id: string): boolean {
+    const doomed = this.collectionSubtree(id);
+    const ids = new Set(doomed.map((x) => x.id));
+    for (const space of [...this.spaces.values()]) {
+      if (space.parentId === undefined || !ids.has(space.parentId)) continue;
+      this.trashSpace(space.id);
+      delete space.parentId;
+    }
+    for (const x of doomed) this.collections.delete(x.id);
+    return doomed.length > 0;
+  }
+
   deleteSite(id: string): boolean {
     if (!this.sites.has(id)) return false;
     for (const s of [...this.sections.values()]) if (s.siteId === id) this.deleteSection(s.id);
@@ -467,13 +598,12 @@ export class Store {
     for (const g of [...this.sectionGroups.values()]) if (g.siteId === id) this.sectionGroups.delete(g.id);
     for (const l of [...this.externalLinks.values()]) if (l.siteId === id) this.externalLinks.delete(l.id);
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
-    this.deleteChildren("site", id);
+    this.adaptiveSchemas.delete(id);
     return this.sites.delete(id);
   }
 
   deleteTeam(id: string): boolean {
     for (const m of this.teamMembersOf(id)) this.teamMembers.delete(m.id);
-    this.deleteChildren("team", id);
     return this.teams.delete(id);
   }
 
@@ -481,40 +611,6 @@ export class Store {
     for (const v of [...this.openApiVersions.values()]) if (v.specId === id) this.openApiVersions.delete(v.id);
     return this.openApiSpecs.delete(id);
   }
-
-  /** Deletes the records of module tables that belong to a deleted site, section or team. */
-  private deleteChildren(parent: Parent, id: string): void {
-    for (const { parents, records } of this.moduleTables.values()) {
-      const field = parents[parent];
-      if (field === undefined) continue;
-      for (const r of [...records.values()]) if ((r as unknown as Record<string, unknown>)[field] === id) records.delete(r.id);
-    }
-  }
-}
-
-// ---------------------------------------------------------------- tables of resource modules
-
-/** What a record of a module's table may belong to. */
-export type Parent = "site" | "section" | "team";
-
-/**
- * A table of records that a resource module declares for itself, so that adding a resource never
- * edits this file:
- *
- *   const externalLinks = defineTable<ExternalLinkRecord>({ site: "siteId" });
- *   externalLinks.of(c.store).set(link.id, link);
- *
- * `parents` names the fields holding the ID of a site, section or team the record belongs to:
- * deleting that object deletes the record, as GitBook does (and as the tables above cascade).
- */
-export interface Table<T extends Base> {
-  readonly parents: Partial<Record<Parent, keyof T & string>>;
-  of(store: Store): Map<string, T>;
-}
-
-export function defineTable<T extends Base>(parents: Partial<Record<Parent, keyof T & string>> = {}): Table<T> {
-  const table: Table<T> = { parents, of: (store) => store.tableOf(table) };
-  return table;
 }
 
 export function bySeq<T extends { seq: number }>(items: T[]): T[] {
@@ -543,52 +639,4 @@ export function uniqueSlug(base: string, taken: Iterable<string>, max = 100): st
     const candidate = base.slice(0, max - suffix.length) + suffix;
     if (!used.has(candidate)) return candidate;
   }
-}
-
-export interface Seeded {
-  organizationId: string;
-  spaceIds: string[];
-  members: { id: string; email: string; displayName: string }[];
-}
-
-const SEED_SPACES: [string, string][] = [
-  ["Getting started", "🚀"],
-  ["API reference", "📘"],
-  ["Guides", "🧭"],
-  ["Changelog", "📝"],
-  ["SDK for TypeScript", "🧩"],
-  ["Internal handbook", "🔒"],
-];
-
-const SEED_MEMBERS: [string, string, Role | null][] = [
-  ["Ada Lovelace", "ada@acme.test", "admin"],
-  ["Grace Hopper", "grace@acme.test", "create"],
-  ["Alan Turing", "alan@acme.test", "edit"],
-  ["Katherine Johnson", "katherine@acme.test", "review"],
-  ["Edsger Dijkstra", "edsger@acme.test", "read"],
-];
-
-export function seedStore(store: Store): Seeded {
-  const org: OrgRecord = { ...store.newId("org"), title: "Acme Docs", hostname: "acme.gitbook.io", emailDomains: ["acme.test"] };
-  store.orgs.set(org.id, org);
-  const spaceIds = SEED_SPACES.map(([title, emoji]) => {
-    const base = store.newId("spc");
-    const space: SpaceRecord = {
-      ...base,
-      orgId: org.id,
-      title,
-      emoji,
-      visibility: title === "Internal handbook" ? "private" : "in-collection",
-      updatedAt: base.createdAt,
-      revision: `rev_${store.randomString(10)}`,
-    };
-    store.spaces.set(space.id, space);
-    return space.id;
-  });
-  const members = SEED_MEMBERS.map(([displayName, email, role]) => {
-    const m: MemberRecord = { ...store.newId("usr"), orgId: org.id, email, displayName, role };
-    store.members.set(m.id, m);
-    return { id: m.id, email, displayName };
-  });
-  return { organizationId: org.id, spaceIds, members };
 }

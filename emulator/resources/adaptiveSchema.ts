@@ -10,23 +10,8 @@
 // claims, each with a description, and whose `unsigned` property is the object of unsigned claims
 // described exactly "Unsigned claims of the site visitor.".
 import { invalid, isPlainObject, ok, required, obj, validate, notFound, type Router } from "../http";
-import { defineTable, type Base, type Store } from "../store";
+import type { AdaptiveSchemaRecord } from "../store";
 import { getSite, now, SITE, type Ctx } from "./resource";
-
-export interface AdaptiveSchemaRecord extends Base {
-  /** Also the record's `id`: one schema per site. */
-  siteId: string;
-  jsonSchema: Record<string, unknown>;
-  updatedAt: string;
-}
-
-/** The schemas, by site ID; a site's schema goes with the site. */
-export const adaptiveSchemas = defineTable<AdaptiveSchemaRecord>({ site: "siteId" });
-
-/** The site's schema record, if it has one (tests change it out of band through this). */
-export function adaptiveSchemaOf(store: Store, siteId: string): AdaptiveSchemaRecord | undefined {
-  return adaptiveSchemas.of(store).get(siteId);
-}
 
 export const UNSIGNED_DESCRIPTION = "Unsigned claims of the site visitor.";
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";
@@ -38,14 +23,14 @@ function view(s: AdaptiveSchemaRecord) {
 export function routes(r: Router<Ctx>): void {
   r.add("GET", `${SITE}/adaptive-schema`, (c) => {
     const site = getSite(c);
-    return ok(view(adaptiveSchemaOf(c.store, site.id) ?? notFound("adaptive schema of site", site.id)));
+    return ok(view(c.store.adaptiveSchemas.get(site.id) ?? notFound("adaptive schema of site", site.id)));
   });
 
   r.add("PUT", `${SITE}/adaptive-schema`, (c) => {
     const site = getSite(c);
     const b = validate(c.body, { jsonSchema: required(obj()) });
-    checkRoot(b.jsonSchema, "jsonSchema");
-    const table = adaptiveSchemas.of(c.store);
+    checkAdaptiveSchema(b.jsonSchema, "jsonSchema");
+    const table = c.store.adaptiveSchemas;
     const record: AdaptiveSchemaRecord = {
       ...(table.get(site.id) ?? { ...c.store.newId("adschema"), id: site.id }),
       siteId: site.id,
@@ -78,7 +63,8 @@ function mustBeObjectType(v: unknown, at: string): void {
   if (v !== "object") invalid(at, v === undefined ? "is required" : 'must be "object"');
 }
 
-function checkRoot(s: Record<string, unknown>, at: string): void {
+/** Refuses (400 naming the path from `at`) a schema the spec's SiteAdaptiveJSONSchema does not accept. */
+export function checkAdaptiveSchema(s: Record<string, unknown>, at: string): void {
   onlyKeys(s, ["$schema", "type", "properties", "additionalProperties"], at);
   if (s.$schema !== undefined && s.$schema !== DRAFT_07) invalid(`${at}.$schema`, `must be "${DRAFT_07}"`);
   mustBeObjectType(s.type, `${at}.type`);

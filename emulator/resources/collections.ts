@@ -1,19 +1,7 @@
 // Collections: the folders of an organization's content tree, holding spaces and other collections.
 import { created, deleted, fail, invalid, LIMITS, list, notFound, nullable, obj, ok, oneOf, queryBool, str, validate, type Router } from "../http";
-import { DEFAULT_LEVELS, defineTable, type Base, type DefaultLevel, type Store } from "../store";
+import { DEFAULT_LEVELS, type CollectionRecord, type Store } from "../store";
 import { apiUrl, APP, child, compact, getOrg, ORG, type Ctx, type Env } from "./resource";
-
-export interface CollectionRecord extends Base {
-  orgId: string;
-  title: string;
-  /** "" when none (the API's PATCH takes "" and no null). */
-  description: string;
-  /** ID of the collection holding this one; absent at the organization's top level. */
-  parentId?: string;
-  defaultLevel: DefaultLevel;
-}
-
-export const collections = defineTable<CollectionRecord>();
 
 const COLLECTION = "/v1/collections/:collection";
 
@@ -32,20 +20,12 @@ export function collectionView(e: Env, col: CollectionRecord) {
 }
 
 function getCollection(c: Ctx): CollectionRecord {
-  return collections.of(c.store).get(c.params.collection!) ?? notFound("collection", c.params.collection!);
+  return c.store.collections.get(c.params.collection!) ?? notFound("collection", c.params.collection!);
 }
 
 /** A collection referenced from a body (`parent`): must exist in the organization, else 400 naming the field. */
 export function collectionRef(c: Ctx, orgId: string, id: string, field: string): CollectionRecord {
-  return child(collections.of(c.store), id, (col) => col.orgId === orgId) ?? invalid(field, `no collection "${id}" in this organization`);
-}
-
-/** The collection and every collection below it, parents first. */
-function subtree(store: Store, id: string): CollectionRecord[] {
-  const all = [...collections.of(store).values()];
-  const out = all.filter((col) => col.id === id);
-  for (let i = 0; i < out.length; i++) out.push(...all.filter((col) => col.parentId === out[i]!.id));
-  return out;
+  return child(c.store.collections, id, (col) => col.orgId === orgId) ?? invalid(field, `no collection "${id}" in this organization`);
 }
 
 /**
@@ -68,7 +48,7 @@ export function routes(r: Router<Ctx>): void {
   r.add("GET", `${ORG}/collections`, (c) => {
     const org = getOrg(c);
     const nested = queryBool(c.query, "nested") ?? true;
-    const items = [...collections.of(c.store).values()].filter((col) => col.orgId === org.id && (nested || col.parentId === undefined));
+    const items = [...c.store.collections.values()].filter((col) => col.orgId === org.id && (nested || col.parentId === undefined));
     return list(c.query, items, (col) => collectionView(c, col));
   });
 
@@ -79,7 +59,7 @@ export function routes(r: Router<Ctx>): void {
     const parent = b.parent === undefined ? undefined : collectionRef(c, org.id, b.parent, "parent");
     const col: CollectionRecord = { ...c.store.newId("col"), orgId: org.id, title: b.title ?? "Untitled", description: "", defaultLevel: "inherit" };
     if (parent) col.parentId = parent.id;
-    collections.of(c.store).set(col.id, col);
+    c.store.collections.set(col.id, col);
     return created(collectionView(c, col));
   });
 
@@ -100,24 +80,13 @@ export function routes(r: Router<Ctx>): void {
 
   r.add("POST", `${COLLECTION}/move`, (c) => {
     const col = getCollection(c);
-    const below = new Set(subtree(c.store, col.id).map((x) => x.id));
+    const below = new Set(c.store.collectionSubtree(col.id).map((x) => x.id));
     const target = moveTarget(c, col.orgId, col.parentId, (p) => (below.has(p.id) ? "cannot move a collection into itself or a collection inside it" : undefined));
     if (target === undefined) delete col.parentId;
     else col.parentId = target;
     return ok(collectionView(c, col));
   });
 
-  // Deleting a collection deletes what it holds: the collections below it, and its spaces, which go
-  // to the trash as a deleted space does (restorable for 7 days, at the top level once restored).
-  r.add("DELETE", COLLECTION, (c) => {
-    const doomed = subtree(c.store, c.params.collection!);
-    const ids = new Set(doomed.map((x) => x.id));
-    for (const space of [...c.store.spaces.values()]) {
-      if (space.parentId === undefined || !ids.has(space.parentId)) continue;
-      c.store.trashSpace(space.id);
-      delete space.parentId;
-    }
-    for (const x of doomed) collections.of(c.store).delete(x.id);
-    return deleted(doomed.length > 0);
-  });
+  // Deleting a collection deletes what it holds (Store.deleteCollection).
+  r.add("DELETE", COLLECTION, (c) => deleted(c.store.deleteCollection(c.params.collection!)));
 }

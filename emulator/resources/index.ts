@@ -5,10 +5,10 @@
 //     (templates start from ORG or SITE in ./resource.ts; the first matching route wins, so put a
 //     literal segment such as ".../latest" before the ":param" route it would also match);
 //   - its API objects rendered by functions of its own (see shareLinks.ts for a small complete one);
-//   - state: the tables of ../store.ts, or a table of its own from `defineTable` (../store.ts),
-//     whose records go when their site, section or team is deleted.
+//   - state: a table (a Map of plain records) of the Store in ../store.ts, declared there with its
+//     record type, its cascade (Store.delete*) and its entry in TABLES (export, import, edits).
 // Handlers validate with ../http.ts (validate, LIMITS, list for paging, fail/notFound/invalid for
-// errors) and never format errors or pages themselves. emulator.test.ts is where routes are tested.
+// errors) and never format errors or pages themselves. Routes are tested in ../*.test.ts, one file per concern.
 import { Router } from "../http";
 import * as adaptiveSchema from "./adaptiveSchema";
 import * as externalLinks from "./externalLinks";

@@ -2,7 +2,7 @@
 // the content tree (a collection, or the top level), and the trash a deleted space waits in.
 import { bool, created, deleted, fail, invalid, LIMITS, list, notFound, nullable, obj, ok, oneOf, str, validate, type Router } from "../http";
 import { DEFAULT_LEVELS, SPACE_EDIT_MODES, type SpaceRecord } from "../store";
-import { collectionRef, collections, moveTarget } from "./collections";
+import { collectionRef, moveTarget } from "./collections";
 import { apiUrl, APP, compact, getOrg, now, ORG, type Ctx, type Env } from "./resource";
 
 /** The spec's `TranslationLanguage`. */
@@ -83,7 +83,7 @@ export function routes(r: Router<Ctx>): void {
   // The spaces directly in a collection (the spec does not say whether those of collections below it
   // are listed: they are not here), trashed ones left out as in every listing.
   r.add("GET", "/v1/collections/:collection/spaces", (c) => {
-    const col = collections.of(c.store).get(c.params.collection!) ?? notFound("collection", c.params.collection!);
+    const col = c.store.collections.get(c.params.collection!) ?? notFound("collection", c.params.collection!);
     return list(
       c.query,
       [...c.store.spaces.values()].filter((s) => s.parentId === col.id && !s.deletedAt),

@@ -6,7 +6,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AmbiguousRequestError, ConnectionError, type GitbookClient } from "../client";
-import { collections } from "../../emulator/resources/collections";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 import { AmbiguousCreateError, createOnce, type Ctx } from "./resource";
 
@@ -131,7 +130,7 @@ const appKinds: AppKind[] = [
     kind: "Collection",
     create: { method: "POST", route: "/v1/orgs/:org/collections" },
     inputs: async () => ({ title: unique("Guides") }),
-    live: (i) => filtered(collections.of(env.emu.store), (c) => c.title === i.title),
+    live: (i) => filtered(env.emu.store.collections, (c) => c.title === i.title),
     beside: "created",
   },
   {

@@ -1,6 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
-import { collections } from "../../emulator/resources/collections";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -13,7 +12,7 @@ afterEach(() => vi.restoreAllMocks());
 
 const COLLECTIONS = /\/orgs\/:org\/collections$/;
 
-const live = (id: string) => collections.of(env.emu.store).get(id);
+const live = (id: string) => env.emu.store.collections.get(id);
 const created = async (args: Record<string, unknown> = {}): Promise<State> => (await env.up("Collection", { title: "Products", ...args })).state;
 
 /** What the provider sent, observed at the client (the emulator logs no bodies): `METHOD path` and body. */
@@ -67,7 +66,7 @@ describe("create", () => {
     env.emu.faults.add({ match: { method: "POST", route: COLLECTIONS }, dropAfterProcess: true, times: 1 });
     env.emu.log.reset();
     const r = await env.up("Collection", { title: "Lost answer" });
-    const made = [...collections.of(env.emu.store).values()].filter((c) => c.title === "Lost answer");
+    const made = [...env.emu.store.collections.values()].filter((c) => c.title === "Lost answer");
     expect(made.map((c) => c.id)).toEqual([r.state.id]);
     expect(env.emu.log.count({ method: "POST", route: COLLECTIONS })).toBe(1);
   });
@@ -121,7 +120,7 @@ describe("refresh", () => {
 
   it("drops a collection deleted outside Pulumi, and deletes idempotently", async () => {
     const c = await created();
-    collections.of(env.emu.store).delete(c.id);
+    env.emu.store.collections.delete(c.id);
     env.outOfBand();
     expect(await env.refresh("Collection", c)).toBeUndefined();
     await env.destroy("Collection", c);

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { adaptiveSchemaOf, adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
 import { UNKNOWN } from "../framework/check";
 import { rejectsAtCheck, startProviderEnv, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
 
@@ -39,7 +38,7 @@ async function newSite(): Promise<string> {
   return (await env.up("Site", { title: "Adaptive Docs" })).state.id;
 }
 
-const live = (siteId: string) => adaptiveSchemaOf(env.emu.store, siteId);
+const live = (siteId: string) => env.emu.store.adaptiveSchemas.get(siteId);
 const claim = (extra: object) => ({ jsonSchema: { ...jsonSchema, properties: { ...jsonSchema.properties, ...extra } } });
 
 describe("check", () => {
@@ -176,7 +175,7 @@ describe("lifecycle", () => {
 
     const b = await newSite();
     const t = (await env.up("SiteAdaptiveSchema", { siteId: b, jsonSchema })).state;
-    adaptiveSchemas.of(env.emu.store).delete(b);
+    env.emu.store.adaptiveSchemas.delete(b);
     expect(await env.refresh("SiteAdaptiveSchema", t)).toBeUndefined();
   });
 

@@ -6,7 +6,7 @@
  * its first POST: the app's collection was there, so the create is sent again and makes the program's own.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { collections, type CollectionRecord } from "../../emulator/resources/collections";
+import type { CollectionRecord } from "../../emulator/store";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
 describeDeployments("an app-made collection named like the program's, the program's first create dropped", () => {
@@ -14,13 +14,13 @@ describeDeployments("an app-made collection named like the program's, the progra
   let app: CollectionRecord;
   let appSpace: string;
   const decls: Decl[] = [{ kind: "Collection", name: "guides", args: { title: "Guides", description: "The program's guides" } }];
-  const guides = () => [...collections.of(d.emu.store).values()].filter((c) => c.title === "Guides");
+  const guides = () => [...d.emu.store.collections.values()].filter((c) => c.title === "Guides");
 
   beforeAll(async () => {
     d = await startDeployment();
     // Made in the app: a "Guides" collection holding one of the organization's spaces.
     app = { ...d.emu.store.newId("col"), orgId: d.emu.seeded.organizationId, title: "Guides", description: "Written by the support team", defaultLevel: "inherit" };
-    collections.of(d.emu.store).set(app.id, app);
+    d.emu.store.collections.set(app.id, app);
     appSpace = d.emu.seeded.spaceIds[0]!;
     d.emu.store.spaces.get(appSpace)!.parentId = app.id;
   });
@@ -33,10 +33,10 @@ describeDeployments("an app-made collection named like the program's, the progra
     expect(r.error).toBeUndefined();
     expect(lost.hits).toBe(1);
     expect(guides()).toHaveLength(2);
-    expect(collections.of(d.emu.store).get(app.id)).toEqual(before);
+    expect(d.emu.store.collections.get(app.id)).toEqual(before);
     const ours = d.resource("guides").id!;
     expect(ours).not.toBe(app.id);
-    expect(collections.of(d.emu.store).get(ours)).toMatchObject({ title: "Guides", description: "The program's guides" });
+    expect(d.emu.store.collections.get(ours)).toMatchObject({ title: "Guides", description: "The program's guides" });
     expect(d.resource("guides").outputs).toMatchObject({ description: "The program's guides" });
   });
 

@@ -4,7 +4,7 @@
  * recover every lost create by finding what it made, and finish the run as if nothing happened.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { FaultHandle } from "../../emulator";
+import type { FaultHandle } from "../../emulator/faults";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectExactlyDeclared, expectNothingLeft, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
 

@@ -163,7 +163,7 @@ async function expectRecovered(dep: Deployment, decls: Decl[], app: ReadonlySet<
   expect(up.error, up.stdout).toBeUndefined();
   expectExactlyDeclared(dep, decls, app);
   // The app's namesakes are untouched.
-  const col = [...(await import("../../emulator/resources/collections")).collections.of(dep.emu.store).values()].find((c) => c.id === appCollection);
+  const col = [...dep.emu.store.collections.values()].find((c) => c.id === appCollection);
   expect(col?.title).toBe("Fault Guides");
   // Secret outputs (a share link's URL), adopted ones included, are encrypted in state.
   for (const r of dep.cli()!.exported().deployment.resources ?? []) {

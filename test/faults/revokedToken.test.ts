@@ -4,7 +4,7 @@
  * was created before must be in state; a run with a new token picks up from there.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { LogEntry } from "../../emulator";
+import type { LogEntry } from "../../emulator/log";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
 

@@ -5,7 +5,7 @@
  * has made sure the first one did not create anything.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { FaultHandle } from "../../emulator";
+import type { FaultHandle } from "../../emulator/faults";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
 import { deploy, expectConvergedRerun, expectExactlyDeclared, expectNothingLeft, expectTokenNowhere, topology } from "./topology";
 

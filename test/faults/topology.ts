@@ -6,8 +6,6 @@
 import * as fs from "node:fs";
 import { expect } from "vitest";
 import type { Emulator } from "../../emulator";
-import { adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
-import { collections } from "../../emulator/resources/collections";
 import type { StateFile } from "../../dev/harness/engine";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
@@ -124,14 +122,14 @@ function liveObjects(emu: Emulator, appMade: ReadonlySet<string>): string[] {
   for (const id of st.samlProviders.keys()) out.push(`SamlProvider ${id}`);
   // Specs are addressed by slug; state may hold either.
   for (const s of st.openApiSpecs.values()) out.push(`OpenApiSpec ${s.slug}`);
-  for (const id of collections.of(st).keys()) out.push(`Collection ${id}`);
+  for (const id of st.collections.keys()) out.push(`Collection ${id}`);
   // The organization's own spaces are not the program's; a space in the trash is gone.
   const seeded = new Set(emu.seeded.spaceIds);
   for (const s of st.spaces.values()) if (!seeded.has(s.id) && !s.deletedAt) out.push(`Space ${s.id}`);
   for (const id of st.sectionGroups.keys()) out.push(`SiteSectionGroup ${id}`);
   for (const id of st.externalLinks.keys()) out.push(`SiteExternalLink ${id}`);
   // A site's visitor schema is addressed by its site's ID; GitBook's default, the empty one, is none.
-  for (const [id, v] of adaptiveSchemas.of(st)) if (Object.keys(v.jsonSchema.properties ?? {}).length > 0) out.push(`SiteAdaptiveSchema ${id}`);
+  for (const [id, v] of st.adaptiveSchemas) if (Object.keys(v.jsonSchema.properties ?? {}).length > 0) out.push(`SiteAdaptiveSchema ${id}`);
   return out.filter((o) => !appMade.has(o.split(" ")[1]!)).sort();
 }
 
@@ -207,12 +205,12 @@ export function expectExactlyDeclared(d: Deployment, decls: Decl[], appMade: Rea
   expect(made(st.teams.keys())).toBe(count("Team"));
   expect(made(st.samlProviders.keys())).toBe(count("SamlProvider"));
   expect(made(st.openApiSpecs.keys())).toBe(count("OpenApiSpec"));
-  expect(made(collections.of(st).keys())).toBe(count("Collection"));
+  expect(made(st.collections.keys())).toBe(count("Collection"));
   // Spaces an earlier destroy deleted stay in the trash.
   expect(made([...st.spaces.values()].filter((x) => !x.deletedAt).map((x) => x.id))).toBe(d.emu.seeded.spaceIds.length + count("Space"));
   expect(made(st.sectionGroups.keys())).toBe(count("SiteSectionGroup"));
   expect(made(st.externalLinks.keys())).toBe(count("SiteExternalLink"));
-  expect(made(adaptiveSchemas.of(st).keys())).toBe(count("SiteAdaptiveSchema"));
+  expect(made(st.adaptiveSchemas.keys())).toBe(count("SiteAdaptiveSchema"));
   // Declared settings reached the API, not only state.
   const id = (name: string) => d.resource(name).id!;
   const site = st.sites.get(id("site"))!;
@@ -225,12 +223,12 @@ export function expectExactlyDeclared(d: Deployment, decls: Decl[], appMade: Rea
   expect(st.teamMembersOf(id("team")).map((m) => m.role).sort()).toEqual(["member", "owner"]);
   const sso = st.samlProviders.get(id("sso"))!;
   expect(sso).toMatchObject({ label: "Okta", defaultRole: "read" });
-  expect(collections.of(st).get(id("guides"))).toMatchObject({ title: "Fault Guides", description: "Kept through faults" });
+  expect(st.collections.get(id("guides"))).toMatchObject({ title: "Fault Guides", description: "Kept through faults" });
   expect(st.spaces.get(id("handbook"))).toMatchObject({ title: "Fault Handbook", parentId: id("guides") });
   expect(st.sectionGroups.get(id("tools"))!.sectionIds).toEqual([id("section2")]);
   expect(st.externalLinks.get(id("status"))).toMatchObject({ title: "Status", url: "https://status.acme.test" });
   expect(st.childrenOf(id("site"), undefined).map((n) => n.record.id)).toEqual(ORDER.map(id));
-  expect(Object.keys(adaptiveSchemas.of(st).get(id("site"))!.jsonSchema.properties as object)).toEqual(["isBetaUser"]);
+  expect(Object.keys(st.adaptiveSchemas.get(id("site"))!.jsonSchema.properties as object)).toEqual(["isBetaUser"]);
   const portalSite = portal.find((r) => kindOf(r) === "Site")!.id!;
   expect(st.sites.get(portalSite)).toMatchObject({ title: "Fault Portal", published: true });
   const portalSpace = st.spaces.get(portal.find((r) => kindOf(r) === "Space")!.id!)!;
@@ -253,7 +251,7 @@ export function expectNothingLeft(d: Deployment): void {
   expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
   const st = d.emu.store;
   const left = { sites: st.sites, sections: st.sections, siteSpaces: st.siteSpaces, shareLinks: st.shareLinks, teams: st.teams, samlProviders: st.samlProviders,
-    openApiSpecs: st.openApiSpecs, collections: collections.of(st), sectionGroups: st.sectionGroups, externalLinks: st.externalLinks, adaptiveSchemas: adaptiveSchemas.of(st) };
+    openApiSpecs: st.openApiSpecs, collections: st.collections, sectionGroups: st.sectionGroups, externalLinks: st.externalLinks, adaptiveSchemas: st.adaptiveSchemas };
   expect(Object.fromEntries(Object.entries(left).map(([k, m]) => [k, m.size]))).toEqual(Object.fromEntries(Object.keys(left).map((k) => [k, 0])));
   const seeded = new Set(d.emu.seeded.spaceIds);
   expect([...st.spaces.values()].filter((s) => !seeded.has(s.id) && !s.deletedAt).map((s) => s.title)).toEqual([]);

@@ -25,8 +25,6 @@ import { runImport } from "../../provider/importer/command";
 import { Emulator } from "../../emulator";
 import { linkPackage } from "../../dev/harness/project";
 import { cliMissing, createCliStack, type CliStack } from "../../dev/pulumiCli";
-import { adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
-import { collections } from "../../emulator/resources/collections";
 import { GitbookClient, p } from "../../provider/client";
 import { ROOT } from "../support/lifecycle";
 import { seedOrganization, type SeededOrganization } from "./organization";
@@ -103,9 +101,9 @@ for (const style of ["resources", "docs-site"] as const) {
       siteSpaces: emu.store.siteSpaces.size,
       sectionGroups: emu.store.sectionGroups.size,
       externalLinks: emu.store.externalLinks.size,
-      adaptiveSchemas: adaptiveSchemas.of(emu.store).size,
+      adaptiveSchemas: emu.store.adaptiveSchemas.size,
       spaces: emu.store.spaces.size,
-      collections: collections.of(emu.store).size,
+      collections: emu.store.collections.size,
       shareLinks: emu.store.shareLinks.size,
       teams: emu.store.teams.size,
       teamMembers: emu.store.teamMembers.size,

@@ -10,8 +10,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
-import { adaptiveSchemaOf } from "../../emulator/resources/adaptiveSchema";
-import { collections } from "../../emulator/resources/collections";
 import { teamMemberKey } from "../../emulator/store";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
@@ -123,8 +121,8 @@ const rows: Row[] = [
   // Site
   { resource: "site", field: "title", edit: (d, id) => void (st(d).sites.get(id)!.title = "Renamed in the app"), live: (d, id) => st(d).sites.get(id)!.title, declared: "App Edits Docs", requests: { [route.site]: 1 } },
   // Collection
-  { resource: "shelf", field: "title", edit: (d, id) => void (collections.of(st(d)).get(id)!.title = "Renamed"), live: (d, id) => collections.of(st(d)).get(id)!.title, declared: "Shelf", requests: { [route.collection]: 1 } },
-  { resource: "shelf", field: "description", edit: (d, id) => void (collections.of(st(d)).get(id)!.description = "Edited"), live: (d, id) => collections.of(st(d)).get(id)!.description, declared: "Every book", requests: { [route.collection]: 1 } },
+  { resource: "shelf", field: "title", edit: (d, id) => void (st(d).collections.get(id)!.title = "Renamed"), live: (d, id) => st(d).collections.get(id)!.title, declared: "Shelf", requests: { [route.collection]: 1 } },
+  { resource: "shelf", field: "description", edit: (d, id) => void (st(d).collections.get(id)!.description = "Edited"), live: (d, id) => st(d).collections.get(id)!.description, declared: "Every book", requests: { [route.collection]: 1 } },
   // Space
   { resource: "handbook", field: "title", edit: (d, id) => void (st(d).spaces.get(id)!.title = "Renamed"), live: (d, id) => st(d).spaces.get(id)!.title, declared: "Handbook", requests: { [route.space]: 1 } },
   { resource: "handbook", field: "emoji", edit: (d, id) => void (st(d).spaces.get(id)!.emoji = "1f4d5"), live: (d, id) => st(d).spaces.get(id)!.emoji, declared: "📘", requests: { [route.space]: 1 } },
@@ -165,8 +163,8 @@ const rows: Row[] = [
   {
     resource: "schema",
     field: "jsonSchema",
-    edit: (d, id) => void (adaptiveSchemaOf(st(d), id)!.jsonSchema = visitorSchema("editedInApp")),
-    live: (d, id) => adaptiveSchemaOf(st(d), id)!.jsonSchema,
+    edit: (d, id) => void (st(d).adaptiveSchemas.get(id)!.jsonSchema = visitorSchema("editedInApp")),
+    live: (d, id) => st(d).adaptiveSchemas.get(id)!.jsonSchema,
     declared: visitorSchema("isBetaUser"),
     requests: { [route.schema]: 1 },
   },

@@ -7,8 +7,6 @@
 import equal from "fast-deep-equal";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
-import { collections } from "../../emulator/resources/collections";
-import { adaptiveSchemaOf, adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });
@@ -69,7 +67,7 @@ const visitorSchema = (name: string) => ({
 /** What a site's schema is once the resource is deleted: GitBook's default, which counts as none. */
 const EMPTY_SCHEMA = { type: "object", properties: {}, additionalProperties: false };
 const liveSchema = (e: Emulator, siteId: string) => {
-  const r = adaptiveSchemaOf(e.store, siteId);
+  const r = e.store.adaptiveSchemas.get(siteId);
   return r && !equal(r.jsonSchema, EMPTY_SCHEMA) ? r : undefined;
 };
 
@@ -247,11 +245,11 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     ],
     updateField: "title",
     replaceField: "organizationId",
-    live: (e, id) => collections.of(e.store).get(id),
-    drift: (e, id) => ((collections.of(e.store).get(id)!.description = ""), "description"),
-    remove: (e, id) => collections.of(e.store).delete(id),
+    live: (e, id) => e.store.collections.get(id),
+    drift: (e, id) => ((e.store.collections.get(id)!.description = ""), "description"),
+    remove: (e, id) => e.store.collections.delete(id),
     existing: async (e) => (await api(e, "POST", `/orgs/${org(e)}/collections`, { title: "Products" })).id,
-    count: (e) => collections.of(e.store).size,
+    count: (e) => e.store.collections.size,
   },
   {
     kind: "SiteAdaptiveSchema",
@@ -267,14 +265,14 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     updateField: "jsonSchema",
     replaceField: "siteId",
     live: liveSchema,
-    drift: (e, id) => ((adaptiveSchemaOf(e.store, id)!.jsonSchema = visitorSchema("editedInApp")), "jsonSchema"),
-    remove: (e, id) => adaptiveSchemas.of(e.store).delete(id),
+    drift: (e, id) => ((e.store.adaptiveSchemas.get(id)!.jsonSchema = visitorSchema("editedInApp")), "jsonSchema"),
+    remove: (e, id) => e.store.adaptiveSchemas.delete(id),
     existing: async (e, d) => {
       const siteId = d.resource("site").id!;
       await api(e, "PUT", `/orgs/${org(e)}/sites/${siteId}/adaptive-schema`, { jsonSchema: visitorSchema("legacyClaim") });
       return siteId;
     },
-    count: (e) => [...adaptiveSchemas.of(e.store).keys()].filter((siteId) => liveSchema(e, siteId)).length,
+    count: (e) => [...e.store.adaptiveSchemas.keys()].filter((siteId) => liveSchema(e, siteId)).length,
   },
   {
     kind: "Team",

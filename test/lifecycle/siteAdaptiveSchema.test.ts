@@ -3,7 +3,6 @@
  * then what this one sends at each step, and a schema GitBook would refuse stopped at preview.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { adaptiveSchemaOf } from "../../emulator/resources/adaptiveSchema";
 import { describeDeployments, startDeployment, type Deployment } from "../support/lifecycle";
 import { lifecycleSuite, ref, site } from "./scenarios";
 
@@ -33,7 +32,7 @@ describeDeployments("SiteAdaptiveSchema requests per step", () => {
     // The listing before the site's POST is what recovery from a lost answer compares with.
     expect(d.emu.log.byRoute()).toEqual({ [`GET ${SITE}`]: 1, [`POST ${SITE}`]: 1, [`PUT ${SCHEMA}`]: 1 });
     const siteId = d.resource("site").id!;
-    expect(adaptiveSchemaOf(d.emu.store, siteId)!.jsonSchema).toEqual(schema("beta"));
+    expect(d.emu.store.adaptiveSchemas.get(siteId)!.jsonSchema).toEqual(schema("beta"));
 
     d.emu.log.reset();
     expect((await d.run("up")).error).toBeUndefined();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { collections } from "../../emulator/resources/collections";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { lifecycleSuite, ref } from "./scenarios";
 
@@ -99,7 +98,7 @@ describeDeployments("a site from nothing: Collection, Space, Site and SiteSectio
     expect(order.indexOf("/v1/orgs/:org/sites/:site/sections/:section")).toBeLessThan(order.indexOf("/v1/spaces/:space"));
     expect(order.indexOf("/v1/spaces/:space")).toBeLessThan(order.indexOf("/v1/collections/:collection"));
     expect(d.emu.store.spaces.get(space)!.deletedAt).toBeDefined();
-    expect(collections.of(d.emu.store).size).toBe(0);
+    expect(d.emu.store.collections.size).toBe(0);
     expect(d.state().resources).toEqual([]);
   });
 });
