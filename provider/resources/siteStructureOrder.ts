@@ -85,7 +85,7 @@ function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; s
  * its path, the containers' and its own title, each with the program's name for its resource to show
  * when the title is not known yet.
  */
-const shownEntry = z.object({ id: z.string(), path: z.array(z.object({ title: z.string().optional(), name: z.string() })) });
+const shownEntry = z.object({ id: z.string(), path: z.array(z.object({ title: z.string().nullish(), name: z.string() })) });
 
 const inputs = z
   .object({
@@ -189,13 +189,16 @@ function inSiteOrder<T>(lists: Lists<T>): { entry: T; path: T[] }[] {
   return out;
 }
 
-/** What names a listed value, when it is a resource's `id` output: the resource's title, and its name in the program. */
-function nameOf(v: unknown): pulumi.Output<{ title?: string; name: string }> | undefined {
+/**
+ * What names a listed value, when it is a resource's `id` output: the resource's title, and its name
+ * in the program. Two Outputs, not one: a title not known yet (at preview, one the program does not
+ * declare) must leave the name known.
+ */
+function nameOf(v: unknown): { title?: pulumi.Output<string | undefined>; name: pulumi.Output<string> } | undefined {
   const [r, ...more] = resourcesOf(v) as pulumi.Resource[];
   if (!r || more.length > 0 || (r as pulumi.CustomResource).id !== v) return undefined;
-  // Only the title: an output the program did not declare is unknown at preview, whatever state holds.
-  const title = (r as unknown as Record<string, unknown>).title as pulumi.Output<string | undefined> | undefined;
-  return pulumi.all([title, r.urn]).apply(([t, urn]) => ({ ...(typeof t === "string" ? { title: t } : {}), name: urn.split("::").pop()! }));
+  const title = (r as unknown as Record<string, unknown>).title;
+  return { ...(pulumi.Output.isInstance(title) ? { title: title as pulumi.Output<string | undefined> } : {}), name: r.urn.apply((urn) => urn.split("::").pop()!) };
 }
 
 /** The class's `navigation` (see the field): from the lists the program passes as plain arrays. */
@@ -227,7 +230,7 @@ function entryText(e: string | z.output<typeof shownEntry>): string {
   if (typeof e === "string") return e;
   const id = isUnknown(e.id) ? "new" : e.id;
   if (e.path.length === 0) return isUnknown(e.id) ? "(new)" : e.id;
-  return `${e.path.map((p) => (p.title === undefined || isUnknown(p.title) ? p.name : p.title)).join(" / ")} (${id})`;
+  return `${e.path.map((p) => (typeof p.title !== "string" || isUnknown(p.title) ? p.name : p.title)).join(" / ")} (${id})`;
 }
 
 /** The ID an entry of the recorded navigation names. */
