@@ -115,9 +115,11 @@ const inputs = z
         "The order of site spaces within sections, one entry per section ordered, as `items` orders the top level. A site space cannot move between sections: one listed here but found in another section fails the update, naming it. Removing it (or a section's entry) stops ordering those sections (nothing moves).",
       )
       .register(field, { change: "custom" }),
+    // What a plan shows must never fail one: a value it cannot read is dropped, not refused.
     navigation: z
       .array(z.union([z.string(), shownEntry]))
       .optional()
+      .catch(undefined)
       .describe(
         "Filled in by the class; shown in plans only, so that a reviewer reads names beside IDs. Every listed item in the order the site shows them (the top level, each group's and section's items right after it), as its title path and ID, e.g. `Reference / API reference (sitesc_…)`, or `(new)` in place of an ID not known before the item is created. " +
           "An item is named when the program lists the `id` output of its resource: by its title, or by the resource's name in the program while that title is not known; a literal ID, or a value computed from one, stands alone. " +
