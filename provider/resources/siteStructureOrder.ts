@@ -196,11 +196,14 @@ function inSiteOrder<T>(lists: Lists<T>): { entry: T; path: T[] }[] {
  * in the program. Two Outputs, not one: a title not known yet (at preview, one the program does not
  * declare) must leave the name known.
  */
-function nameOf(v: unknown): { title?: pulumi.Output<string | undefined>; name: pulumi.Output<string> } | undefined {
+function nameOf(v: unknown): { title?: pulumi.Output<string | undefined>; name: pulumi.Input<string> } | undefined {
   const [r, ...more] = resourcesOf(v) as pulumi.Resource[];
   if (!r || more.length > 0 || (r as pulumi.CustomResource).id !== v) return undefined;
-  const title = (r as unknown as Record<string, unknown>).title;
-  return { ...(pulumi.Output.isInstance(title) ? { title: title as pulumi.Output<string | undefined> } : {}), name: r.urn.apply((urn) => urn.split("::").pop()!) };
+  const { title, __name: given } = r as unknown as Record<string, unknown>;
+  // The SDK keeps the name on the resource (as placement.ts reads `resources()`, an SDK internal);
+  // the URN, should that ever go, says it too, at the cost of an Output per entry.
+  const name = typeof given === "string" ? given : r.urn.apply((urn) => urn.split("::").pop()!);
+  return { ...(pulumi.Output.isInstance(title) ? { title: title as pulumi.Output<string | undefined> } : {}), name };
 }
 
 /** The class's `navigation` (see the field): from the lists the program passes as plain arrays. */
