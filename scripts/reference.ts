@@ -200,6 +200,7 @@ function effectOf(def: Resource, name: string): string {
   if (name === "allowReplacement") return "never compared or sent: allows the plan a replacement";
   const shape = def.schema.shape as Record<string, z.ZodType>;
   const rule = ruleOf(shape[name]!);
+  if (rule.display) return "shown in plans only: never compared nor sent, so a change to it alone changes nothing";
   if (rule.local) return "provider-local: never sent to or read from GitBook; a change is recorded in state with no request";
   const change = rule.change === "replace" ? "change replaces" : "change updates in place";
   if (rule.live) return `${change}; managed only while declared, removal keeps the current value`;

@@ -406,7 +406,17 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
 
   it("orders the navigation as declared: top level, inside the group, and each section's own space before its site spaces", async () => {
     await build("docs", navigation());
-    expect(byName("docs/order").inputs).toEqual({
+    const { navigation: shown, ...lists } = byName("docs/order").inputs;
+    // What plans show beside the IDs: each item's title path (its name while it has no title), in the site's order.
+    expect((shown as { id: string; path: { title?: string; name: string }[] }[]).map((e) => `${e.path.map((p) => p.title ?? p.name).join(" / ")} ${e.id}`)).toEqual([
+      "docs/start docs/start#id",
+      "Products docs/products#id",
+      "Products / docs/api docs/api#id",
+      "Products / Status docs/status#id",
+      "Blog docs/blog#id",
+      "docs/guides docs/guides#id",
+    ]);
+    expect(lists).toEqual({
       siteId: "docs#id",
       items: ["docs/start#id", "docs/products#id", "docs/blog#id", "docs/guides#id"],
       groups: [{ groupId: "docs/products#id", items: ["docs/api#id", "docs/status#id"] }],

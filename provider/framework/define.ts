@@ -84,6 +84,11 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    * the resources and the fix, and returns what to record once the resource object exists.
    */
   inProgram?(name: string, args: Props): ((resource: pulumi.Resource) => void) | void;
+  /**
+   * Runs in the program's process as the class is constructed: the values of its `display` fields
+   * (see fields.ts), from the program's args (e.g. the titles of the resources whose IDs it lists).
+   */
+  shown?(args: Props): Props;
 }
 
 /** A declared resource: the engine's ResourceDef plus what the recipes need. */
@@ -101,6 +106,9 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
   inProgram?: ResourceSpec<S, OS, T>["inProgram"];
+  /** Input fields shown in plans only (FieldRule `display`): outside `diff.fields`, kept by refresh. */
+  display: string[];
+  shown?: ResourceSpec<S, OS, T>["shown"];
 }
 
 /** Inputs that steer the provider and are never compared or sent. */
@@ -108,9 +116,12 @@ const ENGINE_FIELDS = new Set(["adoptId", "allowReplacement"]);
 
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
   const shape = spec.inputs.shape as Record<string, z.ZodType>;
-  const rules = Object.entries(shape)
+  const all = Object.entries(shape)
     .filter(([name]) => !ENGINE_FIELDS.has(name))
     .map(([name, schema]): [string, FieldRule] => [name, ruleOf(schema)]);
+  const display = all.filter(([, r]) => r.display === true).map(([n]) => n);
+  // What plans only show is neither compared nor sent.
+  const rules = all.filter(([, r]) => r.display !== true);
   const named = (pred: (r: FieldRule) => boolean) => rules.filter(([, r]) => pred(r)).map(([n]) => n);
   const diff: DiffRules = {
     fields: rules.map(([n]) => n),
@@ -159,6 +170,8 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
     inProgram: spec.inProgram,
+    display,
+    ...(spec.shown ? { shown: spec.shown } : {}),
   };
 }
 
@@ -180,7 +193,7 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
       super(
         providerFor(def.kind),
         name,
-        resourceProps(name, def.schema, args, computedOutputs),
+        resourceProps(name, def.schema, def.shown ? { ...args, ...def.shown(args as Props) } : args, computedOutputs),
         {
           ...opts,
           // Registered once the program's checks across resources have passed (see program.ts).

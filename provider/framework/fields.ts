@@ -35,6 +35,12 @@ export interface FieldRule {
    * an update that sends no request, so that a later call reading the old outputs (a delete) sees it.
    */
   local?: true;
+  /**
+   * Shown in plans only, so that a reviewer reads names beside IDs: never compared (a change to it
+   * alone is no change, so a rename elsewhere never makes the resource flap), never sent to GitBook;
+   * recorded in state, and kept by refresh as the resource's `live` rewrites it.
+   */
+  display?: true;
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */

@@ -40,7 +40,7 @@ export function refreshed<S extends z.ZodObject, OS extends z.ZodObject, T>(def:
   const live = def.live(obj, own);
   // Provider-local settings are never GitBook's: what state recorded stands.
   for (const f of def.diff.localFields ?? []) delete live[f];
-  const inputs = refreshDeclared([...def.diff.fields, "adoptId"], own, live);
+  const inputs = refreshDeclared([...def.diff.fields, ...def.display, "adoptId"], own, live);
   return def.outputsOf(inputs, obj, { ...own, ...inputs });
 }
 

@@ -48,7 +48,7 @@ const claims = new WeakMap<object, Claim[]>();
 const named = (i: Item) => `${i.kind} "${i.name}"`;
 
 /** The resources an input value was computed from (an Output carries them; a plain value none). */
-function resourcesOf(v: unknown): object[] {
+export function resourcesOf(v: unknown): object[] {
   if (!pulumi.Output.isInstance(v)) return [];
   const rs = (v as unknown as { resources?: () => Set<object> }).resources?.();
   return rs instanceof Set ? [...rs] : [];

@@ -55,6 +55,29 @@ describe("check", () => {
   });
 });
 
+describe("navigation (what plans show)", () => {
+  const entry = (id: string, ...path: (string | { title?: string | null; name: string })[]) => ({
+    id,
+    path: path.map((p) => (typeof p === "string" ? { title: p, name: `docs/${p}` } : p)),
+  });
+
+  it("shows each entry as its title path beside its ID, (new) for an ID and the name for a title not known yet", async () => {
+    const navigation = [entry("a", "Guides"), entry(UNKNOWN, "Tools", "SDK"), entry("b", "Tools", { title: UNKNOWN, name: "docs/faq" }), entry("c"), entry(UNKNOWN), "kept (x)"];
+    const r = await env.check("SiteStructureOrder", { siteId: "site_x", items: ["a", UNKNOWN, "b", "c", UNKNOWN], navigation });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs!.navigation).toEqual(["Guides (a)", "Tools / SDK (new)", "Tools / docs/faq (b)", "c", "(new)", "kept (x)"]);
+  });
+
+  it("never fails a check, and never makes a change on its own", async () => {
+    const r = await env.check("SiteStructureOrder", { siteId: "site_x", items: ["a"], navigation: [{ nonsense: true }] });
+    expect(r.failures).toBeUndefined();
+    expect(r.inputs!.navigation).toBeUndefined();
+    const state = { id: "site_x", outs: { organizationId: env.emu.seeded.organizationId, siteId: "site_x", items: ["a"], navigation: ["Guides (a)"] } };
+    expect((await env.diff("SiteStructureOrder", state, { ...state.outs, navigation: ["Guides, renamed (a)"] })).changes).toBe(false);
+    expect((await env.diff("SiteStructureOrder", state, { ...state.outs, items: ["a", "b"], navigation: ["Guides (a)"] })).changes).toBe(true);
+  });
+});
+
 describe("ordering", () => {
   let t: Site;
   beforeEach(async () => {

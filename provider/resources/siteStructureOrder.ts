@@ -25,16 +25,22 @@
  * - Refresh reads the actual order of the listed items in their listed containers: a reorder made
  *   outside Pulumi, or an item moved to another container, shows as drift in the list it changed, and
  *   the next `up` puts the items back.
+ * - Plans name what they list: the class, in the program's process, records beside the lists every
+ *   listed item's title path and ID in the order the site shows them (`navigation`), from the
+ *   resources whose `id` outputs the program passes. Shown in plans only: never compared, so a title
+ *   changed anywhere never makes the order flap, and it costs no request.
  * - The order is not an object: delete sends nothing and leaves the items where they are. Its ID is the
  *   site's, and a site should have one SiteStructureOrder.
  */
+import * as pulumi from "@pulumi/pulumi";
+import equal from "fast-deep-equal";
 import { z } from "zod";
 import { isUnknown, propertyPath } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import { declared, type Ctx, type Props } from "../framework/resource";
-import { orderDeclares } from "./placement";
+import { orderDeclares, resourcesOf } from "./placement";
 import {
   describeContainer,
   groupContainer,
@@ -74,6 +80,13 @@ function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; s
   ];
 }
 
+/**
+ * An entry of `navigation` as the class sends it: the item's ID (unknown at preview until created) and
+ * its path, the containers' and its own title, each with the program's name for its resource to show
+ * when the title is not known yet.
+ */
+const shownEntry = z.object({ id: z.string(), path: z.array(z.object({ title: z.string().nullish(), name: z.string() })) });
+
 const inputs = z
   .object({
     organizationId: organizationIdField,
@@ -102,6 +115,17 @@ const inputs = z
         "The order of site spaces within sections, one entry per section ordered, as `items` orders the top level. A site space cannot move between sections: one listed here but found in another section fails the update, naming it. Removing it (or a section's entry) stops ordering those sections (nothing moves).",
       )
       .register(field, { change: "custom" }),
+    // What a plan shows must never fail one: a value it cannot read is dropped, not refused.
+    navigation: z
+      .array(z.union([z.string(), shownEntry]))
+      .optional()
+      .catch(undefined)
+      .describe(
+        "Filled in by the class; shown in plans only, so that a reviewer reads names beside IDs. Every listed item in the order the site shows them (the top level, each group's and section's items right after it), as its title path and ID, e.g. `Reference / API reference (sitesc_…)`, or `(new)` in place of an ID not known before the item is created. " +
+          "An item is named when the program lists the `id` output of its resource: by its title, or by the resource's name in the program while that title is not known; a literal ID, or a value computed from one, stands alone. " +
+          "Never compared or sent: a title changed anywhere changes nothing here; refresh rewrites it in the order it finds.",
+      )
+      .register(field, { display: true }),
   })
   // An item has one place: listed twice, the two places could not both hold.
   .superRefine((v, ctx) => {
@@ -131,17 +155,122 @@ const outputs = z.object({});
 export type SiteStructureOrderInputs = Inputs<typeof inputs>;
 export type SiteStructureOrderOutputs = Outputs<typeof inputs, typeof outputs>;
 
+// ---- What plans show ----------------------------------------------------------------------------
+
+interface Lists<T> {
+  items?: readonly T[];
+  groups?: readonly { groupId: T; items: readonly T[] }[];
+  sections?: readonly { sectionId: T; siteSpaces: readonly T[] }[];
+}
+
+/**
+ * Every listed entry in the order the site shows them, with the containers it sits in: the top level
+ * in its order, each group's and section's entries right after it; a container the top level does not
+ * list follows the rest, with its entries. Entries are told apart by identity: IDs in the provider, in
+ * the program the values it passes (a resource's `id` output is one object).
+ */
+function inSiteOrder<T>(lists: Lists<T>): { entry: T; path: T[] }[] {
+  const out: { entry: T; path: T[] }[] = [];
+  const inside = (c: T) => [
+    ...(lists.groups ?? []).filter((g) => g.groupId === c).flatMap((g) => g.items),
+    ...(lists.sections ?? []).filter((s) => s.sectionId === c).flatMap((s) => s.siteSpaces),
+  ];
+  const seen = new Set<T>();
+  const visit = (entry: T, path: T[]) => {
+    out.push({ entry, path });
+    if (seen.has(entry)) return;
+    seen.add(entry);
+    for (const child of inside(entry)) visit(child, [...path, entry]);
+  };
+  for (const e of lists.items ?? []) visit(e, []);
+  for (const c of [...(lists.groups ?? []).map((g) => g.groupId), ...(lists.sections ?? []).map((s) => s.sectionId)]) {
+    if (seen.has(c)) continue;
+    seen.add(c);
+    for (const child of inside(c)) visit(child, [c]);
+  }
+  return out;
+}
+
+/**
+ * What names a listed value, when it is a resource's `id` output: the resource's title, and its name
+ * in the program. Two Outputs, not one: a title not known yet (at preview, one the program does not
+ * declare) must leave the name known.
+ */
+function nameOf(v: unknown): { title?: pulumi.Output<string | undefined>; name: pulumi.Input<string> } | undefined {
+  const [r, ...more] = resourcesOf(v) as pulumi.Resource[];
+  if (!r || more.length > 0 || (r as pulumi.CustomResource).id !== v) return undefined;
+  const { title, __name: given } = r as unknown as Record<string, unknown>;
+  // The SDK keeps the name on the resource (as placement.ts reads `resources()`, an SDK internal);
+  // the URN, should that ever go, says it too, at the cost of an Output per entry.
+  const name = typeof given === "string" ? given : r.urn.apply((urn) => urn.split("::").pop()!);
+  return { ...(pulumi.Output.isInstance(title) ? { title: title as pulumi.Output<string | undefined> } : {}), name };
+}
+
+/** The class's `navigation` (see the field): from the lists the program passes as plain arrays. */
+function shown(args: Props): Props {
+  if (args.navigation !== undefined) return {};
+  const plain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !pulumi.Output.isInstance(v);
+  const lists: Lists<unknown> = {
+    items: Array.isArray(args.items) ? args.items : undefined,
+    groups: Array.isArray(args.groups) ? args.groups.filter(plain).flatMap((g) => (Array.isArray(g.items) ? [{ groupId: g.groupId, items: g.items }] : [])) : undefined,
+    sections: Array.isArray(args.sections)
+      ? args.sections.filter(plain).flatMap((s) => (Array.isArray(s.siteSpaces) ? [{ sectionId: s.sectionId, siteSpaces: s.siteSpaces }] : []))
+      : undefined,
+  };
+  const entries = inSiteOrder(lists);
+  if (entries.length === 0) return {};
+  return {
+    navigation: entries.map(({ entry, path }) => {
+      const own = nameOf(entry);
+      return { id: entry, path: own ? [...path.flatMap((c) => nameOf(c) ?? []), own] : [] };
+    }),
+  };
+}
+
+/**
+ * How plans show an entry: `Guides / v1 (sitesp_…)`, `(new)` standing for an ID not known yet, the
+ * program's name for a title not known yet; an entry without a resource, its ID alone.
+ */
+function entryText(e: string | z.output<typeof shownEntry>): string {
+  if (typeof e === "string") return e;
+  const id = isUnknown(e.id) ? "new" : e.id;
+  if (e.path.length === 0) return isUnknown(e.id) ? "(new)" : e.id;
+  return `${e.path.map((p) => (typeof p.title !== "string" || isUnknown(p.title) ? p.name : p.title)).join(" / ")} (${id})`;
+}
+
+/** The ID an entry of the recorded navigation names. */
+function entryId(text: string): string {
+  return /\(([^()]*)\)$/.exec(text)?.[1] ?? text;
+}
+
 // ---- CRUD ----------------------------------------------------------------------------------------
 
 /** Each declared list as the site has it: the listed items found in that container, in their actual order. */
 function live(tree: SiteTree, props: Props): Props {
   const p = props as Partial<SiteStructureOrderInputs>;
   const inOrder = (container: ContainerKey, ids: readonly string[]) => idsIn(tree, container).filter((id) => ids.includes(id));
-  return {
+  const lists = {
     items: p.items && inOrder(TOP_LEVEL, p.items),
     groups: p.groups?.map((g) => ({ groupId: g.groupId, items: inOrder(groupContainer(g.groupId), g.items) })),
     sections: p.sections?.map((s) => ({ sectionId: s.sectionId, siteSpaces: inOrder(sectionContainer(s.sectionId), s.siteSpaces) })),
   };
+  return { ...lists, navigation: navigationAsFound(p, lists, tree) };
+}
+
+/**
+ * The navigation as refresh found it: as recorded when every list is; else laid out again in the
+ * lists' live order, each item named by its title and its containers' in the structure just read (an
+ * item no longer found in its list drops out).
+ */
+function navigationAsFound(recorded: Partial<SiteStructureOrderInputs>, lists: Lists<string>, tree: SiteTree): string[] | undefined {
+  const nav = recorded.navigation?.map(entryText);
+  const same = equal(JSON.parse(JSON.stringify(lists)), JSON.parse(JSON.stringify({ items: recorded.items, groups: recorded.groups, sections: recorded.sections })));
+  if (!nav || same) return nav;
+  const titleOf = (id: string) => tree.byId.get(id)?.item.title;
+  return inSiteOrder(lists).map(({ entry, path }) => {
+    const titles = [...path, entry].map(titleOf);
+    return titles.every((t) => typeof t === "string") ? `${titles.join(" / ")} (${entry})` : (nav.find((e) => entryId(e) === entry) ?? entry);
+  });
 }
 
 /**
@@ -216,6 +345,9 @@ export const definition = defineResource({
   outputs,
   live,
   computed: () => ({}),
+  // The navigation the class sent, as plans show it.
+  prepare: (given) => ({ inputs: given.navigation ? { ...given, navigation: (given as SiteStructureOrderInputs).navigation!.map(entryText) } : given }),
+  shown,
   create,
   read,
   update,
