@@ -114,6 +114,8 @@ function typeOf(raw: JsonSchema, walk: Walk): string {
   }
   if (s.type === "null") return "`null`";
   if (typeof s.type === "string") return s.type;
+  // A nullable scalar: zod writes `type: ["string", "null"]`.
+  if (Array.isArray(s.type) && s.type.length > 0) return s.type.map((t) => (t === "null" ? "`null`" : t)).join(" \\| ");
   throw new Error(`no type to document in ${JSON.stringify(s).slice(0, 200)}`);
 }
 
@@ -315,7 +317,8 @@ function examples(program: ts.Program, root: string): Map<string, string> {
 
 // ---- Rendering ---------------------------------------------------------------------------------------
 
-const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+// Types arrive with their pipes escaped already: escape only the bare ones.
+const cell = (s: string) => s.replace(/\\?\|/g, "\\|").replace(/\n/g, " ");
 const code = (s: string) => `\`${s}\``;
 
 const typeCell = (t: string) => (t.includes("`") ? t : cell(t));

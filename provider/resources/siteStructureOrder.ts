@@ -85,7 +85,17 @@ function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; s
  * its path, the containers' and its own title, each with the program's name for its resource to show
  * when the title is not known yet.
  */
-const shownEntry = z.object({ id: z.string(), path: z.array(z.object({ title: z.string().nullish(), name: z.string() })) });
+const shownEntry = z.object({
+  id: z.string().describe("The item's ID."),
+  path: z
+    .array(
+      z.object({
+        title: z.string().nullish().describe("The container's or the item's title, when known."),
+        name: z.string().describe("The program's name for its resource, shown while the title is not known."),
+      }),
+    )
+    .describe("The titles from the top level down to the item."),
+});
 
 const inputs = z
   .object({
