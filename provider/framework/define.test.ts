@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SiteSection, Site } from "../index";
+import { providerFor } from "../shim";
 import { NAME_KEY } from "./resource";
 
 const registered = new Map<string, Record<string, unknown>>();
@@ -48,6 +49,14 @@ describe("a resource's registration", () => {
     // A declared one is the SDK's Output of what the provider reported.
     expect(await valueOf(section.spaceId)).toBe("spc_2");
     expect(await valueOf(section.siteId)).toBe("site_1");
+  });
+
+  it("carries the very __provider text pulumi.dynamic.Resource stores, so resources already in state see no change", async () => {
+    const ours = new Site("ours", { title: "Docs" });
+    const sdk = new pulumi.dynamic.Resource(providerFor("Site"), "sdk", {}, undefined, "gitbook", "Site");
+    await Promise.all([settled(ours), settled(sdk)]);
+    expect(registered.get("ours")!.__provider).toContain('require("pulumi-gitbook/impl")');
+    expect(registered.get("ours")!.__provider).toBe(registered.get("sdk")!.__provider);
   });
 
   it("registers a live field the program leaves unset, since GitBook reports its value", async () => {
