@@ -55,8 +55,12 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       // site's visibility ride on their POSTs.
       // A POST whose answer may be lost must be preceded by a listing of what could be mistaken for
       // its object, or a lost answer could not be told from a namesake made meanwhile (README
-      // "Safety"): one GET per POST (a page each; the listings hold at most 1000 items until the site
-      // does), each on the chain before its POST.
+      // "Safety"): one GET per POST, each on the chain before its POST, a page each: the organization's
+      // sites for the site, the site's sections for a section and for a site space (the section
+      // listing embeds each section's site spaces: one item per section, where the site-space listing
+      // holds N + M), the site's share links for a link. That is exact while the site has at most 1000
+      // sections; past that, a listing made once more than 1000 exist takes a second page, which this
+      // floor does not count (how many do depends on the order the engine runs creates in).
       const revoked = L > 0 ? 1 : 0;
       const posts = 1 + N + M + L;
       return {

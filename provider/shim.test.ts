@@ -1,15 +1,11 @@
-import { createRequire } from "node:module";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { ShareLink, Site } from "./index";
 
-// The SDK module that turns a dynamic provider into the `__provider` text, as the SDK itself loads it.
-const closure = createRequire(require.resolve("@pulumi/pulumi"))("./runtime/closure/serializeClosure") as {
-  serializeFunction: (...a: unknown[]) => Promise<{ text: string }>;
-};
-
 describe("serialized provider", () => {
-  const spy = vi.spyOn(closure, "serializeFunction");
+  // The resource classes serialize their shim through the SDK's public serializeFunction (define.ts),
+  // as pulumi.dynamic.Resource does through the module behind it; define.test.ts compares the texts.
+  const spy = vi.spyOn(pulumi.runtime, "serializeFunction");
   afterAll(() => spy.mockRestore());
 
   it("is serialized once per resource kind, however many resources a program declares", async () => {

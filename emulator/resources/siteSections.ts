@@ -47,7 +47,7 @@ export function sectionView(e: Env, sec: SectionRecord) {
 export function routes(r: Router<Ctx>): void {
   r.add("GET", `${SITE}/sections`, (c) => {
     const site = getSite(c);
-    return list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s), (s) => c.store.sectionKey(s));
+    return c.store.reading(() => list(c.query, c.store.sectionsOf(site.id), (s) => sectionView(c, s), (s) => c.store.sectionKey(s)));
   });
 
   r.add("POST", `${SITE}/sections`, (c) => {

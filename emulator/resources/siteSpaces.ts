@@ -52,8 +52,10 @@ export function routes(r: Router<Ctx>): void {
   r.add("GET", `${SITE}/site-spaces`, (c) => {
     const site = getSite(c);
     const wantDefault = queryBool(c.query, "default");
-    const items = c.store.siteSpacesOf(site.id).filter((ss) => wantDefault === undefined || c.store.isDefaultSiteSpace(ss) === wantDefault);
-    return list(c.query, items, (ss) => siteSpaceView(c, ss), (ss) => c.store.siteSpaceKey(ss));
+    return c.store.reading(() => {
+      const items = c.store.siteSpacesOf(site.id).filter((ss) => wantDefault === undefined || c.store.isDefaultSiteSpace(ss) === wantDefault);
+      return list(c.query, items, (ss) => siteSpaceView(c, ss), (ss) => c.store.siteSpaceKey(ss));
+    });
   });
 
   r.add("POST", `${SITE}/site-spaces`, (c) => {

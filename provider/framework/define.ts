@@ -180,32 +180,110 @@ export type ResourceClass<S extends z.ZodObject, OS extends z.ZodObject> = new (
   name: string,
   args: ArgsOf<S>,
   opts?: pulumi.CustomResourceOptions,
-) => pulumi.dynamic.Resource & { readonly [K in keyof Outputs<S, OS>]-?: pulumi.Output<Outputs<S, OS>[K]> };
+) => pulumi.CustomResource & { readonly [K in keyof Outputs<S, OS>]-?: pulumi.Output<Outputs<S, OS>[K]> };
 
-/** The Pulumi resource class of a declared resource. */
+/**
+ * The `__provider` text of a kind, serialized once per program: exactly what pulumi.dynamic.Resource
+ * stores (the SDK serializes `() => provider` with allowSecrets, and caches it per provider object), so
+ * resources already in state see no difference (provider/shim.test.ts compares the two texts).
+ */
+const serializedProviders = new Map<string, pulumi.Output<string>>();
+function serializedProvider(kind: string): pulumi.Output<string> {
+  let text = serializedProviders.get(kind);
+  if (!text) {
+    const provider = providerFor(kind);
+    // Same source text and captured name as the SDK's own `() => provider`: the serialized closure contains both.
+    const sf = pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+    // The shim captures only its kind's name; were a secret ever captured, the SDK would store the
+    // text as a secret, and failing here is safer than storing it in the clear.
+    text = pulumi.output(
+      sf.then((f) => {
+        if (f.containsSecrets) throw new Error(`${kind}: the serialized provider captured a secret (provider/shim.ts must capture only the kind)`);
+        return f.text;
+      }),
+    );
+    serializedProviders.set(kind, text);
+  }
+  return text;
+}
+
+/** The stack frames (the lines after the message) of a stack captured here, from the caller of `above` down. */
+function framesBelow(above: Function): string {
+  const holder: { stack?: string } = {};
+  Error.captureStackTrace(holder, above);
+  return (holder.stack ?? "").split("\n").slice(1).join("\n");
+}
+
+/**
+ * The Pulumi resource class of a declared resource.
+ *
+ * It extends pulumi.CustomResource itself, with the `__provider` dynamic.Resource would set, because the
+ * SDK records as a resource's source position (shown to users, kept in state) the fourth frame up from
+ * its Resource constructor: through dynamic.Resource that frame was this class, so every resource
+ * pointed into define.ts; one level fewer, it is the program's line.
+ *
+ * It registers the properties the program declares, the outputs schema's (what GitBook reports), and
+ * the inputs check fills in without the program (organizationId from config, schema defaults), not every
+ * input of the schema: the SDK makes an Output of four promises per registered property, and most
+ * inputs of a kind are left unset. An input nobody set is still there as an Output of undefined.
+ */
 export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(def: Resource<S, OS, T>): ResourceClass<S, OS> {
-  const computedOutputs = Object.keys(def.outputs.shape).filter((k) => !(k in def.schema.shape));
+  const type = `pulumi-nodejs:dynamic/gitbook:${def.kind}`;
+  const inputShape = def.schema.shape as Record<string, z.ZodType>;
+  const outputKeys = Object.keys(def.outputs.shape);
+  const filledByCheck = Object.keys(inputShape).filter((k) => k === "organizationId" || inputShape[k]!.safeParse(undefined).data !== undefined);
+  const always = [...new Set([...outputKeys, ...filledByCheck])];
   const secrets = def.secretOutputs;
-  class GitbookResource extends pulumi.dynamic.Resource {
+  class GitbookResource extends pulumi.CustomResource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
       // The stack's settings first: a setting that cannot work fails the run before anything is registered.
       const registered = checked(() => (checkProgramConfig(), def.inProgram?.(name, args as Props)));
-      super(
-        providerFor(def.kind),
-        name,
-        resourceProps(name, def.schema, def.shown ? { ...args, ...def.shown(args as Props) } : args, computedOutputs),
-        {
-          ...opts,
-          // Registered once the program's checks across resources have passed (see program.ts).
-          dependsOn: gated(opts?.dependsOn),
-          // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
-          ...(secrets.length > 0 ? { additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : {}),
-        },
-        "gitbook",
-        def.kind,
-      );
+      const props = resourceProps(name, def.shown ? { ...args, ...def.shown(args as Props) } : args, always);
+      props.__provider = serializedProvider(def.kind);
+      // The SDK wraps every registered property in "debuggable" promises that each capture and format
+      // a stack (through source-map-support): most of the program's CPU at 1000 resources. Nothing
+      // reads those stacks unless PULUMI_DEBUG_PROMISE_LEAKS is set, so none are captured while the
+      // resource is constructed. The SDK's source position is unaffected (it raises the limit itself
+      // to find the program's line); an error thrown here gets the program's frames back below.
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      try {
+        super(
+          type,
+          name,
+          props,
+          {
+            ...opts,
+            // Registered once the program's checks across resources have passed (see program.ts).
+            dependsOn: gated(opts?.dependsOn),
+            // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
+            ...(secrets.length > 0 ? { additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : {}),
+          },
+        );
+      } catch (e) {
+        Error.stackTraceLimit = limit;
+        if (e instanceof Error && typeof e.stack === "string" && !/\n\s+at /.test(e.stack)) e.stack = `${e.stack}\n${framesBelow(GitbookResource)}`;
+        throw e;
+      } finally {
+        Error.stackTraceLimit = limit;
+      }
       registered?.(this);
     }
+  }
+  // An input the program leaves unset is not registered; it reads as an Output of undefined (known
+  // once the resource is, as its value is: the provider never reports an input it was not given).
+  // The setter lets the SDK put the Output of a declared one on the instance, over this default.
+  for (const k of Object.keys(inputShape)) {
+    if (always.includes(k)) continue;
+    Object.defineProperty(GitbookResource.prototype, k, {
+      configurable: true,
+      get(this: pulumi.CustomResource) {
+        return this.id.apply(() => undefined);
+      },
+      set(this: pulumi.CustomResource, value: unknown) {
+        Object.defineProperty(this, k, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
   }
   Object.defineProperty(GitbookResource, "name", { value: def.kind });
   // The members the class declares are the Outputs Pulumi sets on the instance from the property bag.

@@ -65,10 +65,8 @@ describe("a failure's message", () => {
 
 describe("the name a resource carries", () => {
   it("is the program's name for it, beside its inputs", () => {
-    expect(resourceProps("docs/guides", def.schema, { siteId: "s" }, ["urls"])).toEqual({
+    expect(resourceProps("docs/guides", { siteId: "s" }, ["urls"])).toEqual({
       siteId: "s",
-      spaceId: undefined,
-      title: undefined,
       urls: undefined,
       [NAME_KEY]: "docs/guides",
     });

@@ -334,13 +334,14 @@ export function patchBody(changed: readonly string[], news: Props, rules: PatchR
 }
 
 /**
- * The property bag a Resource class registers: a key for every input of the schema (so each becomes
- * an Output on the resource even when the program leaves it unset), the program's args, and the
- * computed outputs, unset until the provider fills them in.
+ * The property bag a Resource class registers: the program's args, the keys that always hold a value
+ * (the outputs schema's and what check fills in), unset until the provider reports them, and the
+ * program's name. Inputs the program leaves out are not registered (see resourceClass).
  */
-export function resourceProps(name: string, schema: z.ZodObject, args: object, outputs: readonly string[]): Record<string, unknown> {
-  const unset = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, undefined]));
+export function resourceProps(name: string, args: object, always: readonly string[]): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const k of always) props[k] = undefined;
   // The program's name for the resource travels with its inputs (dynamic providers are never told
   // it), so an error can say which resource failed. Never compared by diff, never sent to GitBook.
-  return { ...unset(Object.keys(schema.shape)), ...args, ...unset(outputs), [NAME_KEY]: name };
+  return Object.assign(props, args, { [NAME_KEY]: name });
 }

@@ -81,6 +81,19 @@ function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpa
   return ctx.client.listAll(paths.siteSpaces(org, site), ApiSiteSpace);
 }
 
+/**
+ * The site spaces of one section, from the site's section listing, which embeds each section's site
+ * spaces: it holds one item per section where the site-space listing holds one per site space, so a
+ * site of 1000 sections with a second site space each lists in one page instead of two (the listing
+ * runs before every create, see lookalikes). A section listed without its site spaces falls back to
+ * the site-space listing, since reading it as empty would make a lost create look absent.
+ */
+async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<ApiSiteSpace[]> {
+  const listed = (await ctx.client.listAll(paths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
+  if (listed?.siteSpaces) return listed.siteSpaces.filter((ss) => (ss.section ?? section) === section);
+  return (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.section === section);
+}
+
 /** The section's default site space is set on the section. */
 async function makeDefault(ctx: Ctx, org: string, site: string, section: string, ss: ApiSiteSpace): Promise<void> {
   await ctx.client.patch(paths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
@@ -93,7 +106,7 @@ function lookalikes(ctx: Ctx, inputs: SiteSpaceInputs): Lookalikes<ApiSiteSpace>
     kind: "SiteSpace",
     key: `${org}/${site}/${container}/${spaceId}`,
     what: `site space of space ${spaceId} in section ${container} of site ${site}`,
-    candidates: async () => (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.space.id === spaceId && ss.section === container),
+    candidates: async () => (await siteSpacesIn(ctx, org, site, container)).filter((ss) => ss.space.id === spaceId),
     before: "list",
   };
 }

@@ -29,6 +29,19 @@ describeDeployments("state written by the engine", () => {
     console.log(`serialized __provider: ${provider.length} bytes`);
   });
 
+  it("records as each resource's source position the program's line that constructed it", (ctx) => {
+    // Pulumi keeps it in the checkpoint and shows it to users. The harness, no engine of Pulumi's, keeps none.
+    const cli = d.cli();
+    if (!cli) return ctx.skip();
+    const line = fs.readFileSync(path.join(PROGRAM, "index.js"), "utf8").split("\n").findIndex((l) => l.includes("new gitbook[d.kind]")) + 1;
+    expect(line).toBeGreaterThan(0);
+    const resources = (cli.exported().deployment.resources ?? []) as Array<{ urn: string; sourcePosition?: string }>;
+    for (const name of ["site", "link"]) {
+      // Before: project:///../../../provider/framework/define.ts#… (the class, through its source map).
+      expect(resources.find((r) => r.urn.endsWith(`::${name}`))?.sourcePosition, name).toMatch(new RegExp(`^project:///index\\.js#${line},\\d+$`));
+    }
+  });
+
   it("never prints the token: not in the host's output, the plan, or the report", () => {
         expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(d.emu.token);
     for (const [file, text] of filesUnder(d.dir)) expect(text, file).not.toContain(d.emu.token);
