@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
-import { ref, site } from "./scenarios";
+import { ref, site } from "../support/scenarios";
 
 const SORT = "/v1/orgs/:org/sites/:site/structure/sort";
 const STRUCTURE = "/v1/orgs/:org/sites/:site/structure";

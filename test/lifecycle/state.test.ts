@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, filesUnder, PROGRAM, ROOT, startDeployment, steps, type Deployment } from "../support/lifecycle";
-import { ref, site } from "./scenarios";
+import { ref, site } from "../support/scenarios";
 
 describeDeployments("state written by the engine", () => {
   let d: Deployment;
