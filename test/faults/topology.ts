@@ -8,7 +8,7 @@ import { expect } from "vitest";
 import type { Emulator } from "../../emulator";
 import { adaptiveSchemas } from "../../emulator/resources/adaptiveSchema";
 import { collections } from "../../emulator/resources/collections";
-import type { StateFile } from "../../dev/harness/engine";
+import type { StateFile } from "../../dev/report";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });
