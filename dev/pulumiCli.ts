@@ -45,6 +45,15 @@ export function testEngine(): Engine | undefined {
   return missing ? undefined : "cli";
 }
 
+/**
+ * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it (its
+ * subcommand), so a suite's CLI cost can be counted: `wc -l` after `npm test`.
+ */
+function logInvocation(args: string[]): void {
+  const log = process.env.GITBOOK_TEST_PULUMI_LOG;
+  if (log) fs.appendFileSync(log, `${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}\n`);
+}
+
 /** The environment every CLI call gets: its own home and backend, offline, no ambient GitBook settings. */
 export function cliEnv(home: string, backend: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -231,6 +240,7 @@ export async function createCliStack(
     new Promise((resolve) => {
       const t0 = performance.now();
       let exited: (() => void) | void;
+      logInvocation(args);
       // Async on purpose: tests keep the emulator in their own event loop.
       const child = execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
         const wallMs = performance.now() - t0;
@@ -321,6 +331,7 @@ export async function createCliStack(
       cache = undefined;
     },
     exported() {
+      if (!cache) logInvocation(["stack", "export"]);
       cache ??= JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
       return cache!;
     },
