@@ -13,7 +13,8 @@ import type { Props } from "../../provider/framework/resource";
 import { NAME_KEY } from "../../provider/framework/resource";
 import { UNKNOWN } from "../../provider/framework/check";
 import type { Decl } from "./lifecycle";
-import type { ProviderEnv, State } from "./provider";
+import { afterAll, beforeAll } from "vitest";
+import { startProviderEnv, type ProviderEnv, type State } from "./provider";
 
 export interface ProgramStep {
   name: string;
@@ -146,3 +147,17 @@ export function inProcessProgram(env: ProviderEnv): InProcessProgram {
 
 /** Steps as "op name" strings, as test/support/lifecycle.ts's `steps` gives them for the CLI. */
 export const stepNames = (steps: ProgramStep[]): string[] => steps.map((s) => `${s.op} ${s.name}`);
+
+/**
+ * A describe block's emulator, provider and in-process program, started before its tests and closed
+ * after them: `const s = programSuite();` then `s.env`, `s.p` inside the tests.
+ */
+export function programSuite(): { env: ProviderEnv; p: InProcessProgram } {
+  const s = {} as { env: ProviderEnv; p: InProcessProgram };
+  beforeAll(async () => {
+    s.env = await startProviderEnv();
+    s.p = inProcessProgram(s.env);
+  });
+  afterAll(async () => s.env?.close());
+  return s;
+}

@@ -1,8 +1,7 @@
 /** SiteAdaptiveSchema in a program, in process: what it sends at each step, and a schema GitBook would refuse stopped at check. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { adaptiveSchemaOf } from "../../emulator/resources/adaptiveSchema";
-import { inProcessProgram, stepNames, type InProcessProgram } from "../support/program";
-import { startProviderEnv, type ProviderEnv } from "../support/provider";
+import { programSuite, stepNames } from "../support/program";
 import { ref, site } from "../support/scenarios";
 
 const SITE = "/v1/orgs/:org/sites";
@@ -11,44 +10,38 @@ const schema = (claim: string) => ({ type: "object", properties: { [claim]: { ty
 const program = (jsonSchema: object) => [site(), { kind: "SiteAdaptiveSchema", name: "subject", args: { siteId: ref("site.id"), jsonSchema } }];
 
 describe("SiteAdaptiveSchema requests per step", () => {
-  let env: ProviderEnv;
-  let p: InProcessProgram;
-  beforeAll(async () => {
-    env = await startProviderEnv();
-    p = inProcessProgram(env);
-  });
-  afterAll(async () => env?.close());
+  const s = programSuite();
 
   it("stops a schema GitBook would refuse at preview, naming where, with no request", async () => {
-    await expect(p.preview(program({ ...schema("beta"), properties: { beta: { type: "boolean" } } }))).rejects.toThrow("jsonSchema.properties.beta.description is required");
-    expect(env.emu.log.count()).toBe(0);
+    await expect(s.p.preview(program({ ...schema("beta"), properties: { beta: { type: "boolean" } } }))).rejects.toThrow("jsonSchema.properties.beta.description is required");
+    expect(s.env.emu.log.count()).toBe(0);
   });
 
   it("creates with one PUT after its site, changes with one PUT, sends nothing when nothing changed", async () => {
-    await p.up(program(schema("beta")));
+    await s.p.up(program(schema("beta")));
     // The listing before the site's POST is what recovery from a lost answer compares with.
-    expect(env.emu.log.byRoute()).toEqual({ [`GET ${SITE}`]: 1, [`POST ${SITE}`]: 1, [`PUT ${SCHEMA}`]: 1 });
-    const siteId = p.resource("site").id!;
-    expect(adaptiveSchemaOf(env.emu.store, siteId)!.jsonSchema).toEqual(schema("beta"));
+    expect(s.env.emu.log.byRoute()).toEqual({ [`GET ${SITE}`]: 1, [`POST ${SITE}`]: 1, [`PUT ${SCHEMA}`]: 1 });
+    const siteId = s.p.resource("site").id!;
+    expect(adaptiveSchemaOf(s.env.emu.store, siteId)!.jsonSchema).toEqual(schema("beta"));
 
-    env.emu.log.reset();
-    await p.up();
-    expect(env.emu.log.count()).toBe(0);
+    s.env.emu.log.reset();
+    await s.p.up();
+    expect(s.env.emu.log.count()).toBe(0);
 
-    env.emu.log.reset();
-    await p.up(program(schema("tester")));
-    expect(env.emu.log.byRoute()).toEqual({ [`PUT ${SCHEMA}`]: 1 });
+    s.env.emu.log.reset();
+    await s.p.up(program(schema("tester")));
+    expect(s.env.emu.log.byRoute()).toEqual({ [`PUT ${SCHEMA}`]: 1 });
   });
 
   it("refreshes with one GET, and destroys with the reset PUT before the site's DELETE", async () => {
-    env.emu.log.reset();
-    await p.refresh();
-    expect(env.emu.log.byRoute()).toEqual({ [`GET ${SITE}/:site`]: 1, [`GET ${SCHEMA}`]: 1 });
+    s.env.emu.log.reset();
+    await s.p.refresh();
+    expect(s.env.emu.log.byRoute()).toEqual({ [`GET ${SITE}/:site`]: 1, [`GET ${SCHEMA}`]: 1 });
 
-    env.emu.log.reset();
-    await p.destroy();
+    s.env.emu.log.reset();
+    await s.p.destroy();
     // Between them, the site's delete checks that it takes nothing along (cascade.ts).
-    expect(env.emu.log.entries.map((e) => `${e.method} ${e.route}`)).toEqual([
+    expect(s.env.emu.log.entries.map((e) => `${e.method} ${e.route}`)).toEqual([
       `PUT ${SCHEMA}`,
       `GET ${SITE}/:site/structure`,
       `GET ${SITE}/:site/share-links`,
