@@ -24,8 +24,9 @@ export default defineConfig({
           ...shared,
           name: "unit",
           include: ["provider/**/*.test.ts", "emulator/**/*.test.ts", "test/unit/**/*.test.ts", "test/docs/**/*.test.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          // Some compile generated programs with tsc: seconds each, more on a loaded machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {
