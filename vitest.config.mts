@@ -1,13 +1,44 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects, a pyramid: `unit` calls the provider, the importer and the emulator in process
+ * (seconds, no Pulumi CLI); `cli` deploys programs through the real `pulumi` (each run is a Go
+ * engine, a Node language host and the SDK's provider host: seconds of CPU per run).
+ * `npm run test:unit`, `npm run test:cli`, `npm test` runs both.
+ */
+const shared = {
+  // Every emulator exchange is checked against GitBook's published spec; a violation fails its test.
+  setupFiles: ["test/support/contract.setup.ts"],
+};
+const CLI_SUITES = ["test/cli", "test/examples", "test/faults", "test/import", "test/install", "test/lifecycle"];
+
 export default defineConfig({
   test: {
-    include: ["provider/**/*.test.ts", "emulator/**/*.test.ts", "test/**/*.test.ts"],
-    // Lifecycle tests spawn the SDK's dynamic-provider host; give them room on a 2-core machine.
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
     pool: "forks",
-    // Every emulator exchange is checked against GitBook's published spec; a violation fails its test.
-    setupFiles: ["test/support/contract.setup.ts"],
+    // Vitest's default on a 2-core machine is one worker, which leaves the CPU idle while a CLI test
+    // waits on its `pulumi` processes. Three keep both cores busy; more only make every run slower.
+    maxWorkers: 3,
+    projects: [
+      {
+        test: {
+          ...shared,
+          name: "unit",
+          include: ["provider/**/*.test.ts", "emulator/**/*.test.ts", "test/unit/**/*.test.ts", "test/docs/**/*.test.ts"],
+          // Some compile generated programs with tsc: seconds each, more on a loaded machine.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "cli",
+          include: CLI_SUITES.map((d) => `${d}/**/*.test.ts`),
+          // A `pulumi` run takes seconds, and several at once on 2 cores take longer.
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

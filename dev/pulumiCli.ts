@@ -1,9 +1,9 @@
 /**
  * Runs Pulumi programs through the real `pulumi` CLI (built by `npm run pulumi-cli` into
  * .pulumi-cli/) with a local file backend, and turns what the engine reports (its event log, its
- * exit code, `pulumi stack export`) into the same RunReport and StateFile shapes the lifecycle
- * harness produces, so one test can run on either engine. The CLI is the reference: in CI
- * (CI=true) every suite runs through it, and a missing CLI fails the run instead of skipping.
+ * exit code, `pulumi stack export`) into RunReport and StateFile (dev/report.ts). The CLI is the only
+ * engine tests deploy with: in CI (CI=true) every suite runs through it, and a missing CLI fails the
+ * run instead of skipping.
  */
 import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -11,8 +11,8 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import * as yaml from "js-yaml";
 import { ROOT } from "./checkout";
-import type { RunReport, StateFile, Step, StepKind } from "./harness/engine";
-import { linkPackage } from "./harness/project";
+import type { RunReport, StateFile, Step, StepKind } from "./report";
+import { linkPackage } from "./project";
 
 const SDK_VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, "node_modules/@pulumi/pulumi/package.json"), "utf8")) as { version: string }).version;
 export const CLI_BIN = path.join(ROOT, ".pulumi-cli", `v${SDK_VERSION}`);
@@ -22,7 +22,7 @@ function pulumiCommand(): string {
 }
 const PASSPHRASE = "pulumi-gitbook-tests";
 
-export type Engine = "cli" | "harness";
+export type Engine = "cli";
 
 /** Why the CLI cannot be used here, or undefined when it can. */
 export function cliMissing(): string | undefined {
@@ -33,18 +33,25 @@ export function cliMissing(): string | undefined {
 }
 
 /**
- * The engine that suites deploying programs run on: the built CLI, or the lifecycle harness when
- * GITBOOK_TEST_ENGINE=harness asks for it (a faster inner loop, never the reference). Undefined when
- * the CLI is not built and the harness was not asked for: those suites then skip, saying why, rather
- * than report results the CLI has not confirmed. In CI (CI=true) a missing CLI is an error.
+ * The engine that suites deploying programs run on: the built CLI. Undefined when it is not built:
+ * those suites then skip, saying why, rather than report results the CLI has not confirmed. In CI
+ * (CI=true), or when GITBOOK_TEST_ENGINE=cli asks for it, a missing CLI is an error.
  */
 export function testEngine(): Engine | undefined {
   const asked = process.env.GITBOOK_TEST_ENGINE;
-  if (asked && asked !== "cli" && asked !== "harness") throw new Error(`GITBOOK_TEST_ENGINE must be "cli" or "harness" (got "${asked}")`);
-  if (asked === "harness") return "harness";
+  if (asked && asked !== "cli") throw new Error(`GITBOOK_TEST_ENGINE can only be "cli" (got "${asked}"): the lifecycle harness no longer runs tests`);
   const missing = cliMissing();
   if (missing && (process.env.CI === "true" || asked === "cli")) throw new Error(`the suites that deploy programs run through the real Pulumi CLI, and ${missing}`);
   return missing ? undefined : "cli";
+}
+
+/**
+ * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it (its
+ * subcommand), so a suite's CLI cost can be counted: `wc -l` after `npm test`.
+ */
+function logInvocation(args: string[]): void {
+  const log = process.env.GITBOOK_TEST_PULUMI_LOG;
+  if (log) fs.appendFileSync(log, `${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}\n`);
 }
 
 /** The environment every CLI call gets: its own home and backend, offline, no ambient GitBook settings. */
@@ -98,7 +105,7 @@ const STEP_OF: Record<string, StepKind> = {
   "delete-replaced": "replace",
 };
 
-/** The engine's event log as the steps the harness reports (providers left out, as the harness has none). */
+/** The engine's event log as steps (provider resources left out). */
 export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error" | "checkFailures" | "failed"> & { diagnostics: string[] } {
   const steps = new Map<string, Step>();
   const errors: string[] = [];
@@ -233,6 +240,7 @@ export async function createCliStack(
     new Promise((resolve) => {
       const t0 = performance.now();
       let exited: (() => void) | void;
+      logInvocation(args);
       // Async on purpose: tests keep the emulator in their own event loop.
       const child = execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
         const wallMs = performance.now() - t0;
@@ -323,6 +331,7 @@ export async function createCliStack(
       cache = undefined;
     },
     exported() {
+      if (!cache) logInvocation(["stack", "export"]);
       cache ??= JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
       return cache!;
     },

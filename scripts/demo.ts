@@ -6,10 +6,9 @@
  *
  * It runs the real Pulumi CLI with a local file backend: the one `npm run pulumi-cli` builds (built
  * here first when Go is installed), else a `pulumi` on PATH. It says which, and stops with a non-zero
- * exit code at the first step that fails. DEMO_ENGINE=harness runs the lifecycle harness instead
- * (dev/harness, our stand-in for the engine; it is not the reference).
+ * exit code at the first step that fails.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -77,30 +76,6 @@ const PHASES: Phase[] = [
   { title: "8. Destroy: remove everything", op: "destroy", config: CHANGE },
 ];
 
-async function withHarness(emu: Emulator, base: Record<string, string>): Promise<boolean> {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-"));
-  const cli = path.join(ROOT, "dist/dev/harness/cli.js");
-  for (const phase of PHASES) {
-    console.log(`\n${bold(phase.title)}`);
-    phase.before?.(emu);
-    emu.log.reset();
-    // One process per run, as `pulumi up` is: the SDK keeps per-run global state.
-    const args = [cli, phase.op, "--program", ROOT, "--stack", STACK, "--state", path.join(work, `${STACK}.json`), "--host-log", path.join(work, "host.log")];
-    const code = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, args, {
-        stdio: ["ignore", "inherit", "inherit"],
-        env: { ...process.env, HARNESS_CONFIG: JSON.stringify({ ...base, ...phase.config }) },
-      });
-      child.on("exit", (c) => resolve(c ?? 1));
-    });
-    console.log(`  API traffic: ${traffic(emu)}`);
-    console.log(`  On the emulator: ${inventory(emu)}`);
-    if (code !== 0) return false;
-  }
-  console.log(`\nState and the provider host's log are in ${work}`);
-  return true;
-}
-
 async function withCli(emu: Emulator, base: Record<string, string>): Promise<boolean> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-demo-"));
   const stack = await createCliStack(work, ROOT, STACK);
@@ -124,14 +99,13 @@ async function main(): Promise<number> {
     console.log(bold("pulumi-gitbook demo"));
     console.log(`GitBook API emulator at ${emu.url} (organization ${emu.seeded.organizationId}), stack "${STACK}".`);
     const base = exampleConfig(emu);
-    const harness = process.env.DEMO_ENGINE === "harness";
-    const cli = harness ? undefined : findCli();
-    if (!harness && !cli) {
+    const cli = findCli();
+    if (!cli) {
       console.error("No Pulumi CLI: install Go 1.26+ (then npm run demo builds one), or install Pulumi (https://www.pulumi.com/docs/install/).");
       return 1;
     }
-    console.log(cli ? `Engine: ${cli}, with a local file backend.` : "Engine: the lifecycle harness (DEMO_ENGINE=harness), our stand-in for the Pulumi engine.");
-    const ok = cli ? await withCli(emu, base) : await withHarness(emu, base);
+    console.log(`Engine: ${cli}, with a local file backend.`);
+    const ok = await withCli(emu, base);
     console.log(ok ? `\n${bold("Demo finished.")} Next: \`npm test\`.` : `\n${bold("Demo stopped on an error (above).")}`);
     return ok ? 0 : 1;
   } finally {

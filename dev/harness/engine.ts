@@ -1,6 +1,12 @@
 /**
  * A small deployment engine for running a real Pulumi program without the Pulumi CLI.
  *
+ * Kept only for the benchmark (`npm run bench -- --engine harness`), for the two things the CLI
+ * cannot do there: run where no CLI is built (no Go toolchain), and report the provider host's own
+ * CPU exactly (HARNESS_HOST_USAGE, host.ts), which a sample of the CLI's process tree misses at its
+ * last interval. It is not the reference and no test runs on it: every suite that deploys a program
+ * goes through the real CLI (dev/pulumiCli.ts), and the shapes it reports are dev/report.ts.
+ *
  * The program runs on the real SDK under `pulumi.runtime.setMocks`; every resource registration is
  * forwarded to the SDK's dynamic-provider host (see host.ts), in the order the engine uses: Check,
  * then Diff against saved state, then Create, Update or replace (honouring deleteBeforeReplace);
@@ -13,45 +19,14 @@
 import * as crypto from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { InitFailure, ProviderHost, type CheckFailure, type Props } from "./host";
+import type { Op, ResourceState, RunReport, StateFile, Step, StepKind } from "../report";
+import { InitFailure, ProviderHost, type Props } from "./host";
+
+export type { Op, ResourceState, RunReport, StateFile, Step, StepKind };
 
 export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
-
-export type Op = "preview" | "up" | "refresh" | "destroy";
-export type StepKind = "create" | "update" | "replace" | "delete" | "same" | "refresh" | "read-gone";
-
-export interface Step {
-  urn: string;
-  type: string;
-  name: string;
-  op: StepKind;
-  /** Input fields that differ (for updates and replaces), or that drifted (refresh). */
-  changed?: string[];
-  replaces?: string[];
-}
-
-export interface ResourceState {
-  urn: string;
-  type: string;
-  name: string;
-  custom: boolean;
-  parent?: string;
-  id?: string;
-  inputs: Props;
-  outputs: Props;
-  additionalSecretOutputs?: string[];
-  /** Deleted by a delete-before-replace whose replacement has not been created yet (the engine keeps it so marked). */
-  pendingReplacement?: boolean;
-}
-
-export interface StateFile {
-  version: 1;
-  resources: ResourceState[];
-  /** Stack outputs from the last up. */
-  outputs?: Props;
-}
 
 export interface RunOptions {
   op: Op;
@@ -71,21 +46,6 @@ export interface RunOptions {
   hostLog: string;
   /** Concurrent provider operations, as `pulumi up --parallel`. */
   parallel?: number;
-}
-
-export interface RunReport {
-  op: Op;
-  steps: Step[];
-  outputs?: Props;
-  /**
-   * Why the run failed. When a provider call failed, its message, as the engine reports it against
-   * the resource (and not the program's own error, which is only a consequence: a dependent's
-   * `error serializing property ...`, or nothing at all when no one used the failed resource's outputs).
-   */
-  error?: string;
-  /** The resource whose provider call failed, when one did. */
-  failed?: { urn: string; type: string; name: string };
-  checkFailures?: (CheckFailure & { urn: string })[];
 }
 
 // ---- state -----------------------------------------------------------------------------------------

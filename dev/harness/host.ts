@@ -9,12 +9,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-export type Props = Record<string, unknown>;
+import type { CheckFailure, Props } from "../report";
 
-export interface CheckFailure {
-  property: string;
-  reason: string;
-}
+export type { CheckFailure, Props };
 
 /** A create or update that failed after the object came to exist: the engine keeps it in state. */
 export class InitFailure extends Error {

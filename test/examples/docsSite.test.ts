@@ -1,6 +1,6 @@
 /**
  * The main example (examples/docs-site; project file ./Pulumi.yaml, stack files in its
- * stackConfigDir) run as a user runs it: through the harness CLI, the real SDK and the SDK's
+ * stackConfigDir) run as a user runs it: through the Pulumi CLI, the real SDK and the SDK's
  * dynamic-provider host, against the emulator, once per stack config. Each stack must converge,
  * re-run as a no-op without a single write, and destroy without leaving anything behind; a config
  * mistake must fail the preview naming its key, before any request.
@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
-import { readProject } from "../../dev/harness/project";
+import { readProject } from "../../dev/project";
 import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../../dev/example";
 import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
@@ -217,7 +217,7 @@ for (const stack of ["dev", "prod"] as const) {
 
 /** The `sections` value of the project file, as the program receives it. */
 function exampleSectionsConfig(): string {
-  // Read as the harness (like the CLI) reads the project file, rather than parsing the YAML again here.
+  // Read as the CLI reads the project file (dev/project.ts), rather than parsing the YAML again here.
   return readProject(EXAMPLE_DIR, "dev").config["docs-site:sections"]!;
 }
 

@@ -64,13 +64,11 @@ describeDeployments("the token revoked in the middle of a run", () => {
     const noDelete = /:(SiteStructureOrder|SitePublication|SiteAdaptiveSchema)$/;
     expect(managed.filter((x) => !left.has(x.name) && !noDelete.test(x.type))).toHaveLength(5);
     rotate();
-    if (d.engine === "cli") {
-      // `destroy` configures the provider from the stack config recorded in state at the last `up`,
-      // so the new token reaches it only when the program runs again; the error says so.
-      const stale = await d.run("destroy");
-      errors.push(stale.error ?? "", stale.stdout);
-      expect(stale.error).toMatch(/GitBook API 401 .*with --run-program/);
-    }
+    // `destroy` configures the provider from the stack config recorded in state at the last `up`,
+    // so the new token reaches it only when the program runs again; the error says so.
+    const stale = await d.run("destroy");
+    errors.push(stale.error ?? "", stale.stdout);
+    expect(stale.error).toMatch(/GitBook API 401 .*with --run-program/);
     const rest = await d.run("destroy", undefined, { flags: ["--run-program"] });
     expect(rest.error).toBeUndefined();
     expectStateMatchesEmulator(d);

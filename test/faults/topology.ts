@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import { expect } from "vitest";
 import type { Emulator } from "../../emulator";
-import type { StateFile } from "../../dev/harness/engine";
+import type { StateFile } from "../../dev/report";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 
 const ref = (s: string) => ({ $ref: s });

@@ -1,5 +1,5 @@
 /**
- * A `gitbook:apiUrl` that is malformed or unreachable, through the harness and the SDK's
+ * A `gitbook:apiUrl` that is malformed or unreachable, through the Pulumi CLI and the SDK's
  * dynamic-provider host: a malformed URL fails the preview naming the setting, without a request; a
  * closed port fails the `up` within seconds, naming the URL, the setting, the attempts and the time;
  * and a wait caused by a retry is written to the host's stderr, which the Pulumi engine relays to the

@@ -23,7 +23,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runImport } from "../../provider/importer/command";
 import { Emulator } from "../../emulator";
-import { linkPackage } from "../../dev/harness/project";
+import { linkPackage } from "../../dev/project";
 import { cliMissing, createCliStack, type CliStack } from "../../dev/pulumiCli";
 import { GitbookClient, p } from "../../provider/client";
 import { ROOT } from "../support/lifecycle";

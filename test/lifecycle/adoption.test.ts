@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
-import { api, ref } from "./scenarios";
+import { api, ref } from "../support/scenarios";
 
 const org = (d: Deployment) => d.emu.seeded.organizationId;
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
-import { api, ref } from "./scenarios";
+import { api, ref } from "../support/scenarios";
 
 /** Each test runs the CLI up to nine times, on a 2-core machine shared with other runs. */
 const LONG = 400_000;

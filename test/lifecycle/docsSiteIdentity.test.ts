@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
-import type { RunReport } from "../../dev/harness/engine";
+import type { RunReport } from "../../dev/report";
 
 type Section = { key: string; formerKeys?: string[]; spaceId?: string; title?: string; siteSpaces?: unknown[] };
 

@@ -1,5 +1,5 @@
 /**
- * What the harness writes to state: no token, no absolute path, a small shim, secrets encrypted, and
+ * What the CLI writes to state: no token, no absolute path, a small shim, secrets encrypted, and
  * an OpenAPI document only where the program put it (a text source's inputs), never from a file.
  */
 import * as crypto from "node:crypto";
@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, filesUnder, PROGRAM, ROOT, startDeployment, steps, type Deployment } from "../support/lifecycle";
-import { ref, site } from "./scenarios";
+import { ref, site } from "../support/scenarios";
 
 describeDeployments("state written by the engine", () => {
   let d: Deployment;
@@ -68,7 +68,7 @@ describeDeployments("provider code in state", () => {
     fs.cpSync(path.join(ROOT, "dist/provider"), path.join(pkg, "dist/provider"), { recursive: true });
     fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
     program = path.join(d.dir, "program");
-    fs.cpSync(PROGRAM, program, { recursive: true, filter: (src) => !/node_modules|\.pulumi-harness/.test(src) });
+    fs.cpSync(PROGRAM, program, { recursive: true, filter: (src) => !/node_modules/.test(src) });
     fs.mkdirSync(path.join(program, "node_modules"));
     fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(program, "node_modules/@pulumi"), "dir");
   });

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
-import { ref } from "./scenarios";
+import { ref } from "../support/scenarios";
 
 describeDeployments("an input that becomes an unknown output of a new resource", () => {
   let d: Deployment;

@@ -1,20 +1,18 @@
 /**
  * Drives whole Pulumi programs, a process per run as `pulumi up` is, against an emulator living in the
- * test process: through the real Pulumi CLI (dev/pulumiCli.ts) when it is built, and always in CI;
- * through the lifecycle harness otherwise, or when GITBOOK_TEST_ENGINE=harness. The program is
- * test/lifecycle/program, which declares whatever resources a step lists.
+ * test process, through the real Pulumi CLI (dev/pulumiCli.ts). Without a built CLI these suites skip,
+ * saying why (in CI, CI=true, they fail instead). The program is test/lifecycle/program, which declares
+ * whatever resources a step lists. (test/support/program.ts runs the same declarations in process.)
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator, type EmulatorOptions } from "../../emulator";
-import type { Op, RunReport, StateFile } from "../../dev/harness/engine";
+import type { RunReport, StateFile } from "../../dev/report";
 import { describe } from "vitest";
 import { cliMissing, createCliStack, testEngine, type CliStack, type Engine, type OnSpawn } from "../../dev/pulumiCli";
 
 export const ROOT = path.resolve(__dirname, "../..");
-const CLI = path.join(ROOT, "dist/dev/harness/cli.js");
 export const PROGRAM = path.join(ROOT, "test/lifecycle/program");
 
 export interface Decl {
@@ -26,7 +24,7 @@ export interface Decl {
 
 export interface Deployment {
   emu: Emulator;
-  /** The engine running the programs: the real Pulumi CLI, or the lifecycle harness. */
+  /** The engine running the programs: the real Pulumi CLI. */
   engine: Engine;
   dir: string;
   statePath: string;
@@ -35,7 +33,7 @@ export interface Deployment {
   run(
     op: "preview" | "up" | "refresh" | "destroy",
     resources?: Decl[],
-    /** `flags` go to the CLI's command line, `onSpawn` gets the CLI's process id (the harness takes neither). */
+    /** `flags` go to the CLI's command line, `onSpawn` gets the CLI's process id. */
     opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn },
   ): Promise<RunReport & { stdout: string }>;
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
@@ -45,13 +43,13 @@ export interface Deployment {
   editState(edit: (resources: Array<{ name: string; inputs: Record<string, unknown>; outputs: Record<string, unknown> }>) => void): Promise<void>;
   /** The resource of that name in state. */
   resource(name: string): StateFile["resources"][number];
-  /** The CLI stack the last run used (undefined on the harness): its environment runs other `pulumi` commands on it. */
+  /** The CLI stack the last run used: its environment runs other `pulumi` commands on it. */
   cli(): CliStack | undefined;
   close(): Promise<void>;
 }
 
 const ENGINE = testEngine();
-if (!ENGINE) console.warn(`Suites that deploy programs are skipped: ${cliMissing()} (or set GITBOOK_TEST_ENGINE=harness for the harness).`);
+if (!ENGINE) console.warn(`Suites that deploy programs are skipped: ${cliMissing()}.`);
 
 /** `describe` for suites that deploy programs: skipped when no engine is available (see testEngine). */
 export const describeDeployments: typeof describe.skip = describe.skipIf(!ENGINE);
@@ -59,7 +57,6 @@ export const describeDeployments: typeof describe.skip = describe.skipIf(!ENGINE
 export async function startDeployment(opts: EmulatorOptions & { stack?: string; engine?: Engine } = {}): Promise<Deployment> {
   const engine = opts.engine ?? ENGINE;
   if (!engine) throw new Error(`no engine to deploy with: ${cliMissing()}`);
-  if (engine === "harness" && !fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does)`);
   const emu = await Emulator.start(opts);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-lifecycle-"));
   const statePath = path.join(dir, "state.json");
@@ -83,98 +80,51 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
     return r;
   };
 
-  if (engine === "cli") {
-    // The CLI keeps one stack per program folder; programs given per run share it, as a user's would.
-    const stacks = new Map<string, Promise<CliStack>>();
-    let current: CliStack | undefined;
-    const stackFor = (programDir: string, packageRoot?: string) => {
-      const key = `${programDir}\0${packageRoot ?? ""}`;
-      if (!stacks.has(key)) {
-        const sub = path.join(dir, `cli-${stacks.size}`);
-        fs.mkdirSync(sub);
-        stacks.set(key, createCliStack(sub, programDir, stack, { packageRoot }));
-      }
-      return stacks.get(key)!;
-    };
-    const d: Deployment = {
-      emu,
-      dir,
-      engine,
-      get statePath() {
-        return current?.statePath ?? statePath;
-      },
-      hostLog,
-      async run(op, resources, runOpts = {}) {
-        if (resources) last = resources;
-        current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
-        const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags, onSpawn: runOpts.onSpawn });
-        fs.appendFileSync(hostLog, report.stdout);
-        return report;
-      },
-      async preview(resources, runOpts = {}) {
-        const report = await (current ?? (current = await stackFor(PROGRAM))).run("preview", configFor(runOpts, resources));
-        fs.appendFileSync(hostLog, report.stdout);
-        return report;
-      },
-      state: () => current?.state() ?? { version: 1, resources: [] },
-      async editState(edit) {
-        if (!current) throw new Error("no stack yet: run the program first");
-        const exported = structuredClone(current.exported());
-        const resources = (exported.deployment.resources ?? []).map((r) => Object.assign(r, { name: String(r.urn).split("::").pop()!, inputs: r.inputs ?? {}, outputs: r.outputs ?? {} }));
-        edit(resources);
-        for (const r of resources) delete (r as { name?: string }).name;
-        await current.importState(exported);
-      },
-      resource: (name) => resource(d)(name),
-      cli: () => current,
-      close,
-    };
-    return d;
-  }
-
+  // The CLI keeps one stack per program folder; programs given per run share it, as a user's would.
+  const stacks = new Map<string, Promise<CliStack>>();
+  let current: CliStack | undefined;
+  const stackFor = (programDir: string, packageRoot?: string) => {
+    const key = `${programDir}\0${packageRoot ?? ""}`;
+    if (!stacks.has(key)) {
+      const sub = path.join(dir, `cli-${stacks.size}`);
+      fs.mkdirSync(sub);
+      stacks.set(key, createCliStack(sub, programDir, stack, { packageRoot }));
+    }
+    return stacks.get(key)!;
+  };
   const d: Deployment = {
     emu,
     dir,
     engine,
-    statePath,
+    get statePath() {
+      return current?.statePath ?? statePath;
+    },
     hostLog,
     async run(op, resources, runOpts = {}) {
       if (resources) last = resources;
-      return harnessRun(op, configFor(runOpts), runOpts);
+      current = await stackFor(runOpts.programDir ?? PROGRAM, runOpts.packageRoot);
+      const report = await current.run(op, configFor(runOpts), { flags: runOpts.flags, onSpawn: runOpts.onSpawn });
+      fs.appendFileSync(hostLog, report.stdout);
+      return report;
     },
-    preview: (resources, runOpts = {}) => harnessRun("preview", configFor(runOpts, resources), {}),
-    state: () => (fs.existsSync(statePath) ? (JSON.parse(fs.readFileSync(statePath, "utf8")) as StateFile) : { version: 1, resources: [] }),
+    async preview(resources, runOpts = {}) {
+      const report = await (current ?? (current = await stackFor(PROGRAM))).run("preview", configFor(runOpts, resources));
+      fs.appendFileSync(hostLog, report.stdout);
+      return report;
+    },
+    state: () => current?.state() ?? { version: 1, resources: [] },
     async editState(edit) {
-      const state = d.state();
-      edit(state.resources);
-      fs.writeFileSync(statePath, JSON.stringify(state));
+      if (!current) throw new Error("no stack yet: run the program first");
+      const exported = structuredClone(current.exported());
+      const resources = (exported.deployment.resources ?? []).map((r) => Object.assign(r, { name: String(r.urn).split("::").pop()!, inputs: r.inputs ?? {}, outputs: r.outputs ?? {} }));
+      edit(resources);
+      for (const r of resources) delete (r as { name?: string }).name;
+      await current.importState(exported);
     },
     resource: (name) => resource(d)(name),
-    cli: () => undefined,
+    cli: () => current,
     close,
   };
-  async function harnessRun(op: Op, config: Record<string, string>, runOpts: { programDir?: string; packageRoot?: string }) {
-      const reportPath = path.join(dir, `report-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
-      const programDir = runOpts.programDir ?? PROGRAM;
-      const stdout = await new Promise<string>((resolve, reject) => {
-        // Async on purpose: the emulator answers from this process's event loop.
-        execFile(
-          process.execPath,
-          [
-            CLI, op, "--program", programDir, "--stack", stack, "--state", statePath, "--report", reportPath, "--host-log", hostLog,
-            ...(runOpts.packageRoot ? ["--package", runOpts.packageRoot] : []),
-          ],
-          { env: { ...process.env, HARNESS_CONFIG: JSON.stringify(config), GITBOOK_TOKEN: "" }, maxBuffer: 16 * 1024 * 1024 },
-          (err, out, errOut) => {
-            fs.appendFileSync(hostLog, out + errOut);
-            if (err && !fs.existsSync(reportPath)) reject(new Error(`harness ${op} failed: ${errOut || err.message}`));
-            else resolve(out);
-          },
-        );
-      });
-      const report = JSON.parse(fs.readFileSync(reportPath, "utf8")) as RunReport;
-      return { ...report, stdout };
-  }
   return d;
 }
 

@@ -3,7 +3,8 @@
  * and the provider's methods called through the same `dispatch` the serialized shim uses. `up`,
  * `refresh` and `destroy` sequence those calls the way the engine does for one resource.
  *
- * (The out-of-process path, through the SDK's dynamic-provider host over gRPC, is dev/harness.)
+ * test/support/program.ts runs whole programs (several resources referring to each other) on it.
+ * (The out-of-process path, through the real Pulumi CLI, is test/support/lifecycle.ts.)
  */
 import { expect, it } from "vitest";
 import { Emulator, type EmulatorOptions } from "../../emulator";
@@ -40,7 +41,7 @@ export interface ProviderEnv {
   check(kind: string, news: Props, olds?: Props): Promise<{ inputs?: Props; failures?: CheckFailure[] }>;
   diff(kind: string, state: State, news: Props): Promise<DiffResult>;
   /** check, diff, then create / update / replace, like `pulumi up` for one resource. */
-  up(kind: string, news: Props, state?: State): Promise<{ state: State; step: Step; diff?: DiffResult }>;
+  up(kind: string, news: Props, state?: State): Promise<{ state: State; step: Step; diff?: DiffResult; inputs: Props }>;
   /** read, like `pulumi refresh`: undefined when the provider says the object is gone. */
   refresh(kind: string, state: State): Promise<{ state: State; inputs: Props } | undefined>;
   destroy(kind: string, state: State): Promise<void>;
@@ -80,20 +81,20 @@ export async function startProviderEnv(
       const inputs = { ...checked.inputs, __provider: provider };
       if (!state) {
         const r = await call<{ id: string; outs: Props }>(kind, "create", inputs);
-        return { state: { id: r.id, outs: r.outs }, step: "create" };
+        return { state: { id: r.id, outs: r.outs }, step: "create", inputs };
       }
       const d = await env.diff(kind, state, inputs);
       if (d.replaces?.length) {
         if (d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
         const r = await call<{ id: string; outs: Props }>(kind, "create", inputs);
         if (!d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
-        return { state: { id: r.id, outs: r.outs }, step: "replace", diff: d };
+        return { state: { id: r.id, outs: r.outs }, step: "replace", diff: d, inputs };
       }
       if (d.changes) {
         const r = await call<{ outs: Props }>(kind, "update", state.id, { ...state.outs, __provider: provider }, inputs);
-        return { state: { id: state.id, outs: r.outs }, step: "update", diff: d };
+        return { state: { id: state.id, outs: r.outs }, step: "update", diff: d, inputs };
       }
-      return { state, step: "same", diff: d };
+      return { state, step: "same", diff: d, inputs };
     },
     async refresh(kind, state) {
       const r = await call<{ id?: string; props?: Props; inputs?: Props }>(kind, "read", state.id, { ...state.outs, __provider: provider });

@@ -1,17 +1,22 @@
 /**
- * The lifecycle every resource goes through in a real Pulumi program, the SDK's serialization and the
- * SDK's dynamic-provider host over gRPC (dev/harness): preview, create, no-op, update, replace,
- * refresh with drift, refresh after an out-of-band delete, adoption, destroy. Requests are counted
- * on the emulator. One test file per resource runs `lifecycleSuite` so they run in parallel.
+ * The lifecycle every resource kind goes through: preview, create, no-op, update, replace, refresh
+ * with drift, refresh after an out-of-band delete, adoption, destroy. Each kind's scenario is a
+ * program (dependencies first, the resource under test named "subject") and the ways to edit its
+ * object outside Pulumi. test/unit/lifecycle.test.ts runs every scenario in process, one kind at a
+ * time; test/lifecycle/everyKind.test.ts runs them all at once through the real CLI.
  */
 import equal from "fast-deep-equal";
-import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
-import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import type { Decl } from "./lifecycle";
+
+/** What a scenario needs of a deployment: the id its resources have in state. */
+export interface Deployed {
+  resource(name: string): { id?: string };
+}
 
 const ref = (s: string) => ({ $ref: s });
 
-interface Scenario {
+export interface Scenario {
   kind: string;
   /** The program: dependencies first, the resource under test named "subject". */
   program(emu: Emulator, variant: "base" | "update" | "replace"): Decl[];
@@ -24,7 +29,7 @@ interface Scenario {
   drift(emu: Emulator, id: string): string;
   remove(emu: Emulator, id: string): void;
   /** Creates an equivalent object outside Pulumi (through the API) and returns its id. */
-  existing(emu: Emulator, d: Deployment): Promise<string>;
+  existing(emu: Emulator, d: Deployed): Promise<string>;
   /** Objects of this kind on the emulator (to prove destroy leaves nothing). */
   count(emu: Emulator): number;
 }
@@ -340,104 +345,3 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
 );
 
 export { api, ref, site };
-
-export function lifecycleSuite(kind: string): void {
-  const sc = scenarios[kind]!;
-  describeDeployments(`${sc.kind} through the dynamic-provider host`, () => {
-    let d: Deployment;
-    let id: string;
-    beforeAll(async () => {
-      d = await startDeployment();
-    });
-    afterAll(async () => d?.close());
-
-    it("previews a create without sending anything", async () => {
-      const r = await d.run("preview", sc.program(d.emu, "base"));
-      expect(r.error).toBeUndefined();
-      expect(steps(r)).toContain("create subject");
-      expect(d.emu.log.count()).toBe(0);
-    });
-
-    it("creates, then re-runs as a no-op with zero requests", async () => {
-      const r = await d.run("up", sc.program(d.emu, "base"));
-      expect(r.error).toBeUndefined();
-      expect(steps(r)).toContain("create subject");
-      id = d.resource("subject").id!;
-      expect(sc.live(d.emu, id)).toBeDefined();
-      d.emu.log.reset();
-      const again = await d.run("up");
-      expect(again.error).toBeUndefined();
-      expect(steps(again).every((s) => s.startsWith("same"))).toBe(true);
-      expect(d.emu.log.count()).toBe(0);
-    });
-
-    it(`updates in place when ${sc.updateField} changes`, async () => {
-      const preview = await d.run("preview", sc.program(d.emu, "update"));
-      expect(preview.steps.find((s) => s.name === "subject")).toMatchObject({ op: "update", changed: [sc.updateField] });
-      const r = await d.run("up");
-      expect(r.error).toBeUndefined();
-      expect(d.resource("subject").id).toBe(id);
-      expect(d.resource("subject").inputs[sc.updateField]).toEqual(sc.program(d.emu, "update").at(-1)!.args[sc.updateField]);
-    });
-
-    it(`replaces when ${sc.replaceField} changes`, async () => {
-      const r = await d.run("up", sc.program(d.emu, "replace"));
-      expect(r.error).toBeUndefined();
-      expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: [sc.replaceField] });
-      const newId = d.resource("subject").id!;
-      expect(newId).not.toBe(id);
-      expect(sc.live(d.emu, id)).toBeUndefined();
-      expect(sc.live(d.emu, newId)).toBeDefined();
-      id = newId;
-    });
-
-    it("shows drift made outside Pulumi at refresh, and converges it on the next up", async () => {
-      const field = sc.drift(d.emu, id);
-      const r = await d.run("refresh");
-      const drifted = r.steps.find((s) => s.name === "subject")!;
-      expect(drifted.op).toBe("refresh");
-      expect(drifted.changed).toContain(field);
-      expect(d.resource("subject").inputs[field]).toEqual(d.resource("subject").outputs[field]);
-      const back = await d.run("up");
-      const converged = back.steps.find((s) => s.name === "subject")!;
-      expect(converged.op).toBe("update");
-      expect(converged.changed).toContain(field);
-      d.emu.log.reset();
-      expect(steps(await d.run("up")).every((s) => s.startsWith("same"))).toBe(true);
-      expect(d.emu.log.writes()).toBe(0);
-    });
-
-    it("drops an object deleted outside Pulumi at refresh, and recreates it on up", async () => {
-      sc.remove(d.emu, id);
-      const r = await d.run("refresh");
-      expect(r.steps.find((s) => s.name === "subject")?.op).toBe("read-gone");
-      expect(d.state().resources.some((x) => x.name === "subject")).toBe(false);
-      const up = await d.run("up");
-      expect(up.steps.find((s) => s.name === "subject")?.op).toBe("create");
-      id = d.resource("subject").id!;
-    });
-
-    it("adopts an existing object instead of creating another", async () => {
-      await d.run("up", sc.program(d.emu, "base").filter((x) => x.name !== "subject"));
-      expect(sc.live(d.emu, id)).toBeUndefined();
-      const existing = await sc.existing(d.emu, d);
-      const before = sc.count(d.emu);
-      const program = sc.program(d.emu, "base");
-      program.at(-1)!.args.adoptId = existing;
-      d.emu.log.reset();
-      const r = await d.run("up", program);
-      expect(r.error).toBeUndefined();
-      expect(d.resource("subject").id).toBe(existing);
-      expect(sc.count(d.emu)).toBe(before);
-      expect(d.emu.log.count({ method: "POST" })).toBe(0);
-    });
-
-    it("destroys everything it made, leaving nothing behind", async () => {
-      const r = await d.run("destroy");
-      expect(r.error).toBeUndefined();
-      expect(d.state().resources).toEqual([]);
-      expect(sc.count(d.emu)).toBe(0);
-    });
-  });
-}
-

@@ -1,3 +1,0 @@
-import { lifecycleSuite } from "./scenarios";
-
-lifecycleSuite("Collection");

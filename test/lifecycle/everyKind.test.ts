@@ -1,0 +1,163 @@
+/**
+ * Every kind's lifecycle (test/support/scenarios.ts) through the real Pulumi CLI, all kinds in one
+ * stack so that each step is one `pulumi` run: preview, create, no-op, update, replace, refresh with
+ * drift, refresh after an out-of-band delete, adoption, destroy. Each scenario's resources are named
+ * "<kind>-<name>", so the programs stay apart in one. The same scenarios run one kind at a time in
+ * process (test/unit/lifecycle.test.ts), where a failure names its kind faster; this suite proves the
+ * engine, the SDK's serialization and the dynamic-provider host agree with them.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Emulator } from "../../emulator";
+import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { scenarios, type Deployed } from "../support/scenarios";
+
+const kinds = Object.values(scenarios);
+const named = (kind: string, name: string) => `${kind}-${name}`;
+const subject = (kind: string) => named(kind, "subject");
+
+/** A scenario's declarations renamed into its own namespace, `$ref`s and `dependsOn` included. */
+function renamed(kind: string, decls: Decl[]): Decl[] {
+  const refs = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(refs);
+    if (v && typeof v === "object") {
+      const ref = (v as { $ref?: unknown }).$ref;
+      if (typeof ref === "string") return { $ref: named(kind, ref) };
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, refs(x)]));
+    }
+    return v;
+  };
+  return decls.map((d) => ({
+    ...d,
+    name: named(kind, d.name),
+    args: refs(d.args) as Record<string, unknown>,
+    ...(d.dependsOn ? { dependsOn: d.dependsOn.map((n) => named(kind, n)) } : {}),
+  }));
+}
+
+const all = (emu: Emulator, variant: "base" | "update" | "replace", skip: (kind: string) => boolean = () => false) =>
+  kinds.filter((sc) => !skip(sc.kind)).flatMap((sc) => renamed(sc.kind, sc.program(emu, variant)));
+
+describeDeployments("every kind through the Pulumi CLI", () => {
+  let d: Deployment;
+  const ids: Record<string, string> = {};
+  const stepOf = (r: { steps: Array<{ name: string }> }, kind: string) => r.steps.find((s) => s.name === subject(kind)) as any;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("previews the creates without sending anything", async () => {
+    const r = await d.run("preview", all(d.emu, "base"));
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) expect(steps(r)).toContain(`create ${subject(sc.kind)}`);
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("creates, then re-runs as a no-op with zero requests", async () => {
+    const r = await d.run("up", all(d.emu, "base"));
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(steps(r)).toContain(`create ${subject(sc.kind)}`);
+      ids[sc.kind] = d.resource(subject(sc.kind)).id!;
+      expect(sc.live(d.emu, ids[sc.kind]!), sc.kind).toBeDefined();
+    }
+    d.emu.log.reset();
+    const again = await d.run("up");
+    expect(again.error).toBeUndefined();
+    expect(steps(again).every((s) => s.startsWith("same"))).toBe(true);
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("updates each kind in place when its update field changes", async () => {
+    const preview = await d.run("preview", all(d.emu, "update"));
+    expect(preview.error).toBeUndefined();
+    for (const sc of kinds) expect(stepOf(preview, sc.kind), sc.kind).toMatchObject({ op: "update", changed: [sc.updateField] });
+    const r = await d.run("up");
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(d.resource(subject(sc.kind)).id, sc.kind).toBe(ids[sc.kind]);
+      expect(d.resource(subject(sc.kind)).inputs[sc.updateField], sc.kind).toEqual(sc.program(d.emu, "update").at(-1)!.args[sc.updateField]);
+    }
+  });
+
+  it("replaces each kind when its replace field changes", async () => {
+    const r = await d.run("up", all(d.emu, "replace"));
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(stepOf(r, sc.kind), sc.kind).toMatchObject({ op: "replace", replaces: [sc.replaceField] });
+      const newId = d.resource(subject(sc.kind)).id!;
+      expect(newId, sc.kind).not.toBe(ids[sc.kind]);
+      expect(sc.live(d.emu, ids[sc.kind]!), sc.kind).toBeUndefined();
+      expect(sc.live(d.emu, newId), sc.kind).toBeDefined();
+      ids[sc.kind] = newId;
+    }
+  });
+
+  it("shows drift made outside Pulumi at refresh, and converges it on the next up", async () => {
+    const fields = Object.fromEntries(kinds.map((sc) => [sc.kind, sc.drift(d.emu, ids[sc.kind]!)]));
+    const r = await d.run("refresh");
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) {
+      const drifted = stepOf(r, sc.kind);
+      expect(drifted?.op, sc.kind).toBe("refresh");
+      expect(drifted.changed, sc.kind).toContain(fields[sc.kind]);
+      const res = d.resource(subject(sc.kind));
+      expect(res.inputs[fields[sc.kind]!], sc.kind).toEqual(res.outputs[fields[sc.kind]!]);
+    }
+    const back = await d.run("up");
+    expect(back.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(stepOf(back, sc.kind)?.op, sc.kind).toBe("update");
+      expect(stepOf(back, sc.kind).changed, sc.kind).toContain(fields[sc.kind]);
+    }
+    d.emu.log.reset();
+    expect(steps(await d.run("up")).every((s) => s.startsWith("same"))).toBe(true);
+    expect(d.emu.log.writes()).toBe(0);
+  });
+
+  it("drops objects deleted outside Pulumi at refresh, and recreates them on up", async () => {
+    for (const sc of kinds) sc.remove(d.emu, ids[sc.kind]!);
+    const r = await d.run("refresh");
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(stepOf(r, sc.kind)?.op, sc.kind).toBe("read-gone");
+      expect(d.state().resources.some((x) => x.name === subject(sc.kind)), sc.kind).toBe(false);
+    }
+    const up = await d.run("up");
+    expect(up.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(stepOf(up, sc.kind)?.op, sc.kind).toBe("create");
+      ids[sc.kind] = d.resource(subject(sc.kind)).id!;
+    }
+  });
+
+  it("adopts existing objects instead of creating others", async () => {
+    const without = await d.run("up", all(d.emu, "base").filter((x) => !x.name.endsWith("-subject")));
+    expect(without.error).toBeUndefined();
+    const program = all(d.emu, "base");
+    const before: Record<string, number> = {};
+    for (const sc of kinds) {
+      expect(sc.live(d.emu, ids[sc.kind]!), sc.kind).toBeUndefined();
+      const deployed: Deployed = { resource: (name) => d.resource(named(sc.kind, name)) };
+      const existing = await sc.existing(d.emu, deployed);
+      program.find((x) => x.name === subject(sc.kind))!.args.adoptId = existing;
+      ids[sc.kind] = existing;
+      before[sc.kind] = sc.count(d.emu);
+    }
+    d.emu.log.reset();
+    const r = await d.run("up", program);
+    expect(r.error).toBeUndefined();
+    for (const sc of kinds) {
+      expect(d.resource(subject(sc.kind)).id, sc.kind).toBe(ids[sc.kind]);
+      expect(sc.count(d.emu), sc.kind).toBe(before[sc.kind]);
+    }
+    expect(d.emu.log.count({ method: "POST" })).toBe(0);
+  });
+
+  it("destroys everything it made, leaving nothing behind", async () => {
+    const r = await d.run("destroy");
+    expect(r.error).toBeUndefined();
+    expect(d.state().resources).toEqual([]);
+    for (const sc of kinds) expect(sc.count(d.emu), sc.kind).toBe(0);
+  });
+});
