@@ -17,7 +17,7 @@ import { definition as space, type SpaceArgs } from "../resources/space";
 import { definition as sectionGroup } from "../resources/siteSectionGroup";
 import { definition as externalLink } from "../resources/siteExternalLink";
 import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
-import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../framework/conditions";
+import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
 

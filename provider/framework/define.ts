@@ -8,11 +8,14 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { providerFor } from "../shim";
-import { FORCE_DESTROY, type Cascade } from "./cascade";
+import { type Cascade, FORCE_DESTROY } from "./cascade";
 import type { DiffRules } from "./diff";
-import { ruleOf, type FieldRule } from "./fields";
+import { adoptIdField, ruleOf, type FieldRule } from "./fields";
 import { checked, gated } from "./program";
-import { DECLARED_KEY, resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+import type { CreateSpec } from "./createOnce";
+import type { PatchRules } from "./patch";
+import { type Ctx, type Props, resourceProps } from "./resource";
+import { DECLARED_KEY } from "./state";
 
 /**
  * What tells a create's object from its namesakes: the objects a create with these inputs could have
@@ -53,6 +56,11 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   inputs: S;
   /** Outputs that are not inputs, and live fields restated with the type the object always has. */
   outputs: OS;
+  /**
+   * The kind can bring an existing object under management: defineResource adds `adoptId` to its
+   * inputs (see adoptIdField), with this wording when it is a string.
+   */
+  adoptable?: true | string;
   /** The replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
   /**
@@ -66,12 +74,15 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   live(obj: T, props: Props): Props;
   /** The outputs-schema part of the outputs, from the object (and the resource's recorded props). */
   computed(obj: T, props: Props): z.output<OS>;
-  prepare?: ResourceDef["prepare"];
+  /**
+   * Runs at check on inputs the schema accepted: completes them from outside the program (an
+   * OpenAPI spec's file is hashed), or fails naming the property.
+   */
+  prepare?(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
   create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
   read(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<Outputs<S, OS> | undefined>;
   update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
-  toInputs?(outs: Outputs<S, OS>): Props;
   /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
   cascade?: Cascade;
   /** For kinds whose create POSTs a new object (sending it twice makes two); absent for kinds set by a PUT. */
@@ -85,31 +96,60 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   inProgram?(name: string, args: Props): ((resource: pulumi.Resource) => void) | void;
 }
 
-/** A declared resource: the engine's ResourceDef plus what the recipes need. */
-export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
-  extends ResourceDef<Inputs<S>, Outputs<S, OS>> {
+/**
+ * A declared resource: what the engine calls (engine.ts) and what the recipes need, all derived by
+ * defineResource from its ResourceSpec.
+ */
+export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown> {
+  /** Type name, e.g. "Site"; the Pulumi type token is `pulumi-nodejs:dynamic/gitbook:<kind>`. */
+  kind: string;
+  /** Input schema: validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
   noun: string;
   summary: string;
   outputs: OS;
+  diff: DiffRules;
   patch: PatchRules;
   /** Output names that are secrets. */
   secretOutputs: string[];
+  /** Engine fields (FieldRule.engine) whose recorded value refresh keeps: `adoptId`. */
+  recordedEngineFields: readonly string[];
+  /** What deleting the object takes with it, for kinds holding content: their replacement needs `allowReplacement` (see engine.diff). */
+  holds?: string;
+  prepare?: ResourceSpec<S, OS, T>["prepare"];
   live(obj: T, props: Props): Props;
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
+  create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
+  /**
+   * Live outputs for the object, with every input field present in `props` refreshed from the API;
+   * undefined when the object is gone.
+   */
+  read(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<Outputs<S, OS> | undefined>;
+  /** Converges the object from `olds` (outputs) to `news` (inputs), sending only what changed. */
+  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
+  /** Idempotent. */
+  delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
+  /** GitBook deletes other objects with this one (see cascade.ts): the engine checks before it deletes. */
+  cascade?: Cascade;
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
   inProgram?: ResourceSpec<S, OS, T>["inProgram"];
 }
 
-/** Inputs that steer the provider and are never compared or sent. */
-const ENGINE_FIELDS = new Set(["adoptId", "allowReplacement"]);
+/** The input schema of an adoptable kind: its own fields and `adoptId`. */
+export type WithAdoptId<S extends z.ZodObject> = z.ZodObject<S["shape"] & { adoptId: ReturnType<typeof adoptIdField> }>;
 
+export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(
+  spec: ResourceSpec<S, OS, T> & { adoptable: true | string },
+): Resource<WithAdoptId<S>, OS, T>;
+export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T>;
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
-  const shape = spec.inputs.shape as Record<string, z.ZodType>;
-  const rules = Object.entries(shape)
-    .filter(([name]) => !ENGINE_FIELDS.has(name))
-    .map(([name, schema]): [string, FieldRule] => [name, ruleOf(schema)]);
+  // safeExtend keeps the object's own refinements (a space's emoji-or-icon rule).
+  const schema = (spec.adoptable ? spec.inputs.safeExtend({ adoptId: adoptIdField(spec.adoptable === true ? undefined : spec.adoptable) }) : spec.inputs) as S;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const all = Object.entries(shape).map(([name, s]): [string, FieldRule] => [name, ruleOf(s)]);
+  // Engine fields steer the provider: never compared, sent or read.
+  const rules = all.filter(([, r]) => r.engine === undefined);
   const named = (pred: (r: FieldRule) => boolean) => rules.filter(([, r]) => pred(r)).map(([n]) => n);
   const diff: DiffRules = {
     fields: rules.map(([n]) => n),
@@ -134,11 +174,12 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     kind: spec.kind,
     noun: spec.noun,
     summary: spec.summary,
-    schema: spec.inputs,
+    schema,
     outputs: spec.outputs,
     diff,
     patch,
     secretOutputs: Object.keys(outputShape).filter((k) => ruleOf(outputShape[k]!).secret === true),
+    recordedEngineFields: all.filter(([, r]) => r.engine === "recorded").map(([n]) => n),
     live: spec.live,
     // The one place a resource's outputs are assembled from its parts, with which live fields the
     // program declared (the outputs hold every live field's value either way; see DECLARED_KEY).
@@ -154,7 +195,6 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     read: spec.read,
     update: spec.update,
     delete: spec.delete,
-    toInputs: spec.toInputs,
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
     inProgram: spec.inProgram,

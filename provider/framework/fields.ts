@@ -35,6 +35,12 @@ export interface FieldRule {
    * an update that sends no request, so that a later call reading the old outputs (a delete) sees it.
    */
   local?: true;
+  /**
+   * Steers this provider, not the object: never compared, sent to GitBook or read from it.
+   * `recorded`: refresh keeps the value state recorded (adoptId). `run`: it means something only to the
+   * run that declares it, and refresh does not keep it (allowReplacement).
+   */
+  engine?: "recorded" | "run";
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */
@@ -91,13 +97,19 @@ export const allowReplacementField = z
   .optional()
   .describe(
     "Allow a plan to replace this object. A change that GitBook cannot make in place (only `organizationId`) replaces the object, which deletes it with what it holds; without this field such a plan fails at preview, naming the object and the field, and nothing is sent. Set it to `true` only for the run that is meant to replace it. Never compared or sent: adding or removing it changes nothing by itself.",
-  );
+  )
+  .register(field, { engine: "run" });
 
-export const adoptIdField = id()
-  .optional()
-  .describe(
-    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing; but a change that replaces the resource fails at preview while adoptId is still set (in a replacement it would name the object being replaced): remove it, and the replacement creates a new object.",
-  );
+const ADOPT_ID_DESCRIPTION =
+  "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing; but a change that replaces the resource fails at preview while adoptId is still set (in a replacement it would name the object being replaced): remove it, and the replacement creates a new object.";
+
+/**
+ * `adoptId`, which defineResource adds to every kind that declares `adoptable` (engine.create adopts
+ * with it): `description` is the kind's own wording, where adopting means more than the default says.
+ */
+export function adoptIdField(description = ADOPT_ID_DESCRIPTION) {
+  return id().optional().describe(description).register(field, { engine: "recorded" });
+}
 
 /**
  * `forceDestroy`, for a kind whose delete GitBook carries out on other objects too (see

@@ -1,12 +1,15 @@
 /**
  * The steps every resource's CRUD is made of, written once: finishing a create with the writes its
- * POST cannot carry, reading an object the API only lists, refreshing recorded outputs from an object,
+ * POST cannot carry, refreshing recorded outputs from an object,
  * the PATCH body of an update, and the error for an object gone from under its state.
  */
 import type { z } from "zod";
 import { changedFields, type DiffRules } from "./diff";
 import type { Inputs, Outputs, Resource } from "./define";
-import { asDeclared, declared, getOrUndefined, PartialFailure, patchBody, refreshDeclared, settingsFailed, type Ctx, type PatchRules, type Props } from "./resource";
+import { PartialFailure, settingsFailed } from "./failure";
+import { patchBody, type PatchRules } from "./patch";
+import type { Props } from "./resource";
+import { asDeclared, declared, refreshDeclared } from "./state";
 
 /**
  * After the create request: the follow-up writes (the one PATCH for what POST cannot carry, a
@@ -40,19 +43,13 @@ export function refreshed<S extends z.ZodObject, OS extends z.ZodObject, T>(def:
   const live = def.live(obj, own);
   // Provider-local settings are never GitBook's: what state recorded stands.
   for (const f of def.diff.localFields ?? []) delete live[f];
-  const inputs = refreshDeclared([...def.diff.fields, "adoptId"], own, live);
+  const inputs = refreshDeclared([...def.diff.fields, ...def.recordedEngineFields], own, live);
   return def.outputsOf(inputs, obj, { ...own, ...inputs });
 }
 
 /** The PATCH body that converges what changed: new values, null to clear, or the API's default. Empty when nothing PATCHable changed. */
 export function changedBody(def: { diff: DiffRules; patch: PatchRules }, olds: Props, news: Props): Props {
   return patchBody(changedFields(def.diff, olds, news), news, def.patch);
-}
-
-/** One object of a listing (the API has no GET for it); the client shares the listing between concurrent reads. Undefined when the list's parent is gone too. */
-export async function findListed<T extends { id: string }>(ctx: Ctx, path: string, schema: z.ZodType<T>, id: string): Promise<T | undefined> {
-  const all = await getOrUndefined(ctx.client.listAll(path, schema));
-  return all?.find((x) => x.id === id);
 }
 
 /** An update found the object gone from under its state. */

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { AmbiguousRequestError, ConnectionError, type GitbookClient } from "../client";
 import { collections } from "../../emulator/resources/collections";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
-import { AmbiguousCreateError, createOnce, type Ctx } from "./resource";
+import { AmbiguousCreateError, createOnce } from "./createOnce";
+import type { Ctx } from "./resource";
 
 let env: ProviderEnv;
 beforeAll(async () => {

@@ -13,7 +13,9 @@ import type { Inputs, Outputs, Resource } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { field, id } from "../framework/fields";
 import { changedBody } from "../framework/recipes";
-import { declared, PartialFailure, type Ctx } from "../framework/resource";
+import { PartialFailure } from "../framework/failure";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 
 /** The spec's `DefaultLevel`: a member role or "inherit" (null, no access, is allowed beside them). */
 export const DEFAULT_LEVELS = [...Role.options, "inherit"] as const;

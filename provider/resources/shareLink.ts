@@ -10,10 +10,13 @@
 import { z } from "zod";
 import { ApiShareLink } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, type Ctx } from "../framework/resource";
+import { findListed } from "../framework/lists";
+import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -33,7 +36,6 @@ const inputs = z.object({
       "Whether the link opens the site. Set false to revoke access without losing the URL. Managed only when declared: a link created without it is active, an adopted link keeps its state, and removing it leaves the current state (a revoked link stays revoked). The output is always the link's actual state.",
     )
     .register(field, { live: true }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -94,6 +96,7 @@ async function remove(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "ShareLink",
+  adoptable: true,
   noun: "share link",
   summary: "A secret URL opening a site whose visibility is `share-link`.",
   inputs,

@@ -16,10 +16,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { changedFields } from "../framework/diff";
-import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { readStructure } from "./siteStructure";
 
@@ -54,7 +56,6 @@ const inputs = z.object({
     .optional()
     .describe("Adaptive-content expression deciding which visitors see the link, 1 to 1024 characters. Removing it shows the link to everyone.")
     .register(field, { remove: "clear" }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({});
@@ -169,6 +170,7 @@ async function remove(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteExternalLink",
+  adoptable: true,
   noun: "external link",
   summary:
     "A link to another website in a site's navigation, at its top level or in a section group. GitBook takes links only in a site made of sections: give a top-level link `dependsOn` a section of the site (see the example); one created before any section exists waits for the first (up to a minute), so the two may also be declared independently.",

@@ -11,13 +11,19 @@
  */
 import { z } from "zod";
 import { ApiSite, ApiSiteSection } from "../client";
-import { listFresh, type HeldObject } from "../framework/cascade";
+import type { HeldObject } from "../framework/cascade";
+import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { adoptIdField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
+import { field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { findListed } from "../framework/lists";
+import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
 import { changedFields } from "../framework/diff";
-import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import { patchBody } from "../framework/patch";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
 
@@ -68,7 +74,6 @@ const inputs = z.object({
     // Set on the site, not the section.
     .register(field, { change: "custom" }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -209,6 +214,7 @@ async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldO
 
 export const definition = defineResource({
   kind: "SiteSection",
+  adoptable: true,
   noun: "site section",
   summary:
     "A top-level section of a site (a tab in its header), created together with its first space. GitBook deletes a section with every site space in it: a delete that would take along a site space other than its own (made in the app, or a SiteSpace naming the section by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",

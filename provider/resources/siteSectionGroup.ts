@@ -19,10 +19,13 @@ import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, PartialFailure, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
 import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 
@@ -57,7 +60,6 @@ const inputs = z.object({
     )
     // Each section that joins or leaves is a PATCH of that section.
     .register(field, { change: "custom" }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({});
@@ -169,6 +171,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteSectionGroup",
+  adoptable: true,
   noun: "section group",
   summary: "A named group of sections in a site's navigation; it holds the sections its `sections` lists (or those naming it as their `groupId`).",
   inputs,

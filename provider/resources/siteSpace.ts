@@ -20,10 +20,15 @@ import { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { findListed } from "../framework/lists";
+import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import { patchBody } from "../framework/patch";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -52,7 +57,6 @@ const inputs = z.object({
     )
     // Set on the section, not the site space.
     .register(field, { change: "custom" }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -186,6 +190,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "SiteSpace",
+  adoptable: true,
   noun: "site space",
   summary:
     "A further space shown in a section (a version, a language, an audience); it names its section through the SiteSection's `id` output, so it is replaced and removed with it.",

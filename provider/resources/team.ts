@@ -16,10 +16,14 @@ import { z } from "zod";
 import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { changedFields } from "../framework/diff";
-import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
+import { field, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, PartialFailure, type Ctx } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -75,7 +79,6 @@ const inputs = z.object({
     )
     // One PUT of the changes to the member list, computed from the live members.
     .register(field, { change: "custom" }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -274,6 +277,7 @@ async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
 
 export const definition = defineResource({
   kind: "Team",
+  adoptable: true,
   noun: "team",
   summary: "A team of organization members, optionally with authoritative membership.",
   inputs,
