@@ -12,8 +12,8 @@ import { changedFields, diffProps } from "./diff";
 import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
 import { explainFailure, PartialFailure } from "./failure";
-import type { Ctx, Props } from "./resource";
-import { ADOPT_KEY, asDeclared, cleanOutputs, NAME_KEY, pickInputs, withDeclaredLive } from "./state";
+import { NAME_KEY, type Ctx, type Props } from "./resource";
+import { ADOPT_KEY, asDeclared, cleanOutputs, pickInputs, withDeclaredLive } from "./state";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };

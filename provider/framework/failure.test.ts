@@ -7,11 +7,9 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AuthError, ConnectionError, ValidationError } from "../client";
 import { ConfigError } from "../config";
-import { explainFailure } from "./failure";
 import type { Resource } from "./define";
-import { PartialFailure } from "./failure";
-import { resourceProps } from "./resource";
-import { NAME_KEY } from "./state";
+import { explainFailure, PartialFailure } from "./failure";
+import { NAME_KEY, resourceProps } from "./resource";
 
 const def = {
   kind: "SiteSection",

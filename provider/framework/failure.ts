@@ -12,8 +12,7 @@
 import { GitbookError } from "../client";
 import { ConfigError } from "../config";
 import type { Resource } from "./define";
-import type { Props } from "./resource";
-import { NAME_KEY } from "./state";
+import { NAME_KEY, type Props } from "./resource";
 
 /** `Team docs-writers`, or `Team team_x3` where the program's name is not known (refresh, destroy), or `Team`. */
 export function resourceLabel(kind: string, props: Props | undefined, id?: string): string {

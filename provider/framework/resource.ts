@@ -5,7 +5,9 @@
 import type { z } from "zod";
 import type { GitbookClient } from "../client";
 import type { ProviderConfig } from "../config";
-import { NAME_KEY } from "./state";
+
+/** Where a resource's inputs carry the program's name for it (see resourceProps). */
+export const NAME_KEY = "__gitbookName";
 
 export interface Ctx {
   client: GitbookClient;

@@ -1,12 +1,9 @@
 /**
  * What the provider records in state beside the program's inputs, and how a resource's inputs and
- * outputs turn into each other: the program's name, a kept `adoptId`, which live fields the program
+ * outputs turn into each other: a kept `adoptId`, which live fields the program
  * declared, outputs fit for the host, the inputs refresh hands back.
  */
 import type { Props } from "./resource";
-
-/** Where a resource's inputs carry the program's name for it (see resourceProps). */
-export const NAME_KEY = "__gitbookName";
 
 /** Where check keeps the program's `adoptId` once the resource is in state: read by diff only (see engine.check). */
 export const ADOPT_KEY = "__gitbookAdoptId";

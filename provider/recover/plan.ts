@@ -14,8 +14,8 @@
 import { ApiSite } from "../client";
 import { paths } from "../framework/paths";
 import { getOrUndefined } from "../framework/lists";
-import type { Ctx, Props } from "../framework/resource";
-import { cleanOutputs, NAME_KEY, withDeclaredLive } from "../framework/state";
+import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
+import { cleanOutputs, withDeclaredLive } from "../framework/state";
 
 /**
  * An object counts as the interrupted run's only when GitBook dates it at or after the run's start
