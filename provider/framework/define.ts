@@ -109,7 +109,7 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   summary: string;
   outputs: OS;
   diff: DiffRules;
-  patch: PatchRules;
+  patch: PatchRules & CreateRules;
   /** Output names that are secrets. */
   secretOutputs: string[];
   /** Engine fields (FieldRule.engine) whose recorded value refresh keeps: `adoptId`. */
@@ -134,6 +134,14 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   cascade?: Cascade;
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
   inProgram?: ResourceSpec<S, OS, T>["inProgram"];
+}
+
+/** What a create sends, by FieldRule.create. */
+export interface CreateRules {
+  /** Fields the creating request carries. */
+  post: readonly string[];
+  /** Fields the one PATCH after it carries. */
+  afterCreate: readonly string[];
 }
 
 /** The input schema of an adoptable kind: its own fields and `adoptId`. */
@@ -162,11 +170,16 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
   };
   const onRemove: Props = {};
   for (const [n, r] of rules) if (typeof r.remove === "object") onRemove[n] = r.remove.reset;
-  const patch: PatchRules = {
+  const wire: Record<string, string> = {};
+  for (const [n, r] of rules) if (r.wire) wire[n] = r.wire;
+  const patch: PatchRules & CreateRules = {
     patchable: named((r) => (r.change ?? "update") === "update" && r.local !== true),
     nullable: named((r) => r.remove === "clear"),
     onRemove,
     nullValues: diff.nullValues ?? [],
+    wire,
+    post: named((r) => r.create === "post"),
+    afterCreate: named((r) => r.create === "patch"),
   };
   if (spec.cascade && !(FORCE_DESTROY in shape)) throw new Error(`${spec.kind}: a kind whose delete takes others along must declare ${FORCE_DESTROY} (forceDestroyField)`);
   const outputShape = spec.outputs.shape as Record<string, z.ZodType>;

@@ -41,6 +41,14 @@ export interface FieldRule {
    * run that declares it, and refresh does not keep it (allowReplacement).
    */
   engine?: "recorded" | "run";
+  /** The field's name in GitBook's request bodies, where it is not the input's (a link's `groupId` is sent as `parent`). */
+  wire?: string;
+  /**
+   * How a create sends a declared value: `post`, in the creating request's body (postBody); `patch`,
+   * in the one PATCH that follows it (patchAfterCreate), because the POST cannot carry it. Unset: the
+   * framework does not send it at creation (a path parameter, or a field the kind's create sends itself).
+   */
+  create?: "post" | "patch";
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */

@@ -10,6 +10,8 @@ export interface PatchRules {
   onRemove?: Props;
   /** Fields for which null is a value of its own, sent as null. */
   nullValues?: readonly string[];
+  /** Body names of the fields GitBook names otherwise (FieldRule.wire). */
+  wire?: Readonly<Record<string, string>>;
 }
 
 /** The PATCH body for the changed fields: new values, null to clear, or the API default. */
@@ -18,9 +20,10 @@ export function patchBody(changed: readonly string[], news: Props, rules: PatchR
   for (const f of changed) {
     if (!rules.patchable.includes(f)) continue;
     const v = news[f];
-    if (v !== undefined && (v !== null || rules.nullValues?.includes(f))) body[f] = v;
-    else if (rules.nullable?.includes(f)) body[f] = null;
-    else if (rules.onRemove && f in rules.onRemove) body[f] = rules.onRemove[f];
+    const name = rules.wire?.[f] ?? f;
+    if (v !== undefined && (v !== null || rules.nullValues?.includes(f))) body[name] = v;
+    else if (rules.nullable?.includes(f)) body[name] = null;
+    else if (rules.onRemove && f in rules.onRemove) body[name] = rules.onRemove[f];
   }
   return body;
 }

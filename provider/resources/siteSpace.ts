@@ -23,10 +23,9 @@ import { changedFields } from "../framework/diff";
 import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { findListed } from "../framework/lists";
-import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
+import { changedBody, finishCreate, goneFromState, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
-import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
@@ -44,11 +43,13 @@ const inputs = z.object({
     .register(field, { change: "replace" }),
   path: text({ min: 1, max: 100 })
     .optional()
-    .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path."),
+    .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path.")
+    // POST takes only the space and section: path and condition follow in one PATCH.
+    .register(field, { create: "patch" }),
   condition: text({ min: 1, max: 1024 })
     .optional()
     .describe("Adaptive-content expression deciding which visitors see this site space, 1 to 1024 characters. Removing it shows the site space to everyone.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "patch" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -141,17 +142,16 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
     throw e;
   }
   known?.set(spaceId, ss.id);
-  // POST takes only the space and section; path and condition need one PATCH, the default another.
-  // (No nullable rule here: an undeclared field is simply not sent.)
-  return finishCreate(definition, inputs, ss, async (created, advance) => {
-    const rest = patchBody(["path", "condition"], inputs, { patchable: definition.patch.patchable });
-    let latest = created;
-    if (Object.keys(rest).length > 0) advance((latest = await ctx.client.patch(paths.siteSpace(org, site, created.id), { body: rest, schema: ApiSiteSpace })));
-    if (inputs.default === true) {
-      await makeDefault(ctx, org, site, latest.section ?? container, latest);
-      advance({ ...latest, default: true });
-    }
-  });
+  // The default is set on the section: one PATCH after the site space's own.
+  const patch = (id: string, body: Props) => ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace });
+  return finishCreate(
+    definition,
+    inputs,
+    ss,
+    patchAfterCreate(definition, inputs, patch, async (latest) =>
+      inputs.default === true ? (await makeDefault(ctx, org, site, latest.section ?? container, latest), { ...latest, default: true }) : undefined,
+    ),
+  );
 }
 
 async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
