@@ -80,8 +80,17 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    */
   prepare?(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
   create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
+  /**
+   * Live outputs for the object, with every input field present in `props` refreshed from the API;
+   * undefined when the object is gone.
+   */
   read(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<Outputs<S, OS> | undefined>;
-  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
+  /**
+   * Converges the object from `olds` (outputs) to `news` (inputs), sending only what changed:
+   * `changed`, the fields the engine found changed (diff.ts), once for the call.
+   */
+  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>, changed: readonly string[]): Promise<Outputs<S, OS>>;
+  /** Idempotent. */
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
   /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
   cascade?: Cascade;
@@ -100,13 +109,13 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
  * A declared resource: what the engine calls (engine.ts) and what the recipes need, all derived by
  * defineResource from its ResourceSpec.
  */
-export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown> {
-  /** Type name, e.g. "Site"; the Pulumi type token is `pulumi-nodejs:dynamic/gitbook:<kind>`. */
-  kind: string;
-  /** Input schema: validates at check, and its `.describe()` texts are the documentation. */
+export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
+  extends Pick<
+    ResourceSpec<S, OS, T>,
+    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram"
+  > {
+  /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
-  noun: string;
-  summary: string;
   outputs: OS;
   diff: DiffRules;
   patch: PatchRules & CreateRules;
@@ -114,26 +123,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   secretOutputs: string[];
   /** Engine fields (FieldRule.engine) whose recorded value refresh keeps: `adoptId`. */
   recordedEngineFields: readonly string[];
-  /** What deleting the object takes with it, for kinds holding content: their replacement needs `allowReplacement` (see engine.diff). */
-  holds?: string;
-  prepare?: ResourceSpec<S, OS, T>["prepare"];
-  live(obj: T, props: Props): Props;
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
-  create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
-  /**
-   * Live outputs for the object, with every input field present in `props` refreshed from the API;
-   * undefined when the object is gone.
-   */
-  read(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<Outputs<S, OS> | undefined>;
-  /** Converges the object from `olds` (outputs) to `news` (inputs), sending only what changed. */
-  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
-  /** Idempotent. */
-  delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
-  /** GitBook deletes other objects with this one (see cascade.ts): the engine checks before it deletes. */
-  cascade?: Cascade;
-  lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
-  inProgram?: ResourceSpec<S, OS, T>["inProgram"];
 }
 
 /** What a create sends, by FieldRule.create. */

@@ -129,7 +129,8 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
       const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
-      const fixed = changedFields(def.diff, live, inputs).filter((f) => def.diff.replaceOn.includes(f));
+      const changed = changedFields(def.diff, live, inputs);
+      const fixed = changed.filter((f) => def.diff.replaceOn.includes(f));
       if (fixed.length > 0) {
         const has = fixed.map((f) => `${f}=${JSON.stringify(live[f] ?? null)}`).join(", ");
         throw new Error(
@@ -138,7 +139,7 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
         );
       }
       hold(rt, def, adoptId, live, true);
-      const outs = await def.update(c, adoptId, live, stripProvider(inputs));
+      const outs = await def.update(c, adoptId, live, stripProvider(inputs), changed);
       hold(rt, def, adoptId, outs, true);
       return { id: adoptId, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
     }
@@ -180,7 +181,7 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
     return { outs: cleanOutputs(outs) };
   }
   try {
-    const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news));
+    const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news), changed);
     hold(rt, def, id, outs, true);
     return { outs: cleanOutputs({ ...outs, ...nameOf(news) }) };
   } catch (e) {

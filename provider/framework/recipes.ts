@@ -4,7 +4,6 @@
  * body of an update and the update itself, and the error for an object gone from under its state.
  */
 import type { z } from "zod";
-import { changedFields, type DiffRules } from "./diff";
 import type { Inputs, Outputs, Resource } from "./define";
 import { PartialFailure, settingsFailed } from "./failure";
 import { patchBody, type PatchRules } from "./patch";
@@ -80,8 +79,8 @@ export function refreshed<S extends z.ZodObject, OS extends z.ZodObject, T>(def:
 }
 
 /** The PATCH body that converges what changed: new values, null to clear, or the API's default. Empty when nothing PATCHable changed. */
-export function changedBody(def: { diff: DiffRules; patch: PatchRules }, olds: Props, news: Props): Props {
-  return patchBody(changedFields(def.diff, olds, news), news, def.patch);
+export function changedBody(def: { patch: PatchRules }, changed: readonly string[], news: Props): Props {
+  return patchBody(changed, news, def.patch);
 }
 
 /**
@@ -93,16 +92,15 @@ export function changedBody(def: { diff: DiffRules; patch: PatchRules }, olds: P
  */
 export async function patchChanged<S extends z.ZodObject, OS extends z.ZodObject, T>(
   def: Resource<S, OS, T>,
-  id: string,
-  olds: Props,
+  changed: readonly string[],
   news: Inputs<S>,
-  io: { patch(body: Props): Promise<T>; find(): Promise<T | undefined>; where?: string; then?(patched: T | undefined): Promise<T | undefined> },
+  io: { id: string; patch(body: Props): Promise<T>; find(): Promise<T | undefined>; where?: string; then?(patched: T | undefined): Promise<T | undefined> },
 ): Promise<Outputs<S, OS>> {
-  const body = changedBody(def, olds, news as Props);
+  const body = changedBody(def, changed, news as Props);
   let obj = Object.keys(body).length > 0 ? await io.patch(body) : undefined;
   if (io.then) obj = await io.then(obj);
   obj ??= await io.find();
-  if (obj === undefined) throw goneFromState(def, id, io.where);
+  if (obj === undefined) throw goneFromState(def, io.id, io.where);
   return def.outputsOf(declared(news as Props), obj);
 }
 

@@ -88,8 +88,8 @@ async function read(ctx: Ctx, id: string, props: CollectionOutputs): Promise<Col
   return collection && refreshed(definition, props, collection);
 }
 
-async function update(ctx: Ctx, id: string, olds: CollectionOutputs, news: CollectionInputs): Promise<CollectionOutputs> {
-  return updateInTree(ctx, definition, id, olds, news, at(id));
+async function update(ctx: Ctx, id: string, olds: CollectionOutputs, news: CollectionInputs, changed: readonly string[]): Promise<CollectionOutputs> {
+  return updateInTree(ctx, definition, id, olds, news, changed, at(id));
 }
 
 async function remove(ctx: Ctx, id: string): Promise<void> {

@@ -25,7 +25,6 @@ import { ApiOpenApiSpec, ConflictError } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
 import { field, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
@@ -324,8 +323,7 @@ async function read(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<Op
   return refreshed(definition, props, spec);
 }
 
-async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: OpenApiSpecInputs): Promise<OpenApiSpecOutputs> {
-  const changed = changedFields(definition.diff, olds, news);
+async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: OpenApiSpecInputs, changed: readonly string[]): Promise<OpenApiSpecOutputs> {
   const path = paths.openApiSpec(news.organizationId, news.slug);
   // A source not sent keeps what the outputs say was sent (the same document, maybe from another form).
   const source = changed.includes("source") ? apiSource(news.source) : undefined;

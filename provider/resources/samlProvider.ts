@@ -98,8 +98,8 @@ async function read(ctx: Ctx, id: string, props: SamlProviderOutputs): Promise<S
   return live && refreshed(definition, props, live);
 }
 
-async function update(ctx: Ctx, id: string, olds: SamlProviderOutputs, news: SamlProviderInputs): Promise<SamlProviderOutputs> {
-  const body = changedBody(definition, olds, news);
+async function update(ctx: Ctx, id: string, olds: SamlProviderOutputs, news: SamlProviderInputs, changed: readonly string[]): Promise<SamlProviderOutputs> {
+  const body = changedBody(definition, changed, news);
   const path = paths.samlProvider(news.organizationId, id);
   const live =
     Object.keys(body).length > 0

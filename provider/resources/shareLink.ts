@@ -76,9 +76,10 @@ async function read(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<Shar
   return link && refreshed(definition, props, link);
 }
 
-async function update(ctx: Ctx, id: string, olds: ShareLinkOutputs, news: ShareLinkInputs): Promise<ShareLinkOutputs> {
+async function update(ctx: Ctx, id: string, olds: ShareLinkOutputs, news: ShareLinkInputs, changed: readonly string[]): Promise<ShareLinkOutputs> {
   const { organizationId: org, siteId: site } = news;
-  return patchChanged(definition, id, olds, news, {
+  return patchChanged(definition, changed, news, {
+    id,
     patch: (body) => ctx.client.patch(paths.shareLink(org, site, id), { body, schema: ApiShareLink }),
     find: () => findListed(ctx, paths.shareLinks(org, site), ApiShareLink, id),
     where: ` in site ${site}`,

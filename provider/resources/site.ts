@@ -21,7 +21,6 @@ import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedFields } from "../framework/diff";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -175,11 +174,11 @@ async function read(ctx: Ctx, id: string, props: SiteOutputs): Promise<SiteOutpu
   return site && refreshed(definition, props, site);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteOutputs, news: SiteInputs): Promise<SiteOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteOutputs, news: SiteInputs, changed: readonly string[]): Promise<SiteOutputs> {
   const org = news.organizationId;
-  const body = changedBody(definition, olds, news);
+  const body = changedBody(definition, changed, news);
   let site = Object.keys(body).length > 0 ? await ctx.client.patch(paths.site(org, id), { body, schema: ApiSite }) : undefined;
-  if (news.published !== undefined && changedFields(definition.diff, olds, news).includes("published")) {
+  if (news.published !== undefined && changed.includes("published")) {
     try {
       site = await setPublished(ctx, org, id, news.published);
     } catch (e) {

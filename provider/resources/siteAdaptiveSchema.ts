@@ -20,7 +20,6 @@ import { ApiSiteAdaptiveSchema } from "../client";
 import { isUnknown } from "../framework/check";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { changedFields } from "../framework/diff";
 import { field, id, organizationIdField } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
@@ -165,9 +164,9 @@ async function read(ctx: Ctx, id: string, props: SiteAdaptiveSchemaOutputs): Pro
   return schema && refreshed(definition, props, schema);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteAdaptiveSchemaOutputs, news: SiteAdaptiveSchemaInputs): Promise<SiteAdaptiveSchemaOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteAdaptiveSchemaOutputs, news: SiteAdaptiveSchemaInputs, changed: readonly string[]): Promise<SiteAdaptiveSchemaOutputs> {
   const org = news.organizationId;
-  const schema = changedFields(definition.diff, olds, news).includes("jsonSchema")
+  const schema = changed.includes("jsonSchema")
     ? await put(ctx, org, id, news.jsonSchema)
     : await ctx.client.get(paths.adaptiveSchema(org, id), { schema: ApiSiteAdaptiveSchema });
   return definition.outputsOf(declared(news), schema);

@@ -140,9 +140,10 @@ async function read(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Promi
   return link && refreshed(definition, props, link);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteExternalLinkOutputs, news: SiteExternalLinkInputs): Promise<SiteExternalLinkOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteExternalLinkOutputs, news: SiteExternalLinkInputs, changed: readonly string[]): Promise<SiteExternalLinkOutputs> {
   const { organizationId: org, siteId: site } = news;
-  return patchChanged(definition, id, olds, news, {
+  return patchChanged(definition, changed, news, {
+    id,
     patch: (body) => ctx.client.patch(paths.externalLink(org, site, id), { body, schema: ApiSiteExternalLink }),
     find: () => findLink(ctx, org, site, id),
     where: ` in site ${site}`,

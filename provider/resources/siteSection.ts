@@ -18,7 +18,6 @@ import { field, forceDestroyField, id, organizationIdField, text } from "../fram
 import { paths } from "../framework/paths";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
-import { changedFields } from "../framework/diff";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
@@ -165,11 +164,11 @@ async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<Si
   return section && refreshed(definition, props, section);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs): Promise<SiteSectionOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs, changed: readonly string[]): Promise<SiteSectionOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
+  const body = changedBody(definition, changed, news);
   let section = Object.keys(body).length > 0 ? await ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection }) : undefined;
-  if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
+  if (changed.includes("default") && news.default === true) {
     try {
       await makeDefault(ctx, org, site, id);
     } catch (e) {

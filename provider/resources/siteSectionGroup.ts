@@ -18,7 +18,6 @@ import { z } from "zod";
 import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
 import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
@@ -141,14 +140,15 @@ async function converge(ctx: Ctx, org: string, site: string, id: string, wanted:
   });
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs): Promise<SiteSectionGroupOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs, changed: readonly string[]): Promise<SiteSectionGroupOutputs> {
   const { organizationId: org, siteId: site } = news;
-  return patchChanged(definition, id, olds, news, {
+  return patchChanged(definition, changed, news, {
+    id,
     patch: async (body) => answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })),
     find: () => findGroup(ctx, org, site, id),
     where: ` in site ${site}`,
     then: async (group) => {
-      if (news.sections === undefined || !changedFields(definition.diff, olds, news).includes("sections")) return group;
+      if (news.sections === undefined || !changed.includes("sections")) return group;
       try {
         return await converge(ctx, org, site, id, news.sections);
       } catch (e) {

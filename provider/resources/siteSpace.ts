@@ -19,7 +19,6 @@
 import { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
 import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { findListed } from "../framework/lists";
@@ -159,16 +158,16 @@ async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<Site
   return ss && refreshed(definition, props, ss);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs): Promise<SiteSpaceOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs, changed: readonly string[]): Promise<SiteSpaceOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
+  const body = changedBody(definition, changed, news);
   // Repointing changes which space the section shows.
   if (body.spaceId !== undefined) forgetSection(ctx.client, org, site, olds.parentSectionId ?? olds.sectionId);
   let ss = Object.keys(body).length > 0 ? await ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
   const patched = ss !== undefined;
   ss ??= await findListed(ctx, paths.siteSpaces(org, site), ApiSiteSpace, id);
   if (!ss) throw goneFromState(definition, id, ` in site ${site}`);
-  if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
+  if (changed.includes("default") && news.default === true) {
     try {
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {

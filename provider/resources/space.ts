@@ -153,8 +153,8 @@ async function read(ctx: Ctx, id: string, props: SpaceOutputs): Promise<SpaceOut
   return space && !space.deletedAt ? refreshed(definition, props, space) : undefined;
 }
 
-async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInputs): Promise<SpaceOutputs> {
-  return updateInTree(ctx, definition, id, olds, news, at(id));
+async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInputs, changed: readonly string[]): Promise<SpaceOutputs> {
+  return updateInTree(ctx, definition, id, olds, news, changed, at(id));
 }
 
 async function remove(ctx: Ctx, id: string): Promise<void> {

@@ -15,7 +15,6 @@
 import { z } from "zod";
 import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
 import { field, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
@@ -252,9 +251,8 @@ async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutpu
   return members && refreshed(definition, props, view(team, members));
 }
 
-async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs): Promise<TeamOutputs> {
+async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs, changed: readonly string[]): Promise<TeamOutputs> {
   const org = news.organizationId;
-  const changed = changedFields(definition.diff, olds, news);
   if (changed.includes("members")) await sameUserTwice(ctx, org, news.members);
   let team: ApiTeam | undefined;
   if (changed.includes("title")) {
