@@ -109,6 +109,8 @@ export interface SectionRecord extends Base {
   condition?: string;
   icon?: string;
   defaultSiteSpaceId?: string;
+  /** Hidden from the published site (absent: live). */
+  draft?: boolean;
 }
 
 export interface SectionGroupRecord extends Base {

@@ -136,7 +136,7 @@ export class DocsSite extends pulumi.ComponentResource {
           ...withOrg,
           siteId,
           spaceId: spaceOf(s.key, s),
-          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, adoptId: s.adoptId, groupId }),
+          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, draft: s.draft, adoptId: s.adoptId, groupId }),
           ...(s.default ? { default: true } : {}),
         },
         renamable(s),

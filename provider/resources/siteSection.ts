@@ -59,6 +59,11 @@ const inputs = z.object({
     .optional()
     .describe("Short description of the section, at most 256 characters. Removing it clears the description.")
     .register(field, { remove: "clear", create: "patch" }),
+  draft: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe("Whether the section is a draft, hidden from the published site. A section created without it is live; removing it makes the section live.")
+    .register(field, { remove: { reset: false }, create: "post" }),
   groupId: id()
     .optional()
     .describe(
@@ -112,6 +117,7 @@ function live(section: ApiSiteSection, props: Props): Props {
     condition: section.condition ?? undefined,
     description: section.description ?? undefined,
     groupId: section.sectionGroup ?? undefined,
+    draft: section.draft ?? false,
     // Only `default: true` is managed; a declared false must not read as drift when the section is the default.
     default: props.default === true ? section.default === true : props.default,
   };
