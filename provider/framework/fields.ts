@@ -135,3 +135,12 @@ export function forceDestroyField(noun: string, takesAlong: string) {
     )
     .register(field, { local: true });
 }
+
+/** `draft`, for an item of a site's navigation (a section, a group, a link): GitBook's POST takes it, and removing it makes the item live. */
+export function draftField(noun: string) {
+  return z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(`Whether the ${noun} is a draft, hidden from the published site. A ${noun} created without it is live; removing it makes the ${noun} live.`)
+    .register(field, { remove: { reset: false }, create: "post" });
+}

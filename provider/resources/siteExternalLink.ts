@@ -15,7 +15,7 @@ import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -45,11 +45,7 @@ const inputs = z.object({
     )
     // null for the top level.
     .register(field, { wire: "parent", remove: "clear", create: "post" }),
-  draft: z
-    .boolean({ error: "must be a boolean" })
-    .optional()
-    .describe("Whether the link is a draft, hidden from the published site. A link created without it is live; removing it makes the link live.")
-    .register(field, { remove: { reset: false }, create: "post" }),
+  draft: draftField("link"),
   condition: text({ min: 1, max: 1024 })
     .optional()
     .describe("Adaptive-content expression deciding which visitors see the link, 1 to 1024 characters. Removing it shows the link to everyone.")

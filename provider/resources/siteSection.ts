@@ -14,7 +14,7 @@ import { ApiSite, ApiSiteSection } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
@@ -59,11 +59,7 @@ const inputs = z.object({
     .optional()
     .describe("Short description of the section, at most 256 characters. Removing it clears the description.")
     .register(field, { remove: "clear", create: "patch" }),
-  draft: z
-    .boolean({ error: "must be a boolean" })
-    .optional()
-    .describe("Whether the section is a draft, hidden from the published site. A section created without it is live; removing it makes the section live.")
-    .register(field, { remove: { reset: false }, create: "post" }),
+  draft: draftField("section"),
   groupId: id()
     .optional()
     .describe(

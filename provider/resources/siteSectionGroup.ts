@@ -18,7 +18,7 @@ import { z } from "zod";
 import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -38,11 +38,7 @@ const inputs = z.object({
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `box`). Removing it removes the icon.")
     .register(field, { remove: "clear", create: "post" }),
-  draft: z
-    .boolean({ error: "must be a boolean" })
-    .optional()
-    .describe("Whether the group is a draft, hidden from the published site. A group created without it is live; removing it makes the group live.")
-    .register(field, { remove: { reset: false }, create: "post" }),
+  draft: draftField("group"),
   sections: z
     .array(id())
     .superRefine((ids, ctx) => {
