@@ -3,6 +3,8 @@
 // everything the API returns is derived from them at read time by the resource modules
 // (resources/*.ts), so such edits show up in the next response without any cache to invalidate.
 
+import { slugOf } from "../provider/slug";
+
 export const ROLES = ["admin", "create", "review", "edit", "comment", "read"] as const;
 export type Role = (typeof ROLES)[number];
 export const TEAM_ROLES = ["owner", "member"] as const;
@@ -107,6 +109,8 @@ export interface SectionRecord extends Base {
   condition?: string;
   icon?: string;
   defaultSiteSpaceId?: string;
+  /** Hidden from the published site (absent: live). */
+  draft?: boolean;
 }
 
 export interface SectionGroupRecord extends Base {
@@ -655,15 +659,7 @@ export function bySeq<T extends { seq: number }>(items: T[]): T[] {
 
 /** Lower-case ASCII slug of at most `max` characters; "untitled" when nothing is left. */
 export function slugify(text: string, max = 100): string {
-  const slug = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, max)
-    .replace(/-+$/g, "");
-  return slug || "untitled";
+  return slugOf(text, max) || "untitled";
 }
 
 /** `base`, or `base-2`, `base-3`, ... : the first one not in `taken`, kept within `max` characters. */

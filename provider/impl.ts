@@ -5,13 +5,13 @@
  */
 import { ProviderRuntime, type RuntimeOptions } from "./config";
 import * as engine from "./framework/engine";
-import type { ResourceDef } from "./framework/resource";
+import type { Resource } from "./framework/define";
 import { resources } from "./resources";
 import { SHIM_PROTOCOL } from "./shim";
 
-const registry = new Map<string, ResourceDef>(resources.map((r) => [r.kind, r]));
+const registry = new Map<string, Resource>(resources.map((r) => [r.kind, r]));
 
-export function definitionOf(kind: string): ResourceDef {
+export function definitionOf(kind: string): Resource {
   const def = registry.get(kind);
   if (!def) throw new Error(`pulumi-gitbook: unknown resource kind "${kind}" (state written by a newer version of the package?)`);
   return def;

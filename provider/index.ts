@@ -23,7 +23,7 @@ export {
   type ClaimsSchema,
   type ConditionToCheck,
   type ConditionProblem,
-} from "./framework/conditions";
+} from "./resources/conditions";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";

@@ -1,5 +1,5 @@
 // Site sections: the tabs of a site, each created with its first space.
-import { created, deleted, invalid, LIMITS, list, notFound, nullable, ok, required, str, validate, type Router } from "../http";
+import { bool, created, deleted, invalid, LIMITS, list, notFound, nullable, ok, required, str, validate, type Router } from "../http";
 import { slugify, uniqueSlug, type SectionRecord } from "../store";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sectionGroupRef, sitePublishedUrl } from "./siteCommon";
@@ -15,6 +15,7 @@ const SECTION_PATCH = {
   icon: nullable(str(LIMITS.icon)),
   description: nullable(str(LIMITS.sectionDescription)),
   siteSectionGroupId: nullable(str()),
+  draft: bool(),
 };
 
 export function sectionTitle(e: Env, sec: SectionRecord): string {
@@ -33,8 +34,8 @@ export function sectionView(e: Env, sec: SectionRecord) {
     title: sectionTitle(e, sec),
     description: sec.description,
     default: site !== undefined && e.store.defaultSection(site)?.id === sec.id,
-    // Sections created through the API are live (the POST's `draft` defaults to false).
-    draft: false,
+    // The POST's `draft` defaults to false: live.
+    draft: sec.draft === true,
     path: sec.path,
     condition: sec.condition,
     sectionGroup: group?.id,
@@ -57,6 +58,7 @@ export function routes(r: Router<Ctx>): void {
       title: nullable(str(LIMITS.sectionTitle)),
       icon: nullable(str(LIMITS.icon)),
       siteSectionGroupId: str(),
+      draft: bool(),
     });
     const space = spaceRef(c, site.orgId, b.spaceId, "spaceId");
     const group = b.siteSectionGroupId === undefined ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
@@ -70,6 +72,7 @@ export function routes(r: Router<Ctx>): void {
       path: uniqueSlug(slugify(title ?? space.title), taken),
     };
     if (b.icon) section.icon = b.icon;
+    if (b.draft) section.draft = true;
     c.store.sections.set(section.id, section);
     if (group) group.sectionIds.push(section.id);
     // A section never exists without content: its space becomes its first, default site space.
@@ -92,6 +95,7 @@ export function routes(r: Router<Ctx>): void {
     patchOptional(section, "condition", b.condition);
     patchOptional(section, "icon", b.icon);
     patchOptional(section, "description", b.description);
+    if (b.draft !== undefined) section.draft = b.draft;
     if (def) section.defaultSiteSpaceId = def.id;
     // Into a group, or back to the site's top level (null): last there.
     if (b.siteSectionGroupId !== undefined) c.store.setSectionGroup(section, group?.id);

@@ -38,14 +38,15 @@
  *   once its navigation is in place, never empty.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { ShareLink } from "../resources/shareLink";
+import type { z } from "zod";
+import { ShareLink, definition as shareLinkDef } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
-import { SiteExternalLink } from "../resources/siteExternalLink";
+import { SiteExternalLink, definition as externalLinkDef } from "../resources/siteExternalLink";
 import { SitePublication } from "../resources/sitePublication";
-import { SiteSection } from "../resources/siteSection";
-import { SiteSectionGroup } from "../resources/siteSectionGroup";
-import { SiteSpace } from "../resources/siteSpace";
+import { SiteSection, definition as sectionDef } from "../resources/siteSection";
+import { SiteSectionGroup, definition as sectionGroupDef } from "../resources/siteSectionGroup";
+import { SiteSpace, definition as siteSpaceDef } from "../resources/siteSpace";
 import { SiteStructureOrder } from "../resources/siteStructureOrder";
 import { Space } from "../resources/space";
 import { validateTopology, type DocsSiteLink, type DocsSiteSection, type DocsSiteSpace, type DocsSiteTopology } from "./topology";
@@ -126,7 +127,7 @@ export class DocsSite extends pulumi.ComponentResource {
     const addLink = (l: DocsSiteLink, groupId?: pulumi.Input<string>, after?: pulumi.Resource): SiteExternalLink =>
       (links[l.key] = new SiteExternalLink(
         `${name}/${l.key}`,
-        { ...withOrg, siteId, title: l.title, url: l.url, ...defined({ description: l.description, icon: l.icon, draft: l.draft, condition: l.condition, adoptId: l.adoptId, groupId }) },
+        { ...withOrg, siteId, title: l.title, url: l.url, ...passThrough(externalLinkDef, l), ...defined({ groupId }) },
         { ...renamable(l), ...(after ? { dependsOn: [after] } : {}) },
       ));
     const addSection = (s: DocsSiteSection, groupId?: pulumi.Input<string>): SiteSection => {
@@ -136,7 +137,8 @@ export class DocsSite extends pulumi.ComponentResource {
           ...withOrg,
           siteId,
           spaceId: spaceOf(s.key, s),
-          ...defined({ title: s.title, path: s.path, icon: s.icon, description: s.description, condition: s.condition, adoptId: s.adoptId, groupId }),
+          ...passThrough(sectionDef, s),
+          ...defined({ groupId }),
           ...(s.default ? { default: true } : {}),
         },
         renamable(s),
@@ -150,7 +152,7 @@ export class DocsSite extends pulumi.ComponentResource {
             siteId,
             sectionId: section.id,
             spaceId: spaceOf(`${s.key}/${ss.key}`, ss),
-            ...defined({ path: ss.path, condition: ss.condition, adoptId: ss.adoptId }),
+            ...passThrough(siteSpaceDef, ss),
             ...(ss.default ? { default: true } : {}),
           },
           { parent: this, ...aliased(siteSpaceNames(name, s, ss).slice(1)) },
@@ -170,7 +172,8 @@ export class DocsSite extends pulumi.ComponentResource {
       if (e.type === "group") {
         const group = new SiteSectionGroup(
           `${name}/${e.key}`,
-          { ...withOrg, siteId, title: e.title, ...defined({ icon: e.icon, draft: e.draft, adoptId: e.adoptId }) },
+          // The entry's `sections` are its children, not the group's `sections` input (their IDs).
+          { ...withOrg, siteId, title: e.title, ...passThrough(sectionGroupDef, e, ["sections"]) },
           renamable(e),
         );
         groups[e.key] = group;
@@ -214,7 +217,7 @@ export class DocsSite extends pulumi.ComponentResource {
 
     const shareLinks: Record<string, ShareLink> = {};
     for (const l of topology.shareLinks ?? []) {
-      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...defined({ active: l.active, adoptId: l.adoptId }) }, renamable(l));
+      shareLinks[l.key] = new ShareLink(`${name}/${l.key}`, { ...withOrg, siteId, name: l.name, ...passThrough(shareLinkDef, l) }, renamable(l));
     }
 
     // A plain boolean (validateTopology refuses an Output here): whether to manage publication at all is decided now.
@@ -326,4 +329,15 @@ function byKey(entries: readonly (readonly [string, pulumi.Output<string | undef
 /** The entries whose value is not undefined: an absent field must stay absent in the resource's inputs. */
 function defined<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/**
+ * What an entry passes to its child: each setting it holds that the child's kind declares as an input,
+ * so a field added to the kind passes through with no change here (the topology's schema, which takes
+ * it from the kind's, lets it in). The component supplies the site, section, group, space and default
+ * itself; `also` names further entry keys that mean something else on the entry.
+ */
+function passThrough(kind: { schema: z.ZodObject }, entry: object, also: readonly string[] = []): Record<string, unknown> {
+  const supplied = ["organizationId", "siteId", "sectionId", "groupId", "spaceId", "default", ...also];
+  return defined(Object.fromEntries(Object.entries(entry).filter(([k]) => k in kind.schema.shape && !supplied.includes(k))));
 }

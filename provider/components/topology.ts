@@ -17,7 +17,7 @@ import { definition as space, type SpaceArgs } from "../resources/space";
 import { definition as sectionGroup } from "../resources/siteSectionGroup";
 import { definition as externalLink } from "../resources/siteExternalLink";
 import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
-import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../framework/conditions";
+import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
 
@@ -59,6 +59,7 @@ export interface DocsSiteSection extends Renamable {
   icon?: In<string>;
   description?: In<string>;
   condition?: In<string>;
+  draft?: In<boolean>;
   default?: boolean;
   adoptId?: In<string>;
   siteSpaces?: DocsSiteSiteSpace[];
@@ -182,6 +183,7 @@ export const docsSiteSectionSchema = z.strictObject({
   icon: siteSection.schema.shape.icon,
   description: siteSection.schema.shape.description,
   condition: siteSection.schema.shape.condition,
+  draft: siteSection.schema.shape.draft,
   default: plainDefault("section of the site"),
   adoptId: siteSection.schema.shape.adoptId,
   siteSpaces: z

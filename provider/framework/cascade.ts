@@ -12,8 +12,7 @@
  * `forceDestroy` is read from the outputs state recorded, which is why a change to it alone is an
  * update (with no request) rather than nothing.
  */
-import type { z } from "zod";
-import { getOrUndefined, type Ctx, type Props } from "./resource";
+import type { Ctx, Props } from "./resource";
 
 /** An object a delete would take along, as the error names it. */
 export interface HeldObject {
@@ -44,20 +43,5 @@ export async function refuseCascade(def: { kind: string; cascade?: Cascade }, ct
       `(made outside this stack, or declared with a fixed ID instead of this ${def.kind}'s id output): ${list}. ${def.cascade.consequence} Nothing was deleted. ` +
       `Move or delete ${them} first (for a resource of this program: name this ${def.kind} by its id output, so that Pulumi handles it first), ` +
       `or, to delete ${them} with it, set forceDestroy: true on this ${def.kind} and run \`pulumi up\` before deleting it.`,
-  );
-}
-
-/**
- * A whole listing read now, page by page: never the client's shared copy (listAll), which a read
- * earlier in this process may have left from before an edit in the app. Undefined when the list's
- * parent is gone (404).
- */
-export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>): Promise<T[] | undefined> {
-  return getOrUndefined(
-    (async () => {
-      const out: T[] = [];
-      for await (const x of ctx.client.paginate(path, item)) out.push(x);
-      return out;
-    })(),
   );
 }

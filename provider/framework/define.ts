@@ -8,12 +8,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { providerFor } from "../shim";
-import { FORCE_DESTROY, type Cascade } from "./cascade";
+import { type Cascade, FORCE_DESTROY } from "./cascade";
 import type { DiffRules } from "./diff";
-import { ruleOf, type FieldRule } from "./fields";
+import { adoptIdField, ruleOf, type FieldRule } from "./fields";
 import { checkProgramConfig } from "../programConfig";
 import { checked, gated } from "./program";
-import { DECLARED_KEY, resourceProps, type CreateSpec, type Ctx, type PatchRules, type Props, type ResourceDef } from "./resource";
+import type { CreateSpec } from "./createOnce";
+import type { PatchRules } from "./patch";
+import { type Ctx, type Props, resourceProps } from "./resource";
+import { DECLARED_KEY } from "./state";
 
 /**
  * What tells a create's object from its namesakes: the objects a create with these inputs could have
@@ -54,6 +57,11 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   inputs: S;
   /** Outputs that are not inputs, and live fields restated with the type the object always has. */
   outputs: OS;
+  /**
+   * The kind can bring an existing object under management: defineResource adds `adoptId` to its
+   * inputs (see adoptIdField), with this wording when it is a string.
+   */
+  adoptable?: true | string;
   /** The replacement would collide with the old object, so the old one must go first. */
   deleteBeforeReplace?: boolean;
   /**
@@ -67,12 +75,24 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   live(obj: T, props: Props): Props;
   /** The outputs-schema part of the outputs, from the object (and the resource's recorded props). */
   computed(obj: T, props: Props): z.output<OS>;
-  prepare?: ResourceDef["prepare"];
+  /**
+   * Runs at check on inputs the schema accepted: completes them from outside the program (an
+   * OpenAPI spec's file is hashed), or fails naming the property.
+   */
+  prepare?(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
   create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
+  /**
+   * Live outputs for the object, with every input field present in `props` refreshed from the API;
+   * undefined when the object is gone.
+   */
   read(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<Outputs<S, OS> | undefined>;
-  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>): Promise<Outputs<S, OS>>;
+  /**
+   * Converges the object from `olds` (outputs) to `news` (inputs), sending only what changed:
+   * `changed`, the fields the engine found changed (diff.ts), once for the call.
+   */
+  update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>, changed: readonly string[]): Promise<Outputs<S, OS>>;
+  /** Idempotent. */
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
-  toInputs?(outs: Outputs<S, OS>): Props;
   /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
   cascade?: Cascade;
   /** For kinds whose create POSTs a new object (sending it twice makes two); absent for kinds set by a PUT. */
@@ -91,37 +111,53 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   shown?(args: Props): Props;
 }
 
-/** A declared resource: the engine's ResourceDef plus what the recipes need. */
+/**
+ * A declared resource: what the engine calls (engine.ts) and what the recipes need, all derived by
+ * defineResource from its ResourceSpec.
+ */
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
-  extends ResourceDef<Inputs<S>, Outputs<S, OS>> {
+  extends Pick<
+    ResourceSpec<S, OS, T>,
+    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram" | "shown"
+  > {
+  /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
-  noun: string;
-  summary: string;
   outputs: OS;
-  patch: PatchRules;
+  diff: DiffRules;
+  patch: PatchRules & CreateRules;
   /** Output names that are secrets. */
   secretOutputs: string[];
-  live(obj: T, props: Props): Props;
+  /** Engine fields (FieldRule.engine) whose recorded value refresh keeps: `adoptId`. */
+  recordedEngineFields: readonly string[];
   /** The outputs for an object: `declaredInputs` (as recorded or as refreshed), then what the object says. */
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
-  lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
-  inProgram?: ResourceSpec<S, OS, T>["inProgram"];
   /** Input fields shown in plans only (FieldRule `display`): outside `diff.fields`, kept by refresh. */
   display: string[];
-  shown?: ResourceSpec<S, OS, T>["shown"];
 }
 
-/** Inputs that steer the provider and are never compared or sent. */
-const ENGINE_FIELDS = new Set(["adoptId", "allowReplacement"]);
+/** What a create sends, by FieldRule.create. */
+export interface CreateRules {
+  /** Fields the creating request carries. */
+  post: readonly string[];
+  /** Fields the one PATCH after it carries. */
+  afterCreate: readonly string[];
+}
 
+/** The input schema of an adoptable kind: its own fields and `adoptId`. */
+export type WithAdoptId<S extends z.ZodObject> = z.ZodObject<S["shape"] & { adoptId: ReturnType<typeof adoptIdField> }>;
+
+export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(
+  spec: ResourceSpec<S, OS, T> & { adoptable: true | string },
+): Resource<WithAdoptId<S>, OS, T>;
+export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T>;
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
-  const shape = spec.inputs.shape as Record<string, z.ZodType>;
-  const all = Object.entries(shape)
-    .filter(([name]) => !ENGINE_FIELDS.has(name))
-    .map(([name, schema]): [string, FieldRule] => [name, ruleOf(schema)]);
+  // safeExtend keeps the object's own refinements (a space's emoji-or-icon rule).
+  const schema = (spec.adoptable ? spec.inputs.safeExtend({ adoptId: adoptIdField(spec.adoptable === true ? undefined : spec.adoptable) }) : spec.inputs) as S;
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const all = Object.entries(shape).map(([name, s]): [string, FieldRule] => [name, ruleOf(s)]);
   const display = all.filter(([, r]) => r.display === true).map(([n]) => n);
-  // What plans only show is neither compared nor sent.
-  const rules = all.filter(([, r]) => r.display !== true);
+  // Engine fields steer the provider: never compared, sent or read; what plans only show is neither compared nor sent.
+  const rules = all.filter(([, r]) => r.engine === undefined && r.display !== true);
   const named = (pred: (r: FieldRule) => boolean) => rules.filter(([, r]) => pred(r)).map(([n]) => n);
   const diff: DiffRules = {
     fields: rules.map(([n]) => n),
@@ -134,11 +170,16 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
   };
   const onRemove: Props = {};
   for (const [n, r] of rules) if (typeof r.remove === "object") onRemove[n] = r.remove.reset;
-  const patch: PatchRules = {
+  const wire: Record<string, string> = {};
+  for (const [n, r] of rules) if (r.wire) wire[n] = r.wire;
+  const patch: PatchRules & CreateRules = {
     patchable: named((r) => (r.change ?? "update") === "update" && r.local !== true),
     nullable: named((r) => r.remove === "clear"),
     onRemove,
     nullValues: diff.nullValues ?? [],
+    wire,
+    post: named((r) => r.create === "post"),
+    afterCreate: named((r) => r.create === "patch"),
   };
   if (spec.cascade && !(FORCE_DESTROY in shape)) throw new Error(`${spec.kind}: a kind whose delete takes others along must declare ${FORCE_DESTROY} (forceDestroyField)`);
   const outputShape = spec.outputs.shape as Record<string, z.ZodType>;
@@ -146,11 +187,12 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     kind: spec.kind,
     noun: spec.noun,
     summary: spec.summary,
-    schema: spec.inputs,
+    schema,
     outputs: spec.outputs,
     diff,
     patch,
     secretOutputs: Object.keys(outputShape).filter((k) => ruleOf(outputShape[k]!).secret === true),
+    recordedEngineFields: all.filter(([, r]) => r.engine === "recorded").map(([n]) => n),
     live: spec.live,
     // The one place a resource's outputs are assembled from its parts, with which live fields the
     // program declared (the outputs hold every live field's value either way; see DECLARED_KEY).
@@ -166,7 +208,6 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     read: spec.read,
     update: spec.update,
     delete: spec.delete,
-    toInputs: spec.toInputs,
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
     inProgram: spec.inProgram,

@@ -1,6 +1,6 @@
 /**
  * Runs one provider call for one resource kind: the bridge between the host's dynamic-provider
- * protocol and a ResourceDef. Everything resource-independent about Pulumi's contract lives here:
+ * protocol and a Resource. Everything resource-independent about Pulumi's contract lives here:
  * `{}` from read when the object is gone, inputs returned from read so refresh shows drift, outputs
  * free of undefined, `__provider` kept on partial failures, the token checked before any request.
  */
@@ -9,27 +9,17 @@ import type { ConfigSource, ProviderRuntime } from "../config";
 import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
-import { explainFailure } from "./failure";
 import { refuseCascade } from "./cascade";
-import {
-  ADOPT_KEY,
-  adoptTargetMissing,
-  asDeclared,
-  cleanOutputs,
-  NAME_KEY,
-  PartialFailure,
-  pickInputs,
-  withDeclaredLive,
-  type Ctx,
-  type Props,
-  type ResourceDef,
-} from "./resource";
+import type { Resource } from "./define";
+import { explainFailure, PartialFailure } from "./failure";
+import { NAME_KEY, type Ctx, type Props } from "./resource";
+import { ADOPT_KEY, asDeclared, cleanOutputs, pickInputs, withDeclaredLive } from "./state";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
 }
 
-function schemaFields(def: ResourceDef): string[] {
+function schemaFields(def: Resource): string[] {
   return Object.keys(def.schema.shape);
 }
 
@@ -64,7 +54,7 @@ export async function configure(rt: ProviderRuntime, req: { config?: ConfigSourc
  * adopt the very object it replaces: diff refuses such a replacement while `adoptId` is set, reading
  * ADOPT_KEY, so no create ever has to know whether it is a replacement.
  */
-export async function check(rt: ProviderRuntime, def: ResourceDef, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
+export async function check(rt: ProviderRuntime, def: Resource, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkInputs(def.schema, news, rt.config());
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
   const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
@@ -90,12 +80,12 @@ function knownCtx(rt: ProviderRuntime): Ctx | undefined {
 }
 
 /** Records that a resource of this deployment holds the object (see claims.ts). */
-function hold(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props, declaredInProgram: boolean): void {
+function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean): void {
   const c = knownCtx(rt);
   if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram);
 }
 
-export async function diff(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   const d = diffProps(def.diff, olds, news);
   if (d.replaces.length > 0 && typeof news[ADOPT_KEY] === "string") {
     throw explainFailure(
@@ -120,7 +110,7 @@ export async function diff(rt: ProviderRuntime, def: ResourceDef, id: string, ol
  * content deletes it with that content (a space's pages go to GitBook's trash), so it is never a
  * line among others in a preview: the diff fails, before any request, until the program opts in.
  */
-function refusedReplacement(def: ResourceDef, id: string, replaces: readonly string[], news: Props): string | undefined {
+function refusedReplacement(def: Resource, id: string, replaces: readonly string[], news: Props): string | undefined {
   if (!def.holds || replaces.length === 0 || news.allowReplacement === true) return undefined;
   const fields = replaces.join(", ");
   return (
@@ -130,7 +120,7 @@ function refusedReplacement(def: ResourceDef, id: string, replaces: readonly str
   );
 }
 
-export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
+export async function create(rt: ProviderRuntime, def: Resource, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   try {
     const c = ctx(rt);
     const adoptId = inputs.adoptId;
@@ -139,7 +129,8 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
       const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
-      const fixed = changedFields(def.diff, live, inputs).filter((f) => def.diff.replaceOn.includes(f));
+      const changed = changedFields(def.diff, live, inputs);
+      const fixed = changed.filter((f) => def.diff.replaceOn.includes(f));
       if (fixed.length > 0) {
         const has = fixed.map((f) => `${f}=${JSON.stringify(live[f] ?? null)}`).join(", ");
         throw new Error(
@@ -148,7 +139,7 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
         );
       }
       hold(rt, def, adoptId, live, true);
-      const outs = await def.update(c, adoptId, live, stripProvider(inputs));
+      const outs = await def.update(c, adoptId, live, stripProvider(inputs), changed);
       hold(rt, def, adoptId, outs, true);
       return { id: adoptId, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
     }
@@ -161,7 +152,7 @@ export async function create(rt: ProviderRuntime, def: ResourceDef, inputs: Prop
   }
 }
 
-export async function read(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+export async function read(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   let live: Props | undefined;
   try {
     live = await def.read(ctx(rt), id, stripProvider(props));
@@ -173,11 +164,11 @@ export async function read(rt: ProviderRuntime, def: ResourceDef, id: string, pr
   hold(rt, def, id, live, false);
   const outs = cleanOutputs({ ...live, ...nameOf(props) });
   // Only what the program declares: an undeclared live field's output is not an input (see DECLARED_KEY).
-  const inputs = def.toInputs ? def.toInputs(outs) : pickInputs(schemaFields(def), asDeclared(def.diff.liveFields ?? [], outs), def.diff.nullValues);
+  const inputs = pickInputs(schemaFields(def), asDeclared(def.diff.liveFields ?? [], outs), def.diff.nullValues);
   return { id, props: outs, inputs: cleanOutputs({ ...inputs, ...nameOf(props) }) } as pulumi.dynamic.ReadResult;
 }
 
-export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+export async function update(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const local = def.diff.localFields ?? [];
   const changed = changedFields(def.diff, olds, news);
   if (changed.length > 0 && changed.every((f) => local.includes(f))) {
@@ -190,7 +181,7 @@ export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, 
     return { outs: cleanOutputs(outs) };
   }
   try {
-    const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news));
+    const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news), changed);
     hold(rt, def, id, outs, true);
     return { outs: cleanOutputs({ ...outs, ...nameOf(news) }) };
   } catch (e) {
@@ -199,7 +190,7 @@ export async function update(rt: ProviderRuntime, def: ResourceDef, id: string, 
   }
 }
 
-export async function remove(rt: ProviderRuntime, def: ResourceDef, id: string, props: Props): Promise<void> {
+export async function remove(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<void> {
   const c = ctx(rt);
   try {
     await refuseCascade(def, c, id, props);
@@ -214,4 +205,9 @@ export async function remove(rt: ProviderRuntime, def: ResourceDef, id: string, 
 function stripProvider(p: Props): Props {
   const { __provider: _provider, [NAME_KEY]: _name, [ADOPT_KEY]: _adopt, ...rest } = p;
   return rest;
+}
+
+/** Error for an `adoptId` naming nothing. */
+function adoptTargetMissing(kind: string, id: string): Error {
+  return new Error(`${kind}: adoptId "${id}" names no existing object in this organization; remove adoptId to create a new one.`);
 }

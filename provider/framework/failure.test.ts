@@ -7,13 +7,14 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AuthError, ConnectionError, ValidationError } from "../client";
 import { ConfigError } from "../config";
-import { explainFailure } from "./failure";
-import { NAME_KEY, PartialFailure, resourceProps, type ResourceDef } from "./resource";
+import type { Resource } from "./define";
+import { explainFailure, PartialFailure } from "./failure";
+import { NAME_KEY, resourceProps } from "./resource";
 
 const def = {
   kind: "SiteSection",
   schema: z.object({ siteId: z.string(), spaceId: z.string(), title: z.string().optional() }),
-} as unknown as ResourceDef;
+} as unknown as Resource;
 const named = { [NAME_KEY]: "docs/guides", siteId: "site_1", spaceId: "spc_nope" };
 const post = { method: "POST", path: "/v1/orgs/o/sites/site_1/sections" };
 
@@ -35,7 +36,7 @@ describe("a failure's message", () => {
   it("says what became of a partly created object, and that it is kept, below the cause", () => {
     const cause = new ValidationError(400, "add: unknown user \"grace@acme.test\" (not a member of this organization)", { method: "PUT", path: "/v1/orgs/o/teams/team_1/members" }, false);
     const e = new PartialFailure("team_1", {}, [`team team_1 exists but its membership could not be applied: ${cause.message}`], { cause, field: "members", apiFields: ["add"] });
-    const team = { kind: "Team", schema: z.object({ title: z.string(), members: z.array(z.string()) }) } as unknown as ResourceDef;
+    const team = { kind: "Team", schema: z.object({ title: z.string(), members: z.array(z.string()) }) } as unknown as Resource;
     const out = explainFailure(team, { [NAME_KEY]: "docs-writers" }, undefined, e) as PartialFailure;
     const expected = [
       'Team docs-writers: members: unknown user "grace@acme.test" (not a member of this organization)',

@@ -11,7 +11,8 @@
  */
 import { GitbookError } from "../client";
 import { ConfigError } from "../config";
-import { NAME_KEY, PartialFailure, type Props, type ResourceDef } from "./resource";
+import type { Resource } from "./define";
+import { NAME_KEY, type Props } from "./resource";
 
 /** `Team docs-writers`, or `Team team_x3` where the program's name is not known (refresh, destroy), or `Team`. */
 export function resourceLabel(kind: string, props: Props | undefined, id?: string): string {
@@ -32,7 +33,7 @@ function apiError(e: unknown): GitbookError | undefined {
  * Which input of the resource an API message is about: the API names a body field first
  * (`spaceId: no space "spc_x" in this organization`), which is the input of the same name.
  */
-function fieldOf(def: ResourceDef, api: GitbookError, tagged?: { field: string; apiFields: readonly string[] }): { field: string; cause: string } | undefined {
+function fieldOf(def: Resource, api: GitbookError, tagged?: { field: string; apiFields: readonly string[] }): { field: string; cause: string } | undefined {
   const m = /^([A-Za-z][\w]*)((?:\.[\w]+|\[\d+\])*): (.+)$/s.exec(api.apiMessage);
   if (!m) return undefined;
   // A body field of a request made for one input (a team's `add` list is its `members`).
@@ -47,7 +48,7 @@ function fieldOf(def: ResourceDef, api: GitbookError, tagged?: { field: string; 
  * input is to blame. Returns the same object: its class, and the id and properties of a partial
  * failure, are what the engine needs.
  */
-export function explainFailure(def: ResourceDef, props: Props | undefined, id: string | undefined, e: unknown): unknown {
+export function explainFailure(def: Resource, props: Props | undefined, id: string | undefined, e: unknown): unknown {
   // A malformed setting is about no resource: every call fails with the same words, naming the setting.
   if (!(e instanceof Error) || e instanceof ConfigError || (e as { explained?: boolean }).explained) return e;
   const partial = e instanceof PartialFailure ? e : undefined;
@@ -84,3 +85,38 @@ export function explainFailure(def: ResourceDef, props: Props | undefined, id: s
 function stripKind(kind: string, message: string): string {
   return message.startsWith(`${kind}: `) ? message.slice(kind.length + 2) : message;
 }
+
+/**
+ * Thrown when the object exists but could not be fully converged: the engine keeps it in state with
+ * these outputs and reasons, and the next run picks up from there.
+ */
+export class PartialFailure extends Error {
+  readonly id: string;
+  properties: Props;
+  /** What the engine shows; rewritten, like the message, so the first line names resource, input and cause. */
+  reasons: string[];
+  /** The input the failure is about, when the failed request served one input (e.g. `members`). */
+  readonly field?: string;
+  /** Body fields of that request which the API may name for it (a team's `add`, `remove`, `memberships`). */
+  readonly apiFields: readonly string[];
+  /**
+   * @param opts.cause the error that stopped the step, when there is one: the message the user sees
+   *   leads with it (see failure.ts).
+   */
+  constructor(id: string, properties: Props, reasons: string[], opts: { cause?: unknown; field?: string; apiFields?: readonly string[] } = {}) {
+    super(reasons.join("; "), opts.cause !== undefined ? { cause: opts.cause } : undefined);
+    this.name = "PartialFailure";
+    this.id = id;
+    this.properties = properties;
+    this.reasons = reasons;
+    if (opts.field) this.field = opts.field;
+    this.apiFields = opts.apiFields ?? [];
+  }
+}
+
+
+/** The object exists but a follow-up write failed: keep it in state with what it really has. */
+export function settingsFailed(what: string, id: string, outs: Props, cause: unknown): PartialFailure {
+  return new PartialFailure(id, outs, [`${what} ${id} was created but its settings could not be applied: ${(cause as Error).message}`], { cause });
+}
+

@@ -41,6 +41,20 @@ export interface FieldRule {
    * recorded in state, and kept by refresh as the resource's `live` rewrites it.
    */
   display?: true;
+  /**
+   * Steers this provider, not the object: never compared, sent to GitBook or read from it.
+   * `recorded`: refresh keeps the value state recorded (adoptId). `run`: it means something only to the
+   * run that declares it, and refresh does not keep it (allowReplacement).
+   */
+  engine?: "recorded" | "run";
+  /** The field's name in GitBook's request bodies, where it is not the input's (a link's `groupId` is sent as `parent`). */
+  wire?: string;
+  /**
+   * How a create sends a declared value: `post`, in the creating request's body (postBody); `patch`,
+   * in the one PATCH that follows it (patchAfterCreate), because the POST cannot carry it. Unset: the
+   * framework does not send it at creation (a path parameter, or a field the kind's create sends itself).
+   */
+  create?: "post" | "patch";
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */
@@ -97,13 +111,19 @@ export const allowReplacementField = z
   .optional()
   .describe(
     "Allow a plan to replace this object. A change that GitBook cannot make in place (only `organizationId`) replaces the object, which deletes it with what it holds; without this field such a plan fails at preview, naming the object and the field, and nothing is sent. Set it to `true` only for the run that is meant to replace it. Never compared or sent: adding or removing it changes nothing by itself.",
-  );
+  )
+  .register(field, { engine: "run" });
 
-export const adoptIdField = id()
-  .optional()
-  .describe(
-    "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing; but a change that replaces the resource fails at preview while adoptId is still set (in a replacement it would name the object being replaced): remove it, and the replacement creates a new object.",
-  );
+const ADOPT_ID_DESCRIPTION =
+  "ID of an existing object to bring under management instead of creating a new one (dynamic providers cannot use `pulumi import`). Used only when the resource is not yet in state: the object is read, and only the inputs the program declares are updated. Once the resource is in state the field is ignored, so a change to it does nothing; but a change that replaces the resource fails at preview while adoptId is still set (in a replacement it would name the object being replaced): remove it, and the replacement creates a new object.";
+
+/**
+ * `adoptId`, which defineResource adds to every kind that declares `adoptable` (engine.create adopts
+ * with it): `description` is the kind's own wording, where adopting means more than the default says.
+ */
+export function adoptIdField(description = ADOPT_ID_DESCRIPTION) {
+  return id().optional().describe(description).register(field, { engine: "recorded" });
+}
 
 /**
  * `forceDestroy`, for a kind whose delete GitBook carries out on other objects too (see
@@ -120,4 +140,13 @@ export function forceDestroyField(noun: string, takesAlong: string) {
         "Never sent to GitBook: changing it sends no request.",
     )
     .register(field, { local: true });
+}
+
+/** `draft`, for an item of a site's navigation (a section, a group, a link): GitBook's POST takes it, and removing it makes the item live. */
+export function draftField(noun: string) {
+  return z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(`Whether the ${noun} is a draft, hidden from the published site. A ${noun} created without it is live; removing it makes the ${noun} live.`)
+    .register(field, { remove: { reset: false }, create: "post" });
 }

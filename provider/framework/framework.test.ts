@@ -10,7 +10,9 @@ import { createProvider } from "../impl";
 import { checkInputs, UNKNOWN } from "./check";
 import { diffProps } from "./diff";
 import * as engine from "./engine";
-import { ADOPT_KEY, PartialFailure, type ResourceDef } from "./resource";
+import type { Resource } from "./define";
+import { PartialFailure } from "./failure";
+import { ADOPT_KEY } from "./state";
 
 const source = (cfg: Record<string, string>) => ({ get: (k: string) => cfg[k] });
 const saved = { ...process.env };
@@ -153,7 +155,8 @@ describe("diff", () => {
 });
 
 describe("engine", () => {
-  const fake = (over: Partial<ResourceDef>): ResourceDef => ({
+  const fake = (over: Partial<Resource>): Resource =>
+    ({
     kind: "Fake",
     schema: z.object({}),
     diff: { fields: [], replaceOn: [] },
@@ -162,7 +165,7 @@ describe("engine", () => {
     update: async () => ({}),
     delete: async () => undefined,
     ...over,
-  });
+    }) as unknown as Resource;
   beforeEach(() => configureFrom(source({ "gitbook:token": "t", "gitbook:apiUrl": "http://127.0.0.1:9" })));
 
   it("keeps adoptId for a resource not in state yet, and moves it out of the inputs once the resource is in state", async () => {

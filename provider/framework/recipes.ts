@@ -1,12 +1,14 @@
 /**
- * The steps every resource's CRUD is made of, written once: finishing a create with the writes its
- * POST cannot carry, reading an object the API only lists, refreshing recorded outputs from an object,
- * the PATCH body of an update, and the error for an object gone from under its state.
+ * The steps every resource's CRUD is made of, written once: the creating request's body, finishing a
+ * create with the writes its POST cannot carry, refreshing recorded outputs from an object, the PATCH
+ * body of an update and the update itself, and the error for an object gone from under its state.
  */
 import type { z } from "zod";
-import { changedFields, type DiffRules } from "./diff";
 import type { Inputs, Outputs, Resource } from "./define";
-import { asDeclared, declared, getOrUndefined, PartialFailure, patchBody, refreshDeclared, settingsFailed, type Ctx, type PatchRules, type Props } from "./resource";
+import { PartialFailure, settingsFailed } from "./failure";
+import { patchBody, type PatchRules } from "./patch";
+import type { Props } from "./resource";
+import { asDeclared, declared, refreshDeclared } from "./state";
 
 /**
  * After the create request: the follow-up writes (the one PATCH for what POST cannot carry, a
@@ -34,25 +36,72 @@ export async function finishCreate<S extends z.ZodObject, OS extends z.ZodObject
   return { id: latest.id, outs: def.outputsOf(given, latest) };
 }
 
+/**
+ * The creating request's body: each declared field the POST carries (FieldRule.create "post"), under
+ * its wire name. Only what the program declares: GitBook's defaults apply to the rest.
+ */
+export function postBody(def: { patch: PatchRules & { post: readonly string[] } }, given: Props): Props {
+  const body: Props = {};
+  for (const f of def.patch.post) if (given[f] !== undefined) body[def.patch.wire?.[f] ?? f] = given[f];
+  return body;
+}
+
+/**
+ * finishCreate's follow-up for a kind whose POST cannot carry every field: one PATCH (`patch`) of the
+ * declared `create: "patch"` fields, when any is declared (nothing is cleared on a new object), then
+ * `then`, a write of its own (making it the default), on the object as the PATCH left it: it answers
+ * the object as it leaves it, or undefined when it wrote nothing.
+ */
+export function patchAfterCreate<S extends z.ZodObject, OS extends z.ZodObject, T extends { id: string }>(
+  def: Resource<S, OS, T>,
+  given: Inputs<S>,
+  patch: (id: string, body: Props) => Promise<T>,
+  then?: (latest: T) => Promise<T | undefined>,
+): (created: T, advance: (next: T) => void) => Promise<void> {
+  return async (created, advance) => {
+    const { patchable, nullValues, wire } = def.patch;
+    const body = patchBody(def.patch.afterCreate, given as Props, { patchable, nullValues, wire });
+    let latest = created;
+    if (Object.keys(body).length > 0) advance((latest = await patch(created.id, body)));
+    const next = await then?.(latest);
+    if (next !== undefined) advance(next);
+  };
+}
+
 /** The recorded outputs with every declared input refreshed from the object (what read returns). */
 export function refreshed<S extends z.ZodObject, OS extends z.ZodObject, T>(def: Resource<S, OS, T>, props: Props, obj: T): Outputs<S, OS> {
   const own = asDeclared(def.diff.liveFields ?? [], props);
   const live = def.live(obj, own);
   // Provider-local settings are never GitBook's: what state recorded stands.
   for (const f of def.diff.localFields ?? []) delete live[f];
-  const inputs = refreshDeclared([...def.diff.fields, ...def.display, "adoptId"], own, live);
+  const inputs = refreshDeclared([...def.diff.fields, ...def.display, ...def.recordedEngineFields], own, live);
   return def.outputsOf(inputs, obj, { ...own, ...inputs });
 }
 
 /** The PATCH body that converges what changed: new values, null to clear, or the API's default. Empty when nothing PATCHable changed. */
-export function changedBody(def: { diff: DiffRules; patch: PatchRules }, olds: Props, news: Props): Props {
-  return patchBody(changedFields(def.diff, olds, news), news, def.patch);
+export function changedBody(def: { patch: PatchRules }, changed: readonly string[], news: Props): Props {
+  return patchBody(changed, news, def.patch);
 }
 
-/** One object of a listing (the API has no GET for it); the client shares the listing between concurrent reads. Undefined when the list's parent is gone too. */
-export async function findListed<T extends { id: string }>(ctx: Ctx, path: string, schema: z.ZodType<T>, id: string): Promise<T | undefined> {
-  const all = await getOrUndefined(ctx.client.listAll(path, schema));
-  return all?.find((x) => x.id === id);
+/**
+ * The update of a kind that GitBook changes with one PATCH: the PATCH of what changed (none when
+ * nothing PATCHable did), then `then`, the steps a PATCH cannot take (a group's sections), given the
+ * object the PATCH answered (undefined when none was sent) and answering the object as they leave it
+ * (undefined when they do not know it); failing that, the object as `find` reads it. The outputs are
+ * the declared inputs over that object.
+ */
+export async function patchChanged<S extends z.ZodObject, OS extends z.ZodObject, T>(
+  def: Resource<S, OS, T>,
+  changed: readonly string[],
+  news: Inputs<S>,
+  io: { id: string; patch(body: Props): Promise<T>; find(): Promise<T | undefined>; where?: string; then?(patched: T | undefined): Promise<T | undefined> },
+): Promise<Outputs<S, OS>> {
+  const body = changedBody(def, changed, news as Props);
+  let obj = Object.keys(body).length > 0 ? await io.patch(body) : undefined;
+  if (io.then) obj = await io.then(obj);
+  obj ??= await io.find();
+  if (obj === undefined) throw goneFromState(def, io.id, io.where);
+  return def.outputsOf(declared(news as Props), obj);
 }
 
 /** An update found the object gone from under its state. */

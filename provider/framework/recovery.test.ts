@@ -7,7 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { AmbiguousRequestError, ConnectionError, type GitbookClient } from "../client";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
-import { AmbiguousCreateError, createOnce, type Ctx } from "./resource";
+import { AmbiguousCreateError, createOnce } from "./createOnce";
+import type { Ctx } from "./resource";
 
 let env: ProviderEnv;
 beforeAll(async () => {

@@ -307,7 +307,7 @@ describe("generateProgram", () => {
     expect(refused.notes).toEqual([expect.stringMatching(/^Site "Acme Docs": its visitor schema was not imported \(jsonSchema\.properties\.plan\.description /)]);
   });
 
-  it("says what the navigation holds that it cannot declare", () => {
+  it("says what the navigation holds that it cannot declare, and declares a draft section as one", () => {
     const s = site({ unknownItems: [{ id: "x_1", object: "site-widget" }] });
     s.sections[0]!.draft = true;
     s.sectionGroups.push({ id: "grp_2", title: "Inner", draft: false, groupId: "grp_1", itemIds: [] });
@@ -315,7 +315,7 @@ describe("generateProgram", () => {
     const { files, notes } = program(org({ sites: [s] }));
     const text = files["index.ts"]!;
     expect(text).toContain("// The navigation holds \"x_1\", a \"site-widget\" pulumi-gitbook has no resource for: not imported, it stays where it is.");
-    expect(text).toContain("// It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one.\nconst acmeDocsStart = ");
+    expect(declarationOf(text, "acme-docs/start")).toContain("  draft: true,\n");
     expect(text).toContain("// It is nested in section group \"grp_1\"; SiteSectionGroup has no input for that, so it stays where it is.\nconst acmeDocsInner = ");
     expect(declarationOf(text, "acme-docs/order")).toContain("groups: [{ groupId: acmeDocsLearn.id, items: [acmeDocsStatus.id, acmeDocsGuides.id, acmeDocsInner.id] }],");
     expect(notes).toContain('Site "Acme Docs": "site-widget" "x_1" in its navigation has no resource and was not imported.');

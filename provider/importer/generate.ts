@@ -519,6 +519,7 @@ function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDe
     icon: s.icon,
     description: s.description,
     condition: s.condition,
+    draft: s.draft || undefined,
     groupId,
     default: s.default ? true : undefined,
   };
@@ -543,7 +544,6 @@ function sectionComments(s: SectionSnapshot, own: SiteSpaceSnapshot): string[] {
     ...(own.condition
       ? [`Its site space of ${spaceTitle(own)} (the one it was made from) shows only when ${literal(own.condition)}; SiteSection has no input for that, so it stays as it is.`]
       : []),
-    ...(s.draft ? ["It is a draft, hidden from the published site; SiteSection has no input for that, so it stays one."] : []),
   ];
 }
 

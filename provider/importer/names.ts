@@ -12,6 +12,7 @@
  * time: the lower ID gets the plain name). Re-importing into an earlier import's program
  * (PreviousProgram) keeps every name it gave, whatever changed since, newcomers included.
  */
+import { slugOf } from "../slug";
 
 /** Longest name part kept; DocsSite keys allow 64 characters. */
 const MAX_PART = 64;
@@ -21,15 +22,7 @@ const MAX_PART = 64;
  * digit (a DocsSite key). `fallback` when nothing is left (a title of only emoji or punctuation).
  */
 export function slug(text: string, fallback: string): string {
-  const s = text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, MAX_PART)
-    .replace(/-+$/g, "");
-  return s || fallback;
+  return slugOf(text, MAX_PART) || fallback;
 }
 
 /**

@@ -48,7 +48,7 @@ import type {
   SpaceSnapshot,
   TeamSnapshot,
 } from "./snapshot";
-import { getOrUndefined } from "../framework/resource";
+import { getOrUndefined } from "../framework/lists";
 import { groupContainer, idsIn, treeOf, TOP_LEVEL } from "../resources/siteStructure";
 
 export interface ReadOptions {

@@ -13,7 +13,9 @@
  */
 import { ApiSite } from "../client";
 import { paths } from "../framework/paths";
-import { cleanOutputs, getOrUndefined, NAME_KEY, withDeclaredLive, type Ctx, type Props } from "../framework/resource";
+import { getOrUndefined } from "../framework/lists";
+import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
+import { cleanOutputs, withDeclaredLive } from "../framework/state";
 
 /**
  * An object counts as the interrupted run's only when GitBook dates it at or after the run's start

@@ -9,12 +9,17 @@
  */
 import { z } from "zod";
 import { ApiCollection, ApiSpace } from "../client";
-import { listFresh, type HeldObject } from "../framework/cascade";
+import type { HeldObject } from "../framework/cascade";
+import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { adoptIdField, allowReplacementField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
+import { allowReplacementField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, patchBody, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { getOrUndefined } from "../framework/lists";
+import { patchBody } from "../framework/patch";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -33,7 +38,6 @@ const inputs = z.object({
     "collection",
     "every collection and space in it and everything in those (the spaces go to GitBook's trash, restorable there for 7 days, then gone with their pages)",
   ),
-  adoptId: adoptIdField,
   allowReplacement: allowReplacementField,
 });
 
@@ -84,8 +88,8 @@ async function read(ctx: Ctx, id: string, props: CollectionOutputs): Promise<Col
   return collection && refreshed(definition, props, collection);
 }
 
-async function update(ctx: Ctx, id: string, olds: CollectionOutputs, news: CollectionInputs): Promise<CollectionOutputs> {
-  return updateInTree(ctx, definition, id, olds, news, at(id));
+async function update(ctx: Ctx, id: string, olds: CollectionOutputs, news: CollectionInputs, changed: readonly string[]): Promise<CollectionOutputs> {
+  return updateInTree(ctx, definition, id, olds, news, changed, at(id));
 }
 
 async function remove(ctx: Ctx, id: string): Promise<void> {
@@ -115,6 +119,7 @@ async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<Hel
 
 export const definition = defineResource({
   kind: "Collection",
+  adoptable: true,
   noun: "collection",
   holds: "the spaces and collections in it, and their pages,",
   summary:

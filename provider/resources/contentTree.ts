@@ -10,10 +10,11 @@
 import { z } from "zod";
 import { ConflictError, Role } from "../client";
 import type { Inputs, Outputs, Resource } from "../framework/define";
-import { changedFields } from "../framework/diff";
 import { field, id } from "../framework/fields";
 import { changedBody } from "../framework/recipes";
-import { declared, PartialFailure, type Ctx } from "../framework/resource";
+import { PartialFailure } from "../framework/failure";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 
 /** The spec's `DefaultLevel`: a member role or "inherit" (null, no access, is allowed beside them). */
 export const DEFAULT_LEVELS = [...Role.options, "inherit"] as const;
@@ -55,11 +56,12 @@ export async function updateInTree<S extends z.ZodObject, OS extends z.ZodObject
   id: string,
   olds: Outputs<S, OS>,
   news: Inputs<S>,
+  changed: readonly string[],
   at: TreePaths<T>,
 ): Promise<Outputs<S, OS>> {
-  const body = changedBody(def, olds, news);
+  const body = changedBody(def, changed, news);
   let obj = Object.keys(body).length > 0 ? await ctx.client.patch(at.object, { body, schema: at.schema }) : undefined;
-  if (changedFields(def.diff, olds, news).includes("parent")) {
+  if (changed.includes("parent")) {
     const parent = (news as { parent?: string }).parent ?? null;
     try {
       obj = await moveTo(ctx, at, parent);

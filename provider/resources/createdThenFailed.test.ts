@@ -4,7 +4,7 @@
  * `up` creates a second one (or, for a spec, fails on its slug).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PartialFailure } from "../framework/resource";
+import { PartialFailure } from "../framework/failure";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 
 let env: ProviderEnv;

@@ -25,11 +25,14 @@ import { ApiOpenApiSpec, ConflictError } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
-import { adoptIdField, field, httpUrl, organizationIdField, text } from "../framework/fields";
+import { field, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, PartialFailure, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -83,9 +86,6 @@ const inputs = z.object({
       "`private` (members only) or `public` (anyone with the public link). Managed only when declared: a spec created without it is `private`, an adopted spec keeps its own, and removing it leaves the current value. The output is always the spec's actual visibility.",
     )
     .register(field, { change: "custom", live: true }),
-  adoptId: adoptIdField.describe(
-    "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
-  ),
 });
 
 const storedSourceSchema = z
@@ -323,8 +323,7 @@ async function read(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<Op
   return refreshed(definition, props, spec);
 }
 
-async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: OpenApiSpecInputs): Promise<OpenApiSpecOutputs> {
-  const changed = changedFields(definition.diff, olds, news);
+async function update(ctx: Ctx, id: string, olds: OpenApiSpecOutputs, news: OpenApiSpecInputs, changed: readonly string[]): Promise<OpenApiSpecOutputs> {
   const path = paths.openApiSpec(news.organizationId, news.slug);
   // A source not sent keeps what the outputs say was sent (the same document, maybe from another form).
   const source = changed.includes("source") ? apiSource(news.source) : undefined;
@@ -346,6 +345,7 @@ async function remove(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<
 
 export const definition = defineResource({
   kind: "OpenApiSpec",
+  adoptable: "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
   noun: "OpenAPI spec",
   summary: "An OpenAPI document GitBook turns into API reference pages.",
   inputs,

@@ -16,10 +16,13 @@
 import { z } from "zod";
 import { ApiSamlProvider, Role } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, type Ctx } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -52,7 +55,6 @@ const inputs = z.object({
       "Organization role given to new SSO users: one of admin, create, review, edit, comment, read, or `null` to make them guests. When omitted the role is not managed (a new provider starts with guests); removing it leaves the current role in place.",
     )
     .register(field, { nullIsValue: true }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -84,7 +86,8 @@ function lookalikes(ctx: Ctx, given: SamlProviderInputs): Lookalikes<ApiSamlProv
 
 async function create(ctx: Ctx, given: SamlProviderInputs): Promise<{ id: string; outs: SamlProviderOutputs }> {
   const org = given.organizationId;
-  const { organizationId: _org, adoptId: _adopt, ...body } = given;
+  // A create never carries adoptId: the engine adopts instead of creating when it is set.
+  const { organizationId: _org, ...body } = given;
   const created = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.samlProviders(org), { body, schema: ApiSamlProvider }) });
   // POST carries every setting: nothing follows.
   return finishCreate(definition, given, created);
@@ -95,8 +98,8 @@ async function read(ctx: Ctx, id: string, props: SamlProviderOutputs): Promise<S
   return live && refreshed(definition, props, live);
 }
 
-async function update(ctx: Ctx, id: string, olds: SamlProviderOutputs, news: SamlProviderInputs): Promise<SamlProviderOutputs> {
-  const body = changedBody(definition, olds, news);
+async function update(ctx: Ctx, id: string, olds: SamlProviderOutputs, news: SamlProviderInputs, changed: readonly string[]): Promise<SamlProviderOutputs> {
+  const body = changedBody(definition, changed, news);
   const path = paths.samlProvider(news.organizationId, id);
   const live =
     Object.keys(body).length > 0
@@ -113,6 +116,7 @@ async function remove(ctx: Ctx, id: string, props: SamlProviderOutputs): Promise
 
 export const definition = defineResource({
   kind: "SamlProvider",
+  adoptable: true,
   noun: "SAML provider",
   summary: "Single sign-on for the organization through a SAML identity provider.",
   inputs,

@@ -10,10 +10,12 @@
 import { z } from "zod";
 import { ApiShareLink } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, type Ctx } from "../framework/resource";
+import { findListed } from "../framework/lists";
+import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import type { Ctx } from "../framework/resource";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -23,9 +25,9 @@ const inputs = z.object({
     .describe("ID of the site the link opens. Changing it replaces the share link (a new secret URL).")
     // A share link belongs to one site for life. Names are not unique, so a replacement never collides.
     .register(field, { change: "replace" }),
-  name: text({ min: 1, max: 50 }).describe(
-    "Name of the share link, 1 to 50 characters, to tell links apart (e.g. the audience it was given to). Names need not be unique.",
-  ),
+  name: text({ min: 1, max: 50 })
+    .describe("Name of the share link, 1 to 50 characters, to tell links apart (e.g. the audience it was given to). Names need not be unique.")
+    .register(field, { create: "post" }),
   active: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -33,7 +35,6 @@ const inputs = z.object({
       "Whether the link opens the site. Set false to revoke access without losing the URL. Managed only when declared: a link created without it is active, an adopted link keeps its state, and removing it leaves the current state (a revoked link stays revoked). The output is always the link's actual state.",
     )
     .register(field, { live: true }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -62,7 +63,7 @@ function lookalikes(ctx: Ctx, given: ShareLinkInputs): Lookalikes<ApiShareLink> 
 
 async function create(ctx: Ctx, given: ShareLinkInputs): Promise<{ id: string; outs: ShareLinkOutputs }> {
   const { organizationId: org, siteId: site } = given;
-  const link = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.shareLinks(org, site), { body: { name: given.name }, schema: ApiShareLink }) });
+  const link = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.shareLinks(org, site), { body: postBody(definition, given), schema: ApiShareLink }) });
   // POST takes only the name; a link starts active, so a declared inactive one needs a PATCH.
   return finishCreate(definition, given, link, async (created, advance) => {
     if (given.active === undefined || (created.active ?? true) === given.active) return;
@@ -75,15 +76,14 @@ async function read(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<Shar
   return link && refreshed(definition, props, link);
 }
 
-async function update(ctx: Ctx, id: string, olds: ShareLinkOutputs, news: ShareLinkInputs): Promise<ShareLinkOutputs> {
+async function update(ctx: Ctx, id: string, olds: ShareLinkOutputs, news: ShareLinkInputs, changed: readonly string[]): Promise<ShareLinkOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
-  const link =
-    Object.keys(body).length > 0
-      ? await ctx.client.patch(paths.shareLink(org, site, id), { body, schema: ApiShareLink })
-      : await findListed(ctx, paths.shareLinks(org, site), ApiShareLink, id);
-  if (!link) throw goneFromState(definition, id, ` in site ${site}`);
-  return definition.outputsOf(declared(news), link);
+  return patchChanged(definition, changed, news, {
+    id,
+    patch: (body) => ctx.client.patch(paths.shareLink(org, site, id), { body, schema: ApiShareLink }),
+    find: () => findListed(ctx, paths.shareLinks(org, site), ApiShareLink, id),
+    where: ` in site ${site}`,
+  });
 }
 
 async function remove(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<void> {
@@ -94,6 +94,7 @@ async function remove(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "ShareLink",
+  adoptable: true,
   noun: "share link",
   summary: "A secret URL opening a site whose visibility is `share-link`.",
   inputs,

@@ -16,13 +16,18 @@
  */
 import { z } from "zod";
 import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
-import { listFresh, type HeldObject } from "../framework/cascade";
+import type { HeldObject } from "../framework/cascade";
+import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { adoptIdField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
+import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedFields } from "../framework/diff";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import { getOrUndefined } from "../framework/lists";
+import { patchBody } from "../framework/patch";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -80,7 +85,6 @@ const inputs = z.object({
     "site",
     "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links; the spaces the site showed stay",
   ),
-  adoptId: adoptIdField,
 });
 
 /**
@@ -170,11 +174,11 @@ async function read(ctx: Ctx, id: string, props: SiteOutputs): Promise<SiteOutpu
   return site && refreshed(definition, props, site);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteOutputs, news: SiteInputs): Promise<SiteOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteOutputs, news: SiteInputs, changed: readonly string[]): Promise<SiteOutputs> {
   const org = news.organizationId;
-  const body = changedBody(definition, olds, news);
+  const body = changedBody(definition, changed, news);
   let site = Object.keys(body).length > 0 ? await ctx.client.patch(paths.site(org, id), { body, schema: ApiSite }) : undefined;
-  if (news.published !== undefined && changedFields(definition.diff, olds, news).includes("published")) {
+  if (news.published !== undefined && changed.includes("published")) {
     try {
       site = await setPublished(ctx, org, id, news.published);
     } catch (e) {
@@ -232,6 +236,7 @@ async function heldBySite(ctx: Ctx, id: string, props: Props): Promise<HeldObjec
 
 export const definition = defineResource({
   kind: "Site",
+  adoptable: true,
   noun: "site",
   summary:
     "A published docs site built from spaces. Its outputs describe the site itself, whether it is published only while the Site declares `published` (a SitePublication, applied after it, owns that fact otherwise); how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh. GitBook deletes a site with its sections, section groups, external links and share links: a delete that would take along any that this program does not delete first fails before deleting anything, listing them, unless `forceDestroy` is set.",

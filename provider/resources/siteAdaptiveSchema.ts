@@ -13,18 +13,19 @@
  *   anything is sent.
  * - Conditions are not checked here: this resource does not see the sections and site spaces whose
  *   conditions name its claims. `DocsSite` checks them at preview, and `checkConditions`
- *   (framework/conditions.ts) is exported for programs that declare resources one by one.
+ *   (conditions.ts) is exported for programs that declare resources one by one.
  */
 import { z } from "zod";
 import { ApiSiteAdaptiveSchema } from "../client";
 import { isUnknown } from "../framework/check";
-import { declaredClaims, type ClaimsSchema } from "../framework/conditions";
+import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { changedFields } from "../framework/diff";
-import { adoptIdField, field, id, organizationIdField } from "../framework/fields";
+import { field, id, organizationIdField } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
-import { declared, getOrUndefined, type Ctx, type Props } from "../framework/resource";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -126,9 +127,6 @@ const inputs = z.object({
   jsonSchema: adaptiveJsonSchema.describe(
     'The visitor schema, as GitBook\'s API and docs write it: `{ type: "object", properties: {…}, additionalProperties: false }`, each claim a `boolean`, `number`, `string` (with an optional `enum`), `array` of those or `object` of claims, with a `description`; unsigned claims go under `properties.unsigned` (described exactly "Unsigned claims of the site visitor."). Checked at preview against GitBook\'s spec, naming the path of a mistake. Replaced whole when it changes; refresh shows a schema edited in the app as drift.',
   ),
-  adoptId: adoptIdField.describe(
-    "ID of the site whose existing schema to bring under management (the site's ID, as `siteId`): the schema is read and replaced only if it differs from the program's. Without it, creating the resource sets the schema all the same (a site has exactly one). Used only at the first creation.",
-  ),
 });
 
 const outputs = z.object({
@@ -166,9 +164,9 @@ async function read(ctx: Ctx, id: string, props: SiteAdaptiveSchemaOutputs): Pro
   return schema && refreshed(definition, props, schema);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteAdaptiveSchemaOutputs, news: SiteAdaptiveSchemaInputs): Promise<SiteAdaptiveSchemaOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteAdaptiveSchemaOutputs, news: SiteAdaptiveSchemaInputs, changed: readonly string[]): Promise<SiteAdaptiveSchemaOutputs> {
   const org = news.organizationId;
-  const schema = changedFields(definition.diff, olds, news).includes("jsonSchema")
+  const schema = changed.includes("jsonSchema")
     ? await put(ctx, org, id, news.jsonSchema)
     : await ctx.client.get(paths.adaptiveSchema(org, id), { schema: ApiSiteAdaptiveSchema });
   return definition.outputsOf(declared(news), schema);
@@ -183,6 +181,7 @@ async function remove(ctx: Ctx, id: string, props: SiteAdaptiveSchemaOutputs): P
 
 export const definition = defineResource({
   kind: "SiteAdaptiveSchema",
+  adoptable: "ID of the site whose existing schema to bring under management (the site's ID, as `siteId`): the schema is read and replaced only if it differs from the program's. Without it, creating the resource sets the schema all the same (a site has exactly one). Used only at the first creation.",
   noun: "site adaptive schema",
   summary:
     "The visitor schema of an adaptive-content site: the claims (visitor attributes) its conditions may use. A site has exactly one, so the resource's ID is the site's; creating it sets the site's schema and deleting it puts back GitBook's default, the empty schema `{ type: \"object\", properties: {}, additionalProperties: false }`. Adaptive content itself is switched on by the Site's `adaptiveContent.enabled`, which this resource leaves alone. Conditions naming claims the schema lacks are checked by `DocsSite` at preview, and by `checkConditions` in a program of separate resources: this resource does not see them.",

@@ -15,11 +15,11 @@ import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { changedFields } from "../framework/diff";
-import { adoptIdField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, type Ctx, type Props } from "../framework/resource";
+import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import type { Ctx, Props } from "../framework/resource";
 import { placedByGroupId } from "./placement";
 import { readStructure } from "./siteStructure";
 
@@ -28,33 +28,28 @@ import { readStructure } from "./siteStructure";
 const inputs = z.object({
   organizationId: organizationIdField,
   siteId: id().describe("ID of the site whose navigation shows the link. Changing it replaces the link.").register(field, { change: "replace" }),
-  title: text({ min: 2, max: 128 }).describe("Title of the link in the navigation, 2 to 128 characters."),
-  url: httpUrl(2048).describe("Where the link leads: an absolute http(s) URL, at most 2048 characters."),
+  title: text({ min: 2, max: 128 }).describe("Title of the link in the navigation, 2 to 128 characters.").register(field, { create: "post" }),
+  url: httpUrl(2048).describe("Where the link leads: an absolute http(s) URL, at most 2048 characters.").register(field, { create: "post" }),
   description: text({ max: 256 })
     .optional()
     .describe("Short description shown with the link, at most 256 characters. Removing it clears the description.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "post" }),
   icon: text({ max: 50 })
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `rss`). Removing it removes the icon.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "post" }),
   groupId: id()
     .optional()
     .describe(
       "ID of the section group holding the link: pass the SiteSectionGroup's `id` output. Absent: the site's top level. Changing it moves the link in place (last in its new container, until a SiteStructureOrder places it); removing it moves the link back to the top level.",
     )
-    // Sent as `parent`, null for the top level.
-    .register(field, { change: "custom", remove: "clear" }),
-  draft: z
-    .boolean({ error: "must be a boolean" })
-    .optional()
-    .describe("Whether the link is a draft, hidden from the published site. A link created without it is live; removing it makes the link live.")
-    .register(field, { remove: { reset: false } }),
+    // null for the top level.
+    .register(field, { wire: "parent", remove: "clear", create: "post" }),
+  draft: draftField("link"),
   condition: text({ min: 1, max: 1024 })
     .optional()
     .describe("Adaptive-content expression deciding which visitors see the link, 1 to 1024 characters. Removing it shows the link to everyone.")
-    .register(field, { remove: "clear" }),
-  adoptId: adoptIdField,
+    .register(field, { remove: "clear", create: "post" }),
 });
 
 const outputs = z.object({});
@@ -102,15 +97,7 @@ function lookalikes(ctx: Ctx, given: SiteExternalLinkInputs): Lookalikes<ApiSite
 async function create(ctx: Ctx, given: SiteExternalLinkInputs): Promise<{ id: string; outs: SiteExternalLinkOutputs }> {
   const { organizationId: org, siteId: site } = given;
   // POST takes every setting.
-  const body = declared({
-    title: given.title,
-    url: given.url,
-    description: given.description,
-    icon: given.icon,
-    parent: given.groupId,
-    draft: given.draft,
-    condition: given.condition,
-  });
+  const body = postBody(definition, given);
   const once = () => createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.externalLinks(org, site), { body, schema: ApiSiteExternalLink }) });
   try {
     return finishCreate(definition, given, await once());
@@ -149,16 +136,14 @@ async function read(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Promi
   return link && refreshed(definition, props, link);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteExternalLinkOutputs, news: SiteExternalLinkInputs): Promise<SiteExternalLinkOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteExternalLinkOutputs, news: SiteExternalLinkInputs, changed: readonly string[]): Promise<SiteExternalLinkOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
-  if (changedFields(definition.diff, olds, news).includes("groupId")) body.parent = news.groupId ?? null;
-  const link =
-    Object.keys(body).length > 0
-      ? await ctx.client.patch(paths.externalLink(org, site, id), { body, schema: ApiSiteExternalLink })
-      : await findLink(ctx, org, site, id);
-  if (!link) throw goneFromState(definition, id, ` in site ${site}`);
-  return definition.outputsOf(declared(news), link);
+  return patchChanged(definition, changed, news, {
+    id,
+    patch: (body) => ctx.client.patch(paths.externalLink(org, site, id), { body, schema: ApiSiteExternalLink }),
+    find: () => findLink(ctx, org, site, id),
+    where: ` in site ${site}`,
+  });
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Promise<void> {
@@ -169,6 +154,7 @@ async function remove(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteExternalLink",
+  adoptable: true,
   noun: "external link",
   summary:
     "A link to another website in a site's navigation, at its top level or in a section group. GitBook takes links only in a site made of sections: give a top-level link `dependsOn` a section of the site (see the example); one created before any section exists waits for the first (up to a minute), so the two may also be declared independently.",

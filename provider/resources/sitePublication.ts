@@ -16,7 +16,9 @@ import { defineResource, resourceClass, type Inputs, type Outputs } from "../fra
 import { field, id, organizationIdField } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
-import { declared, getOrUndefined, type Ctx } from "../framework/resource";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 import { setPublished } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------

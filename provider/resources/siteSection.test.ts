@@ -46,6 +46,7 @@ describe("check", () => {
     ["condition", { condition: "c".repeat(1025) }, /condition must be 1 to 1024 characters/],
     ["description", { description: "d".repeat(257) }, /description must be at most 256 characters/],
     ["default", { default: "yes" }, /default must be a boolean/],
+    ["draft", { draft: "yes" }, /draft must be a boolean/],
     ["siteId", { siteId: "" }, /siteId must not be empty/],
     ["spaceId", { spaceId: "" }, /spaceId must not be empty/],
   ];
@@ -193,6 +194,31 @@ describe("lifecycle", () => {
     expect(env.emu.store.sections.get(s.id)).toMatchObject({ path: "g", condition: "visitor.claims.beta", description: "How-tos" });
     expect(env.emu.store.sites.get(siteId)!.defaultSectionId).toBe(s.id);
     expect(s.outs).toMatchObject({ path: "g", default: true, urls: { published: expect.stringMatching(/\/g$/) } });
+  });
+
+  it("creates a draft section with its one POST, shows a draft made live in the app as drift, and makes it live again when removed", async () => {
+    const siteId = await newSite();
+    await section(siteId, { spaceId: space[1] });
+    env.emu.log.reset();
+    const posts = spyBodies("POST");
+    const s = await section(siteId, { title: "Preview", draft: true });
+    expect(env.emu.log.writes()).toBe(1);
+    expect(posts()).toEqual([{ spaceId: space[0], title: "Preview", draft: true }]);
+    expect(env.emu.store.sections.get(s.id)!.draft).toBe(true);
+    expect(s.outs).toMatchObject({ draft: true });
+    env.emu.store.sections.get(s.id)!.draft = false;
+    env.outOfBand();
+    const r = await env.refresh("SiteSection", s);
+    expect(r!.inputs).toMatchObject({ draft: false });
+    const back = await env.up("SiteSection", { siteId, spaceId: space[0], title: "Preview", draft: true }, r!.state);
+    expect(back.step).toBe("update");
+    expect(env.emu.store.sections.get(s.id)!.draft).toBe(true);
+    vi.restoreAllMocks();
+    const patches = spyBodies("PATCH");
+    const live = await env.up("SiteSection", { siteId, spaceId: space[0], title: "Preview" }, back.state);
+    expect(live.step).toBe("update");
+    expect(patches()).toEqual([{ draft: false }]);
+    expect(env.emu.store.sections.get(s.id)!.draft).toBe(false);
   });
 
   it("reads the section back from the site's list", async () => {

@@ -11,13 +11,17 @@
  */
 import { z } from "zod";
 import { ApiSite, ApiSiteSection } from "../client";
-import { listFresh, type HeldObject } from "../framework/cascade";
+import type { HeldObject } from "../framework/cascade";
+import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { adoptIdField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { changedFields } from "../framework/diff";
-import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { findListed } from "../framework/lists";
+import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
 
@@ -31,34 +35,38 @@ const inputs = z.object({
       "ID of the space the section is created with: it becomes the section's first (default) site space, managed by this resource and exposed as `siteSpaceId`. Do not declare a SiteSpace for this same space in this section. Changing it replaces the section.",
     )
     // The section's first site space cannot be swapped for another space through the section.
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", create: "post" }),
   title: text({ min: 2, max: 128 })
     .optional()
     .describe(
       "Title of the section, 2 to 128 characters. When omitted at creation the section shows the title of its space; removing it later leaves the current title in place (GitBook's API can change a section's title but not remove it).",
-    ),
+    )
+    .register(field, { create: "post" }),
   icon: text({ max: 50 })
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `book`). Removing it removes the icon.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "post" }),
   path: text({ min: 1, max: 100 })
     .optional()
-    .describe("URL path segment of the section, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current path."),
+    .describe("URL path segment of the section, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current path.")
+    // POST takes only the space, title, icon and group: the rest follows in one PATCH.
+    .register(field, { create: "patch" }),
   condition: text({ min: 1, max: 1024 })
     .optional()
     .describe("Adaptive-content expression deciding which visitors see the section, 1 to 1024 characters. Removing it shows the section to everyone.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "patch" }),
   description: text({ max: 256 })
     .optional()
     .describe("Short description of the section, at most 256 characters. Removing it clears the description.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "patch" }),
+  draft: draftField("section"),
   groupId: id()
     .optional()
     .describe(
       "ID of the section group holding the section: pass the SiteSectionGroup's `id` output. A section's group has one source: a section with `groupId` must not be listed in a SiteSectionGroup's `sections` (the preview fails naming both). Refresh shows the section moved in the app, and the next `up` moves it back. Absent: the section is created at the top level, and this resource leaves its place to a SiteSectionGroup's `sections` or a SiteStructureOrder listing it (refresh shows a move there), or to the app when neither does. Changing it moves the section in place (last in its new container, until a SiteStructureOrder places it); removing it moves the section back to the top level.",
     )
-    // Sent as `siteSectionGroupId` (POST and PATCH), null for the top level.
-    .register(field, { change: "custom", remove: "clear" }),
+    // null for the top level.
+    .register(field, { wire: "siteSectionGroupId", remove: "clear", create: "post" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -68,7 +76,6 @@ const inputs = z.object({
     // Set on the site, not the section.
     .register(field, { change: "custom" }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -106,6 +113,7 @@ function live(section: ApiSiteSection, props: Props): Props {
     condition: section.condition ?? undefined,
     description: section.description ?? undefined,
     groupId: section.sectionGroup ?? undefined,
+    draft: section.draft ?? false,
     // Only `default: true` is managed; a declared false must not read as drift when the section is the default.
     default: props.default === true ? section.default === true : props.default,
   };
@@ -138,25 +146,19 @@ function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSecti
 }
 
 async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string; outs: SiteSectionOutputs }> {
-  const { organizationId: org, siteId: site, spaceId } = given;
-  const post: Props = { spaceId };
-  if (given.title !== undefined) post.title = given.title;
-  if (given.icon !== undefined) post.icon = given.icon;
-  if (given.groupId !== undefined) post.siteSectionGroupId = given.groupId;
+  const { organizationId: org, siteId: site } = given;
+  const post = postBody(definition, given);
   const section = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.sections(org, site), { body: post, schema: ApiSiteSection }) });
   // SiteSpaces added to this new section then need no listing to know what it already shows.
   learnSection(ctx.client, org, site, section.id, section.siteSpaces);
-  // POST takes only the space, title and icon; the rest needs one PATCH, and the default one site PATCH.
-  // (No nullable rule here: an undeclared field is simply not sent.)
-  return finishCreate(definition, given, section, async (created, advance) => {
-    const rest = patchBody(["path", "condition", "description"], given, { patchable: definition.patch.patchable });
-    let latest = created;
-    if (Object.keys(rest).length > 0) advance((latest = await ctx.client.patch(paths.section(org, site, created.id), { body: rest, schema: ApiSiteSection })));
-    if (given.default === true) {
-      await makeDefault(ctx, org, site, created.id);
-      advance({ ...latest, default: true });
-    }
-  });
+  // The default is set on the site: one site PATCH after the section's own.
+  const patch = (id: string, body: Props) => ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection });
+  return finishCreate(
+    definition,
+    given,
+    section,
+    patchAfterCreate(definition, given, patch, async (latest) => (given.default === true ? (await makeDefault(ctx, org, site, latest.id), { ...latest, default: true }) : undefined)),
+  );
 }
 
 async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<SiteSectionOutputs | undefined> {
@@ -164,12 +166,11 @@ async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<Si
   return section && refreshed(definition, props, section);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs): Promise<SiteSectionOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs, changed: readonly string[]): Promise<SiteSectionOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
-  if (changedFields(definition.diff, olds, news).includes("groupId")) body.siteSectionGroupId = news.groupId ?? null;
+  const body = changedBody(definition, changed, news);
   let section = Object.keys(body).length > 0 ? await ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection }) : undefined;
-  if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
+  if (changed.includes("default") && news.default === true) {
     try {
       await makeDefault(ctx, org, site, id);
     } catch (e) {
@@ -209,6 +210,7 @@ async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldO
 
 export const definition = defineResource({
   kind: "SiteSection",
+  adoptable: true,
   noun: "site section",
   summary:
     "A top-level section of a site (a tab in its header), created together with its first space. GitBook deletes a section with every site space in it: a delete that would take along a site space other than its own (made in the app, or a SiteSpace naming the section by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",

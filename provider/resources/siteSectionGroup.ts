@@ -18,11 +18,13 @@ import { z } from "zod";
 import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, PartialFailure, type Ctx, type Props } from "../framework/resource";
+import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
 import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 
@@ -31,16 +33,12 @@ import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./sit
 const inputs = z.object({
   organizationId: organizationIdField,
   siteId: id().describe("ID of the site whose navigation holds the group. Changing it replaces the group.").register(field, { change: "replace" }),
-  title: text({ min: 1, max: 100 }).describe("Title of the group in the navigation, 1 to 100 characters."),
+  title: text({ min: 1, max: 100 }).describe("Title of the group in the navigation, 1 to 100 characters.").register(field, { create: "post" }),
   icon: text({ max: 50 })
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `box`). Removing it removes the icon.")
-    .register(field, { remove: "clear" }),
-  draft: z
-    .boolean({ error: "must be a boolean" })
-    .optional()
-    .describe("Whether the group is a draft, hidden from the published site. A group created without it is live; removing it makes the group live.")
-    .register(field, { remove: { reset: false } }),
+    .register(field, { remove: "clear", create: "post" }),
+  draft: draftField("group"),
   sections: z
     .array(id())
     .superRefine((ids, ctx) => {
@@ -55,9 +53,8 @@ const inputs = z.object({
     .describe(
       "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead: a section listed here must not declare `groupId`, nor be listed by another group (the preview fails naming both resources). Removing it leaves the sections where they are.",
     )
-    // Each section that joins or leaves is a PATCH of that section.
-    .register(field, { change: "custom" }),
-  adoptId: adoptIdField,
+    // GitBook takes them in at creation; afterwards each section that joins or leaves is a PATCH of that section.
+    .register(field, { change: "custom", create: "post" }),
 });
 
 const outputs = z.object({});
@@ -109,7 +106,7 @@ function lookalikes(ctx: Ctx, given: SiteSectionGroupInputs): Lookalikes<ApiSite
 
 async function create(ctx: Ctx, given: SiteSectionGroupInputs): Promise<{ id: string; outs: SiteSectionGroupOutputs }> {
   const { organizationId: org, siteId: site } = given;
-  const body = declared({ title: given.title, icon: given.icon, draft: given.draft, sections: given.sections });
+  const body = postBody(definition, given);
   const group = await createOnce(ctx, { ...lookalikes(ctx, given), send: () => ctx.client.post(paths.sectionGroups(org, site), { body, schema: ApiSiteSectionGroup }) });
   return finishCreate(definition, given, answered(group));
 }
@@ -139,24 +136,26 @@ async function converge(ctx: Ctx, org: string, site: string, id: string, wanted:
   });
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs): Promise<SiteSectionGroupOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs, changed: readonly string[]): Promise<SiteSectionGroupOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
-  let group = Object.keys(body).length > 0 ? answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })) : undefined;
-  if (news.sections !== undefined && changedFields(definition.diff, olds, news).includes("sections")) {
-    try {
-      group = await converge(ctx, org, site, id, news.sections!);
-    } catch (e) {
-      if (!group) throw e;
-      // The group's own PATCH went through: record it, with its sections as they were.
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: olds.sections }, group), [
-        `section group ${id} was updated but its sections could not be changed: ${(e as Error).message}`,
-      ], { cause: e, field: "sections" });
-    }
-  }
-  group ??= await findGroup(ctx, org, site, id);
-  if (!group) throw goneFromState(definition, id, ` in site ${site}`);
-  return definition.outputsOf(declared(news), group);
+  return patchChanged(definition, changed, news, {
+    id,
+    patch: async (body) => answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })),
+    find: () => findGroup(ctx, org, site, id),
+    where: ` in site ${site}`,
+    then: async (group) => {
+      if (news.sections === undefined || !changed.includes("sections")) return group;
+      try {
+        return await converge(ctx, org, site, id, news.sections);
+      } catch (e) {
+        if (!group) throw e;
+        // The group's own PATCH went through: record it, with its sections as they were.
+        throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: olds.sections }, group), [
+          `section group ${id} was updated but its sections could not be changed: ${(e as Error).message}`,
+        ], { cause: e, field: "sections" });
+      }
+    },
+  });
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promise<void> {
@@ -169,6 +168,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteSectionGroup",
+  adoptable: true,
   noun: "section group",
   summary: "A named group of sections in a site's navigation; it holds the sections its `sections` lists (or those naming it as their `groupId`).",
   inputs,

@@ -19,11 +19,14 @@
 import { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
-import { adoptIdField, field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
-import { changedBody, findListed, finishCreate, goneFromState, refreshed } from "../framework/recipes";
-import { createOnce, declared, PartialFailure, patchBody, type Ctx, type Props } from "../framework/resource";
+import { findListed } from "../framework/lists";
+import { changedBody, finishCreate, goneFromState, patchAfterCreate, refreshed } from "../framework/recipes";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -39,11 +42,13 @@ const inputs = z.object({
     .register(field, { change: "replace" }),
   path: text({ min: 1, max: 100 })
     .optional()
-    .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path."),
+    .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path.")
+    // POST takes only the space and section: path and condition follow in one PATCH.
+    .register(field, { create: "patch" }),
   condition: text({ min: 1, max: 1024 })
     .optional()
     .describe("Adaptive-content expression deciding which visitors see this site space, 1 to 1024 characters. Removing it shows the site space to everyone.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "patch" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -52,7 +57,6 @@ const inputs = z.object({
     )
     // Set on the section, not the site space.
     .register(field, { change: "custom" }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -150,17 +154,16 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
     throw e;
   }
   known?.set(spaceId, ss.id);
-  // POST takes only the space and section; path and condition need one PATCH, the default another.
-  // (No nullable rule here: an undeclared field is simply not sent.)
-  return finishCreate(definition, inputs, ss, async (created, advance) => {
-    const rest = patchBody(["path", "condition"], inputs, { patchable: definition.patch.patchable });
-    let latest = created;
-    if (Object.keys(rest).length > 0) advance((latest = await ctx.client.patch(paths.siteSpace(org, site, created.id), { body: rest, schema: ApiSiteSpace })));
-    if (inputs.default === true) {
-      await makeDefault(ctx, org, site, latest.section ?? container, latest);
-      advance({ ...latest, default: true });
-    }
-  });
+  // The default is set on the section: one PATCH after the site space's own.
+  const patch = (id: string, body: Props) => ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace });
+  return finishCreate(
+    definition,
+    inputs,
+    ss,
+    patchAfterCreate(definition, inputs, patch, async (latest) =>
+      inputs.default === true ? (await makeDefault(ctx, org, site, latest.section ?? container, latest), { ...latest, default: true }) : undefined,
+    ),
+  );
 }
 
 async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
@@ -168,16 +171,16 @@ async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<Site
   return ss && refreshed(definition, props, ss);
 }
 
-async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs): Promise<SiteSpaceOutputs> {
+async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs, changed: readonly string[]): Promise<SiteSpaceOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, olds, news);
+  const body = changedBody(definition, changed, news);
   // Repointing changes which space the section shows.
   if (body.spaceId !== undefined) forgetSection(ctx.client, org, site, olds.parentSectionId ?? olds.sectionId);
   let ss = Object.keys(body).length > 0 ? await ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
   const patched = ss !== undefined;
   ss ??= await findListed(ctx, paths.siteSpaces(org, site), ApiSiteSpace, id);
   if (!ss) throw goneFromState(definition, id, ` in site ${site}`);
-  if (changedFields(definition.diff, olds, news).includes("default") && news.default === true) {
+  if (changed.includes("default") && news.default === true) {
     try {
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
@@ -199,6 +202,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "SiteSpace",
+  adoptable: true,
   noun: "site space",
   summary:
     "A further space shown in a section (a version, a language, an audience); it names its section through the SiteSection's `id` output, so it is replaced and removed with it.",

@@ -14,7 +14,8 @@
  */
 import { ApiSiteSection, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient } from "../client";
 import { paths } from "../framework/paths";
-import { getOrUndefined, type Ctx } from "../framework/resource";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx } from "../framework/resource";
 
 /** The kinds of item a sort request names (GitBook's SiteStructureItemPointer). */
 export type ItemType = "site-space" | "site-section" | "site-section-group" | "site-external-link";

@@ -39,7 +39,8 @@ import { isUnknown, propertyPath } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
-import { declared, type Ctx, type Props } from "../framework/resource";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { orderDeclares, resourcesOf } from "./placement";
 import {
   describeContainer,

@@ -12,10 +12,14 @@ import { z } from "zod";
 import { ApiSpace } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { adoptIdField, allowReplacementField, field, httpUrl, organizationIdField, text } from "../framework/fields";
+import { allowReplacementField, field, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, patchBody, type Ctx, type Props } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { getOrUndefined } from "../framework/lists";
+import { patchBody } from "../framework/patch";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
 import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -71,7 +75,6 @@ const inputs = z
       )
       .register(field, { live: true }),
     defaultLevel: defaultLevelField("space", "its collection, or of the organization at the top level"),
-    adoptId: adoptIdField,
     allowReplacement: allowReplacementField,
   })
   .superRefine((v, ctx) => {
@@ -150,8 +153,8 @@ async function read(ctx: Ctx, id: string, props: SpaceOutputs): Promise<SpaceOut
   return space && !space.deletedAt ? refreshed(definition, props, space) : undefined;
 }
 
-async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInputs): Promise<SpaceOutputs> {
-  return updateInTree(ctx, definition, id, olds, news, at(id));
+async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInputs, changed: readonly string[]): Promise<SpaceOutputs> {
+  return updateInTree(ctx, definition, id, olds, news, changed, at(id));
 }
 
 async function remove(ctx: Ctx, id: string): Promise<void> {
@@ -162,6 +165,7 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
 
 export const definition = defineResource({
   kind: "Space",
+  adoptable: true,
   noun: "space",
   summary:
     "A space: a container of documentation, shown on sites by the SiteSection and SiteSpace resources (`spaceId: space.id`), so a site can be declared from nothing. Destroying it (or removing it from the program) deletes the space with its content: GitBook keeps a deleted space in its trash, from which it can be restored in the app for 7 days, then removes it for good. Delete the sections and site spaces showing a space before the space (Pulumi does when they take its `id`).",

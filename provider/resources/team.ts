@@ -15,11 +15,14 @@
 import { z } from "zod";
 import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { changedFields } from "../framework/diff";
-import { adoptIdField, field, organizationIdField, text } from "../framework/fields";
+import { field, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
-import { createOnce, declared, getOrUndefined, PartialFailure, type Ctx } from "../framework/resource";
+import { createOnce } from "../framework/createOnce";
+import { PartialFailure } from "../framework/failure";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx } from "../framework/resource";
+import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -75,7 +78,6 @@ const inputs = z.object({
     )
     // One PUT of the changes to the member list, computed from the live members.
     .register(field, { change: "custom" }),
-  adoptId: adoptIdField,
 });
 
 const outputs = z.object({
@@ -249,9 +251,8 @@ async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutpu
   return members && refreshed(definition, props, view(team, members));
 }
 
-async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs): Promise<TeamOutputs> {
+async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs, changed: readonly string[]): Promise<TeamOutputs> {
   const org = news.organizationId;
-  const changed = changedFields(definition.diff, olds, news);
   if (changed.includes("members")) await sameUserTwice(ctx, org, news.members);
   let team: ApiTeam | undefined;
   if (changed.includes("title")) {
@@ -274,6 +275,7 @@ async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
 
 export const definition = defineResource({
   kind: "Team",
+  adoptable: true,
   noun: "team",
   summary: "A team of organization members, optionally with authoritative membership.",
   inputs,

@@ -1,0 +1,156 @@
+/**
+ * Creation that never duplicates: a create whose answer is lost looks for what it made before it
+ * sends again, and adopts only what it can prove it made (see createOnce).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { AmbiguousRequestError, DEFAULT_RETRY, GitbookError, ServerError } from "../client";
+import { claimsOf } from "./claims";
+import type { Ctx } from "./resource";
+
+/** What createOnce needs to send a create and, when its answer is lost, to recognise what it made. */
+export interface CreateSpec<T extends { id: string }> {
+  /** The resource kind ("ShareLink"): claims are per kind, and errors name it. */
+  kind: string;
+  /**
+   * Every create that could make a candidate of this one shares its key (e.g. organization, site and
+   * name): a lost create waits for the others of its key still in flight before deciding.
+   */
+  key: string;
+  /** Names the object for errors, e.g. `share link "Partner" in site site_1`. */
+  what: string;
+  send(): Promise<T>;
+  /** Every object the lost request could have made: same kind and distinguishing fields, held or not. */
+  candidates(): Promise<T[]>;
+  /**
+   * The proof of which candidate the attempt made: the candidates as they were just before the first
+   * request. "list": createOnce lists them itself (one listing, i.e. one GET per 1000 objects of the
+   * listing, before the create). An array: the listing the resource made itself just before (a guard
+   * that lists anyway), so that it is not made twice.
+   */
+  before: "list" | readonly T[];
+  /**
+   * The object's creation time, for kinds that report one: a candidate GitBook says it created
+   * before the attempt began (by a bound of its clock, see GitbookClient.clockLead) is never taken,
+   * even if the listing before missed it. It is a filter, not a proof: the Date header GitBook's
+   * clock is bounded by counts whole seconds, too coarse to tell an object made a few ms after the
+   * request was sent from one made a few ms before.
+   */
+  createdAt?(candidate: T): string | null | undefined;
+}
+
+/**
+ * A lost create answer left objects recovery cannot prove the request made: the resource stops
+ * rather than guess. Nothing was resent.
+ */
+export class AmbiguousCreateError extends Error {
+  /** IDs of the objects that could be the one the lost request made. */
+  readonly candidates: string[];
+  constructor(message: string, candidates: string[]) {
+    super(message);
+    this.name = "AmbiguousCreateError";
+    this.candidates = candidates;
+  }
+}
+
+/**
+ * Sends a creating request at most once per outcome: when the answer is lost (connection dropped,
+ * 5xx from a gateway) the object may exist, so the candidates are looked at first; only when the
+ * object is certainly absent is the request sent again.
+ *
+ * Names need not be unique, and people make objects in the app: recovery adopts only an object it
+ * can prove this attempt made, i.e. one that was not among the candidates listed just before the
+ * first request (`before`). A namesake that existed then is never taken, whoever made it; when only
+ * such namesakes are found the request did not create anything and is sent again. Among the new
+ * objects it also skips every object a resource of this deployment holds (see claims.ts: objects
+ * another create of this run made meanwhile), once the other creates of the same key in flight in
+ * this process have settled; that in-process memory only ever removes candidates, it never proves
+ * one. Exactly one new object left: adopted. More than one (another program or person made a
+ * namesake meanwhile), or a candidate when no listing before could be made: AmbiguousCreateError
+ * naming them and how to adopt one (`adoptId`), and nothing is resent.
+ *
+ * A request that was given up on (timed out) may still be running on the server, so its object can
+ * appear after a first look finds nothing: the candidates are looked at again, at doubling intervals,
+ * for as long as the client says the request may take to settle, before anything is resent. (Without
+ * this, an answer slower than gitbook:requestTimeoutSeconds left one duplicate per create.)
+ */
+// As many tries as the client gives any other request: with 4, a run through 30% 503s lost a create about one time in ten.
+export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>, attempts = DEFAULT_RETRY.maxAttempts): Promise<T> {
+  const claims = claimsOf(ctx.client);
+  const before = spec.before === "list" ? await listBefore(ctx, spec) : new Set(spec.before.map((c) => c.id));
+  const sentAt = Date.now();
+  const find = async (): Promise<T | undefined> => {
+    // What the lost request made is in a listing taken now, not in one cached before it.
+    ctx.client.dropCachedLists();
+    const listed = await spec.candidates();
+    // An object another create of this key is about to receive must not look unclaimed.
+    await claims.settled(spec.kind, spec.key);
+    const lead = ctx.client.clockLead();
+    const madeBefore = (c: T) => {
+      const at = spec.createdAt?.(c);
+      return at != null && lead !== undefined && Date.parse(at) < sentAt + lead;
+    };
+    const fresh = listed.filter((c) => !claims.holds(spec.kind, c.id) && !before?.has(c.id) && !madeBefore(c));
+    if (fresh.length > 0 && before === undefined) {
+      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already");
+    }
+    if (fresh.length > 1) {
+      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`);
+    }
+    const [mine] = fresh;
+    if (mine) claims.hold(spec.kind, mine.id);
+    return mine;
+  };
+  for (let i = 1; ; i++) {
+    try {
+      return await claims.sendAs(spec.kind, spec.key, spec.send);
+    } catch (e) {
+      const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
+      if (!ambiguous) throw e;
+      // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
+      const existing = await find();
+      if (existing !== undefined) return existing;
+      const settleMs = e instanceof AmbiguousRequestError ? e.settleMs : 0;
+      for (let waited = 0, step = Math.max(50, settleMs / 16); waited < settleMs; waited += step, step *= 2) {
+        await sleep(Math.min(step, settleMs - waited));
+        const late = await find();
+        if (late !== undefined) return late;
+      }
+      if (i >= attempts) throw e;
+    }
+  }
+}
+
+/**
+ * The IDs of the candidates now, taken fresh just before the create. Undefined when the listing is
+ * refused (e.g. 404: the site the object goes in does not exist): the create is sent anyway, so that
+ * its own answer says what is wrong, and should that answer be lost, no candidate can be proved ours.
+ */
+async function listBefore<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>): Promise<Set<string> | undefined> {
+  ctx.client.dropCachedLists();
+  try {
+    return new Set((await spec.candidates()).map((c) => c.id));
+  } catch (e) {
+    if (e instanceof GitbookError && e.status >= 400 && e.status < 500 && e.status !== 429) return undefined;
+    throw e;
+  }
+}
+
+function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string): AmbiguousCreateError {
+  const ids = found.map((c) => c.id);
+  const list = found.map((c) => describeCandidate(spec, c)).join("; ");
+  return new AmbiguousCreateError(
+    `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and this resource ${why}: ${list}. ` +
+      `Nothing was sent again, and none of them was taken. Look at them in GitBook: to manage one with this resource, set adoptId to its ID (e.g. adoptId: "${ids[0]}") and delete any other you do not want; ` +
+      `if none is this resource's, run up again to create it.`,
+    ids,
+  );
+}
+
+/** `Collection "Guides" col_1 (created 2026-…)`: what a person needs to find the object in GitBook. */
+function describeCandidate<T extends { id: string }>(spec: CreateSpec<T>, c: T): string {
+  const o = c as Record<string, unknown>;
+  const name = [o.title, o.label, o.name, o.slug].find((v) => typeof v === "string");
+  const at = spec.createdAt?.(c);
+  return `${spec.kind}${name !== undefined ? ` ${JSON.stringify(name)}` : ""} ${c.id}${at ? ` (created ${at})` : ""}`;
+}
+

@@ -1,0 +1,38 @@
+/**
+ * Reading objects: a 404 as absence, an object the API only shows in a listing, and a listing read
+ * fresh rather than from the client's shared copy.
+ */
+import type { z } from "zod";
+import { NotFoundError } from "../client";
+import type { Ctx } from "./resource";
+
+/** GET that answers undefined for 404 instead of throwing. */
+export async function getOrUndefined<T>(p: Promise<T>): Promise<T | undefined> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof NotFoundError) return undefined;
+    throw e;
+  }
+}
+
+/** One object of a listing (the API has no GET for it); the client shares the listing between concurrent reads. Undefined when the list's parent is gone too. */
+export async function findListed<T extends { id: string }>(ctx: Ctx, path: string, schema: z.ZodType<T>, id: string): Promise<T | undefined> {
+  const all = await getOrUndefined(ctx.client.listAll(path, schema));
+  return all?.find((x) => x.id === id);
+}
+
+/**
+ * A whole listing read now, page by page: never the client's shared copy (listAll), which a read
+ * earlier in this process may have left from before an edit in the app. Undefined when the list's
+ * parent is gone (404).
+ */
+export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>): Promise<T[] | undefined> {
+  return getOrUndefined(
+    (async () => {
+      const out: T[] = [];
+      for await (const x of ctx.client.paginate(path, item)) out.push(x);
+      return out;
+    })(),
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * What the provider records in state beside the program's inputs, and how a resource's inputs and
+ * outputs turn into each other: a kept `adoptId`, which live fields the program
+ * declared, outputs fit for the host, the inputs refresh hands back.
+ */
+import type { Props } from "./resource";
+
+/** Where check keeps the program's `adoptId` once the resource is in state: read by diff only (see engine.check). */
+export const ADOPT_KEY = "__gitbookAdoptId";
+
+/**
+ * Where a resource's outputs list the live fields (DiffRules.liveFields) the program declared. A live
+ * field's output holds the object's value whether or not the program declares it, so the outputs
+ * alone cannot say which inputs refresh should hand back: without this list, a refresh recorded
+ * undeclared live values (a site's `type`) as inputs, and the next plan showed them as removals.
+ * Outputs written before the list existed count as declaring none.
+ */
+export const DECLARED_KEY = "__gitbookDeclared";
+
+/** The live fields the recorded outputs say the program declared. */
+export function declaredLive(liveFields: readonly string[], outs: Props): string[] {
+  const listed = outs[DECLARED_KEY];
+  return Array.isArray(listed) ? liveFields.filter((f) => listed.includes(f)) : [];
+}
+
+/** Inputs in the shape of recorded outputs: each live field they hold is declared (for a read of inputs, as adoption does). */
+export function withDeclaredLive(liveFields: readonly string[], inputs: Props): Props {
+  return { ...inputs, [DECLARED_KEY]: liveFields.filter((f) => inputs[f] !== undefined) };
+}
+
+/** The recorded outputs as the program declared them: without the live fields it did not declare. */
+export function asDeclared(liveFields: readonly string[], outs: Props): Props {
+  const keep = declaredLive(liveFields, outs);
+  const out: Props = { ...outs };
+  for (const f of liveFields) if (!keep.includes(f)) delete out[f];
+  return out;
+}
+
+/** Removes `undefined` (the host cannot encode it) and anything not plain JSON. */
+export function cleanOutputs<T extends Props>(outs: T): T {
+  return JSON.parse(JSON.stringify(outs)) as T;
+}
+
+/** The schema's fields that are present in `props` (null counts as present only where it is a value). */
+export function pickInputs(fields: readonly string[], props: Props, nullValues: readonly string[] = []): Props {
+  const out: Props = {};
+  for (const f of fields) if (props[f] !== undefined && (props[f] !== null || nullValues.includes(f))) out[f] = props[f];
+  return out;
+}
+
+/** Copies the declared (non-undefined) inputs, dropping engine bookkeeping. */
+export function declared<T extends Props>(inputs: T): Partial<T> {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(inputs)) if (k !== "__provider" && v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}
+
+/**
+ * Refreshes the declared inputs in `props` from the object's live view. `live` holds a key for every
+ * field the API reports (undefined when the API shows it unset); fields the API cannot report
+ * (organizationId, adoptId) keep their recorded value. Fields the user never set stay absent, so a
+ * later diff does not mistake them for removals.
+ */
+export function refreshDeclared(fields: readonly string[], props: Props, live: Props): Props {
+  const out: Props = {};
+  for (const f of fields) {
+    if (props[f] === undefined) continue;
+    out[f] = f in live ? live[f] : props[f];
+  }
+  return out;
+}
+
