@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { EXAMPLE_DIR, exampleConfig } from "../../dev/example";
-import { readProject } from "../../dev/harness/project";
+import { readProject } from "../../dev/project";
 import { describeDeployments, ROOT, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
 const README = path.join(ROOT, "README.md");
