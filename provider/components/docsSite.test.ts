@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DocsSite, validateTopology, type DocsSiteTopology } from "./docsSite";
+import type { DocsSiteSection } from "./topology";
 
 interface Registration {
   type: string;
@@ -163,7 +164,7 @@ describe("DocsSite registration", () => {
     const t = topology();
     t.site.adoptId = "site_1";
     t.sections[1]!.adoptId = "sitesc_2";
-    t.sections[1]!.siteSpaces![0]!.adoptId = "sitesp_3";
+    (t.sections[1] as DocsSiteSection).siteSpaces![0]!.adoptId = "sitesp_3";
     t.shareLinks![1]!.adoptId = "shl_4";
     expect(validateTopology(t)).toEqual([]);
     await build("docs", t);
@@ -189,7 +190,7 @@ describe("DocsSite registration", () => {
     registered.length = 0;
     const t = topology();
     t.sections.reverse();
-    t.sections[0]!.siteSpaces!.reverse();
+    (t.sections[0] as DocsSiteSection).siteSpaces!.reverse();
     t.shareLinks!.reverse();
     await build("docs", t);
     expect(registered.map((r) => r.urn).sort()).toEqual(before);
@@ -236,8 +237,8 @@ describe("DocsSite registration", () => {
 
   it("accepts values known only at deployment time (Outputs), leaving their check to the resource", async () => {
     const t = topology();
-    t.sections[1]!.spaceId = pulumi.output("spc_guides");
-    t.sections[1]!.siteSpaces![0]!.path = pulumi.output("x".repeat(200));
+    (t.sections[1] as DocsSiteSection).spaceId = pulumi.output("spc_guides");
+    (t.sections[1] as DocsSiteSection).siteSpaces![0]!.path = pulumi.output("x".repeat(200));
     expect(validateTopology(t)).toEqual([]);
     await build("docs", t);
     expect(byName("docs/guides").inputs.spaceId).toBe("spc_guides");

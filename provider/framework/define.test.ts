@@ -53,7 +53,9 @@ describe("a resource's registration", () => {
 
   it("carries the very __provider text pulumi.dynamic.Resource stores, so resources already in state see no change", async () => {
     const ours = new Site("ours", { title: "Docs" });
-    const sdk = new pulumi.dynamic.Resource(providerFor("Site"), "sdk", {}, undefined, "gitbook", "Site");
+    // The SDK declares the class abstract; a subclass that adds nothing constructs it as the SDK does.
+    class SdkResource extends pulumi.dynamic.Resource {}
+    const sdk = new SdkResource(providerFor("Site"), "sdk", {}, undefined, "gitbook", "Site");
     await Promise.all([settled(ours), settled(sdk)]);
     expect(registered.get("ours")!.__provider).toContain('require("pulumi-gitbook/impl")');
     expect(registered.get("ours")!.__provider).toBe(registered.get("sdk")!.__provider);

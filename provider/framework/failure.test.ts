@@ -22,19 +22,19 @@ const explain = (e: unknown, props: Record<string, unknown> | undefined = named,
 
 describe("a failure's message", () => {
   it("leads with the resource, the input the API names and the API's words, then the request", () => {
-    const e = new ValidationError(400, 'spaceId: no space "spc_nope" in this organization', post, false);
+    const e = new ValidationError(400, 'spaceId: no space "spc_nope" in this organization', post);
     expect(explain(e)).toBe('SiteSection docs/guides: spaceId: no space "spc_nope" in this organization\n(GitBook API 400 on POST /v1/orgs/o/sites/site_1/sections)');
     expect(e).toBeInstanceOf(ValidationError);
   });
 
   it("keeps the whole API error on the first line when no input is to blame", () => {
-    const e = new AuthError(401, "Invalid or revoked API token (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked)", post, false);
+    const e = new AuthError(401, "Invalid or revoked API token (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked)", post);
     expect(explain(e)).toBe(`SiteSection docs/guides: GitBook API 401 on POST /v1/orgs/o/sites/site_1/sections: Invalid or revoked API token (check gitbook:token or GITBOOK_TOKEN: the token is missing, invalid or revoked)`);
     expect(explain(new ConnectionError("ECONNREFUSED", "connect ECONNREFUSED", post), { [NAME_KEY]: "x" })).toMatch(/^SiteSection x: GitBook API POST \S+ failed: ECONNREFUSED/);
   });
 
   it("says what became of a partly created object, and that it is kept, below the cause", () => {
-    const cause = new ValidationError(400, "add: unknown user \"grace@acme.test\" (not a member of this organization)", { method: "PUT", path: "/v1/orgs/o/teams/team_1/members" }, false);
+    const cause = new ValidationError(400, "add: unknown user \"grace@acme.test\" (not a member of this organization)", { method: "PUT", path: "/v1/orgs/o/teams/team_1/members" });
     const e = new PartialFailure("team_1", {}, [`team team_1 exists but its membership could not be applied: ${cause.message}`], { cause, field: "members", apiFields: ["add"] });
     const team = { kind: "Team", schema: z.object({ title: z.string(), members: z.array(z.string()) }) } as unknown as Resource;
     const out = explainFailure(team, { [NAME_KEY]: "docs-writers" }, undefined, e) as PartialFailure;
@@ -59,7 +59,7 @@ describe("a failure's message", () => {
   });
 
   it("is rewritten once, however many layers pass it on", () => {
-    const e = new ValidationError(400, "title: too long", post, false);
+    const e = new ValidationError(400, "title: too long", post);
     expect(explain(explainFailure(def, named, undefined, e))).toBe("SiteSection docs/guides: title: too long\n(GitBook API 400 on POST /v1/orgs/o/sites/site_1/sections)");
   });
 });

@@ -327,8 +327,8 @@ describe("createOnce", () => {
     };
     const spec = { kind: "Thing", key: "org/Partner", what: "thing", candidates: async () => [...made], before: [], createdAt: (o: { createdAt: string }) => o.createdAt };
     // B's object exists at once but its answer takes 100 ms; A's object exists and its answer is lost.
-    const b = createOnce(ctx, { ...spec, send: async () => { const o = make("b1"); await sleep(100); return o; } });
-    const a = createOnce(ctx, { ...spec, send: async () => { make("a1"); throw lost(); } });
+    const b = createOnce<{ id: string; createdAt: string }>(ctx, { ...spec, send: async () => { const o = make("b1"); await sleep(100); return o; } });
+    const a = createOnce<{ id: string; createdAt: string }>(ctx, { ...spec, send: async () => { make("a1"); throw lost(); } });
     expect((await a).id).toBe("a1");
     expect((await b).id).toBe("b1");
   });

@@ -264,7 +264,8 @@ function check(c: Case, style: Style, typeCheck: boolean): void {
   const { file, diagnostics } = compile(text);
   const shown = typeCheck ? diagnostics : diagnostics.filter((d) => !/is not assignable|No overload matches/.test(d));
   expect(shown, text).toEqual([]);
-  expect(file.parseDiagnostics ?? [], text).toEqual([]);
+  // parseDiagnostics is internal to TypeScript's SourceFile, not in its types.
+  expect((file as unknown as { parseDiagnostics?: unknown[] }).parseDiagnostics ?? [], text).toEqual([]);
   expect(unexpectedStatements(file), text).toEqual([]);
   const literals = stringLiterals(file);
   const quoted = comments(file).join("\n");

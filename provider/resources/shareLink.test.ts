@@ -278,7 +278,7 @@ describe("resource class", () => {
     make();
     const [, , type, , , , , props, opts] = spy.mock.calls.at(-1)!;
     spy.mockRestore();
-    return { type, props, opts };
+    return { type: type as string, props: props as Record<string, unknown>, opts: opts as pulumi.CustomResourceOptions };
   }
 
   it("marks url secret, keeping the secret outputs the user asked for", () => {

@@ -35,7 +35,7 @@ export interface Deployment {
     resources?: Decl[],
     /** `flags` go to the CLI's command line, `onSpawn` gets the CLI's process id. */
     opts?: { programDir?: string; packageRoot?: string; config?: Record<string, string>; flags?: string[]; onSpawn?: OnSpawn },
-  ): Promise<RunReport & { stdout: string }>;
+  ): Promise<RunReport & { stdout: string; code: number }>;
   /** A preview of `resources` that leaves the program of later runs as it was; several may run at once. */
   preview(resources: Decl[], opts?: { config?: Record<string, string> }): Promise<RunReport & { stdout: string }>;
   state(): StateFile;

@@ -14,7 +14,7 @@ beforeAll(async () => {
 afterAll(async () => env?.close());
 
 describe("the API's limits at check", () => {
-  it.each(ROWS.map((r, i) => [`${r[0]} (row ${i})`, ...r.slice(1)] as const))("%s", async (_row, kind, field, value, property, reason) => {
+  it.each(ROWS.map(([row, ...rest], i) => [`${row} (row ${i})`, ...rest] as const))("%s", async (_row, kind, field, value, property, reason) => {
     env.emu.log.reset();
     const r = await env.check(kind, { ...VALID[kind], [field]: value });
     // An empty slug also breaks the slug pattern: that second failure may come along, on the same field.
