@@ -8,6 +8,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
 import { judgeProgramConfig, type ConfigSource } from "./config";
+import { programError } from "./framework/program";
 
 /** Once per process, even when two copies of the package are loaded (a component library and the program). */
 const VERDICT = Symbol.for("pulumi-gitbook/programConfig");
@@ -30,17 +31,6 @@ function mockedWithoutConfig(): boolean {
   return pulumi.runtime.getMonitor() instanceof MockMonitor && process.env.PULUMI_CONFIG === undefined;
 }
 
-/**
- * The SDK formats the stack of an error that ends the program even when it shows only the message
- * (for its tracing span), through source-map-support, which took the CLI 30 to 60 seconds here before
- * the run ended (seen on 3.248, a loaded machine). A setting's error has no use for a stack: it is
- * its message.
- */
-function withoutStack<E extends Error>(e: E): E {
-  Object.defineProperty(e, "stack", { value: `${e.name}: ${e.message}`, writable: true, configurable: true });
-  return e;
-}
-
 /** Throws a RunError (one line, no stack) when the settings cannot work for this run; warns once when a preview will pass without a token. */
 export function checkProgramConfig(): void {
   const holder = globalThis as Holder;
@@ -49,7 +39,7 @@ export function checkProgramConfig(): void {
     if (mockedWithoutConfig()) return;
     const judged = judgeProgramConfig(stackConfig, process.env, pulumi.runtime.isDryRun());
     if (judged.warning) void pulumi.log.warn(judged.warning);
-    verdict = holder[VERDICT] = judged.error ? { error: withoutStack(new pulumi.RunError(judged.error)) } : {};
+    verdict = holder[VERDICT] = judged.error ? { error: programError(judged.error) } : {};
   }
   if (verdict.error) throw verdict.error;
 }

@@ -39,6 +39,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { programError } from "../framework/program";
 import { ShareLink, definition as shareLinkDef } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
@@ -96,7 +97,7 @@ export class DocsSite extends pulumi.ComponentResource {
     // Before registering anything: a wrong topology must not leave a half-registered component.
     const problems = validateTopology(topology);
     if (problems.length) {
-      throw new pulumi.RunError(`DocsSite "${name}": ${problems.map((p) => p.message).join("; ")}`);
+      throw programError(`DocsSite "${name}": ${problems.map((p) => p.message).join("; ")}`);
     }
     const planned = plannedSpaces(name, topology);
     super("gitbook:components:DocsSite", name, {}, opts);
@@ -309,7 +310,7 @@ function plannedSpaces(name: string, topology: DocsSiteTopology): Map<string, { 
     for (const n of [p.name, ...p.aliases]) {
       const other = owner.get(n);
       if (other !== undefined && other !== key) {
-        throw new pulumi.RunError(
+        throw programError(
           `DocsSite "${name}": the spaces created for ${other} and ${key} would both be known as "${n}" (a name or the name an earlier version gave it), so the engine could not tell which space is which; set a distinct \`space.key\` on one of them.`,
         );
       }

@@ -12,7 +12,7 @@
  * ends with its one error and no request is sent. A program that awaits between constructions is gated
  * per synchronous run: what it registered before the await has gone already.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 
 interface Run {
   refused: boolean;
@@ -39,6 +39,22 @@ export function gated(dependsOn: pulumi.CustomResourceOptions["dependsOn"]): pul
   return released.then(() => dependsOn ?? []) as pulumi.CustomResourceOptions["dependsOn"];
 }
 
+/**
+ * The SDK formats the stack of an error that ends the program even when it shows only the message
+ * (for its tracing span), through source-map-support, which took the CLI 30 to 60 seconds before the
+ * run ended (seen on 3.248). A RunError is shown as its message alone, so it carries no stack: a
+ * program refused at preview fails in seconds.
+ */
+export function withoutStack<E extends Error>(e: E): E {
+  Object.defineProperty(e, "stack", { value: `${e.name}: ${e.message}`, writable: true, configurable: true });
+  return e;
+}
+
+/** The error that refuses a program: its message, naming the resources and the fix, and no stack. */
+export function programError(message: string): pulumi.RunError {
+  return withoutStack(new pulumi.RunError(message));
+}
+
 /** Runs a cross-resource check; when it throws, nothing of the current run is registered. */
 export function checked<T>(check: () => T): T {
   const r = run();
@@ -46,6 +62,6 @@ export function checked<T>(check: () => T): T {
     return check();
   } catch (e) {
     r.refused = true;
-    throw e;
+    throw e instanceof pulumi.RunError ? withoutStack(e) : e;
   }
 }

@@ -79,3 +79,23 @@ it("passes, and registers, a program whose declarations agree: each section's on
   // The component, its site, two sections, the group and the order.
   expect(registered.filter((n) => n.startsWith("p4-docs"))).toHaveLength(6);
 });
+
+it("refuses with a RunError that carries its message alone, no stack: the SDK formats an ending error's stack, which held the CLI for 30 s and more", () => {
+  const thrown = (make: () => unknown): Error => {
+    try {
+      make();
+    } catch (e) {
+      return e as Error;
+    }
+    throw new Error("nothing was thrown");
+  };
+  const site = new Site("p5-site", { title: "Docs" });
+  const sec = new SiteSection("p5-sec", { siteId: site.id, spaceId: "space" });
+  new SiteSectionGroup("p5-a", { siteId: site.id, title: "A", sections: [sec.id] });
+  const placement = thrown(() => new SiteSectionGroup("p5-b", { siteId: site.id, title: "B", sections: [sec.id] }));
+  const docsSite = thrown(() => new DocsSite("p5-docs", { site: { title: "Docs" }, sections: [] }));
+  for (const e of [placement, docsSite]) {
+    expect(e).toBeInstanceOf(pulumi.RunError);
+    expect(e.stack).toBe(`${e.name}: ${e.message}`);
+  }
+});
