@@ -102,6 +102,14 @@ describe("pulumi-gitbook import", () => {
     ]);
   });
 
+  it("names the package where this copy came from (here: the checkout), not the npm registry, where it is not published", async () => {
+    const r = await run(["--org", seeded.org, "--out", "named"]);
+    expect(r.code, r.stderr).toBe(0);
+    const spec = (JSON.parse(filesIn(path.join(dir, "named"))["package.json"]!) as { dependencies: Record<string, string> }).dependencies["pulumi-gitbook"]!;
+    expect(spec).toMatch(/^file:/);
+    expect(fs.realpathSync(path.resolve(dir, "named", spec.slice("file:".length)))).toBe(fs.realpathSync(path.resolve(__dirname, "../..")));
+  });
+
   it("writes neither the token nor any share link's URL or key", async () => {
     const r = await run(["--org", seeded.org, "--out", "out", "--style", "docs-site"]);
     expect(r.code, r.stderr).toBe(0);

@@ -11,6 +11,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
+import { installedSpec, ownPackage } from "../packageSource";
 import { generateProgram, programFiles, type Style } from "./generate";
 import { PreviousProgram } from "./names";
 import { downloadDocument, readOrganization } from "./read";
@@ -42,8 +43,9 @@ Options:
   --project <name>       The Pulumi project name (default: gitbook).
   --retain-on-delete     Mark every resource retainOnDelete: \`pulumi destroy\` then forgets the
                          objects instead of deleting them in GitBook.
-  --package <spec>       The pulumi-gitbook dependency written into package.json (default: ^${packageVersion()});
-                         e.g. a tarball or folder while the package is not on the npm registry.
+  --package <spec>       The pulumi-gitbook dependency written into package.json. Default: where this
+                         copy was installed from (its checkout, or the tarball or git URL its
+                         program's lock records), as pulumi-gitbook new writes it; else ^${packageVersion()}.
   --force                Overwrite files already in --out. Names in an index.ts already there (an
                          earlier import's) are kept, so re-importing into a stack replaces nothing.
   --fetch-spec-urls      Allow downloading an OpenAPI document from outside the API: the processed
@@ -68,7 +70,8 @@ interface Args {
   stack: string;
   project: string;
   retainOnDelete: boolean;
-  packageSpec: string;
+  /** As given with --package; else where the running copy came from (see packageSpecFor). */
+  packageSpec?: string;
   force: boolean;
   fetchSpecUrls: boolean;
 }
@@ -147,7 +150,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
     project: args.project,
     stack: args.stack,
     retainOnDelete: args.retainOnDelete,
-    packageSpec: args.packageSpec,
+    packageSpec: args.packageSpec ?? packageSpecFor(dir),
     sdkSpec: SDK_SPEC,
   });
   refuseToOverwrite(dir, Object.keys(files), args.force);
@@ -216,13 +219,22 @@ function parse(argv: string[], env: NodeJS.ProcessEnv): Args | "help" {
     stack,
     project,
     retainOnDelete: values["retain-on-delete"] === true,
-    packageSpec: values.package ?? `^${packageVersion()}`,
+    ...(values.package !== undefined ? { packageSpec: values.package } : {}),
     force: values.force === true,
     fetchSpecUrls: values["fetch-spec-urls"] === true,
   };
 }
 
 // ---- Helpers -------------------------------------------------------------------------------------
+
+/**
+ * The package is not on the npm registry: the generated program names the checkout, tarball or git
+ * URL this copy was installed from (as `pulumi-gitbook new` does), and the version range only when
+ * that cannot be found.
+ */
+function packageSpecFor(dir: string): string {
+  return installedSpec(ownPackage(__dirname), dir)?.spec ?? `^${packageVersion()}`;
+}
 
 /** The output folder as the user can type it from where they are. */
 function shownDir(cwd: string, dir: string): string {
