@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { Agent, type Dispatcher } from "undici";
 import { ApiShareLink, GitbookClient } from "../client";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
+import { refuseCascade } from "./cascade";
 import { createOnce } from "./createOnce";
 import { listFresh } from "./lists";
 import { paths } from "./paths";
@@ -136,5 +137,30 @@ describe("listFresh", () => {
     open();
     await Promise.all([first, joined, own]);
     expect(env.emu.log.count(LIST)).toBe(2);
+  });
+});
+
+describe("the cascade guard", () => {
+  it("sends one listing for two deletes of one container guarded together", async () => {
+    const { path } = await newSite("Guarded Deletes");
+    let started = 0;
+    const def = {
+      kind: "Thing",
+      cascade: {
+        consequence: "",
+        held: async (c: Ctx) => {
+          started++;
+          return ((await listFresh(c, path, ApiShareLink)) ?? []).map((l) => ({ kind: "ShareLink", title: l.id, id: l.id }));
+        },
+      },
+    };
+    const open = hold(path);
+    const first = refuseCascade(def, ctx, "a", {});
+    await vi.waitFor(() => expect(started).toBe(1));
+    const second = refuseCascade(def, ctx, "b", {});
+    await vi.waitFor(() => expect(started).toBe(2));
+    open();
+    await Promise.all([first, second]);
+    expect(env.emu.log.count(LIST)).toBe(1);
   });
 });
