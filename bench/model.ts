@@ -24,6 +24,14 @@ export interface PhaseModel {
   parallelism: number;
   /** Why this is the minimum, for the printed table and the JSON. */
   why: string;
+  /**
+   * Methods whose count in `min` is an upper bound rather than a floor: the safety listings, which
+   * concurrent creates (or deletes) of one container share while one is in flight, so fewer may be
+   * sent; how many depends on how the engine overlaps operations. They are left out of the bound's
+   * request total (the chain still counts one listing before each create: a shared listing is sent
+   * after the container exists, so it still takes one round trip after it).
+   */
+  atMost?: string[];
 }
 
 /** The API's cap on `limit`: a listing of n items costs ceil(n / 1000) requests (at least one). */
@@ -61,6 +69,8 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       // holds N + M), the site's share links for a link. That is exact while the site has at most 1000
       // sections; past that, a listing made once more than 1000 exist takes a second page, which this
       // floor does not count (how many do depends on the order the engine runs creates in).
+      // At most one listing per POST: creates of one container running together share the listing in
+      // flight (its answer arrives before each of their POSTs), so the GETs are an upper bound.
       const revoked = L > 0 ? 1 : 0;
       const posts = 1 + N + M + L;
       return {
@@ -68,7 +78,8 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
         // site GET and POST, then section GET and POST, then site-space GET, POST and PATCH; or the link's.
         chain: 2 + Math.max(N > 0 ? 2 + (M > 0 ? 3 : 0) : 0, L > 0 ? 2 + revoked : 0),
         parallelism: parallel,
-        why: "one POST per object, each after a listing that proves what a lost answer made; a PATCH only for what POST cannot carry (site-space path, inactive link)",
+        why: "one POST per object, each after a listing that proves what a lost answer made (at most one each: concurrent creates of one container share one in flight); a PATCH only for what POST cannot carry (site-space path, inactive link)",
+        atMost: ["GET"],
       };
     }
     case "noop":
@@ -96,14 +107,16 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       // other objects too must first read what it would take along (README "Safety"): each section,
       // the site's section list (no GET for one section; one page while at most 1000 sections are
       // left, which is the fewest it can take); the site, its structure and its share-link list.
+      // At most: the sections' guards of one site running together share the section listing in flight.
       const reads = N + 2;
-      const why = "one DELETE per resource (Pulumi deletes each; see README); a GET of what each section and the site would take along";
+      const why = "one DELETE per resource (Pulumi deletes each; see README); a GET (at most; concurrent ones share one in flight) of what each section and the site would take along";
       if (engine === "cli") {
         // Site spaces go before their section, sections and links before the site; a section's and the
         // site's DELETE each wait for their read (the site's two reads run together).
         const depth = 2 + Math.max(N > 0 ? 2 : 0, L > 0 ? 1 : 0) + (M > 0 ? 1 : 0);
-        return { min: { GET: reads, DELETE: resourceCount(t) }, chain: depth, parallelism: parallel, why: `${why}, in parallel down the dependency depth` };
+        return { min: { GET: reads, DELETE: resourceCount(t) }, chain: depth, parallelism: parallel, why: `${why}, in parallel down the dependency depth`, atMost: ["GET"] };
       }
+      // One delete at a time: nothing runs together, so nothing is shared and the GETs are exact.
       return { min: { GET: reads, DELETE: resourceCount(t) }, chain: resourceCount(t) + reads, parallelism: 1, why: `${why}, one at a time` };
     }
   }
@@ -114,5 +127,6 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
  * allowed parallelism, whichever is longer, times the injected latency per request.
  */
 export function criticalPathMs(m: PhaseModel, latencyMs: number): number {
-  return Math.max(m.chain, Math.ceil(total(m.min) / m.parallelism)) * latencyMs;
+  const floor = total(m.min) - (m.atMost ?? []).reduce((sum, k) => sum + (m.min[k] ?? 0), 0);
+  return Math.max(m.chain, Math.ceil(floor / m.parallelism)) * latencyMs;
 }

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Agent, type Dispatcher, request as undiciRequest } from "undici";
@@ -140,6 +141,15 @@ interface CacheEntry {
 }
 
 /**
+ * How the listings made inside a `listings(mode, fn)` call are taken:
+ * - "fresh": sent now (never the cached copy, never one already in flight);
+ * - "joinInFlight": sent now, or joined to a listing of the same path already in flight: its answer
+ *   arrives while the caller still waits, so it shows nothing that happened after the caller's next
+ *   request is sent. Never a completed or cached one.
+ */
+export type ListingMode = "fresh" | "joinInFlight";
+
+/**
  * The one client for the GitBook API: bearer auth, JSON, typed errors, retries with jittered backoff
  * honouring Retry-After and X-RateLimit-Reset within a deadline, and async-iterable pagination.
  */
@@ -159,6 +169,14 @@ export class GitbookClient {
   private readonly userAgent: string;
   private readonly listCacheTtlMs: number;
   private readonly listCache = new Map<string, CacheEntry>();
+  /**
+   * Listings whose answer has not arrived yet, by the same key as listCache; an entry leaves when its
+   * listing settles, and neither writes nor dropCachedLists clear it (they do not make an answer still
+   * to come any older). Only "joinInFlight" callers read it; memory of this process only, it saves
+   * requests and proves nothing (another process simply lists again).
+   */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly listingMode = new AsyncLocalStorage<ListingMode>();
   private readonly organization?: { id: string; setting: string };
   /** Per organization ID: whether this token can see it (see organizationError). */
   private readonly orgReachable = new Map<string, Promise<Reach>>();
@@ -248,11 +266,31 @@ export class GitbookClient {
    * client drops every cached list, so a read never misses its own writes.
    */
   listAll<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
-    return this.shared(`${path}?${JSON.stringify(query)}`, async () => {
-      const out: T[] = [];
-      for await (const it of this.paginate(path, item, query)) out.push(it);
-      return out;
-    });
+    return this.shared(`${path}?${JSON.stringify(query)}`, () => this.collect(path, item, query));
+  }
+
+  /**
+   * The whole list read now, page by page: never the cached copy (listAll), which a read earlier in
+   * this process may have left from before an edit in the app. Inside `listings("joinInFlight", …)`
+   * it may join a listing of the same path still in flight.
+   */
+  listNow<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
+    return this.joinable(`${path}?${JSON.stringify(query)}`, () => this.collect(path, item, query));
+  }
+
+  /**
+   * Runs `fn` with every listing it makes through this client (listAll, getShared, listNow) taken in
+   * `mode` (see ListingMode), without the code that lists knowing. The mode follows `fn`'s async calls
+   * (AsyncLocalStorage), and an inner call overrides an outer one.
+   */
+  listings<T>(mode: ListingMode, fn: () => Promise<T>): Promise<T> {
+    return this.listingMode.run(mode, fn);
+  }
+
+  private async collect<T>(path: string, item: z.ZodType<T>, query: Query): Promise<T[]> {
+    const out: T[] = [];
+    for await (const it of this.paginate(path, item, query)) out.push(it);
+    return out;
   }
 
   /**
@@ -264,10 +302,11 @@ export class GitbookClient {
   }
 
   private shared<T>(key: string, fetch: () => Promise<T>): Promise<T> {
+    const mode = this.listingMode.getStore();
     const settled = this.now() >= this.unsettledUntil;
     const hit = this.listCache.get(key);
-    if (settled && hit && hit.expires > this.now()) return hit.value as Promise<T>;
-    const value = fetch();
+    if (mode === undefined && settled && hit && hit.expires > this.now()) return hit.value as Promise<T>;
+    const value = this.joinable(key, fetch);
     if (!settled) return value;
     this.listCache.set(key, { expires: this.now() + this.listCacheTtlMs, value });
     value.catch(() => this.listCache.delete(key));
@@ -280,6 +319,25 @@ export class GitbookClient {
    */
   dropCachedLists(): void {
     this.listCache.clear();
+  }
+
+  /**
+   * A listing sent now and registered as in flight until it settles; or, in "joinInFlight" mode, the
+   * one of this key already in flight. Outside that mode nothing joins: a read after a write, or
+   * after a lost answer, must not take a listing sent before it.
+   */
+  private joinable<T>(key: string, fetch: () => Promise<T>): Promise<T> {
+    if (this.listingMode.getStore() === "joinInFlight") {
+      const flying = this.inFlight.get(key);
+      if (flying) return flying as Promise<T>;
+    }
+    const value = fetch();
+    this.inFlight.set(key, value);
+    const leave = () => {
+      if (this.inFlight.get(key) === value) this.inFlight.delete(key);
+    };
+    value.then(leave, leave);
+    return value;
   }
 
   /**

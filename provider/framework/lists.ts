@@ -24,15 +24,10 @@ export async function findListed<T extends { id: string }>(ctx: Ctx, path: strin
 
 /**
  * A whole listing read now, page by page: never the client's shared copy (listAll), which a read
- * earlier in this process may have left from before an edit in the app. Undefined when the list's
- * parent is gone (404).
+ * earlier in this process may have left from before an edit in the app; inside the client's
+ * "joinInFlight" mode (the cascade guard) it may join one of the same path still in flight.
+ * Undefined when the list's parent is gone (404).
  */
 export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>): Promise<T[] | undefined> {
-  return getOrUndefined(
-    (async () => {
-      const out: T[] = [];
-      for await (const x of ctx.client.paginate(path, item)) out.push(x);
-      return out;
-    })(),
-  );
+  return getOrUndefined(ctx.client.listNow(path, item));
 }

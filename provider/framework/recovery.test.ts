@@ -292,7 +292,7 @@ describe("ShareLink: where the lost create's object cannot be told apart", () =>
   });
 
   it("refuses to take any candidate when the listing before could not be made", async () => {
-    const ctx = { client: { dropCachedLists() {}, clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const ctx = { client: { dropCachedLists() {}, listings: (_mode: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const { NotFoundError } = await import("../client");
     let listings = 0;
     const spec = {
@@ -318,7 +318,7 @@ describe("createOnce", () => {
   const lost = () => new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));
 
   it("waits for the other creates of its key in flight before deciding, so an object about to be someone's is not taken", async () => {
-    const ctx = { client: { dropCachedLists() {}, clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const ctx = { client: { dropCachedLists() {}, listings: (_mode: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const made: { id: string; createdAt: string }[] = [];
     const make = (id: string) => {
       const o = { id, createdAt: new Date().toISOString() };
