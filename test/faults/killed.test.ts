@@ -208,7 +208,7 @@ describeDeployments("a killed `pulumi up`", () => {
   // Retried: about one run in four under a loaded machine, the checkpoint put back from a .bak that parsed still
   // reads as "failed to load checkpoint: EOF" to the next `pulumi stack export`; not reproduced alone, cause not
   // yet found (recorded in the issue notes). A regression fails every attempt.
-  it("a checkpoint the kill left empty (the CLI was rewriting it) is put back from the backend's copy when asked, then recovered", { retry: 2 }, async () => {
+  it("a checkpoint the kill left empty (the CLI was rewriting it) is put back from the backend's copy when asked, then recovered", { retry: 2, timeout: 300_000 }, async () => {
     const { dep, decls, app } = await killedRun({ at: "route", method: "POST", route: /\/share-links$/ });
     // As a kill in the file backend's next checkpoint write leaves it (seen in this suite: "failed to load checkpoint:
     // EOF"): the last complete checkpoint moved to .bak, the new one empty. The engine waits for a create's
@@ -228,7 +228,7 @@ describeDeployments("a killed `pulumi up`", () => {
     expect(fs.readFileSync(file, "utf8")).toBe("");
     await recoverAll(dep, app);
     await expectRecovered(dep, decls, app, [...app][0]!);
-  }, 300_000);
+  });
 
   it("without recover, the next up duplicates what the killed run created (the failure recover exists for)", async () => {
     const { dep, decls } = await killedRun({ at: "route", method: "POST", route: /\/sites$/ });
