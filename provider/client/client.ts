@@ -146,8 +146,11 @@ interface CacheEntry {
  * - "joinInFlight": sent now, or joined to a listing of the same path already in flight: its answer
  *   arrives while the caller still waits, so it shows nothing that happened after the caller's next
  *   request is sent. Never a completed or cached one.
+ * - "joinSinceWrites": as "joinInFlight", but only a listing sent after every write this client saw
+ *   settle: one sent before a write may still show what that write removed (a delete guard would then
+ *   refuse for a site space already deleted) or miss what it made.
  */
-export type ListingMode = "fresh" | "joinInFlight";
+export type ListingMode = "fresh" | "joinInFlight" | "joinSinceWrites";
 
 /**
  * The one client for the GitBook API: bearer auth, JSON, typed errors, retries with jittered backoff
@@ -172,10 +175,12 @@ export class GitbookClient {
   /**
    * Listings whose answer has not arrived yet, by the same key as listCache; an entry leaves when its
    * listing settles, and neither writes nor dropCachedLists clear it (they do not make an answer still
-   * to come any older). Only "joinInFlight" callers read it; memory of this process only, it saves
+   * to come any older). Only the joining modes read it; memory of this process only, it saves
    * requests and proves nothing (another process simply lists again).
    */
-  private readonly inFlight = new Map<string, Promise<unknown>>();
+  private readonly inFlight = new Map<string, { value: Promise<unknown>; writes: number }>();
+  /** How many writes (any method but GET) have settled: a listing sent since shows each of them. */
+  private writesSettled = 0;
   private readonly listingMode = new AsyncLocalStorage<ListingMode>();
   private readonly organization?: { id: string; setting: string };
   /** Per organization ID: whether this token can see it (see organizationError). */
@@ -327,14 +332,14 @@ export class GitbookClient {
    * after a lost answer, must not take a listing sent before it.
    */
   private joinable<T>(key: string, fetch: () => Promise<T>): Promise<T> {
-    if (this.listingMode.getStore() === "joinInFlight") {
-      const flying = this.inFlight.get(key);
-      if (flying) return flying as Promise<T>;
-    }
+    const mode = this.listingMode.getStore();
+    const flying = this.inFlight.get(key);
+    if (flying && (mode === "joinInFlight" || (mode === "joinSinceWrites" && flying.writes === this.writesSettled))) return flying.value as Promise<T>;
     const value = fetch();
-    this.inFlight.set(key, value);
+    const entry = { value, writes: this.writesSettled };
+    this.inFlight.set(key, entry);
     const leave = () => {
-      if (this.inFlight.get(key) === value) this.inFlight.delete(key);
+      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
     };
     value.then(leave, leave);
     return value;
@@ -360,6 +365,8 @@ export class GitbookClient {
       value = await this.send(method, path, opts);
     } catch (e) {
       throw (await this.organizationError(path, e)) ?? e;
+    } finally {
+      if (method !== "GET") this.writesSettled++;
     }
     // Any success under an organization shows the token can see it: no need to ask later.
     const org = ORG_PATH.exec(path)?.[1];

@@ -35,11 +35,11 @@ export const FORCE_DESTROY = "forceDestroy";
 export async function refuseCascade(def: { kind: string; cascade?: Cascade }, ctx: Ctx, id: string, props: Props): Promise<void> {
   if (!def.cascade || props[FORCE_DESTROY] === true) return;
   // The guard's listings may join ones of the same path already in flight (e.g. another section's
-  // guard on the same site): an answer that arrives before this DELETE is sent shows everything the
-  // DELETE would take along, as well as a listing sent now would; it is never a completed or cached
-  // one, so it is at most one listing's latency older than today's. Without it, deleting N sections
-  // of one site read the site's N sections N times.
-  const held = await ctx.client.listings("joinInFlight", () => def.cascade!.held(ctx, id, props));
+  // guard on the same site), but only one sent after every write this process saw settle: it then
+  // shows the site spaces Pulumi deleted first as gone (one sent before would show them and refuse
+  // for nothing), and it is never a completed or cached one, so it is at most one listing's latency
+  // older than today's. Without it, deleting N sections of one site read the site's N sections N times.
+  const held = await ctx.client.listings("joinSinceWrites", () => def.cascade!.held(ctx, id, props));
   if (held.length === 0) return;
   const list = held.map((h) => `${h.kind} ${JSON.stringify(h.title)} (${h.id})`).join(", ");
   const them = held.length > 1 ? "them" : "it";

@@ -163,4 +163,24 @@ describe("the cascade guard", () => {
     await Promise.all([first, second]);
     expect(env.emu.log.count(LIST)).toBe(1);
   });
+
+  it("does not join a listing sent before a write settled: it could still show what that write deleted, and refuse for nothing", async () => {
+    const { path } = await newSite("Guard After A Write");
+    const { path: other } = await newSite("Somewhere Else");
+    env.emu.log.reset();
+    const def = {
+      kind: "Thing",
+      cascade: { consequence: "", held: async (c: Ctx) => ((await listFresh(c, path, ApiShareLink)) ?? []).map((l) => ({ kind: "ShareLink", title: l.id, id: l.id })) },
+    };
+    const open = hold(path);
+    const first = refuseCascade(def, ctx, "a", {});
+    await vi.waitFor(() => expect(holding?.held).toBe(1));
+    // A write settles while the first guard's listing is still in flight (here a share link made elsewhere).
+    await client.request("POST", other, { body: { name: "written meanwhile" } });
+    const second = refuseCascade(def, ctx, "b", {});
+    await vi.waitFor(() => expect(holding?.held).toBe(2));
+    open();
+    await Promise.all([first, second]);
+    expect(env.emu.log.count(LIST)).toBe(2);
+  });
 });

@@ -25,7 +25,7 @@ export async function findListed<T extends { id: string }>(ctx: Ctx, path: strin
 /**
  * A whole listing read now, page by page: never the client's shared copy (listAll), which a read
  * earlier in this process may have left from before an edit in the app; inside the client's
- * "joinInFlight" mode (the cascade guard) it may join one of the same path still in flight.
+ * a joining mode ("joinInFlight", or "joinSinceWrites" for the cascade guard) it may join one of the same path still in flight.
  * Undefined when the list's parent is gone (404).
  */
 export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>): Promise<T[] | undefined> {
