@@ -3,7 +3,7 @@
  * fresh rather than from the client's shared copy.
  */
 import type { z } from "zod";
-import { NotFoundError } from "../client";
+import { NotFoundError, type Query } from "../client";
 import type { Ctx } from "./resource";
 
 /** GET that answers undefined for 404 instead of throwing. */
@@ -28,6 +28,6 @@ export async function findListed<T extends { id: string }>(ctx: Ctx, path: strin
  * a joining mode ("joinInFlight", or "joinSinceWrites" for the cascade guard) it may join one of the same path still in flight.
  * Undefined when the list's parent is gone (404).
  */
-export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>): Promise<T[] | undefined> {
-  return getOrUndefined(ctx.client.listNow(path, item));
+export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>, query?: Query): Promise<T[] | undefined> {
+  return getOrUndefined(ctx.client.listNow(path, item, query));
 }

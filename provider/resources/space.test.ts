@@ -254,6 +254,50 @@ describe("delete", () => {
     expect(restore.status).toBe(200);
     expect(live(s.id).deletedAt).toBeUndefined();
   });
+
+  /** A site whose section shows `shown`, with a second site space of `shown` in another site made in the app (not by this provider). */
+  async function shownOnSites(shown: string): Promise<{ siteSpaces: string[]; sections: string[] }> {
+    const other = [...env.emu.store.spaces.values()].find((x) => x.id !== shown && !x.deletedAt)!.id;
+    const siteA = (await env.up("Site", { title: "Docs A" })).state.id;
+    const sectionA = (await env.up("SiteSection", { siteId: siteA, spaceId: other, title: "Home" })).state;
+    const ssA = (await env.up("SiteSpace", { siteId: siteA, sectionId: sectionA.id, spaceId: shown, path: "handbook" })).state.id;
+    const siteB = (await env.up("Site", { title: "Docs B" })).state.id;
+    const sectionB = (await env.up("SiteSection", { siteId: siteB, spaceId: shown, title: "Handbook" })).state;
+    return { siteSpaces: [ssA, String(sectionB.outs.siteSpaceId)], sections: [sectionA.id, sectionB.id] };
+  }
+
+  it("refuses to delete a space still shown by site spaces it would take off their sites, reading GitBook now, and deletes nothing", async () => {
+    const s = await created();
+    const { siteSpaces } = await shownOnSites(s.id);
+    // A new process: nothing of those sites was seen here.
+    env.outOfBand();
+    env.emu.log.reset();
+    await expect(env.destroy("Space", s)).rejects.toThrow(
+      new RegExp(`Space ${s.id}: deleting it \\(${s.id}\\) would also delete .*SiteSpace "Docs A / Handbook" \\(${siteSpaces[0]}\\), SiteSpace "Docs B / Handbook" \\(${siteSpaces[1]}\\).*takes every site space showing a space off its site.*Nothing was deleted.*forceDestroy: true`),
+    );
+    expect(env.emu.log.writes()).toBe(0);
+    expect(live(s.id).deletedAt).toBeUndefined();
+    for (const ss of siteSpaces) expect(env.emu.store.siteSpaces.has(ss)).toBe(true);
+  });
+
+  it("deletes a space shown on sites when its forceDestroy is recorded, taking the site spaces along", async () => {
+    const s = await created();
+    const { siteSpaces } = await shownOnSites(s.id);
+    env.outOfBand();
+    await env.destroy("Space", { ...s, outs: { ...s.outs, forceDestroy: true } });
+    expect(live(s.id).deletedAt).toBeDefined();
+    for (const ss of siteSpaces) expect(env.emu.store.siteSpaces.has(ss)).toBe(false);
+  });
+
+  it("reads only the sites that show the space: a space on no site costs one listing before its DELETE", async () => {
+    const s = await created();
+    await shownOnSites([...env.emu.store.spaces.values()].find((x) => x.id !== s.id && !x.deletedAt)!.id);
+    env.outOfBand();
+    env.emu.log.reset();
+    await env.destroy("Space", s);
+    expect(env.emu.log.count({ method: "GET" })).toBe(1);
+    expect(live(s.id).deletedAt).toBeDefined();
+  });
 });
 
 describe("adoption", () => {

@@ -9,14 +9,15 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { ApiSpace } from "../client";
+import { ApiSite, ApiSiteSpace, ApiSpace } from "../client";
+import type { HeldObject } from "../framework/cascade";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { allowReplacementField, field, httpUrl, organizationIdField, text } from "../framework/fields";
+import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text } from "../framework/fields";
 import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
-import { getOrUndefined } from "../framework/lists";
+import { getOrUndefined, listFresh } from "../framework/lists";
 import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
@@ -75,6 +76,7 @@ const inputs = z
       )
       .register(field, { live: true }),
     defaultLevel: defaultLevelField("space", "its collection, or of the organization at the top level"),
+    forceDestroy: forceDestroyField("space", "every site space still showing it, on any site (the sites and their other site spaces stay)"),
     allowReplacement: allowReplacementField,
   })
   .superRefine((v, ctx) => {
@@ -157,6 +159,23 @@ async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInput
   return updateInTree(ctx, definition, id, olds, news, changed, at(id));
 }
 
+/**
+ * The site spaces showing the space, on any site of the organization: GitBook takes them off their
+ * sites with the space. The engine deletes the program's SiteSpaces and SiteSections that take the
+ * space's `id` first, so what is still here was made in the app, by another stack, or names the space
+ * by a fixed ID. The sites' listing filtered by space names the few sites to read.
+ */
+async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
+  const org = (props as SpaceOutputs).organizationId;
+  const sites = (await listFresh(ctx, paths.sites(org), ApiSite, { space: id })) ?? [];
+  const held: HeldObject[] = [];
+  for (const site of sites) {
+    const shown = (await listFresh(ctx, paths.siteSpaces(org, site.id), ApiSiteSpace)) ?? [];
+    for (const ss of shown) if (ss.space.id === id) held.push({ kind: "SiteSpace", title: `${site.title} / ${ss.title ?? ss.path}`, id: ss.id });
+  }
+  return held;
+}
+
 async function remove(ctx: Ctx, id: string): Promise<void> {
   await ctx.client.delete(paths.space(id));
 }
@@ -168,7 +187,7 @@ export const definition = defineResource({
   adoptable: true,
   noun: "space",
   summary:
-    "A space: a container of documentation, shown on sites by the SiteSection and SiteSpace resources (`spaceId: space.id`), so a site can be declared from nothing. Destroying it (or removing it from the program) deletes the space with its content: GitBook keeps a deleted space in its trash, from which it can be restored in the app for 7 days, then removes it for good. Delete the sections and site spaces showing a space before the space (Pulumi does when they take its `id`).",
+    "A space: a container of documentation, shown on sites by the SiteSection and SiteSpace resources (`spaceId: space.id`), so a site can be declared from nothing. Destroying it (or removing it from the program) deletes the space with its content: GitBook keeps a deleted space in its trash, from which it can be restored in the app for 7 days, then removes it for good. The sections and site spaces showing a space go before it (Pulumi deletes them first when they take its `id`): a delete that would still take a site space off a site (made in the app, by another stack, or naming the space by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",
   holds: "its pages",
   inputs,
   outputs,
@@ -184,6 +203,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  cascade: { consequence: "GitBook takes every site space showing a space off its site when the space is deleted.", held: heldSiteSpaces },
 });
 
 /** A GitBook space. Deleting it sends it to GitBook's trash, restorable for 7 days. */

@@ -77,6 +77,7 @@ describe("a site from nothing: Collection, Space, Site and SiteSection in one up
     expect(s.env.emu.log.byRoute()).toEqual({
       "GET /v1/orgs/:org/sites/:site/sections": 1,
       "DELETE /v1/orgs/:org/sites/:site/sections/:section": 1,
+      "GET /v1/orgs/:org/sites": 1,
       "DELETE /v1/spaces/:space": 1,
       "GET /v1/collections/:collection/spaces": 1,
       "GET /v1/orgs/:org/collections": 1,
