@@ -32,7 +32,7 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
   const site = e.store.sites.get(ss.siteId);
   const space = e.store.spaces.get(ss.spaceId);
   const section = ss.sectionId ? e.store.sections.get(ss.sectionId) : undefined;
-  const prefix = site ? sitePublishedUrl(e, site) + (section ? `/${section.path}` : "") : "";
+  const prefix = site ? sitePublishedUrl(e, site) + (section ? `/${encodeURIComponent(section.path)}` : "") : "";
   return compact({
     object: "site-space",
     id: ss.id,
@@ -44,7 +44,8 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     draft: false,
     condition: ss.condition,
     space: space ? spaceView(e, space) : undefined,
-    urls: { published: `${prefix}/${ss.path}` },
+    // Paths are free text (1 to 100 characters in the spec): a URL carries them encoded.
+    urls: { published: `${prefix}/${encodeURIComponent(ss.path)}` },
   });
 }
 

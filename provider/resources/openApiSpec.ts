@@ -10,7 +10,8 @@
  * GitBook processes a source asynchronously. Create and update wait for the outcome, up to
  * `gitbook:openApiWaitSeconds`; a failed or unfinished processing keeps the spec in state and fails
  * the step with the reason. A spec whose last processing failed diffs as a changed source, so the
- * next `up` sends the source again (e.g. once the document behind the URL is fixed).
+ * next `up` sends the source again (e.g. once the document behind the URL is fixed). So does one
+ * whose last version is not the one recorded: a document uploaded in the app, which refresh shows.
  *
  * GitBook's processing states are `pending`, `progress` and `complete`; none says "failed". A failed
  * processing carries `lastProcessErrorCode` (FETCH_TIMEOUT, FETCH_ERROR, PARSE_ERROR), whether the
@@ -75,7 +76,7 @@ const inputs = z.object({
       else if ([s.url, s.file, s.text].filter((v) => v !== undefined).length !== 1) ctx.addIssue({ code: "custom", message: "must set exactly one of url, file or text" });
     })
     .describe(
-      "Where the OpenAPI document comes from: `{url}` (GitBook fetches it), `{file}` (the provider reads it; state keeps its path and hash) or `{text}` (state keeps the whole text in the inputs). A changed URL, or a changed document in a file or text, sends the source again and waits for processing; the same document moved between `file` and `text` changes nothing.",
+      "Where the OpenAPI document comes from: `{url}` (GitBook fetches it), `{file}` (the provider reads it; state keeps its path and hash) or `{text}` (state keeps the whole text in the inputs). A changed URL, or a changed document in a file or text, sends the source again and waits for processing; the same document moved between `file` and `text` changes nothing. A document uploaded in the app (GitBook's last version is not the one this provider made) shows as drift at refresh, and the next `up` sends the declared source again.",
     )
     // Sent with PUT, then processing is awaited.
     .register(field, { change: "custom" }),
@@ -129,6 +130,16 @@ export type OpenApiSpecOutputs = Outputs<typeof inputs, typeof outputs>;
 const TEXT_NOT_KNOWN = "unknown";
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+
+/**
+ * Whether GitBook's last processed version of the spec is not the one state recorded after the
+ * source this provider sent was processed. While that processing was still under way when recorded
+ * (an `up` that stopped waiting), the next version is expected to be its own.
+ */
+function uploadedElsewhere(spec: ApiOpenApiSpec, props: Props): boolean {
+  if (props.processingState !== "complete" || typeof props.lastVersion !== "string") return false;
+  return !!spec.lastVersion && spec.lastVersion !== props.lastVersion;
+}
 
 /** The source as state keeps it. */
 function storedSource(source: unknown): StoredOpenApiSource {
@@ -357,7 +368,11 @@ export const definition = defineResource({
     const recorded = props.source;
     let source: StoredOpenApiSource;
     if (spec.sourceURL) source = { url: spec.sourceURL };
-    else if (recorded && typeof recorded === "object" && ("textSha256" in recorded || "sha256" in recorded)) source = recorded as StoredOpenApiSource;
+    // A text or file source cannot be read back; the version GitBook made of it can. Another version
+    // than the one recorded is a document sent from elsewhere (the app, another tool): its content is
+    // not known, so it differs from the declared one and the next `up` sends that again.
+    else if (recorded && typeof recorded === "object" && ("textSha256" in recorded || "sha256" in recorded) && !uploadedElsewhere(spec, props))
+      source = recorded as StoredOpenApiSource;
     else source = { textSha256: TEXT_NOT_KNOWN };
     return { slug: spec.slug, visibility: spec.visibility ?? "private", source };
   },
