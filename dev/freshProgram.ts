@@ -1,6 +1,7 @@
 /**
  * A new user's TypeScript program, as `pulumi new typescript` lays it out (Pulumi.yaml, package.json,
- * the template's tsconfig.json, index.ts), with this package installed from a tarball. Installing
+ * the template's tsconfig.json, index.ts), with this package installed from a tarball, a checkout or
+ * a git URL. Installing
  * needs no network: the program's package-lock.json pins each package at the version and integrity
  * this checkout's own lock holds, so npm takes every tarball from its cache (which `npm ci` here
  * filled) and asks the registry nothing.
@@ -64,24 +65,26 @@ export interface FreshProgram {
 }
 
 /**
- * Writes the program into `dir` (index.ts as given) and its package-lock.json, with `tarball` (the
- * packed package, `npm pack`'s file) as a dependency. `npm install --offline` then installs it.
+ * Writes the program into `dir` (index.ts as given) and its package-lock.json, with this package
+ * from `source`: an absolute path (`npm pack`'s tarball, or a checkout), written as a `file:` spec
+ * relative to the program as npm writes one, or a git URL (locked at `opts.gitCommit`).
+ * `npm install --offline` then installs it.
  */
-export function writeFreshProgram(dir: string, tarball: string, indexTs: string, opts: { name?: string } = {}): FreshProgram {
+export function writeFreshProgram(dir: string, source: string, indexTs: string, opts: { name?: string; gitCommit?: string } = {}): FreshProgram {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as { name: string };
   const name = opts.name ?? "fresh-program";
   // The template's package.json; versions are those this checkout tests with.
   const at = (n: string) => (lockClosure([n])[`node_modules/${n}`]!.version as string);
-  const tarballSpec = `file:${path.relative(dir, tarball)}`;
+  const spec = path.isAbsolute(source) ? `file:${path.relative(dir, source)}` : source;
   const packageJson = {
     name,
     main: "index.ts",
     devDependencies: { "@types/node": `^${at("@types/node")}`, typescript: `^${at("typescript")}` },
-    dependencies: { "@pulumi/pulumi": `^${at("@pulumi/pulumi")}`, [pkg.name]: tarballSpec },
+    dependencies: { "@pulumi/pulumi": `^${at("@pulumi/pulumi")}`, [pkg.name]: spec },
   };
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(packageJson, null, 4) + "\n");
-  writeOfflineLock(dir, packageJson);
+  writeOfflineLock(dir, packageJson, { gitCommit: opts.gitCommit });
   fs.writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify(TEMPLATE_TSCONFIG, null, 4) + "\n");
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\ndescription: A new TypeScript program using pulumi-gitbook\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n`);
   fs.writeFileSync(path.join(dir, "index.ts"), indexTs);
@@ -90,32 +93,55 @@ export function writeFreshProgram(dir: string, tarball: string, indexTs: string,
 
 /**
  * The package-lock.json that lets `npm install --offline` install `packageJson` (a program depending
- * on @pulumi/pulumi, typescript, @types/node and this package by a `file:` tarball spec): each package
- * pinned at the version and integrity this checkout's lock holds, which npm's cache has.
+ * on @pulumi/pulumi, typescript, @types/node and this package): each package pinned at the version
+ * and integrity this checkout's lock holds, which npm's cache has. This package is named by any spec
+ * the README offers, each locked as npm locks it: a tarball (`file:x.tgz`), a checkout (`file:dir`, a
+ * link whose target's own entry lists its dependencies, which npm does not install there), or a git
+ * URL (`git+...`, resolved at `gitCommit`; npm clones it, offline, and prepares it in the clone).
  */
-export function writeOfflineLock(dir: string, packageJson: { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> }): void {
+export function writeOfflineLock(
+  dir: string,
+  packageJson: { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> },
+  opts: { gitCommit?: string } = {},
+): void {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
     name: string;
     version: string;
+    license?: string;
     dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
     peerDependencies: Record<string, string>;
     engines?: Record<string, string>;
     bin?: Record<string, string>;
   };
-  const tarballSpec = packageJson.dependencies[pkg.name];
-  if (!tarballSpec?.startsWith("file:")) throw new Error(`${dir}/package.json names ${pkg.name} by ${tarballSpec}, not a file: tarball spec`);
+  const spec = packageJson.dependencies[pkg.name];
+  const manifest = {
+    version: pkg.version,
+    dependencies: pkg.dependencies,
+    peerDependencies: pkg.peerDependencies,
+    ...(pkg.engines ? { engines: pkg.engines } : {}),
+    ...(pkg.bin ? { bin: pkg.bin } : {}),
+  };
+  let own: Record<string, LockEntry>;
+  if (spec?.startsWith("file:") && /\.t(ar\.)?gz$/.test(spec)) {
+    own = { [`node_modules/${pkg.name}`]: { ...manifest, resolved: spec } };
+  } else if (spec?.startsWith("file:")) {
+    const target = spec.slice("file:".length);
+    own = {
+      [`node_modules/${pkg.name}`]: { resolved: target, link: true },
+      [target]: { name: pkg.name, ...manifest, license: pkg.license, devDependencies: pkg.devDependencies },
+    };
+  } else if (spec?.startsWith("git+")) {
+    if (!opts.gitCommit) throw new Error(`${dir}/package.json names ${pkg.name} by the git URL ${spec}: pass the commit npm is to lock (gitCommit)`);
+    own = { [`node_modules/${pkg.name}`]: { ...manifest, resolved: `${spec.replace(/#.*$/, "")}#${opts.gitCommit}` } };
+  } else {
+    throw new Error(`${dir}/package.json names ${pkg.name} by ${spec}, not a tarball, checkout or git URL`);
+  }
   const { name } = packageJson;
   const packages: Record<string, LockEntry> = {
     "": { name, dependencies: packageJson.dependencies, devDependencies: packageJson.devDependencies },
     ...lockClosure(["@pulumi/pulumi", "typescript", "@types/node", ...Object.keys(pkg.dependencies)]),
-    [`node_modules/${pkg.name}`]: {
-      version: pkg.version,
-      resolved: tarballSpec,
-      dependencies: pkg.dependencies,
-      peerDependencies: pkg.peerDependencies,
-      ...(pkg.engines ? { engines: pkg.engines } : {}),
-      ...(pkg.bin ? { bin: pkg.bin } : {}),
-    },
+    ...own,
   };
   fs.writeFileSync(path.join(dir, "package-lock.json"), JSON.stringify({ name, lockfileVersion: 3, requires: true, packages }, null, 2) + "\n");
 }

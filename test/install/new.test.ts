@@ -1,10 +1,13 @@
 /**
- * `pulumi-gitbook new <dir>` as the README tells a new user to run it: the packed package's command
- * writes a program, npm installs it (offline: a lock pins what npm's cache holds), it type-checks with
- * the template's tsconfig.json, and the `dev` stack, with the config the command wrote (only the
- * emulator's port changed, since the test cannot take port 8080), previews, deploys, converges, shows
- * an edit made "in the app" at refresh, and destroys through the real Pulumi CLI. The CLI runs straight
- * on the program's folder, not through the lifecycle harness, so the stack file is what configures it.
+ * The README's path from a fresh checkout, step by step, through the real Pulumi CLI: a `git clone`
+ * of this repository (the working tree under test, uncommitted edits included; no node_modules, no
+ * dist/), `npm ci` in it (its `prepare` builds dist/), `npx pulumi-gitbook new ../docs` run there,
+ * `npm install` in the new program (which links the checkout; offline: a lock pins what npm's cache
+ * holds), `tsc` with the template's tsconfig.json, and the `dev` stack, with the config the command
+ * wrote (only the emulator's port changed, since the test cannot take port 8080): preview (no
+ * request), up, converged, an edit made "in the app" shown by refresh, up, destroy. The CLI runs
+ * straight on the program's folder, not through the lifecycle harness, so the stack file is what
+ * configures it. (`npm pack`'s tarball is test/install/tarball.test.ts, a git URL git.test.ts.)
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,7 +17,7 @@ import { promisify } from "node:util";
 import * as yaml from "js-yaml";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEV_EMULATOR, TEMPLATE_TSCONFIG } from "../../bin/new";
-import { ROOT } from "../../dev/checkout";
+import { cloneInto, ROOT, sourceRepo } from "../../dev/checkout";
 import { writeOfflineLock } from "../../dev/freshProgram";
 import { CLI_BIN, cliEnv } from "../../dev/pulumiCli";
 import { Emulator } from "../../emulator";
@@ -27,35 +30,59 @@ const run = (file: string, args: string[], opts: { cwd: string; env?: NodeJS.Pro
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code?: number; stdout?: string; stderr?: string }) => ({ code: typeof e.code === "number" ? e.code : 1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" }),
   );
-const BIN = path.join(ROOT, "dist/bin/pulumi-gitbook.js");
+// The README's npm commands as written; offline, since npm's cache (filled by this checkout's
+// `npm ci`) holds every package they need.
+const NPM_ENV = { ...process.env, npm_config_offline: "true", npm_config_audit: "false", npm_config_fund: "false" };
+const npm = async (cwd: string, ...args: string[]): Promise<Ran> => {
+  const r = await run("npm", args, { cwd, env: NPM_ENV });
+  if (r.code !== 0) throw new Error(`npm ${args.join(" ")} in ${cwd} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
+  return r;
+};
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"));
 const stackConfig = (dir: string, stack: string) => (yaml.load(fs.readFileSync(path.join(dir, `Pulumi.${stack}.yaml`), "utf8")) as { config: Record<string, unknown> }).config;
 
-describeDeployments("pulumi-gitbook new", () => {
+/** The lines the README says npm 11 prints after installing the package (its "What npm 11 prints" block). */
+function readmeInstallWarning(): string[] {
+  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const block = /\*\*What npm 11 prints\.\*\*[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(readme);
+  if (!block) throw new Error("README.md has no \"What npm 11 prints\" block");
+  return block[1]!.split("\n");
+}
+
+describeDeployments("a fresh checkout, as the README says: npm ci, npx pulumi-gitbook new, npm install", () => {
   let tmp: string;
-  let tarball: string;
+  let checkout: string;
+  let fresh: string[];
   let program: string;
   let written: Ran;
+  let installed: Ran;
   let emu: Emulator | undefined;
 
   beforeAll(async () => {
-    if (!fs.existsSync(BIN)) throw new Error("dist/ is not built: run `npm run build` first (npm test does)");
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-new-"));
-    const packed = await exec("npm", ["pack", "--ignore-scripts", "--silent", "--pack-destination", tmp], { cwd: ROOT });
-    tarball = path.join(tmp, packed.stdout.trim().split("\n").pop()!);
+    checkout = cloneInto(sourceRepo(path.join(tmp, "source")).repo, path.join(tmp, "pulumi-gitbook"));
+    fresh = fs.readdirSync(checkout);
+    await npm(checkout, "ci");
     program = path.join(tmp, "docs");
-    written = await run(process.execPath, [BIN, "new", program, "--package", tarball], { cwd: ROOT });
-    if (written.code !== 0) throw new Error(`pulumi-gitbook new failed: ${written.stderr}`);
+    written = await run("npx", ["pulumi-gitbook", "new", "../docs"], { cwd: checkout, env: NPM_ENV });
+    if (written.code !== 0) throw new Error(`npx pulumi-gitbook new failed: ${written.stderr}`);
     writeOfflineLock(program, readJson(path.join(program, "package.json")));
-    await exec("npm", ["install", "--offline", "--no-audit", "--no-fund"], { cwd: program, maxBuffer: 16 * 1024 * 1024 });
-  }, 240_000);
+    installed = await npm(program, "install");
+  }, 480_000);
   afterAll(async () => {
     await emu?.close();
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
+  it("starts from a clone with neither dependencies nor a build, and `npm ci` builds it", () => {
+    expect(fresh).toContain("package.json");
+    expect(fresh).not.toContain("node_modules");
+    expect(fresh).not.toContain("dist");
+    expect(fs.existsSync(path.join(checkout, "dist/bin/pulumi-gitbook.js"))).toBe(true);
+  });
+
   it("is listed by --help and writes a TypeScript program laid out as `pulumi new typescript` does", async () => {
-    expect((await run(process.execPath, [BIN, "--help"], { cwd: ROOT })).stdout).toMatch(/^ {2}new +write a TypeScript Pulumi program/m);
+    expect((await run("npx", ["pulumi-gitbook", "--help"], { cwd: checkout, env: NPM_ENV })).stdout).toMatch(/^ {2}new +write a TypeScript Pulumi program/m);
     expect(fs.readdirSync(program).filter((f) => f !== "node_modules" && f !== "package-lock.json").sort()).toEqual(
       [".gitignore", "Pulumi.dev.yaml", "Pulumi.prod.yaml", "Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"].sort(),
     );
@@ -63,9 +90,9 @@ describeDeployments("pulumi-gitbook new", () => {
     expect(readJson(path.join(program, "tsconfig.json"))).toEqual(TEMPLATE_TSCONFIG);
     const pkg = readJson(path.join(program, "package.json"));
     expect(pkg.main).toBe("index.ts");
-    expect(pkg.dependencies["pulumi-gitbook"]).toBe(`file:../${path.basename(tarball)}`);
-    expect(written.stdout).toContain(`pulumi-gitbook: file:../${path.basename(tarball)} (from --package)`);
-  });
+    expect(pkg.dependencies["pulumi-gitbook"]).toBe("file:../pulumi-gitbook");
+    expect(written.stdout).toContain(`pulumi-gitbook: file:../pulumi-gitbook (from the checkout ${fs.realpathSync(checkout)})`);
+  }, 60_000);
 
   it("dev and prod differ by config only: dev is the emulator, prod api.gitbook.com", () => {
     const dev = stackConfig(program, "dev");
@@ -78,20 +105,28 @@ describeDeployments("pulumi-gitbook new", () => {
     expect(Object.keys(prod).filter((k) => !k.startsWith("gitbook:"))).toEqual(["docs:title"]);
   });
 
-  it("names the tarball the running copy was installed from, or the checkout it runs from, and refuses a folder that is not empty", async () => {
-    const installed = path.join(program, "node_modules/pulumi-gitbook/dist/bin/pulumi-gitbook.js");
+  it("npm links the checkout, and prints the install-scripts lines the README shows", () => {
+    const linked = path.join(program, "node_modules/pulumi-gitbook");
+    expect(fs.lstatSync(linked).isSymbolicLink()).toBe(true);
+    expect(fs.realpathSync(linked)).toBe(fs.realpathSync(checkout));
+    // In the README's order; npm may print other lines around them (a machine's own npm settings).
+    const lines = installed.stderr.split("\n");
+    let at = -1;
+    for (const line of readmeInstallWarning()) {
+      const found = lines.indexOf(line, at + 1);
+      expect(found, `npm install's stderr lacks the README's line ${JSON.stringify(line)}:\n${installed.stderr}`).toBeGreaterThan(at);
+      at = found;
+    }
+  });
+
+  it("run from the program's copy, names the checkout it links, and refuses a folder that is not empty", async () => {
+    const bin = path.join(program, "node_modules/pulumi-gitbook/dist/bin/pulumi-gitbook.js");
     const second = path.join(tmp, "second");
-    const r = await run(process.execPath, [installed, "new", second], { cwd: program });
+    const r = await run(process.execPath, [bin, "new", second, "--name", "acme-docs"], { cwd: program });
     expect(r.stderr).toBe("");
-    expect(readJson(path.join(second, "package.json")).dependencies["pulumi-gitbook"]).toBe(`file:../${path.basename(tarball)}`);
+    expect(readJson(path.join(second, "package.json"))).toMatchObject({ name: "acme-docs", dependencies: { "pulumi-gitbook": "file:../pulumi-gitbook" } });
 
-    // Run from this checkout, it names the checkout (npm links it, as README's install option 2).
-    const third = path.join(tmp, "third");
-    const fromCheckout = await run(process.execPath, [BIN, "new", third, "--name", "acme-docs"], { cwd: ROOT });
-    expect(fromCheckout.stderr).toBe("");
-    expect(readJson(path.join(third, "package.json"))).toMatchObject({ name: "acme-docs", dependencies: { "pulumi-gitbook": `file:${path.relative(third, fs.realpathSync(ROOT))}` } });
-
-    const refused = await run(process.execPath, [installed, "new", program], { cwd: program });
+    const refused = await run(process.execPath, [bin, "new", program], { cwd: program });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`${program} is not empty`);
     expect(refused.stderr).toContain("nothing was written");
