@@ -93,7 +93,7 @@ function parseFlags(argv: string[]): Flags {
     shareLinks: int("share-links", 3),
     out: path.resolve(ROOT, get("out", "bench/results")),
     checkpointEveryCall: argv.includes("--checkpoint-every-call"),
-    ...(argv.includes("--profile-host") ? { profileHost: path.resolve(get("profile-host", "bench/profiles")) } : {}),
+    ...(argv.includes("--profile-host") ? { profileHost: path.resolve(ROOT, get("profile-host", "bench/profiles")) } : {}),
   };
 }
 
