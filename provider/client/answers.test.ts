@@ -116,5 +116,5 @@ it("takes a site space's embedded space whole, without copying it, and names the
   const bad = await serve(200, "application/json", JSON.stringify({ items: [section({ object: "space", title: "Guides" })] }));
   const e = await failure(client(bad.url).listNow("/orgs/org_1/sites/site_1/sections", ApiSiteSection));
   expect(e).toBeInstanceOf(ContractError);
-  expect(e.message).toContain("items.0.siteSpaces.0.space: must be an object with a string id");
+  expect(e.message).toContain("items.0.siteSpaces.0.space.id: expected a string");
 });

@@ -59,10 +59,10 @@ export type ApiSite = z.infer<typeof ApiSite>;
  * site's section listing embeds a whole space (some 20 keys) in each of its site spaces: that copy was
  * half of parsing a 1000-section listing, which creates and deletes read again and again.
  */
-const embeddedRef = z.custom<{ id: string; [k: string]: unknown }>(
-  (v) => typeof v === "object" && v !== null && !Array.isArray(v) && typeof (v as { id?: unknown }).id === "string",
-  { message: "must be an object with a string id" },
-);
+const embeddedRef = z.custom<{ id: string; [k: string]: unknown }>().superRefine((v, ctx) => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) ctx.addIssue({ code: "custom", message: "expected an object" });
+  else if (typeof (v as { id?: unknown }).id !== "string") ctx.addIssue({ code: "custom", path: ["id"], message: "expected a string" });
+});
 
 export const ApiSiteSpace = z.looseObject({
   object: z.literal("site-space"),
