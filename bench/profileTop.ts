@@ -25,7 +25,7 @@ function where(url: string): string {
     return rest[0]!.startsWith("@") ? `${rest[0]}/${rest[1]}` : rest[0]!;
   }
   const dist = url.indexOf("/dist/");
-  return dist >= 0 ? url.slice(dist + 1) : url || "(native, GC, idle)";
+  return dist >= 0 ? url.slice(dist + 1) : url || "(no file: native, GC, evaluated code)";
 }
 
 function top(file: string, n: number): void {
