@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]`
+ * `npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call] [--profile-host DIR]`
  *
  * Runs the benchmark program (bench/program) through the real `pulumi` CLI (.pulumi-cli, built by
  * `npm run pulumi-cli`) or through the lifecycle harness (dev/harness), a process per run, against
@@ -47,10 +47,12 @@ interface Flags {
    * the end (`pulumi` with PULUMI_SKIP_CHECKPOINTS).
    */
   checkpointEveryCall: boolean;
+  /** Where the provider host's CPU profiles go (bench/hostProfile.ts); CLI engine only. */
+  profileHost?: string;
 }
 
 const USAGE =
-  "usage: npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call]";
+  "usage: npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call] [--profile-host DIR]";
 
 function parseFlags(argv: string[]): Flags {
   const get = (name: string, fallback: string) => {
@@ -91,6 +93,7 @@ function parseFlags(argv: string[]): Flags {
     shareLinks: int("share-links", 3),
     out: path.resolve(ROOT, get("out", "bench/results")),
     checkpointEveryCall: argv.includes("--checkpoint-every-call"),
+    ...(argv.includes("--profile-host") ? { profileHost: path.resolve(ROOT, get("profile-host", "bench/profiles")) } : {}),
   };
 }
 
@@ -204,6 +207,13 @@ async function cliStack(dir: string, f: Flags): Promise<Stack> {
   // null provider alone, and figures dominated by that say nothing about the provider.
   // PULUMI_SKIP_CHECKPOINTS writes it once at the end; --checkpoint-every-call measures the per-step writes.
   const env: Record<string, string> = f.checkpointEveryCall ? {} : { PULUMI_SKIP_CHECKPOINTS: "true" };
+  if (f.profileHost) {
+    // pulumi hands its environment to the plugins it starts: every node under it loads the preload,
+    // which profiles only the provider host.
+    fs.mkdirSync(f.profileHost, { recursive: true });
+    const preload = path.join(ROOT, "dist/bench/hostProfile.js");
+    Object.assign(env, { BENCH_PROFILE_DIR: f.profileHost, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(preload)}`.trim() });
+  }
   const cli: CliStack = await createCliStack(dir, PROGRAM, "bench", { env });
   return {
     async run(op, config) {

@@ -248,6 +248,7 @@ export interface RuntimeOptions {
  */
 export class ProviderRuntime {
   private settings: Raw = {};
+  private resolved?: { key: string; cfg: ProviderConfig };
   /** One client (one keep-alive pool, one list cache) per API URL, token and timeout. */
   private readonly clients = new Map<string, GitbookClient>();
 
@@ -259,8 +260,16 @@ export class ProviderRuntime {
   }
 
   config(): ProviderConfig {
-    const cfg = resolveConfig(this.settings, this.options.env ?? process.env);
-    return this.options.openApiPoll ? { ...cfg, openApiPoll: this.options.openApiPoll } : cfg;
+    // Every provider call asks (some three times), and resolving parses the API URL: kept while the
+    // settings and the environment variables it reads are unchanged. A malformed setting is not
+    // kept, so it throws again on every call.
+    const env = this.options.env ?? process.env;
+    const key = JSON.stringify([this.settings, Object.values(ENV).map((name) => env[name] ?? null)]);
+    if (this.resolved?.key === key) return this.resolved.cfg;
+    const cfg = resolveConfig(this.settings, env);
+    const out = this.options.openApiPoll ? { ...cfg, openApiPoll: this.options.openApiPoll } : cfg;
+    this.resolved = { key, cfg: out };
+    return out;
   }
 
   client(): GitbookClient {

@@ -7,7 +7,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
-import { displayable, GitbookClient, GitbookError, NotApiError, NotFoundError, ServerError } from "./index";
+import { ApiSiteSection, ContractError, displayable, GitbookClient, GitbookError, NotApiError, NotFoundError, ServerError } from "./index";
 
 const TOKEN = "gb_secret_token_ABC123xyz";
 const servers: http.Server[] = [];
@@ -104,4 +104,17 @@ it("never passes the server's control characters to the terminal, nor more than 
 it("displayable writes out what could steer a terminal and folds whitespace", () => {
   expect(displayable("a\u001b[1mb\tc\n\nd\u0085e\u202ef", 100)).toBe("a\\u001b[1mb c d\\u0085e\\u202ef");
   expect(displayable("abcdef", 4)).toBe("abc…");
+});
+
+it("takes a site space's embedded space whole, without copying it, and names the field when its id is missing", async () => {
+  const space = { object: "space", id: "spc_1", title: "Guides", permissions: { edit: true } };
+  const section = (sp: unknown) => ({ object: "site-section", id: "sitesc_1", title: "A", path: "a", siteSpaces: [{ object: "site-space", id: "sitesp_1", path: "a", space: sp }] });
+  const good = await serve(200, "application/json", JSON.stringify({ items: [section(space)] }));
+  const [listed] = await client(good.url).listNow("/orgs/org_1/sites/site_1/sections", ApiSiteSection);
+  // Every field of the embedded space, the ones no schema names included (the importer reads its title).
+  expect(listed!.siteSpaces![0]!.space).toEqual(space);
+  const bad = await serve(200, "application/json", JSON.stringify({ items: [section({ object: "space", title: "Guides" })] }));
+  const e = await failure(client(bad.url).listNow("/orgs/org_1/sites/site_1/sections", ApiSiteSection));
+  expect(e).toBeInstanceOf(ContractError);
+  expect(e.message).toContain("items.0.siteSpaces.0.space.id: expected a string");
 });

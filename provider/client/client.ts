@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Agent, type Dispatcher, request as undiciRequest } from "undici";
+import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import {
   AmbiguousRequestError,
@@ -123,6 +123,17 @@ export function packageVersion(): string {
   return (cachedVersion = "0.0.0");
 }
 
+type Undici = typeof import("undici");
+let undiciModule: Undici | undefined;
+/**
+ * undici, loaded at the first request rather than with the package: a provider process that only
+ * diffs (preview, a no-op up) sends nothing and need not load it.
+ */
+function undici(): Undici {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (undiciModule ??= require("undici") as Undici);
+}
+
 /** A path under an organization: its ID, and the rest (absent for the organization itself). */
 const ORG_PATH = /^\/orgs\/([^/]+)(\/.*)?$/;
 
@@ -161,8 +172,9 @@ export class GitbookClient {
   private readonly token: string;
   private readonly timeoutMs: number;
   private readonly policy: RetryPolicy;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  /** Given in the options, or made at the first request (see undici()). */
+  private ownDispatcher: Dispatcher | undefined;
+  private readonly givenDispatcher: Dispatcher | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
   private readonly random: () => number;
@@ -199,8 +211,7 @@ export class GitbookClient {
     this.target = { apiUrl: this.apiUrl, setting: opts.apiUrlSetting ?? "apiUrl" };
     this.timeoutMs = opts.timeoutMs ?? 30_000;
     this.policy = { ...DEFAULT_RETRY, ...opts.retry };
-    this.ownsDispatcher = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 32 });
+    this.givenDispatcher = opts.dispatcher;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
     this.random = opts.random ?? Math.random;
@@ -356,7 +367,11 @@ export class GitbookClient {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    await this.ownDispatcher?.close();
+  }
+
+  private get dispatcher(): Dispatcher {
+    return this.givenDispatcher ?? (this.ownDispatcher ??= new (undici().Agent)({ keepAliveTimeout: 10_000, connections: 32 }));
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
@@ -467,6 +482,9 @@ export class GitbookClient {
       body = JSON.stringify(opts.body);
       headers["content-type"] = "application/json";
     }
+    // Loaded (the first time) before the clock starts: loading is no part of the server's time.
+    const send = undici().request;
+    const dispatcher = this.dispatcher;
     const t0 = performance.now();
     // undici runs its headers and body timeouts on a timer wheel of about a second, so a sub-second
     // limit (requestTimeoutSeconds 0.2) would really be a second or more: a native timer ends the
@@ -478,11 +496,11 @@ export class GitbookClient {
     );
     let res: Dispatcher.ResponseData;
     try {
-      res = await undiciRequest(url, {
+      res = await send(url, {
         method: method as Dispatcher.HttpMethod,
         headers,
         body,
-        dispatcher: this.dispatcher,
+        dispatcher,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
         signal: deadline.signal,

@@ -8,12 +8,22 @@ import { z } from "zod";
 const url = z.string();
 const urls = z.looseObject({ location: url.optional(), app: url.optional(), published: url.optional() });
 
-export function listEnvelope<T>(item: z.ZodType<T>) {
+function envelopeOf<T>(item: z.ZodType<T>) {
   return z.looseObject({
     items: z.array(item),
     count: z.number().optional(),
     next: z.looseObject({ page: z.string() }).optional().nullable(),
   });
+}
+
+// One envelope per item schema: zod compiles a schema's fast path on its first parse, so an envelope
+// built per listing paid that compilation on every listing (hundreds per converge).
+const envelopes = new WeakMap<z.ZodType, ReturnType<typeof envelopeOf>>();
+
+export function listEnvelope<T>(item: z.ZodType<T>): ReturnType<typeof envelopeOf<T>> {
+  let env = envelopes.get(item);
+  if (!env) envelopes.set(item, (env = envelopeOf(item)));
+  return env as ReturnType<typeof envelopeOf<T>>;
 }
 
 export const Role = z.enum(["admin", "create", "review", "edit", "comment", "read"]);
@@ -43,6 +53,17 @@ export const ApiSite = z.looseObject({
 });
 export type ApiSite = z.infer<typeof ApiSite>;
 
+/**
+ * An object embedded whole in another (a site space's `space`) of which only `id` is relied on: the
+ * embedded object itself, not a copy. A loose object schema copies every key it does not know, and a
+ * site's section listing embeds a whole space (some 20 keys) in each of its site spaces: that copy was
+ * half of parsing a 1000-section listing, which creates and deletes read again and again.
+ */
+const embeddedRef = z.custom<{ id: string; [k: string]: unknown }>().superRefine((v, ctx) => {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) ctx.addIssue({ code: "custom", message: "expected an object" });
+  else if (typeof (v as { id?: unknown }).id !== "string") ctx.addIssue({ code: "custom", path: ["id"], message: "expected a string" });
+});
+
 export const ApiSiteSpace = z.looseObject({
   object: z.literal("site-space"),
   id: z.string(),
@@ -51,7 +72,7 @@ export const ApiSiteSpace = z.looseObject({
   title: z.string().optional(),
   default: z.boolean().optional(),
   condition: z.string().optional().nullable(),
-  space: z.looseObject({ id: z.string() }),
+  space: embeddedRef,
   urls: urls.optional(),
 });
 export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
