@@ -13,7 +13,9 @@
  */
 import { z } from "zod";
 import { httpUrl, text } from "../framework/fields";
-import { settingsGroup } from "../framework/settings";
+import type { ApiSiteCustomization } from "../client";
+import type { Props } from "../framework/resource";
+import { liveSettings, settingsGroup } from "../framework/settings";
 import { emojiText, TRANSLATION_LANGUAGES } from "./space";
 
 const mustBe = (values: readonly string[]) => ({ error: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
@@ -266,3 +268,11 @@ export const siteSpaceSettings = {
   ...sharedSettings,
   styling: settingsGroup(stylingShape, "The look of the site space: theme, colours, corners, icons, code themes, sidebar and search styles (fonts are the site's), each managed on its own."),
 };
+
+/** What both kinds read from GitBook's settings object: the declared settings (`live`), and when they last changed (`computed`). */
+export function customizationView(settings: z.ZodObject) {
+  return {
+    live: (obj: ApiSiteCustomization, props: Props) => liveSettings(settings, obj, props),
+    computed: (obj: ApiSiteCustomization): { updatedAt?: string } => (typeof obj.updatedAt === "string" ? { updatedAt: obj.updatedAt } : {}),
+  };
+}

@@ -26,10 +26,10 @@ import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
-import { declaredSettings, liveSettings, mergeDeclared, settingsGroup } from "../framework/settings";
+import { declaredSettings, mergeDeclared, settingsGroup } from "../framework/settings";
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
-import { siteSettings } from "./customization";
+import { customizationView, siteSettings } from "./customization";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -94,8 +94,7 @@ export const definition = defineResource({
     "removing a setting, or deleting the resource, leaves the site's settings as they are (nothing is sent). A site has one: two SiteCustomization resources of one site are refused at preview (the same site ID or `site.id` Output) or at create.",
   inputs,
   outputs,
-  live: (obj: ApiSiteCustomization, props: Props) => liveSettings(settings, obj, props),
-  computed: (obj) => (typeof obj.updatedAt === "string" ? { updatedAt: obj.updatedAt } : {}),
+  ...customizationView(settings),
   create,
   read,
   update,

@@ -26,10 +26,10 @@ import { paths } from "../framework/paths";
 import { goneFromState, refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
-import { declaredPart, declaredSettings, liveSettings, overridesPatch, settingsGroup } from "../framework/settings";
+import { declaredPart, declaredSettings, overridesPatch, settingsGroup } from "../framework/settings";
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
-import { siteSpaceSettings } from "./customization";
+import { customizationView, siteSpaceSettings } from "./customization";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -110,8 +110,7 @@ export const definition = defineResource({
     "`announcement`, the fonts and the spec's deprecated settings are not declared: the API cannot clear the first one by one, and the fonts are the site's. A site space has one: two of one site space are refused at preview or at create.",
   inputs,
   outputs,
-  live: (obj: ApiSiteCustomization, props: Props) => liveSettings(settings, obj, props),
-  computed: (obj) => (typeof obj.updatedAt === "string" ? { updatedAt: obj.updatedAt } : {}),
+  ...customizationView(settings),
   create,
   read,
   update,
