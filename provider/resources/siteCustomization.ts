@@ -50,6 +50,10 @@ const outputs = z.object({
   updatedAt: z.string().optional().describe("When the site's customization was last changed (by anyone); absent while it never was."),
 });
 
+/** The settings alone, as DocsSite's `branding` takes them. */
+export const brandingSchema = settings;
+export type SiteCustomizationSettings = z.input<typeof settings>;
+
 export type SiteCustomizationInputs = Inputs<typeof inputs>;
 export type SiteCustomizationOutputs = Outputs<typeof inputs, typeof outputs>;
 
