@@ -69,6 +69,8 @@ const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
   externalLinks: ["description", "icon", "groupId", "condition"],
   shareLinks: [],
   adaptiveSchemas: [],
+  siteCustomizations: [],
+  siteSpaceCustomizations: [],
   teams: [],
   teamMembers: [],
   samlProviders: ["entityID", "certificate", "ssoURL", "defaultTeamId"],

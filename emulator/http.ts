@@ -120,7 +120,7 @@ export function checkString(field: string, value: unknown, limit?: StringLimit):
 }
 
 /** A scheme, then what the URL parser accepts: the spec's `format: uri` (RFC 3986), as near as the parser gets. */
-function isUri(value: string): boolean {
+export function isUri(value: string): boolean {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(value) || /\s/.test(value)) return false;
   try {
     new URL(value);

@@ -11,6 +11,7 @@ import { z } from "zod";
 
 import { ApiError, LIMITS } from "./http";
 import { checkAdaptiveSchema } from "./resources/adaptiveSchema";
+import { applyOverrides, checkSiteCustomization, checkSiteSpaceOverrides, defaultCustomization } from "./resources/customization";
 import {
   AGENTS_CONTEXTS,
   DEFAULT_LEVELS,
@@ -39,7 +40,14 @@ const key = z
 const ref = (kind: string) => z.string().min(1).describe(`the key of a ${kind} of this file`);
 const optionalText = z.string().max(1024).optional();
 
-const siteSpaceSeed = z.strictObject({ key: key.optional(), space: ref("space"), path: between(LIMITS.path).optional(), condition: between(LIMITS.condition).optional() });
+const siteSpaceSeed = z.strictObject({
+  key: key.optional(),
+  space: ref("space"),
+  path: between(LIMITS.path).optional(),
+  condition: between(LIMITS.condition).optional(),
+  /** The site space's overrides of its site's customization, as a PATCH of them would send. */
+  customization: z.record(z.string(), z.unknown()).optional(),
+});
 
 const seedSchema = z.strictObject({
   organization: z
@@ -146,6 +154,8 @@ const seedSchema = z.strictObject({
         shareLinks: z.array(z.strictObject({ key: key.optional(), name: between(LIMITS.shareLinkName), active: z.boolean().optional() })).optional(),
         /** The site's visitor-claims JSON schema, stored as given. */
         adaptiveSchema: z.record(z.string(), z.unknown()).optional(),
+        /** The site's customization: the settings given, over GitBook's defaults (a group's fields merged one by one). */
+        customization: z.record(z.string(), z.unknown()).optional(),
       }),
     )
     .optional(),
@@ -299,6 +309,11 @@ function cycles(items: { key?: string | undefined; parent?: string | undefined }
   return out;
 }
 
+/** A seed's customization: its settings over GitBook's defaults, a group's fields merged one by one. */
+function siteCustomization(given: Record<string, unknown>, title?: string): Record<string, unknown> {
+  return applyOverrides(defaultCustomization(title), given);
+}
+
 function checkKeys(seed: Parsed): string[] {
   const problems: string[] = [];
   const kinds = new Map<string, { kind: Kind; at: string }>();
@@ -332,6 +347,18 @@ function checkKeys(seed: Parsed): string[] {
     });
     if (site.links?.length && !site.sections?.length) problems.push(`${at}.links: a site without sections has no structure to put links in`);
     site.links?.forEach((l, j) => expect(l.group, "section group", `${at}.links[${j}].group`, groups));
+    // Checked as the PUT and PATCH that would set them are.
+    const asApi = (check: () => unknown) => {
+      try {
+        check();
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+        problems.push(e.message);
+      }
+    };
+    if (site.customization !== undefined) asApi(() => checkSiteCustomization(siteCustomization(site.customization!), `${at}.customization`));
+    const siteSpaces = [...(site.spaces ?? []).map((ss, k) => ({ ss, where: `${at}.spaces[${k}]` })), ...(site.sections ?? []).flatMap((sec, j) => (sec.siteSpaces ?? []).map((ss, k) => ({ ss, where: `${at}.sections[${j}].siteSpaces[${k}]` })))];
+    for (const { ss, where } of siteSpaces) if (ss.customization !== undefined) asApi(() => checkSiteSpaceOverrides(ss.customization, `${where}.customization`));
     if (site.adaptiveSchema !== undefined) {
       // The schema GitBook's spec accepts, checked as a PUT of it is.
       try {
@@ -460,10 +487,10 @@ function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>
     },
     st.key,
   );
-  const addSiteSpace = (ss: { key?: string | undefined; space: string; path?: string | undefined; condition?: string | undefined }, sectionId: string | undefined) => {
+  const addSiteSpace = (ss: { key?: string | undefined; space: string; path?: string | undefined; condition?: string | undefined; customization?: Record<string, unknown> | undefined }, sectionId: string | undefined) => {
     const taken = [...store.siteSpaces.values()].filter((x) => x.siteId === site.id && x.sectionId === sectionId).map((x) => x.path);
     const spaceId = byKey(ss.space);
-    return keep(
+    const made = keep(
       store.siteSpaces,
       {
         ...store.newId("sitesp"),
@@ -475,6 +502,11 @@ function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>
       },
       ss.key,
     );
+    if (ss.customization !== undefined) {
+      const { seq, createdAt } = store.newId("sscust");
+      store.siteSpaceCustomizations.set(made.id, { id: made.id, seq, createdAt, siteId: site.id, siteSpaceId: made.id, overrides: applyOverrides({}, ss.customization), updatedAt: createdAt });
+    }
+    return made;
   };
   for (const ss of st.spaces ?? []) addSiteSpace(ss, undefined);
   const groups = (st.sectionGroups ?? []).map((g) =>
@@ -544,6 +576,10 @@ function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>
   }
   for (const list of containers.values()) store.setOrder(list);
   for (const l of st.shareLinks ?? []) keep(store.shareLinks, { ...store.newId("shl"), siteId: site.id, name: l.name, active: l.active ?? true, key: store.randomString(24) }, l.key);
+  if (st.customization !== undefined) {
+    const { seq, createdAt } = store.newId("sitecust");
+    store.siteCustomizations.set(site.id, { id: site.id, seq, createdAt, siteId: site.id, settings: siteCustomization(st.customization, site.title), updatedAt: createdAt });
+  }
   if (st.adaptiveSchema !== undefined) {
     const { seq, createdAt } = store.newId("adschema");
     store.adaptiveSchemas.set(site.id, { id: site.id, seq, createdAt, siteId: site.id, jsonSchema: st.adaptiveSchema, updatedAt: createdAt });

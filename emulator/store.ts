@@ -226,6 +226,22 @@ export interface AdaptiveSchemaRecord extends Base {
   updatedAt: string;
 }
 
+/** A site's customization settings, once set by a PUT (a site without one answers the defaults): by site ID. */
+export interface SiteCustomizationRecord extends Base {
+  siteId: string;
+  /** The whole SiteCustomizationSettings object, as the last PUT gave it. */
+  settings: Record<string, unknown>;
+  updatedAt: string;
+}
+
+/** A site space's overrides of its site's customization (a partial settings object): by site space ID. */
+export interface SiteSpaceCustomizationRecord extends Base {
+  siteId: string;
+  siteSpaceId: string;
+  overrides: Record<string, unknown>;
+  updatedAt: string;
+}
+
 export interface StoreSettings {
   /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
   openApiProcessingReads: number;
@@ -270,6 +286,8 @@ export const TABLES = [
   "externalLinks",
   "shareLinks",
   "adaptiveSchemas",
+  "siteCustomizations",
+  "siteSpaceCustomizations",
   "teams",
   "teamMembers",
   "samlProviders",
@@ -314,6 +332,10 @@ export class Store {
   readonly openApiVersions = new Map<string, OpenApiVersionRecord>();
   /** By site ID (one schema per site). */
   readonly adaptiveSchemas = new Map<string, AdaptiveSchemaRecord>();
+  /** By site ID (one per site). */
+  readonly siteCustomizations = new Map<string, SiteCustomizationRecord>();
+  /** By site space ID (one per site space). */
+  readonly siteSpaceCustomizations = new Map<string, SiteSpaceCustomizationRecord>();
   readonly settings: StoreSettings;
 
   private seqCounter = 0;
@@ -559,6 +581,7 @@ export class Store {
 
   deleteSiteSpace(id: string): boolean {
     this.positions.delete(id);
+    this.siteSpaceCustomizations.delete(id);
     return this.siteSpaces.delete(id);
   }
 
@@ -603,7 +626,11 @@ export class Store {
     const space = this.spaces.get(id);
     if (!space || space.deletedAt) return false;
     space.deletedAt = new Date().toISOString();
-    for (const ss of [...this.siteSpaces.values()]) if (ss.spaceId === id) this.siteSpaces.delete(ss.id);
+    for (const ss of [...this.siteSpaces.values()]) {
+      if (ss.spaceId !== id) continue;
+      this.siteSpaces.delete(ss.id);
+      this.siteSpaceCustomizations.delete(ss.id);
+    }
     return true;
   }
 
@@ -639,6 +666,7 @@ export class Store {
     for (const l of [...this.externalLinks.values()]) if (l.siteId === id) this.externalLinks.delete(l.id);
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
     this.adaptiveSchemas.delete(id);
+    this.siteCustomizations.delete(id);
     return this.sites.delete(id);
   }
 

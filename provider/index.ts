@@ -24,6 +24,8 @@ export {
   type ConditionToCheck,
   type ConditionProblem,
 } from "./resources/conditions";
+export { SiteCustomization, type SiteCustomizationArgs, type SiteCustomizationInputs, type SiteCustomizationOutputs } from "./resources/siteCustomization";
+export { SiteSpaceCustomization, type SiteSpaceCustomizationArgs, type SiteSpaceCustomizationInputs, type SiteSpaceCustomizationOutputs } from "./resources/siteSpaceCustomization";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";

@@ -119,6 +119,31 @@ export function SitePublication() {
   new gitbook.SitePublication("docs-live", { siteId: site.id, published: true }, { dependsOn: [start] });
 }
 
+export function SiteCustomization() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  // Only these settings are managed: every other one (styling.theme, the header's links...) stays as the site has it.
+  new gitbook.SiteCustomization("branding", {
+    siteId: site.id,
+    styling: { primaryColor: { light: "#346ddb", dark: "#8fb3ff" }, corners: "rounded" },
+    header: { logo: { light: "https://acme.test/logo.svg", dark: "https://acme.test/logo-dark.svg" } },
+    favicon: { emoji: "🚀" },
+    footer: { copyright: "© Acme Inc." },
+  });
+}
+
+export function SiteSpaceCustomization() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const guides = new gitbook.SiteSection("guides", { siteId: site.id, spaceId: "spc_guides" });
+  const french = new gitbook.SiteSpace("guides-fr", { siteId: site.id, sectionId: guides.id, spaceId: "spc_guides_fr", path: "fr" });
+  // The French variant's own title and colour; removing a setting here gives it the site's again.
+  new gitbook.SiteSpaceCustomization("guides-fr-branding", {
+    siteId: site.id,
+    siteSpaceId: french.id,
+    title: "Documentation Acme",
+    styling: { primaryColor: { light: "#0055a4", dark: "#6f9fff" } },
+  });
+}
+
 export function Space() {
   const products = new gitbook.Collection("products", { title: "Products" });
   const guides = new gitbook.Space("guides", {

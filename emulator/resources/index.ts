@@ -14,6 +14,7 @@ import * as adaptiveSchema from "./adaptiveSchema";
 import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
+import * as customization from "./customization";
 import * as organizations from "./organizations";
 import * as publishing from "./publishing";
 import type { Ctx, Resource } from "./resource";
@@ -34,6 +35,7 @@ export const RESOURCES: readonly Resource[] = [
   sites,
   publishing,
   adaptiveSchema,
+  customization,
   siteSections,
   sectionGroups,
   externalLinks,

@@ -198,6 +198,13 @@ export const ApiSiteAdaptiveSchema = z.looseObject({
 });
 export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;
 
+/**
+ * A site's (or a site space's effective) customization settings, kept as GitBook returns them: the
+ * resources read the settings their program declares from it, and a PUT sends the rest back unchanged.
+ */
+export const ApiSiteCustomization = z.record(z.string(), z.unknown());
+export type ApiSiteCustomization = z.infer<typeof ApiSiteCustomization>;
+
 export const ApiSiteExternalLink = z.looseObject({
   object: z.literal("site-external-link"),
   id: z.string(),

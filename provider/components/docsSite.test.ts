@@ -447,6 +447,15 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     ]);
   });
 
+  it("brands the site through a SiteCustomization child declaring only the given settings, and refuses a bad one naming its path", async () => {
+    const branding = { styling: { primaryColor: { light: "#346ddb", dark: "#8fb3ff" } }, favicon: { emoji: "🚀" } };
+    await build("docs", { ...navigation(), branding });
+    expect(byName("docs/branding").inputs).toEqual({ siteId: "docs#id", ...branding });
+    expect(validateTopology({ ...navigation(), branding: { styling: { theme: "neon" } } } as never).map((p) => p.message)).toEqual([
+      'branding.styling.theme must be one of "clean", "muted", "bold", "gradient"',
+    ]);
+  });
+
   it("publishes through a SitePublication that waits for every other child, never with the Site", async () => {
     const t = navigation();
     t.site = { ...t.site, published: true };

@@ -43,6 +43,7 @@ import { programError } from "../framework/program";
 import { ShareLink, definition as shareLinkDef } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { SiteCustomization } from "../resources/siteCustomization";
 import { SiteExternalLink, definition as externalLinkDef } from "../resources/siteExternalLink";
 import { SitePublication } from "../resources/sitePublication";
 import { SiteSection, definition as sectionDef } from "../resources/siteSection";
@@ -74,6 +75,8 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly spaces: Readonly<Record<string, Space>>;
   /** The SiteAdaptiveSchema resource, when the topology declares `visitorSchema`. */
   readonly visitorSchema?: SiteAdaptiveSchema;
+  /** The SiteCustomization resource, when the topology declares `branding`. */
+  readonly branding?: SiteCustomization;
   /** The SiteStructureOrder resource, unless `order` is `unmanaged`. */
   readonly order?: SiteStructureOrder;
   /** The SitePublication resource, when the topology declares `site.published`. */
@@ -201,6 +204,8 @@ export class DocsSite extends pulumi.ComponentResource {
       );
     }
 
+    if (topology.branding) this.branding = new SiteCustomization(`${name}/branding`, { ...withOrg, siteId, ...topology.branding }, parent);
+
     if (topology.order !== "unmanaged") {
       // Each section's own space first, then its site spaces as declared.
       const sectionOrders = Object.entries(sections).flatMap(([key, section]) => {
@@ -231,6 +236,8 @@ export class DocsSite extends pulumi.ComponentResource {
         ...Object.values(shareLinks),
         ...(this.order ? [this.order] : []),
         ...(this.visitorSchema ? [this.visitorSchema] : []),
+        // Live once branded, not in GitBook's default look first.
+        ...(this.branding ? [this.branding] : []),
       ];
       this.publication = new SitePublication(`${name}/publication`, { ...withOrg, siteId, published }, { parent: this, dependsOn: children });
     }

@@ -17,6 +17,7 @@ import { definition as space, type SpaceArgs } from "../resources/space";
 import { definition as sectionGroup } from "../resources/siteSectionGroup";
 import { definition as externalLink } from "../resources/siteExternalLink";
 import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
+import { brandingSchema, type SiteCustomizationSettings } from "../resources/siteCustomization";
 import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
@@ -106,6 +107,8 @@ export interface DocsSiteTopology {
   visitorSchema?: SiteAdaptiveSchemaInputs["jsonSchema"];
   /** The site's ID, to adopt the schema the site already has (the SiteAdaptiveSchema's `adoptId`). */
   visitorSchemaAdoptId?: In<string>;
+  /** The site's branding (a SiteCustomization child): only the settings declared are managed. */
+  branding?: SiteCustomizationSettings;
   /** `declared` (the default): the navigation follows the order of `sections`; `unmanaged`: left to the app. */
   order?: "declared" | "unmanaged";
 }
@@ -258,6 +261,11 @@ export const docsSiteTopologySchema = z.strictObject({
   visitorSchemaAdoptId: adaptiveSchema.schema.shape.adoptId.describe(
     "The site's ID, to bring the visitor schema the site already has under management (the SiteAdaptiveSchema child's `adoptId`): it is read and replaced only if it differs from `visitorSchema`. Only with `visitorSchema`, and only for a site that has a schema (adopting one it does not have fails): leave it out to set the schema. Used only at the child's first creation.",
   ),
+  branding: brandingSchema
+    .optional()
+    .describe(
+      "The site's branding (a SiteCustomization child, see there for every setting): theme, colours, logo, favicon, header, footer and the rest. Only the settings declared are managed; every other stays as the site has it, and removing `branding` leaves the site's settings as they are.",
+    ),
   order: z
     .enum(["declared", "unmanaged"], { error: "must be declared or unmanaged" })
     .optional()

@@ -40,6 +40,11 @@ export class Claims {
     return this.held.has(`${kind}\u0000${id}`);
   }
 
+  /** Whether a resource the program declares in this run (not one only refreshed) holds the object. */
+  declares(kind: string, id: string): boolean {
+    return this.held.get(`${kind}\u0000${id}`)?.declared === true;
+  }
+
   /**
    * Runs a creating request, visible to `settled` until it has an outcome; the object it answers with
    * is held before anyone waiting in `settled` resumes.

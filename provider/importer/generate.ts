@@ -22,6 +22,7 @@ import { definition as samlProvider } from "../resources/samlProvider";
 import { definition as shareLink } from "../resources/shareLink";
 import { definition as site } from "../resources/site";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { definition as siteCustomization } from "../resources/siteCustomization";
 import { definition as siteExternalLink } from "../resources/siteExternalLink";
 import { definition as siteSection } from "../resources/siteSection";
 import { definition as siteSectionGroup } from "../resources/siteSectionGroup";
@@ -31,7 +32,9 @@ import { definition as space } from "../resources/space";
 import { definition as collection } from "../resources/collection";
 import { definition as team } from "../resources/team";
 import { validateTopology } from "../components/topology";
+import equal from "fast-deep-equal";
 import { propertyPath } from "../framework/check";
+import { declaredPart } from "../framework/settings";
 import { comment, literal, yamlString } from "./emit";
 import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
 import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
@@ -79,6 +82,7 @@ const KINDS = {
   SiteExternalLink: { className: "SiteExternalLink", schema: siteExternalLink.schema, variableSuffix: "" },
   SiteStructureOrder: { className: "SiteStructureOrder", schema: siteStructureOrder.schema, variableSuffix: "" },
   SiteAdaptiveSchema: { className: "SiteAdaptiveSchema", schema: siteAdaptiveSchema.schema, variableSuffix: "" },
+  SiteCustomization: { className: "SiteCustomization", schema: siteCustomization.schema, variableSuffix: "-branding" },
   ShareLink: { className: "ShareLink", schema: shareLink.schema, variableSuffix: "-link" },
   Space: { className: "Space", schema: space.schema, variableSuffix: "-space" },
   Collection: { className: "Collection", schema: collection.schema, variableSuffix: "-collection" },
@@ -380,6 +384,8 @@ interface SiteDecls {
   /** Every declared item of the navigation (section, group, link), by its ID. */
   byId: Map<string, Decl>;
   schema?: Decl;
+  /** The site's SiteCustomization, when it was customized. */
+  branding?: Decl;
   shareLinks: Decl[];
   comments: string[];
 }
@@ -396,7 +402,7 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, styl
   const order = orderDecl(program, d);
   out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
-  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration));
+  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration));
   return out;
 }
 
@@ -508,7 +514,25 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
       schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: site.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
     }
   }
-  return { snap, site, groups, sections, links, byId, schema, shareLinks, comments };
+  const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
+  return { snap, site, groups, sections, links, byId, schema, branding, shareLinks, comments };
+}
+
+/**
+ * A customized site's SiteCustomization, declaring every setting it has as GitBook has it, so that
+ * adopting it sends nothing. A setting the resource cannot declare exactly (a value it refuses, or one
+ * holding fields it does not know, which a declaration would drop) is left out and stays as it is.
+ */
+function brandingDecl(program: Program, siteName: string, site: Decl, settings: Record<string, unknown>, notImported: (comment: string, note: string) => void): Decl | undefined {
+  const shape = siteCustomization.schema.shape as Record<string, z.ZodType>;
+  const args: Record<string, unknown> = { siteId: site.id };
+  for (const [k, raw] of Object.entries(settings)) {
+    if (k === "organizationId" || k === "siteId" || k === "adoptId" || !(k in shape)) continue;
+    const parsed = shape[k]!.safeParse(raw);
+    if (parsed.success && equal(declaredPart(shape[k], raw, parsed.data), parsed.data)) args[k] = parsed.data;
+    else notImported(`Its branding setting ${literal(k)} is one SiteCustomization cannot declare as it is: not imported, so it stays as it is.`, `its branding setting ${literal(k)} was not imported.`);
+  }
+  return Object.keys(args).length > 1 ? program.decl("SiteCustomization", `${siteName}/branding`, "branding", args) : undefined;
 }
 
 function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDecls, groupId: Code | string | undefined): Record<string, unknown> {
@@ -628,7 +652,7 @@ function docsSite(d: SiteDecls): string {
   ];
   // Share links of a site that is not `share-link` stay beside it, on the component's site.
   const siteId = new Code(`${d.site.variable}.siteId`);
-  const beside = shareLinksInside(d) ? [] : d.shareLinks.map((l) => ({ ...l, args: { ...l.args, siteId } }));
+  const beside = [...(shareLinksInside(d) ? [] : d.shareLinks), ...optional(d.branding)].map((l) => ({ ...l, args: { ...l.args, siteId } }));
   return [lines.join("\n"), ...beside.map(declaration)].join("\n\n");
 }
 

@@ -23,6 +23,7 @@ import {
   ApiShareLink,
   ApiSite,
   ApiSiteAdaptiveSchema,
+  ApiSiteCustomization,
   ApiSiteExternalLink,
   ApiSiteSection,
   ApiSiteSectionGroup,
@@ -145,11 +146,12 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
 /** A site, and the spaces its site spaces show as the API embeds them (read into SpaceSnapshots once per organization). */
 async function readSite(client: GitbookClient, org: string, site: ApiSite): Promise<{ site: SiteSnapshot; shown: ApiSiteSpace["space"][] }> {
   const sitePath = p`/orgs/${org}/sites/${site.id}`;
-  const [structure, links, schema] = await Promise.all([
+  const [structure, links, schema, customization] = await Promise.all([
     client.get(`${sitePath}/structure`, { schema: ApiSiteStructure }),
     client.listAll(`${sitePath}/share-links`, ApiShareLink),
     // 404: the site has no visitor schema.
     getOrUndefined(client.get(`${sitePath}/adaptive-schema`, { schema: ApiSiteAdaptiveSchema })),
+    client.get(`${sitePath}/customization`, { schema: ApiSiteCustomization }),
   ]);
   const tree = treeOf(structure);
   // Every item in navigation order, but the site spaces of sections: those come with their section.
@@ -179,6 +181,8 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
     }),
     published: site.published,
     ...defined({ adaptiveSchema: schema?.jsonSchema }),
+    // Without `updatedAt` nobody customized the site: GitBook's defaults, nothing to declare.
+    ...defined({ customization: typeof customization.updatedAt === "string" ? customization : undefined }),
     createdAt: site.createdAt,
     topLevel: navigation.filter((l) => l.container === TOP_LEVEL && l.type !== "site-space").map((l) => l.id),
     sections: sections.map((s) => ({

@@ -37,6 +37,8 @@ export interface SiteSnapshot {
   published: boolean;
   /** The visitor schema, as GitBook returns it; absent when the site has none (404). */
   adaptiveSchema?: Record<string, unknown>;
+  /** The site's customization settings as GitBook returns them; absent when nobody customized the site (GitBook's defaults). */
+  customization?: Record<string, unknown>;
   createdAt: string;
   /** The IDs of the navigation's top level (sections, section groups, external links), in its order. */
   topLevel: string[];

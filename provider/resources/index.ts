@@ -9,11 +9,13 @@ import { definition as samlProvider } from "./samlProvider";
 import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
 import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
+import { definition as siteCustomization } from "./siteCustomization";
 import { definition as siteExternalLink } from "./siteExternalLink";
 import { definition as siteSection } from "./siteSection";
 import { definition as siteSectionGroup } from "./siteSectionGroup";
 import { definition as sitePublication } from "./sitePublication";
 import { definition as siteSpace } from "./siteSpace";
+import { definition as siteSpaceCustomization } from "./siteSpaceCustomization";
 import { definition as siteStructureOrder } from "./siteStructureOrder";
 import { definition as space } from "./space";
 import { definition as team } from "./team";
@@ -27,6 +29,8 @@ export const resources: readonly Resource[] = [
   siteStructureOrder,
   siteAdaptiveSchema,
   sitePublication,
+  siteCustomization,
+  siteSpaceCustomization,
   shareLink,
   space,
   collection,

@@ -46,12 +46,16 @@ function emojiKey(emoji: string): string {
     .join("-");
 }
 
+/** The spec's `Emoji`: one emoji, as the character or its codepoints, at most 50 characters. */
+export function emojiText() {
+  return text({ max: 50 }).refine((v) => ONE_EMOJI.test(v) || CODEPOINTS.test(v), "must be one emoji, as the character (🎉) or its Unicode codepoints in hex (1f389)");
+}
+
 const inputs = z
   .object({
     organizationId: organizationIdField,
     title: text({ min: 1, max: 50 }).describe("Title of the space, 1 to 50 characters."),
-    emoji: text({ max: 50 })
-      .refine((v) => ONE_EMOJI.test(v) || CODEPOINTS.test(v), "must be one emoji, as the character (🎉) or its Unicode codepoints in hex (1f389)")
+    emoji: emojiText()
       .optional()
       .describe(
         "Emoji shown with the title: one emoji, as the character (`🎉`) or its Unicode codepoints in hex (`1f389`), at most 50 characters; GitBook's answer in either spelling matches. Not with `icon`. Removing it removes the emoji.",

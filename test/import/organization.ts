@@ -2,7 +2,8 @@
  * A realistic organization for the importer's tests, built through the API as a user's clicks in
  * the GitBook app would build it (the emulator seeds only the organization, its spaces and members):
  *
- * - "Acme Developer Docs": public and published, with a proxy, adaptive content on and a visitor
+ * - "Acme Developer Docs": public and published, branded (title, theme, colours, logo, header links,
+ *   favicon, footer), with a proxy, adaptive content on and a visitor
  *   schema whose claims its conditions use; 5 sections (the second one the default, one with a
  *   condition), 4 of them in 2 section groups; 3 further site spaces (conditions, a custom path, a
  *   section whose default is not the space it was made from); 2 external links, one in a group, one
@@ -136,6 +137,19 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
   await sort("site-external-link", status.id, ["site-section", devApi]);
   await sort("site-space", devInternal, ["site-space", devTypescript]);
   await client.put(`${sites}/${dev}/adaptive-schema`, { body: { jsonSchema: VISITOR_SCHEMA } });
+  // Branded in the app: the whole object, read and sent back with some settings changed.
+  const branding = (await client.get(`${sites}/${dev}/customization`)) as Record<string, any>;
+  const { updatedAt: _never, ...settings } = branding;
+  await client.put(`${sites}/${dev}/customization`, {
+    body: {
+      ...settings,
+      title: "Acme Developers",
+      styling: { ...settings.styling, theme: "bold", primaryColor: { light: "#346ddb", dark: "#8fb3ff" } },
+      header: { ...settings.header, logo: { light: "https://acme.test/logo.svg", dark: "https://acme.test/logo-dark.svg" }, links: [{ title: "Status", to: { kind: "url", url: "https://status.acme.test" }, links: [] }] },
+      favicon: { emoji: "🚀" },
+      footer: { groups: [], copyright: "© Acme Inc." },
+    },
+  });
   await client.post(`${sites}/${dev}/publish`, { schema: ApiSite, idempotent: true });
 
   // ---- Acme Partner Portal

@@ -1,0 +1,53 @@
+/**
+ * Kinds of which an object has at most one (a site's customization): two resources managing the same
+ * one would each write over the other's settings on every `up`, and neither plan would show it. So a
+ * second one is refused, as early as it can be seen:
+ * - in the program, as the resource is constructed (ResourceSpec.inProgram), when both name the same
+ *   target: the same ID string, or the same Output (`site.id` of one Site resource); nothing is sent;
+ * - at create, when another resource this run declares already holds the target (claims.ts): what the
+ *   program cannot see, such as two IDs computed apart that turn out equal.
+ * A resource of an earlier run that this run has not reached yet is beyond what either can see.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { GitbookClient } from "../client";
+import { claimsOf } from "./claims";
+import { programError } from "./program";
+
+const seen = new Map<string, Map<unknown, string>>();
+
+/**
+ * An inProgram check refusing a second `kind` resource whose `field` names the same target as one
+ * constructed before; `target` names what there is one of ("site"), for the message.
+ */
+export function onePerTarget(kind: string, field: string, target: string): (name: string, args: Record<string, unknown>) => void {
+  return (name, args) => {
+    const key = args[field];
+    // An Output is compared by identity: the same `site.id` is one site; two computed apart are checked at create.
+    if (key === undefined || key === null || (typeof key !== "string" && !pulumi.Output.isInstance(key))) return;
+    let names = seen.get(kind);
+    if (!names) seen.set(kind, (names = new Map()));
+    const first = names.get(key);
+    if (first !== undefined && first !== name) {
+      throw programError(
+        `${kind} "${name}": ${field}: ${kind} "${first}" already manages this ${target}, and a ${target} has one: two would overwrite each other's settings on every run. ` +
+          `Declare the settings in one ${kind} (merge "${name}" into "${first}"). Nothing was sent.`,
+      );
+    }
+    names.set(key, name);
+  };
+}
+
+/**
+ * At create: refuses when another resource this run declares holds `targetId`, and holds it for this
+ * one. Synchronous, so two creates in flight at once cannot both pass.
+ */
+export function claimOnly(client: GitbookClient, kind: string, targetId: string, target: string): void {
+  const claims = claimsOf(client);
+  if (claims.declares(kind, targetId)) {
+    throw new Error(
+      `${kind}: another ${kind} of this stack already manages ${target} ${targetId}, and a ${target} has one: two would overwrite each other's settings on every run. ` +
+        `Declare the settings in one ${kind} and remove the other. Nothing was sent.`,
+    );
+  }
+  claims.hold(kind, targetId, {}, true);
+}

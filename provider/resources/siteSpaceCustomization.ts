@@ -1,0 +1,124 @@
+/**
+ * SiteSpaceCustomization: a site space's overrides of its site's branding (a language variant with its
+ * own title, a version in another colour), the overrides the program declares and no others.
+ *
+ * Decisions that shape it:
+ * - GitBook's PATCH sets the overrides it carries and a null clears one; its GET answers the effective
+ *   settings (the site's, with the overrides over them). So a write sends the declared overrides that
+ *   differ from what the site space shows, descending into groups (`styling.primaryColor` alone), and
+ *   nothing when they all hold; refresh compares the declared settings with what the site space shows.
+ * - Removing an override from the program clears it (null), and the site's value shows again.
+ * - Deleting the resource clears the overrides it declares, one by one, and no others: GitBook's DELETE
+ *   would also drop overrides made in the app that the program never declared.
+ * - There is no object to create: the ID is the site space's, creating it sends the declared overrides
+ *   (no `adoptId` needed: overrides already there are taken as they are), and sending them again after
+ *   a lost answer does no harm (no createOnce).
+ * - Only overrides the API can clear one by one are declared: not `announcement` (the PATCH takes no
+ *   null for it), nor the fonts (the site's alone), nor the spec's deprecated settings.
+ * - A site space has one set of overrides: a second SiteSpaceCustomization of it is refused.
+ */
+import equal from "fast-deep-equal";
+import { z } from "zod";
+import { ApiSiteCustomization } from "../client";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { field, id, organizationIdField } from "../framework/fields";
+import { paths } from "../framework/paths";
+import { goneFromState, refreshed } from "../framework/recipes";
+import { getOrUndefined } from "../framework/lists";
+import type { Ctx, Props } from "../framework/resource";
+import { declaredPart, declaredSettings, overridesPatch, settingsGroup } from "../framework/settings";
+import { claimOnly, onePerTarget } from "../framework/singleton";
+import { declared } from "../framework/state";
+import { customizationView, siteSpaceSettings } from "./customization";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const settings = settingsGroup(siteSpaceSettings, "The site space's overrides the program declares.");
+/** The settings `props` declares. */
+const settingsOf = (props: Props): Props => declaredSettings(settings, props);
+
+const inputs = z.object({
+  organizationId: organizationIdField,
+  siteId: id().describe("ID of the site the site space belongs to: the Site's `id` output. Changing it replaces the resource.").register(field, { change: "replace" }),
+  siteSpaceId: id()
+    .describe("ID of the site space whose overrides these are: the SiteSpace's `id` output (a SiteSection's `siteSpaceId` for its default one). Changing it replaces the resource: the old site space's declared overrides are cleared.")
+    .register(field, { change: "replace" }),
+  ...settings.shape,
+});
+
+const outputs = z.object({
+  updatedAt: z.string().optional().describe("When the site space's overrides were last changed (by anyone); the site's time while it has none."),
+});
+
+export type SiteSpaceCustomizationInputs = Inputs<typeof inputs>;
+export type SiteSpaceCustomizationOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+const path = (p: { organizationId: string; siteId: string }, siteSpace: string) => paths.siteSpaceCustomization(p.organizationId, p.siteId, siteSpace);
+
+/** What the site space shows, as far as `given` declares it. */
+const shown = (effective: ApiSiteCustomization, given: Props): Props => declaredPart(settings, effective, settingsOf(given)) as Props;
+
+/** Sends the PATCH taking the overrides from `from` to what `given` declares; the settings as they are after it. */
+async function converge(ctx: Ctx, given: SiteSpaceCustomizationInputs, from: Props): Promise<SiteSpaceCustomizationOutputs> {
+  const body = overridesPatch(settings, from, settingsOf(given));
+  const after =
+    body === undefined
+      ? await getOrUndefined(ctx.client.get(path(given, given.siteSpaceId), { schema: ApiSiteCustomization }))
+      : await ctx.client.patch(path(given, given.siteSpaceId), { body, schema: ApiSiteCustomization });
+  if (!after) throw goneFromState(definition, given.siteSpaceId, ` (the site space is gone from site ${given.siteId})`);
+  return definition.outputsOf(declared(given), after);
+}
+
+async function create(ctx: Ctx, given: SiteSpaceCustomizationInputs): Promise<{ id: string; outs: SiteSpaceCustomizationOutputs }> {
+  claimOnly(ctx.client, "SiteSpaceCustomization", given.siteSpaceId, "site space");
+  const now = await getOrUndefined(ctx.client.get(path(given, given.siteSpaceId), { schema: ApiSiteCustomization }));
+  if (!now) {
+    throw new Error(`SiteSpaceCustomization: siteSpaceId: no site space ${given.siteSpaceId} in site ${given.siteId}; it was deleted, or an ID is wrong (pass the SiteSpace's id and the Site's id outputs).`);
+  }
+  // Only what the site space does not already show is sent: its own overrides, or the site's values, taken as they are.
+  const current = shown(now, given);
+  const outs = equal(current, settingsOf(given)) ? definition.outputsOf(declared(given), now) : await converge(ctx, given, current);
+  return { id: given.siteSpaceId, outs };
+}
+
+async function read(ctx: Ctx, id: string, props: SiteSpaceCustomizationOutputs): Promise<SiteSpaceCustomizationOutputs | undefined> {
+  const now = await getOrUndefined(ctx.client.get(path(props, id), { schema: ApiSiteCustomization }));
+  return now && refreshed(definition, props, now);
+}
+
+async function update(ctx: Ctx, _id: string, olds: SiteSpaceCustomizationOutputs, news: SiteSpaceCustomizationInputs): Promise<SiteSpaceCustomizationOutputs> {
+  return converge(ctx, news, settingsOf(olds));
+}
+
+/** Clears the declared overrides (and no others); a site space already gone is success. */
+async function remove(ctx: Ctx, id: string, props: SiteSpaceCustomizationOutputs): Promise<void> {
+  const body = overridesPatch(settings, settingsOf(props), {});
+  if (body !== undefined) await getOrUndefined(ctx.client.patch(path(props, id), { body, schema: ApiSiteCustomization }));
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "SiteSpaceCustomization",
+  noun: "site space customization",
+  summary:
+    "A site space's overrides of its site's branding (a language variant's title, a version's colours), as far as the program declares them: each declared setting overrides the site's, a group's fields one by one (`styling.primaryColor` alone). " +
+    "Refresh compares them with what the site space shows (GitBook answers its effective settings: the site's, with the overrides over them), so an app edit of a declared setting shows as drift. " +
+    "Creating it sends only the declared settings the site space does not already show; removing a setting clears that override (the site's value shows again); deleting the resource clears the overrides it declares and leaves any other as it is. " +
+    "`announcement`, the fonts and the spec's deprecated settings are not declared: the API cannot clear the first one by one, and the fonts are the site's. A site space has one: two of one site space are refused at preview or at create.",
+  inputs,
+  outputs,
+  ...customizationView(settings),
+  create,
+  read,
+  update,
+  delete: remove,
+  inProgram: onePerTarget("SiteSpaceCustomization", "siteSpaceId", "site space"),
+});
+
+/** A site space's overrides of its site's branding. */
+export const SiteSpaceCustomization = resourceClass(definition);
+export type SiteSpaceCustomization = InstanceType<typeof SiteSpaceCustomization>;
+export type SiteSpaceCustomizationArgs = ConstructorParameters<typeof SiteSpaceCustomization>[1];
