@@ -15,6 +15,7 @@ import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
 import * as organizations from "./organizations";
+import * as permissions from "./permissions";
 import * as publishing from "./publishing";
 import type { Ctx, Resource } from "./resource";
 import * as samlProviders from "./samlProviders";
@@ -26,6 +27,7 @@ import * as siteSpaces from "./siteSpaces";
 import * as siteStructure from "./siteStructure";
 import * as spaces from "./spaces";
 import * as teams from "./teams";
+import * as visitorAuth from "./visitorAuth";
 
 export const RESOURCES: readonly Resource[] = [
   organizations,
@@ -43,6 +45,8 @@ export const RESOURCES: readonly Resource[] = [
   teams,
   samlProviders,
   openApiSpecs,
+  permissions,
+  visitorAuth,
 ];
 
 export function buildRouter(): Router<Ctx> {
