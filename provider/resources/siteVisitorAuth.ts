@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { field, id, organizationIdField } from "../framework/fields";
+import { field, id, organizationIdField, uri } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { changedBody, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
@@ -23,18 +23,6 @@ import { declared } from "../framework/state";
 // ---- Schema --------------------------------------------------------------------------------------
 
 const BACKENDS = ["custom", "integration"] as const;
-
-/** The spec's `format: uri` (a scheme, then what the URL parser accepts); it gives no length limit. */
-const uri = () =>
-  z.string({ error: "must be a string" }).refine((v) => {
-    if (!/^[a-z][a-z0-9+.-]*:/i.test(v) || /\s/.test(v)) return false;
-    try {
-      new URL(v);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "must be an absolute URI (e.g. https://login.example.com/gitbook)");
 
 const inputs = z.object({
   organizationId: organizationIdField,
