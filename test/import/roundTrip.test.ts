@@ -187,11 +187,14 @@ for (const style of ["resources", "docs-site"] as const) {
         Team: 2,
         SamlProvider: 2,
         OpenApiSpec: 2,
+        // The grants of a site, a space and a collection; the Partner Portal's visitor authentication.
+        AccessList: 3,
+        SiteVisitorAuth: 1,
         // DocsSite publishes through a child that waits for the navigation; the resources style uses Site's own input.
         ...(style === "docs-site" ? { SitePublication: 2 } : {}),
       });
-      // An order and a publication are not objects: their ID is their site's.
-      const ofSite = (type: string) => type.endsWith(":SiteStructureOrder") || type.endsWith(":SitePublication");
+      // An order, a publication and visitor authentication are not objects: their ID is their site's.
+      const ofSite = (type: string) => type.endsWith(":SiteStructureOrder") || type.endsWith(":SitePublication") || type.endsWith(":SiteVisitorAuth");
       for (const r of custom) expect(r.id, r.urn).toBe(ofSite(r.type) ? r.inputs.siteId : r.inputs.adoptId);
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);
