@@ -76,6 +76,8 @@ const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
   samlProviders: ["entityID", "certificate", "ssoURL", "defaultTeamId"],
   openApiSpecs: ["frozen", "lastVersionId", "lastProcessedAt", "lastProcessErrorCode", "lastProcessedErrors"],
   openApiVersions: ["text"],
+  permissions: [],
+  publishingAuths: ["fallbackURL", "logoutURL", "integration"],
 };
 
 /** The table a kind names: its name in the store (`sites`) or the singular (`site`), any case. */

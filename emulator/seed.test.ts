@@ -68,6 +68,10 @@ describe("the example seed file", () => {
     ]);
     expect(await get(`/orgs/${org}/saml/${ids.okta}`)).toMatchObject({ label: "Okta", defaultTeam: { id: ids.writers } });
     expect(await get(`/orgs/${org}/openapi/petstore`)).toMatchObject({ id: ids.petstore, processingState: "complete", visibility: "public" });
+    expect(await get(`/orgs/${org}/sites/${ids.docs}/publishing/auth`)).toMatchObject({ backend: "custom", fallbackURL: "https://login.acme.test/gitbook", privateKey: expect.any(String) });
+    expect((await get(`/orgs/${org}/sites/${ids.docs}/permissions/teams`)).items).toMatchObject([{ permission: "edit", team: { id: ids.writers } }]);
+    expect((await get(`/collections/${ids.product}/permissions/users`)).items).toMatchObject([{ permission: "read", user: { id: ids.grace } }]);
+    expect((await get(`/spaces/${ids.api}/permissions/teams`)).items).toMatchObject([{ permission: "review", team: { id: ids.writers } }]);
   });
 
   it("gives the same IDs for the same --seed", async () => {
@@ -89,6 +93,19 @@ it("seeds one organization with six spaces and five members when given no file",
 });
 
 describe("a seed file that cannot be used", () => {
+  it("refuses a permission on something that holds none, or naming both a team and a member", async () => {
+    const problems = await refused({
+      members: [{ key: "ada", email: "ada@acme.test" }],
+      teams: [{ key: "t", title: "T" }],
+      permissions: [
+        { on: "t", team: "t", role: "read" },
+        { on: "nowhere", member: "ada", role: "read" },
+      ],
+    });
+    expect(problems).toEqual(['permissions[0].on: no site, space or collection has the key "t"', 'permissions[1].on: no site, space or collection has the key "nowhere"']);
+    expect(await refused({ teams: [{ key: "t", title: "T" }], spaces: [{ key: "s", title: "S" }], permissions: [{ on: "s", role: "read" }] })).toEqual(["permissions[0]: needs exactly one of team and member"]);
+  });
+
   it("names each problem by its path into the file", async () => {
     const problems = await refused({
       spaces: [{ key: "s", title: "Docs" }, { key: "s", title: "Again" }],

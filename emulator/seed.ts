@@ -21,11 +21,14 @@ import {
   SITE_VISIBILITIES,
   SPACE_EDIT_MODES,
   TEAM_ROLES,
+  VISITOR_AUTH_BACKENDS,
+  permissionKey,
   slugify,
   teamMemberKey,
   uniqueSlug,
   type Base,
   type OrgRecord,
+  type PermissionTarget,
   type SectionRecord,
   type SiteRecord,
   type SpaceRecord,
@@ -156,6 +159,10 @@ const seedSchema = z.strictObject({
         adaptiveSchema: z.record(z.string(), z.unknown()).optional(),
         /** The site's customization: the settings given, over GitBook's defaults (a group's fields merged one by one). */
         customization: z.record(z.string(), z.unknown()).optional(),
+        /** Its visitor authentication settings (a private key is generated). */
+        visitorAuth: z
+          .strictObject({ backend: z.enum(VISITOR_AUTH_BACKENDS).optional(), fallbackURL: z.url().optional(), logoutURL: z.url().optional(), integration: z.string().min(1).optional() })
+          .optional(),
       }),
     )
     .optional(),
@@ -166,6 +173,19 @@ const seedSchema = z.strictObject({
         title: between(LIMITS.teamTitle),
         members: z.array(z.strictObject({ member: ref("member").describe("a member's key or e-mail"), role: z.enum(TEAM_ROLES).optional() })).optional(),
       }),
+    )
+    .optional(),
+  /** Roles of teams and members on sites, spaces and collections. */
+  permissions: z
+    .array(
+      z
+        .strictObject({
+          on: ref("site, space or collection"),
+          team: ref("team").optional(),
+          member: ref("member").describe("a member's key or e-mail").optional(),
+          role: z.enum(ROLES),
+        })
+        .refine((g) => (g.team === undefined) !== (g.member === undefined), { message: "needs exactly one of team and member" }),
     )
     .optional(),
   samlProviders: z
@@ -375,6 +395,12 @@ function checkKeys(seed: Parsed): string[] {
     }),
   );
   seed.samlProviders?.forEach((p, i) => expect(p.defaultTeam, "team", `samlProviders[${i}].defaultTeam`));
+  seed.permissions?.forEach((g, i) => {
+    const on = kinds.get(g.on)?.kind;
+    if (on !== "site" && on !== "space" && on !== "collection") problems.push(`permissions[${i}].on: no site, space or collection has the key "${g.on}"`);
+    expect(g.team, "team", `permissions[${i}].team`);
+    if (g.member !== undefined && !emails.has(g.member.toLowerCase())) expect(g.member, "member", `permissions[${i}].member`);
+  });
   return problems;
 }
 
@@ -426,7 +452,7 @@ export function applySeed(store: Store, seed: SeedFile): Seeded {
     return { id: rec.id, email: m.email, displayName };
   });
 
-  for (const st of s.sites ?? []) seedSite(store, org, st, ids, keep);
+  const siteIds = (s.sites ?? []).map((st) => seedSite(store, org, st, ids, keep));
 
   for (const t of s.teams ?? []) {
     const team = keep(store.teams, { ...store.newId("team"), orgId: org.id, title: t.title }, t.key);
@@ -462,12 +488,41 @@ export function applySeed(store: Store, seed: SeedFile): Seeded {
     const url = o.url ?? `https://api.gitbook.com/openapi/projects/${org.id}/${o.slug}/versions/${v.id}/openapi.json`;
     store.openApiVersions.set(v.id, { ...v, specId: base.id, url, ...(o.text !== undefined && { text: o.text }) });
   }
+  // Access last, so that adding it to a file leaves every other object's ID as it was.
+  (s.sites ?? []).forEach((st, i) => {
+    if (st.visitorAuth === undefined) return;
+    const siteId = siteIds[i]!;
+    const { seq, createdAt } = store.newId("auth");
+    const a = st.visitorAuth;
+    store.publishingAuths.set(siteId, {
+      id: siteId,
+      seq,
+      createdAt,
+      backend: a.backend ?? "custom",
+      privateKey: `va_${store.randomString(40)}`,
+      ...(a.fallbackURL !== undefined && { fallbackURL: a.fallbackURL }),
+      ...(a.logoutURL !== undefined && { logoutURL: a.logoutURL }),
+      ...(a.integration !== undefined && { integration: a.integration }),
+    });
+  });
+  const targetOf = new Map<string, PermissionTarget>([
+    ...(s.sites ?? []).flatMap((x) => (x.key ? [[x.key, "site"] as const] : [])),
+    ...(s.spaces ?? []).flatMap((x) => (x.key ? [[x.key, "space"] as const] : [])),
+    ...(s.collections ?? []).flatMap((x) => (x.key ? [[x.key, "collection"] as const] : [])),
+  ]);
+  for (const g of s.permissions ?? []) {
+    const target = targetOf.get(g.on)!;
+    const [principal, principalId] = g.team !== undefined ? (["team", byKey(g.team)] as const) : (["user", ids[g.member!] ?? store.findMember(org.id, g.member!)!.id] as const);
+    const id = permissionKey(target, byKey(g.on), principal, principalId);
+    store.permissions.set(id, { ...store.newId("perm"), id, target, targetId: byKey(g.on), principal, principalId, role: g.role });
+  }
   return { organizationId: org.id, spaceIds, members, ids };
 }
 
 type Keep = <T extends Base>(table: Map<string, T>, record: T, k: string | undefined) => T;
 
-function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>[number], ids: Record<string, string>, keep: Keep): void {
+/** Seeds one site and what it holds; answers the site's ID. */
+function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>[number], ids: Record<string, string>, keep: Keep): string {
   const byKey = (k: string) => ids[k]!;
   const basenames = [...store.sites.values()].filter((x) => x.orgId === org.id).map((x) => x.basename);
   const site: SiteRecord = keep(
@@ -584,4 +639,5 @@ function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>
     const { seq, createdAt } = store.newId("adschema");
     store.adaptiveSchemas.set(site.id, { id: site.id, seq, createdAt, siteId: site.id, jsonSchema: st.adaptiveSchema, updatedAt: createdAt });
   }
+  return site.id;
 }

@@ -242,6 +242,39 @@ export interface SiteSpaceCustomizationRecord extends Base {
   updatedAt: string;
 }
 
+/** What a permission is granted on: a site, a space or a collection. */
+export const PERMISSION_TARGETS = ["site", "space", "collection"] as const;
+export type PermissionTarget = (typeof PERMISSION_TARGETS)[number];
+
+/**
+ * A team's or a user's role on a site, space or collection, keyed in \`Store.permissions\` by
+ * \`permissionKey\`. \`role\` null is a guest (the invite and the site listings allow it).
+ */
+export interface PermissionRecord extends Base {
+  target: PermissionTarget;
+  targetId: string;
+  principal: "team" | "user";
+  principalId: string;
+  role: Role | null;
+}
+
+export const permissionKey = (target: PermissionTarget, targetId: string, principal: "team" | "user", principalId: string): string =>
+  `${target}:${targetId}/${principal}:${principalId}`;
+
+export const VISITOR_AUTH_BACKENDS = ["custom", "integration"] as const;
+export type VisitorAuthBackend = (typeof VISITOR_AUTH_BACKENDS)[number];
+
+/** A site's visitor-authentication settings: at most one per site, so its \`id\` is the site's ID; made on first read. */
+export interface PublishingAuthRecord extends Base {
+  backend: VisitorAuthBackend;
+  /** The secret visitors' JWTs are signed with; regenerate replaces it. */
+  privateKey: string;
+  fallbackURL?: string;
+  logoutURL?: string;
+  /** The visitor-authentication integration installed on the site; the API cannot set it, tests may. */
+  integration?: string;
+}
+
 export interface StoreSettings {
   /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
   openApiProcessingReads: number;
@@ -293,6 +326,8 @@ export const TABLES = [
   "samlProviders",
   "openApiSpecs",
   "openApiVersions",
+  "permissions",
+  "publishingAuths",
 ] as const satisfies readonly (keyof Store)[];
 export type TableName = (typeof TABLES)[number];
 
@@ -336,6 +371,9 @@ export class Store {
   readonly siteCustomizations = new Map<string, SiteCustomizationRecord>();
   /** By site space ID (one per site space). */
   readonly siteSpaceCustomizations = new Map<string, SiteSpaceCustomizationRecord>();
+  readonly permissions = new Map<string, PermissionRecord>();
+  /** By site ID (one per site). */
+  readonly publishingAuths = new Map<string, PublishingAuthRecord>();
   readonly settings: StoreSettings;
 
   private seqCounter = 0;
@@ -654,7 +692,10 @@ export class Store {
       this.trashSpace(space.id);
       delete space.parentId;
     }
-    for (const x of doomed) this.collections.delete(x.id);
+    for (const x of doomed) {
+      this.deletePermissionsOf("collection", x.id);
+      this.collections.delete(x.id);
+    }
     return doomed.length > 0;
   }
 
@@ -667,12 +708,25 @@ export class Store {
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
     this.adaptiveSchemas.delete(id);
     this.siteCustomizations.delete(id);
+    this.publishingAuths.delete(id);
+    this.deletePermissionsOf("site", id);
     return this.sites.delete(id);
   }
 
   deleteTeam(id: string): boolean {
     for (const m of this.teamMembersOf(id)) this.teamMembers.delete(m.id);
+    for (const g of [...this.permissions.values()]) if (g.principal === "team" && g.principalId === id) this.permissions.delete(g.id);
     return this.teams.delete(id);
+  }
+
+  /** The grants on one site, space or collection, by principal kind, in creation order. */
+  permissionsOn(target: PermissionTarget, targetId: string, principal: "team" | "user"): PermissionRecord[] {
+    return bySeq([...this.permissions.values()].filter((g) => g.target === target && g.targetId === targetId && g.principal === principal));
+  }
+
+  /** A deleted site or collection takes its grants along (a trashed space keeps them, for a restore). */
+  deletePermissionsOf(target: PermissionTarget, targetId: string): void {
+    for (const g of [...this.permissions.values()]) if (g.target === target && g.targetId === targetId) this.permissions.delete(g.id);
   }
 
   deleteOpenApiSpec(id: string): boolean {

@@ -27,6 +27,9 @@ export {
 export { SiteCustomization, type SiteCustomizationArgs, type SiteCustomizationInputs, type SiteCustomizationOutputs } from "./resources/siteCustomization";
 export { SiteSpaceCustomization, type SiteSpaceCustomizationArgs, type SiteSpaceCustomizationInputs, type SiteSpaceCustomizationOutputs } from "./resources/siteSpaceCustomization";
 export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember } from "./resources/team";
+export { Permission, type PermissionArgs, type PermissionInputs, type PermissionOutputs } from "./resources/permission";
+export { AccessList, type AccessListArgs, type AccessListInputs, type AccessListOutputs } from "./resources/accessList";
+export { SiteVisitorAuth, type SiteVisitorAuthArgs, type SiteVisitorAuthInputs, type SiteVisitorAuthOutputs } from "./resources/siteVisitorAuth";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";
 export {

@@ -112,6 +112,17 @@ export function SiteAdaptiveSchema() {
   new gitbook.SiteSpace("guides-fr", { siteId: site.id, sectionId: guides.id, spaceId: "spc_guides_fr", path: "fr", condition });
 }
 
+export function SiteVisitorAuth() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs", visibility: "visitor-auth" });
+  const auth = new gitbook.SiteVisitorAuth("docs-auth", {
+    siteId: site.id,
+    backend: "custom",
+    fallbackURL: "https://login.acme.test/gitbook",
+    regenerate: "2026-11", // change it to regenerate the key
+  });
+  export_("visitorAuthKey", auth.privateKey); // a secret: `pulumi stack output --show-secrets`
+}
+
 export function SitePublication() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
   const start = new gitbook.SiteSection("start", { siteId: site.id, spaceId: "spc_getting_started" });
@@ -172,6 +183,22 @@ export function Team() {
   new gitbook.Team("writers", {
     title: "Docs writers",
     members: [{ user: "ada@acme.test", role: "owner" }, { user: "grace@acme.test" }],
+  });
+}
+
+export function Permission() {
+  const writers = new gitbook.Team("writers", { title: "Docs writers" });
+  new gitbook.Permission("writers-edit-guides", { spaceId: "spc_guides", teamId: writers.id, role: "edit" });
+  new gitbook.Permission("ada-admin-docs", { siteId: "site_docs", userId: "usr_ada", role: "admin" });
+}
+
+export function AccessList() {
+  const writers = new gitbook.Team("writers", { title: "Docs writers" });
+  // The whole set of team and user grants on the collection: any other grant is removed by `up`.
+  new gitbook.AccessList("guides-access", {
+    collectionId: "col_guides",
+    teams: [{ teamId: writers.id, role: "edit" }],
+    users: [{ userId: "usr_grace", role: "review" }],
   });
 }
 

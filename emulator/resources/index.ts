@@ -16,6 +16,7 @@ import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
 import * as customization from "./customization";
 import * as organizations from "./organizations";
+import * as permissions from "./permissions";
 import * as publishing from "./publishing";
 import type { Ctx, Resource } from "./resource";
 import * as samlProviders from "./samlProviders";
@@ -27,6 +28,7 @@ import * as siteSpaces from "./siteSpaces";
 import * as siteStructure from "./siteStructure";
 import * as spaces from "./spaces";
 import * as teams from "./teams";
+import * as visitorAuth from "./visitorAuth";
 
 export const RESOURCES: readonly Resource[] = [
   organizations,
@@ -45,6 +47,8 @@ export const RESOURCES: readonly Resource[] = [
   teams,
   samlProviders,
   openApiSpecs,
+  permissions,
+  visitorAuth,
 ];
 
 export function buildRouter(): Router<Ctx> {

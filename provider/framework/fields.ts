@@ -89,6 +89,14 @@ export function httpUrl(max: number) {
   }, "must be an absolute http(s) URL");
 }
 
+/** The spec's `format: uri` where it gives no length limit: a scheme, then what the URL parser accepts. */
+export function uri() {
+  return z.string({ error: "must be a string" }).refine((v) => {
+    if (!/^[a-z][a-z0-9+.-]*:/i.test(v) || /\s/.test(v)) return false;
+    return URL.canParse(v);
+  }, "must be an absolute URI (e.g. https://login.example.com/gitbook)");
+}
+
 /** The ID of another GitBook object (opaque, non-empty). */
 export function id() {
   return z.string({ error: "must be a string" }).min(1, "must not be empty");

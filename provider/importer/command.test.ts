@@ -88,6 +88,14 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/saml": 1,
       "GET /v1/orgs/:org/openapi": 1,
       "GET /v1/orgs/:org/openapi/:slug/versions/latest/content/raw": 1,
+      // Access: each site's visitor authentication, and the team and user grants of every site, space and collection read.
+      "GET /v1/orgs/:org/sites/:site/publishing/auth": 2,
+      "GET /v1/orgs/:org/sites/:site/permissions/teams": 2,
+      "GET /v1/orgs/:org/sites/:site/permissions/users": 2,
+      "GET /v1/spaces/:space/permissions/teams": 6,
+      "GET /v1/spaces/:space/permissions/users": 6,
+      "GET /v1/collections/:collection/permissions/teams": 2,
+      "GET /v1/collections/:collection/permissions/users": 2,
     });
     expect(r.stderr).toContain('site 2/2 "Acme Partner Portal": 3 sections, 4 site spaces, 0 section groups, 0 external links, 3 share links\n');
     expect(r.stderr).toContain('"Acme Developer Docs": 5 sections, 8 site spaces, 2 section groups, 2 external links, 0 share links, a visitor schema\n');
@@ -129,12 +137,19 @@ describe("pulumi-gitbook import", () => {
     expect(r.code, r.stderr).toBe(0);
     // The spaces the site shows, and their collections, are the site's business.
     expect(Object.keys(emu.log.byRoute()).sort()).toEqual([
+      "GET /v1/collections/:collection/permissions/teams",
+      "GET /v1/collections/:collection/permissions/users",
       "GET /v1/orgs/:org/collections",
       "GET /v1/orgs/:org/sites/:site",
       "GET /v1/orgs/:org/sites/:site/adaptive-schema",
       "GET /v1/orgs/:org/sites/:site/customization",
+      "GET /v1/orgs/:org/sites/:site/permissions/teams",
+      "GET /v1/orgs/:org/sites/:site/permissions/users",
+      "GET /v1/orgs/:org/sites/:site/publishing/auth",
       "GET /v1/orgs/:org/sites/:site/share-links",
       "GET /v1/orgs/:org/sites/:site/structure",
+      "GET /v1/spaces/:space/permissions/teams",
+      "GET /v1/spaces/:space/permissions/users",
     ]);
     const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
     expect(text).toContain('new gitbook.Site("acme-partner-portal"');
@@ -173,9 +188,17 @@ describe("pulumi-gitbook import", () => {
         "GET /v1/orgs/:org/sites/:site/customization": 1,
         "GET /v1/orgs/:org/sites/:site/share-links": 3,
         "GET /v1/orgs/:org/collections": 1,
+        // Access: grows with the spaces and collections shown (two listings each), not with sections.
+        "GET /v1/orgs/:org/sites/:site/publishing/auth": 1,
+        "GET /v1/orgs/:org/sites/:site/permissions/teams": 1,
+        "GET /v1/orgs/:org/sites/:site/permissions/users": 1,
+        "GET /v1/spaces/:space/permissions/teams": 6,
+        "GET /v1/spaces/:space/permissions/users": 6,
+        "GET /v1/collections/:collection/permissions/teams": 2,
+        "GET /v1/collections/:collection/permissions/users": 2,
       });
       expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 0 external links, 2100 share links');
-      expect(r.stderr).toContain("in 8 requests");
+      expect(r.stderr).toContain("in 27 requests");
       const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
       expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);
       expect(text.match(/new gitbook\.ShareLink\(/g)).toHaveLength(2_100);

@@ -31,6 +31,8 @@ import { definition as siteStructureOrder } from "../resources/siteStructureOrde
 import { definition as space } from "../resources/space";
 import { definition as collection } from "../resources/collection";
 import { definition as team } from "../resources/team";
+import { definition as accessList } from "../resources/accessList";
+import { definition as siteVisitorAuth } from "../resources/siteVisitorAuth";
 import { validateTopology } from "../components/topology";
 import equal from "fast-deep-equal";
 import { propertyPath } from "../framework/check";
@@ -89,6 +91,8 @@ const KINDS = {
   Team: { className: "Team", schema: team.schema, variableSuffix: "-team" },
   SamlProvider: { className: "SamlProvider", schema: samlProvider.schema, variableSuffix: "-saml" },
   OpenApiSpec: { className: "OpenApiSpec", schema: openApiSpec.schema, variableSuffix: "-spec" },
+  SiteVisitorAuth: { className: "SiteVisitorAuth", schema: siteVisitorAuth.schema, variableSuffix: "-visitor-auth" },
+  AccessList: { className: "AccessList", schema: accessList.schema, variableSuffix: "-access" },
 } satisfies Record<string, KindSpec>;
 
 type Kind = keyof typeof KINDS;
@@ -124,6 +128,8 @@ class Program {
   readonly identifiers = new Identifiers();
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
+  /** The declarations adopting an object, by its ID: what later declarations refer to. */
+  private readonly adopting = new Map<string, Decl>();
 
   constructor(readonly previous: PreviousProgram | undefined) {}
 
@@ -149,7 +155,14 @@ class Program {
     const variable = this.identifiers.take(name + KINDS[kind].variableSuffix);
     const checked = checkArgs(kind, args);
     for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${literal(name)}: ${c}`);
-    return { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
+    const d: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
+    if (typeof args.adoptId === "string" && !this.adopting.has(args.adoptId)) this.adopting.set(args.adoptId, d);
+    return d;
+  }
+
+  /** How the program refers to the object `id`: the `id` of the declaration adopting it, else the ID itself. */
+  ref(id: string): Code | string {
+    return this.adopting.get(id)?.id ?? id;
   }
 }
 
@@ -200,6 +213,7 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     ...spacesPart(spaces),
     ...sites,
     ...part("Teams", [...teams.values()]),
+    ...part("Access", accessDecls(program, snapshot, opts.style)),
     ...part("Single sign-on", saml),
     ...part("OpenAPI specs", specs.decls),
   ];
@@ -236,6 +250,39 @@ function part(title: string, decls: Decl[]): string[] {
 }
 
 // ---- Organization-wide objects -------------------------------------------------------------------
+
+/**
+ * Each site's visitor authentication (when anything about it is set), and one AccessList per object
+ * with grants, adopting them as they are. An object with a guest grant gets none: GitBook's null role
+ * cannot be declared, and an AccessList would remove it.
+ */
+function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
+  const out: Decl[] = [];
+  // A site written as a DocsSite has no Site variable of its own: its ID is written as is.
+  const siteRef = (id: string) => (style === "docs-site" ? id : program.ref(id));
+  for (const s of byCreation(snapshot.sites)) {
+    if (!s.visitorAuth) continue;
+    const name = program.name("SiteVisitorAuth", "", slug(s.title, "site"), s.id);
+    out.push(program.decl("SiteVisitorAuth", name, name, { siteId: siteRef(s.id), ...s.visitorAuth }));
+  }
+  for (const a of snapshot.access ?? []) {
+    const guests = [...a.teams.map((t) => `team ${t.teamId}`), ...a.users.map((u) => `user ${u.userId}`)].filter((_, i) => [...a.teams, ...a.users][i]!.role === null);
+    if (guests.length > 0) {
+      program.notes.push(`${a.on} ${literal(a.title)}: its access is not imported: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare (it would remove them).`);
+      continue;
+    }
+    const name = program.name("AccessList", "", slug(a.title, a.on), a.id);
+    const byId = <T extends { teamId?: string; userId?: string }>(list: T[]) => [...list].sort((x, y) => compareText(x.teamId ?? x.userId!, y.teamId ?? y.userId!));
+    const args = {
+      [`${a.on}Id`]: a.on === "site" ? siteRef(a.id) : program.ref(a.id),
+      teams: byId(a.teams).map((t) => ({ teamId: program.ref(t.teamId), role: t.role })),
+      users: byId(a.users).map((u) => ({ userId: u.userId, role: u.role })),
+      adoptId: a.id,
+    };
+    out.push(program.decl("AccessList", name, name, args));
+  }
+  return out;
+}
 
 /** By team ID. */
 function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {

@@ -39,6 +39,7 @@ import {
 // The same reading as the Site resource's, so the declared value is what it compares with.
 import { proxyInput } from "../resources/site";
 import type {
+  AccessSnapshot,
   CollectionSnapshot,
   OpenApiSpecSnapshot,
   OrgSnapshot,
@@ -124,6 +125,8 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
     samlProviders: [],
     openApiSpecs: [],
   };
+  snapshot.access = await readAccess(client, org, snapshot, limit);
+  progress(`${count(snapshot.access.length, "object")} with access grants`);
   if (narrowed) return snapshot;
 
   const teams = await client.listAll(p`/orgs/${org}/teams`, ApiTeam);
@@ -325,6 +328,36 @@ export async function downloadDocument(url: string): Promise<string> {
   const res = await fetch(u, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) });
   if (!res.ok) throw new Error(`HTTP ${res.status}`);
   return res.text();
+}
+
+// ---- Access --------------------------------------------------------------------------------------
+
+const ApiGrant = z.looseObject({ permission: z.string().nullable(), team: z.looseObject({ id: z.string() }).optional(), user: z.looseObject({ id: z.string() }).optional() });
+const ApiVisitorAuth = z.looseObject({ backend: z.string(), fallbackURL: z.string().optional(), logoutURL: z.string().optional() });
+
+/**
+ * The grants of every site, space and collection read (two listings each), and each site's visitor
+ * authentication (one GET), of which only the settings are kept: the private key never enters the snapshot.
+ */
+async function readAccess(client: GitbookClient, org: string, snapshot: OrgSnapshot, limit: number): Promise<AccessSnapshot[]> {
+  const objects: { on: AccessSnapshot["on"]; id: string; title: string; base: string }[] = [
+    ...snapshot.sites.map((s) => ({ on: "site" as const, id: s.id, title: s.title, base: p`/orgs/${org}/sites/${s.id}/permissions` })),
+    ...snapshot.spaces.map((s) => ({ on: "space" as const, id: s.id, title: s.title, base: p`/spaces/${s.id}/permissions` })),
+    ...snapshot.collections.map((c) => ({ on: "collection" as const, id: c.id, title: c.title, base: p`/collections/${c.id}/permissions` })),
+  ];
+  const found = await mapLimit(objects, limit, async (o): Promise<AccessSnapshot> => ({
+    on: o.on,
+    id: o.id,
+    title: o.title,
+    teams: (await client.listAll(`${o.base}/teams`, ApiGrant)).flatMap((g) => (g.team ? [{ teamId: g.team.id, role: g.permission }] : [])),
+    users: (await client.listAll(`${o.base}/users`, ApiGrant)).flatMap((g) => (g.user ? [{ userId: g.user.id, role: g.permission }] : [])),
+  }));
+  await mapLimit(snapshot.sites, limit, async (site) => {
+    const auth = await client.get(p`/orgs/${org}/sites/${site.id}/publishing/auth`, { schema: ApiVisitorAuth });
+    if (auth.backend === "custom" && auth.fallbackURL === undefined && auth.logoutURL === undefined && site.visibility !== "visitor-auth") return;
+    site.visitorAuth = { backend: auth.backend, ...defined({ fallbackURL: auth.fallbackURL, logoutURL: auth.logoutURL }) };
+  });
+  return found.filter((a) => a.teams.length > 0 || a.users.length > 0);
 }
 
 // ---- Spaces and collections ----------------------------------------------------------------------

@@ -22,6 +22,18 @@ export interface OrgSnapshot {
   teams: TeamSnapshot[];
   samlProviders: SamlProviderSnapshot[];
   openApiSpecs: OpenApiSpecSnapshot[];
+  /** The grants of the sites, spaces and collections read, for each one that has any. */
+  access?: AccessSnapshot[];
+}
+
+/** Who has access to one site, space or collection: IDs and roles (null: a guest). */
+export interface AccessSnapshot {
+  on: "site" | "space" | "collection";
+  id: string;
+  /** For names only. */
+  title: string;
+  teams: { teamId: string; role: string | null }[];
+  users: { userId: string; role: string | null }[];
 }
 
 export interface SiteSnapshot {
@@ -35,6 +47,8 @@ export interface SiteSnapshot {
   proxy?: string;
   adaptiveContent?: { enabled: boolean };
   published: boolean;
+  /** Its visitor authentication settings, never its private key; absent when nothing about them is set (custom backend, no URLs, a site not `visitor-auth`). */
+  visitorAuth?: { backend: string; fallbackURL?: string; logoutURL?: string };
   /** The visitor schema, as GitBook returns it; absent when the site has none (404). */
   adaptiveSchema?: Record<string, unknown>;
   /** The site's customization settings as GitBook returns them; absent when nobody customized the site (GitBook's defaults). */

@@ -3,8 +3,10 @@
  * Adding a resource: its module, and one line here.
  */
 import type { Resource } from "../framework/define";
+import { definition as accessList } from "./accessList";
 import { definition as collection } from "./collection";
 import { definition as openApiSpec } from "./openApiSpec";
+import { definition as permission } from "./permission";
 import { definition as samlProvider } from "./samlProvider";
 import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
@@ -17,6 +19,7 @@ import { definition as sitePublication } from "./sitePublication";
 import { definition as siteSpace } from "./siteSpace";
 import { definition as siteSpaceCustomization } from "./siteSpaceCustomization";
 import { definition as siteStructureOrder } from "./siteStructureOrder";
+import { definition as siteVisitorAuth } from "./siteVisitorAuth";
 import { definition as space } from "./space";
 import { definition as team } from "./team";
 
@@ -31,10 +34,13 @@ export const resources: readonly Resource[] = [
   sitePublication,
   siteCustomization,
   siteSpaceCustomization,
+  siteVisitorAuth,
   shareLink,
   space,
   collection,
   team,
   samlProvider,
   openApiSpec,
+  permission,
+  accessList,
 ];

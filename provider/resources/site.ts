@@ -97,7 +97,11 @@ const outputs = z.object({
   type: z.string().describe("The site's actual type (plan)."),
   published: z.boolean().optional().describe("Whether the site is live, its actual state, while this resource declares `published` (absent otherwise)."),
   visibility: z.string().describe("The site's actual visibility (one of the values of the input, or one GitBook added since)."),
-  hostname: z.string().describe("Hostname the site is published on."),
+  hostname: z
+    .string()
+    .describe(
+      "Hostname the site is published on. A custom hostname (e.g. `docs.example.com`) is set up in the GitBook app: GitBook's API cannot assign one to a site (its `/custom-hostnames/{hostname}` routes only read one's DNS and SSL status, retrigger its DNS check, or remove it), so this package has no input for it.",
+    ),
   urls: z
     .object({
       location: z.string().optional().describe("API URL of the site."),

@@ -15,6 +15,8 @@
  * - The spaces: "Guides" (in English, locked) in the collection "Acme products", "SDK for TypeScript"
  *   in its collection "SDKs"; "Internal handbook" readable by every member.
  * - Teams "Docs writers" and "Developer relations", each with an owner and members.
+ * - Access: "Docs writers" edits and Grace reviews the Developer Docs site; both teams administer
+ *   "Guides"; "Developer relations" reads "Acme products"; the Partner Portal has a visitor-auth fallback URL.
  * - A SAML provider with every setting, its default team one of the teams; another with only an
  *   entity ID, whose new users join as guests.
  * - OpenAPI specs "acme-api" (from a URL, public) and "internal-api" (uploaded as text, private).
@@ -180,7 +182,15 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
     return t.id;
   };
   const writers = await team("Docs writers", "ada@acme.test", ["grace@acme.test", "alan@acme.test"]);
-  await team("Developer relations", "katherine@acme.test", ["edsger@acme.test", "grace@acme.test"]);
+  const devrel = await team("Developer relations", "katherine@acme.test", ["edsger@acme.test", "grace@acme.test"]);
+
+  // ---- Access: grants on a site, a space and a collection; the Partner Portal's visitor authentication.
+  const grace = emu.seeded.members.find((m) => m.email === "grace@acme.test")!.id;
+  await client.post(p`/orgs/${org}/sites/${dev}/permissions`, { body: { role: "edit", teams: [writers] } });
+  await client.post(p`/orgs/${org}/sites/${dev}/permissions`, { body: { role: "review", users: [grace] } });
+  await client.post(p`/spaces/${guides}/permissions`, { body: { role: "admin", teams: [writers, devrel] } });
+  await client.post(p`/collections/${products.id}/permissions`, { body: { role: "read", teams: [devrel] } });
+  await client.patch(p`/orgs/${org}/sites/${partners}/publishing/auth`, { body: { backend: "custom", fallbackURL: "https://login.acme.test/partners" } });
   await client.post(p`/orgs/${org}/saml`, {
     body: {
       label: "Acme SSO",

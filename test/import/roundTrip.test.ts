@@ -139,10 +139,14 @@ for (const style of ["resources", "docs-site"] as const) {
         /Read 2 sites, 8 sections, 12 site spaces, 2 section groups, 2 external links, 1 visitor schema, 6 spaces, 2 collections, 3 share links, 2 teams, 2 SAML providers, 2 OpenAPI specs/,
       );
       const files = imported;
+      // Access: the site's, the space's and the collection's grants, and the Partner Portal's visitor authentication.
+      expect(files["index.ts"]!.match(/new gitbook\.AccessList\(/g)?.length).toBe(3);
+      expect(files["index.ts"]).toContain("new gitbook.SiteVisitorAuth(");
       expect(Object.keys(files).sort()).toEqual([".gitignore", "Pulumi.dev.yaml", "Pulumi.yaml", "index.ts", "openapi/internal-api.yaml", "package.json", "tsconfig.json"]);
       for (const [file, text] of Object.entries(files)) {
         expect(text, file).not.toContain(emu.token);
         for (const key of seeded.shareKeys) expect(text, file).not.toContain(key);
+        for (const auth of emu.store.publishingAuths.values()) expect(text, file).not.toContain(auth.privateKey);
         expect(text, file).not.toContain("share=");
       }
     });
@@ -185,11 +189,14 @@ for (const style of ["resources", "docs-site"] as const) {
         Team: 2,
         SamlProvider: 2,
         OpenApiSpec: 2,
+        // The grants of a site, a space and a collection; the Partner Portal's visitor authentication.
+        AccessList: 3,
+        SiteVisitorAuth: 1,
         // DocsSite publishes through a child that waits for the navigation; the resources style uses Site's own input.
         ...(style === "docs-site" ? { SitePublication: 2 } : {}),
       });
-      // An order, a publication and a customization are not objects: their ID is their site's.
-      const ofSite = (type: string) => type.endsWith(":SiteStructureOrder") || type.endsWith(":SitePublication") || type.endsWith(":SiteCustomization");
+      // An order, a publication, a customization and visitor authentication are not objects: their ID is their site's.
+      const ofSite = (type: string) => [":SiteStructureOrder", ":SitePublication", ":SiteCustomization", ":SiteVisitorAuth"].some((k) => type.endsWith(k));
       for (const r of custom) expect(r.id, r.urn).toBe(ofSite(r.type) ? r.inputs.siteId : r.inputs.adoptId);
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);

@@ -1,0 +1,254 @@
+/**
+ * AccessList: who has access to one site, space or collection, authoritatively.
+ *
+ * Each list the program declares (`teams`, `users`) is the whole truth for its kind of principal:
+ * every team (user) listed gets the declared role, and every team (user) with a grant on the object
+ * that is not listed loses it, including grants made in the GitBook app since the last `up`. A list
+ * left out is not managed. Creating an AccessList over an object whose grants it would remove or
+ * change refuses, listing them, unless `adoptId` names the object: taking over an object's access is
+ * said once, in the program.
+ *
+ * One team or user listed twice is refused at preview, naming both entries (IDs compare exactly, as
+ * the API takes IDs only). Nothing here ever deletes the object: removing a grant only takes that
+ * team's or user's access away, and deleting the AccessList removes the grants it lists.
+ */
+import { z } from "zod";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { field, id, organizationIdField } from "../framework/fields";
+import { PartialFailure } from "../framework/failure";
+import { refreshed } from "../framework/recipes";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
+import {
+  describeTarget,
+  invite,
+  liveGrants,
+  oneTarget,
+  revoke,
+  roleField,
+  setRole,
+  TARGETS,
+  targetFields,
+  targetOf,
+  targetProps,
+  type GrantRole,
+  type LiveGrant,
+  type Principal,
+  type Target,
+} from "./access";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const LISTS = { teams: "team", users: "user" } as const satisfies Record<string, Principal>;
+type ListName = keyof typeof LISTS;
+const KEY = { team: "teamId", user: "userId" } as const;
+
+/** One entry of `teams` or `users`: an ID and a role (guests, GitBook's null role, are listed with `role` absent only in refreshed state). */
+type Entry = { role?: GrantRole } & ({ teamId: string } | { userId: string });
+
+function entrySchema(who: Principal) {
+  return z.object({
+    [KEY[who]]: id().describe(who === "team" ? "ID of the team (the Team's `id` output)." : "GitBook user ID of the user."),
+    role: roleField(`the ${who} has on the object`),
+  });
+}
+
+function listField(list: ListName) {
+  const who = LISTS[list];
+  const key = KEY[who];
+  return z
+    .array(entrySchema(who), { error: `must be a list of {${key}, role}` })
+    .superRefine((entries, ctx) => {
+      const seen = new Map<string, number>();
+      entries.forEach((e, i) => {
+        const ref = (e as Record<string, string>)[key]!;
+        const first = seen.get(ref);
+        if (first !== undefined) ctx.addIssue({ code: "custom", path: [i, key], message: `lists the same ${who} as ${list}[${first}].${key}; list each ${who} once, with one role` });
+        else seen.set(ref, i);
+      });
+    })
+    .optional()
+    .describe(
+      `Every ${who} with access to the object, each once, in any order, with their role. Authoritative: ${who}s listed are given their role, and every ${who} with a grant on the object that is not listed loses it (including grants made in the GitBook app). Omitted: ${who} grants are not managed. Removing it stops managing them and leaves the grants in place.`,
+    )
+    .register(field, { change: "custom" });
+}
+
+const inputs = z
+  .object({
+    organizationId: organizationIdField,
+    ...targetFields("access list"),
+    teams: listField("teams"),
+    users: listField("users"),
+  })
+  .superRefine((v, ctx) => {
+    oneTarget(v, ctx);
+    if (v.teams === undefined && v.users === undefined) ctx.addIssue({ code: "custom", path: ["teams"], message: "is required: declare teams, users or both (an empty list removes every grant of its kind)" });
+  });
+
+const outputs = z.object({});
+
+export type AccessListInputs = Inputs<typeof inputs>;
+export type AccessListOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+const declaredLists = (props: Props): ListName[] => (Object.keys(LISTS) as ListName[]).filter((l) => Array.isArray(props[l]));
+const refOf = (who: Principal, e: Entry) => (e as Record<string, string>)[KEY[who]]!;
+
+/** What the API shows: the object and, for each list read, its grants. */
+interface AccessView {
+  id: string;
+  target: Target;
+  grants: Partial<Record<ListName, LiveGrant[]>>;
+}
+
+/**
+ * A live list written the way the program writes it: the program's entries first, in its order,
+ * then anyone else by ID, so that a refresh finding nothing changed records what `up` did.
+ */
+function liveList(who: Principal, wanted: readonly Entry[], live: readonly LiveGrant[]): Entry[] {
+  const place = (ref: string) => {
+    const i = wanted.findIndex((w) => refOf(who, w) === ref);
+    return i < 0 ? wanted.length : i;
+  };
+  return [...live]
+    .sort((a, b) => place(a.id) - place(b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((g) => ({ [KEY[who]]: g.id, ...(g.role !== null ? { role: g.role } : {}) }) as Entry);
+}
+
+/** The writes that turn `live` into `wanted` for one list. */
+function changesOf(who: Principal, wanted: readonly Entry[], live: readonly LiveGrant[]) {
+  const add = new Map<GrantRole, string[]>();
+  const roles: { id: string; role: GrantRole }[] = [];
+  for (const w of wanted) {
+    const ref = refOf(who, w);
+    const g = live.find((l) => l.id === ref);
+    if (!g) add.set(w.role!, [...(add.get(w.role!) ?? []), ref]);
+    else if (g.role !== w.role) roles.push({ id: ref, role: w.role! });
+  }
+  const remove = live.filter((l) => !wanted.some((w) => refOf(who, w) === l.id));
+  return { add, roles, remove };
+}
+
+async function readLists(ctx: Ctx, org: string, target: Target, lists: readonly ListName[], fresh: boolean): Promise<AccessView | undefined> {
+  const grants: AccessView["grants"] = {};
+  for (const l of lists) {
+    const live = await liveGrants(ctx, org, target, LISTS[l], fresh);
+    if (!live) return undefined;
+    grants[l] = live;
+  }
+  return { id: target.id, target, grants };
+}
+
+/**
+ * Converges every declared list: invites first (one request per role, teams and users together), then
+ * role changes, then removals, so nobody listed is ever without access on the way. When a write fails
+ * the grants are read again and state records what the object really has.
+ */
+async function apply(ctx: Ctx, given: AccessListInputs, live: AccessView, lists: readonly ListName[]): Promise<AccessListOutputs> {
+  const org = given.organizationId;
+  const target = live.target;
+  const plans = lists.map((l) => ({ list: l, who: LISTS[l], ...changesOf(LISTS[l], given[l] as Entry[], live.grants[l]!) }));
+  try {
+    const roles = new Set(plans.flatMap((pl) => [...pl.add.keys()]));
+    for (const role of roles) {
+      const to: { teams?: string[]; users?: string[] } = {};
+      for (const pl of plans) if (pl.add.has(role)) to[pl.list] = pl.add.get(role)!;
+      await invite(ctx, org, target, role, to);
+    }
+    for (const pl of plans) for (const r of pl.roles) await setRole(ctx, org, target, pl.who, r.id, r.role);
+    for (const pl of plans) for (const r of pl.remove) await revoke(ctx, org, target, pl.who, r.id);
+  } catch (e) {
+    const now = (await readLists(ctx, org, target, lists, true).catch(() => undefined)) ?? live;
+    throw new PartialFailure(target.id, refreshed(definition, { ...declared(given) }, now), [`the access to ${describeTarget(target)} could not be fully applied: ${(e as Error).message}`], {
+      cause: e,
+      field: plans.find((pl) => pl.add.size || pl.roles.length || pl.remove.length)?.list ?? "teams",
+    });
+  }
+  const grants: AccessView["grants"] = {};
+  for (const l of lists) grants[l] = (given[l] as Entry[]).map((e) => ({ id: refOf(LISTS[l], e), role: e.role! }));
+  return definition.outputsOf(declared(given), { id: target.id, target, grants });
+}
+
+async function create(ctx: Ctx, given: AccessListInputs): Promise<{ id: string; outs: AccessListOutputs }> {
+  const org = given.organizationId;
+  const target = targetOf(given);
+  const lists = declaredLists(given);
+  const live = await readLists(ctx, org, target, lists, true);
+  if (!live) throw new Error(`AccessList: ${Object.keys(targetProps(target))[0]}: no ${describeTarget(target)}${target.kind === "site" ? ` in organization ${org}` : ""}; it was deleted, or the ID is wrong.`);
+  // Grants made outside this stack are taken over only when the program says so (adoptId): a new list
+  // that would remove or change one refuses, naming them, before any write.
+  const foreign = lists.flatMap((l) => {
+    const c = changesOf(LISTS[l], given[l] as Entry[], live.grants[l]!);
+    return [
+      ...c.remove.map((g) => `${LISTS[l]} ${g.name ? `${g.name} (${g.id})` : g.id} (${g.role ?? "guest"}, not listed)`),
+      ...c.roles.map((r) => `${LISTS[l]} ${r.id} (${live.grants[l]!.find((g) => g.id === r.id)?.role ?? "guest"}, listed as ${r.role})`),
+    ];
+  });
+  if (foreign.length > 0) {
+    throw new Error(
+      `AccessList: ${lists.join(", ")}: ${describeTarget(target)} already has grants this list would remove or change: ${foreign.join("; ")}. ` +
+        `An AccessList is authoritative. To take over the object's access as the program lists it, set adoptId: "${target.id}"; or list those grants as they are. Nothing was changed.`,
+    );
+  }
+  return { id: target.id, outs: await apply(ctx, given, live, lists) };
+}
+
+async function read(ctx: Ctx, objectId: string, props: AccessListOutputs): Promise<AccessListOutputs | undefined> {
+  // Adoption reads the adoptId: the object's ID, of the declared kind.
+  const target = { ...targetOf(props), id: objectId };
+  const live = await readLists(ctx, props.organizationId, target, declaredLists(props), false);
+  return live && refreshed(definition, props, live);
+}
+
+async function update(ctx: Ctx, _objectId: string, _olds: AccessListOutputs, news: AccessListInputs, changed: readonly string[]): Promise<AccessListOutputs> {
+  const target = targetOf(news);
+  // Removing a list stops managing it: nothing is sent for it.
+  const lists = declaredLists(news).filter((l) => changed.includes(l));
+  const live = await readLists(ctx, news.organizationId, target, lists, true);
+  if (!live) throw new Error(`AccessList: ${describeTarget(target)} no longer exists; run \`pulumi refresh\` to drop the access list from state.`);
+  return apply(ctx, news, live, lists);
+}
+
+async function remove(ctx: Ctx, _objectId: string, props: AccessListOutputs): Promise<void> {
+  const target = targetOf(props);
+  for (const l of declaredLists(props)) for (const e of props[l] as Entry[]) await revoke(ctx, props.organizationId, target, LISTS[l], refOf(LISTS[l], e));
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+/** A list's entries in ID order: what the diff compares, so that order means nothing. */
+function byId(list: unknown, who: Principal): unknown {
+  if (!Array.isArray(list)) return list;
+  return [...(list as Entry[])].sort((a, b) => (refOf(who, a) < refOf(who, b) ? -1 : refOf(who, a) > refOf(who, b) ? 1 : 0));
+}
+
+export const definition = defineResource({
+  kind: "AccessList",
+  adoptable:
+    "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has grants the list would remove or change, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed). Once the resource is in state the field is ignored.",
+  noun: "access list",
+  summary:
+    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over existing grants it would remove or change refuses unless `adoptId` names the object. Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both.",
+  inputs,
+  outputs,
+  view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),
+  live: (v: AccessView, props) => ({
+    ...Object.fromEntries(TARGETS.map((k) => [`${k}Id`, undefined])),
+    ...targetProps(v.target),
+    ...Object.fromEntries(
+      (Object.keys(v.grants) as ListName[]).map((l) => [l, liveList(LISTS[l], Array.isArray(props[l]) ? (props[l] as Entry[]) : [], v.grants[l]!)]),
+    ),
+  }),
+  computed: () => ({}),
+  create,
+  read,
+  update,
+  delete: remove,
+});
+
+/** Who has access to a GitBook site, space or collection, authoritatively. */
+export const AccessList = resourceClass(definition);
+export type AccessList = InstanceType<typeof AccessList>;
+export type AccessListArgs = ConstructorParameters<typeof AccessList>[1];

@@ -1,0 +1,145 @@
+/**
+ * SiteVisitorAuth: a site's visitor authentication (GitBook's "publishing auth"): which backend
+ * authenticates visitors, where they are sent when that fails or when they log out, and the private
+ * key their JWTs are signed with.
+ *
+ * Every site has these settings, so there is nothing to create: creating the resource reads them and
+ * sends one PATCH only when a declared setting differs; settings the program leaves out are never
+ * sent (the PATCH must carry `backend`, so an undeclared backend is sent as it is). Its ID is the
+ * site's. The private key is a Pulumi secret output, never an input, never in a message. `regenerate`
+ * is a trigger: when its value changes (added or changed, not removed), the key is regenerated, once.
+ * Deleting the resource sends nothing: GitBook has no way to remove the settings, and the site keeps
+ * them (the site's `visibility` decides whether visitors must authenticate).
+ */
+import { z } from "zod";
+import { p } from "../client";
+import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { field, id, organizationIdField, uri } from "../framework/fields";
+import { getOrUndefined } from "../framework/lists";
+import { changedBody, refreshed } from "../framework/recipes";
+import type { Ctx, Props } from "../framework/resource";
+import { declared } from "../framework/state";
+
+// ---- Schema --------------------------------------------------------------------------------------
+
+const BACKENDS = ["custom", "integration"] as const;
+
+const inputs = z.object({
+  organizationId: organizationIdField,
+  siteId: id().describe("ID of the site: the Site's `id` output. Changing it manages the other site's settings instead (the first site keeps its settings as they are).").register(field, { change: "replace" }),
+  backend: z
+    .enum(BACKENDS, { error: `must be one of ${BACKENDS.join(", ")}` })
+    .optional()
+    .describe(
+      "Who authenticates visitors: `custom` (your backend signs a JWT with the site's `privateKey`) or `integration` (the visitor-authentication integration installed on the site, see the `integration` output). Managed only while declared: removing it leaves the current backend.",
+    )
+    .register(field, { live: true }),
+  fallbackURL: uri()
+    .optional()
+    .describe("Where visitors are sent when their authentication is missing or invalid: an absolute URI (GitBook gives no length limit). Removing it unsets it.")
+    .register(field, { remove: "clear" }),
+  logoutURL: uri()
+    .optional()
+    .describe("Where visitors are sent to log out of your authentication backend: an absolute URI (GitBook gives no length limit). Removing it unsets it.")
+    .register(field, { remove: "clear" }),
+  regenerate: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .optional()
+    .describe(
+      "A trigger for a new private key: any text, e.g. a date. When its value changes, or it is added to an existing resource, `up` regenerates the key (GitBook's regenerate call; JWTs signed with the old key stop working) and `privateKey` shows the new one. Setting it on a new resource, removing it, or leaving it unchanged regenerates nothing. Never sent as a setting nor read from GitBook.",
+    )
+    .register(field, { change: "custom" }),
+});
+
+const outputs = z.object({
+  privateKey: z.string().describe("The private key visitors' JWTs are signed with (custom backend). A secret: encrypted in state, masked in previews.").register(field, { secret: true }),
+  integration: z.string().optional().describe("Name of the visitor-authentication integration installed on the site, when there is one."),
+});
+
+export type SiteVisitorAuthInputs = Inputs<typeof inputs>;
+export type SiteVisitorAuthOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- CRUD ----------------------------------------------------------------------------------------
+
+const ApiPublishingAuth = z.looseObject({
+  object: z.literal("publishing-auth"),
+  backend: z.enum(BACKENDS),
+  privateKey: z.string(),
+  fallbackURL: z.string().optional(),
+  logoutURL: z.string().optional(),
+  integration: z.string().optional(),
+});
+type ApiPublishingAuth = z.infer<typeof ApiPublishingAuth>;
+
+const authPath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/publishing/auth`;
+const regeneratePath = (org: string, site: string) => p`/orgs/${org}/sites/${site}/publishing/auth/regenerate`;
+
+/** The declared settings `from` does not have yet, as the PATCH body (with the backend it must carry); undefined when none. */
+function patchFor(fields: readonly string[], given: SiteVisitorAuthInputs, from: ApiPublishingAuth): Props | undefined {
+  const body = changedBody(definition, fields, given);
+  if (Object.keys(body).length === 0) return undefined;
+  return { backend: from.backend, ...body };
+}
+
+async function get(ctx: Ctx, org: string, site: string): Promise<ApiPublishingAuth> {
+  const auth = await getOrUndefined(ctx.client.get(authPath(org, site), { schema: ApiPublishingAuth }));
+  if (!auth) throw new Error(`SiteVisitorAuth: siteId: no site ${site} in organization ${org}; it was deleted, or the ID is wrong (pass the Site's id output).`);
+  return auth;
+}
+
+async function create(ctx: Ctx, given: SiteVisitorAuthInputs): Promise<{ id: string; outs: SiteVisitorAuthOutputs }> {
+  const { organizationId: org, siteId: site } = given;
+  let auth = await get(ctx, org, site);
+  const live = definition.live(auth, given);
+  const differing = (["backend", "fallbackURL", "logoutURL"] as const).filter((f) => given[f] !== undefined && given[f] !== live[f]);
+  const body = patchFor(differing, given, auth);
+  if (body) auth = await ctx.client.patch(authPath(org, site), { body, schema: ApiPublishingAuth });
+  return { id: site, outs: definition.outputsOf(declared(given), auth) };
+}
+
+async function read(ctx: Ctx, _id: string, props: SiteVisitorAuthOutputs): Promise<SiteVisitorAuthOutputs | undefined> {
+  const auth = await getOrUndefined(ctx.client.get(authPath(props.organizationId, props.siteId), { schema: ApiPublishingAuth }));
+  return auth && refreshed(definition, props, auth);
+}
+
+async function update(ctx: Ctx, _id: string, olds: SiteVisitorAuthOutputs, news: SiteVisitorAuthInputs, changed: readonly string[]): Promise<SiteVisitorAuthOutputs> {
+  const { organizationId: org, siteId: site } = news;
+  let auth: ApiPublishingAuth | undefined;
+  const settings = changed.filter((f) => f !== "regenerate");
+  if (settings.length > 0) {
+    const now = await get(ctx, org, site);
+    const body = patchFor(settings, news, now);
+    auth = body ? await ctx.client.patch(authPath(org, site), { body, schema: ApiPublishingAuth }) : now;
+  }
+  // Only a new value asks for a new key; removing the trigger does not.
+  if (changed.includes("regenerate") && news.regenerate !== undefined && news.regenerate !== olds.regenerate) {
+    auth = await ctx.client.post(regeneratePath(org, site), { schema: ApiPublishingAuth });
+  }
+  auth ??= await get(ctx, org, site);
+  return definition.outputsOf(declared(news), auth);
+}
+
+// ---- Declaration ---------------------------------------------------------------------------------
+
+export const definition = defineResource({
+  kind: "SiteVisitorAuth",
+  noun: "visitor authentication",
+  summary:
+    "A site's visitor authentication: its backend, fallback and logout URLs, and the private key visitors' JWTs are signed with (a secret output), regenerated when the `regenerate` trigger changes. Every site has these settings: creating the resource sends only the declared settings that differ, and deleting it leaves them as they are.",
+  inputs,
+  outputs,
+  // `regenerate` is absent: GitBook has no such setting, so refresh keeps what state recorded.
+  live: (a: ApiPublishingAuth) => ({ backend: a.backend, fallbackURL: a.fallbackURL, logoutURL: a.logoutURL }),
+  computed: (a) => ({ privateKey: a.privateKey, ...(a.integration ? { integration: a.integration } : {}) }),
+  create,
+  read,
+  update,
+  // The settings are the site's: removing the resource leaves them as they are.
+  delete: async () => {},
+});
+
+/** A GitBook site's visitor authentication settings. Its `privateKey` output is a secret. */
+export const SiteVisitorAuth = resourceClass(definition);
+export type SiteVisitorAuth = InstanceType<typeof SiteVisitorAuth>;
+export type SiteVisitorAuthArgs = ConstructorParameters<typeof SiteVisitorAuth>[1];
