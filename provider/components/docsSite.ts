@@ -206,7 +206,9 @@ export class DocsSite extends pulumi.ComponentResource {
       const sectionOrders = Object.entries(sections).flatMap(([key, section]) => {
         const own = Object.entries(siteSpaces).filter(([k]) => k.startsWith(`${key}/`));
         if (own.length === 0) return [];
-        const ids = pulumi.all([section.siteSpaceId, ...own.map(([, ss]) => ss.id)]).apply((list) => list.filter((x): x is string => typeof x === "string"));
+        // A plain list of the resources' `id` outputs, so that plans name each by title (the order's
+        // `navigation`); the section's own site space, absent once removed outside Pulumi, as null.
+        const ids = [section.siteSpaceId.apply((x) => x ?? null) as pulumi.Output<string>, ...own.map(([, ss]) => ss.id)];
         return [{ sectionId: section.id, siteSpaces: ids }];
       });
       this.order = new SiteStructureOrder(

@@ -69,8 +69,12 @@ const groupOrder = z.object({
 const sectionOrder = z.object({
   sectionId: id().describe("ID of the section: the SiteSection's `id` output."),
   siteSpaces: z
-    .array(id())
-    .describe("IDs of site spaces of the section (its SiteSection's `siteSpaceId` output, SiteSpace `id` outputs), in the order they should appear."),
+    // A SiteSection's siteSpaceId is absent once its site space was removed outside Pulumi: a list
+    // built in the program (a DocsSite's) cannot know that when it is constructed, and passes null.
+    .preprocess((v) => (Array.isArray(v) ? v.filter((x) => x !== null) : v), z.array(id()))
+    .describe(
+      "IDs of site spaces of the section (its SiteSection's `siteSpaceId` output, SiteSpace `id` outputs), in the order they should appear. A null entry (a `siteSpaceId` whose site space was removed outside Pulumi) is left out.",
+    ),
 });
 
 /** Where each listed ID is, for the checks: `items[2]`, `groups[0].items[1]`... */
