@@ -421,8 +421,9 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
       "Products / Status docs/status#id",
       "Blog docs/blog#id",
       "docs/guides docs/guides#id",
-      // The section's own site space is its siteSpaceId output, not a resource's id: its ID alone.
-      " docs/guides#own-site-space",
+      // The section's own site space (its siteSpaceId output), named by the space it shows: here a
+      // space given by ID, so by the section's name.
+      "docs/guides / docs/guides docs/guides#own-site-space",
       "docs/guides / docs/guides/py docs/guides/py#id",
       "docs/guides / docs/guides/ts docs/guides/ts#id",
     ]);

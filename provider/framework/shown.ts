@@ -42,12 +42,31 @@ export function resourcesOf(v: unknown): object[] {
   return rs instanceof Set ? [...rs] : [];
 }
 
+/** What names a value in plans: a title, and the program's name to show while the title is not known. */
+export interface Naming {
+  title?: pulumi.Output<string | undefined>;
+  name: pulumi.Input<string>;
+}
+
+const namings = new WeakMap<object, Naming>();
+
 /**
- * What names a value, when it is a resource's `id` output: the resource's title, and its name in the
+ * Names, for plans, a value that is no resource's `id` output (a SiteSection's `siteSpaceId`, which a
+ * DocsSite lists among the section's site spaces) by the naming given: e.g. the space it shows.
+ */
+export function nameAs<T>(v: pulumi.Output<T>, naming: Naming): pulumi.Output<T> {
+  namings.set(v, naming);
+  return v;
+}
+
+/**
+ * What names a value, when it is a resource's `id` output (or was named with nameAs): the resource's title, and its name in the
  * program. Two Outputs, not one: a title not known yet (at preview, one the program does not declare)
  * must leave the name known.
  */
-export function nameOf(v: unknown): { title?: pulumi.Output<string | undefined>; name: pulumi.Input<string> } | undefined {
+export function nameOf(v: unknown): Naming | undefined {
+  const named = pulumi.Output.isInstance(v) ? namings.get(v) : undefined;
+  if (named) return named;
   const [r, ...more] = resourcesOf(v) as pulumi.Resource[];
   if (!r || more.length > 0 || (r as pulumi.CustomResource).id !== v) return undefined;
   const { title, __name: given } = r as unknown as Record<string, unknown>;
