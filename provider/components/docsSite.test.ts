@@ -15,6 +15,8 @@ interface Registration {
   urn: string;
   parent: string;
   inputs: Record<string, any>;
+  /** What plans show beside the reference IDs (framework/shown.ts): kept apart from the inputs, checked on its own. */
+  names?: Record<string, any>;
   /** Input name -> URNs it depends on. */
   propertyDeps: Record<string, string[]>;
   /** The names the resource is also known by (its aliases, each with the same parent and type). */
@@ -63,6 +65,8 @@ beforeAll(async () => {
     delete inputs.__provider;
     // Each resource's own name, which it carries for its error messages (see framework/failure.ts).
     delete inputs.__gitbookName;
+    const names = inputs.names;
+    delete inputs.names;
     publicationDeps.set(req.getName(), req.getDependenciesList());
     registered.push({
       type: req.getType(),
@@ -70,6 +74,7 @@ beforeAll(async () => {
       urn: monitor.newUrn(req.getParent(), req.getType(), req.getName()),
       parent: req.getParent(),
       inputs,
+      ...(names === undefined ? {} : { names }),
       propertyDeps,
       aliases: [
         ...req.getAliasurnsList().map((u: string) => u.split("::").pop()!),
@@ -416,7 +421,18 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
       "Products / Status docs/status#id",
       "Blog docs/blog#id",
       "docs/guides docs/guides#id",
+      // The section's own site space (its siteSpaceId output), named by the space it shows: here a
+      // space given by ID, so by the section's name.
+      "docs/guides / docs/guides docs/guides#own-site-space",
+      "docs/guides / docs/guides/py docs/guides/py#id",
+      "docs/guides / docs/guides/ts docs/guides/ts#id",
     ]);
+    // Every child that refers to another is named by it: the site space by its site, section and space.
+    expect(byName("docs/guides/py").names).toEqual({
+      siteId: { id: "docs#id", path: [{ title: "Acme Docs", name: "docs" }] },
+      sectionId: { id: "docs/guides#id", path: [{ name: "docs/guides" }] },
+      spaceId: { id: "docs/spaces/py#id", path: [{ title: "Python guide", name: "docs/spaces/py" }] },
+    });
     expect(lists).toEqual({
       siteId: "docs#id",
       items: ["docs/start#id", "docs/products#id", "docs/blog#id", "docs/guides#id"],

@@ -40,6 +40,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { programError } from "../framework/program";
+import { nameAs, nameOf } from "../framework/shown";
 import { ShareLink, definition as shareLinkDef } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
@@ -134,13 +135,16 @@ export class DocsSite extends pulumi.ComponentResource {
         { ...withOrg, siteId, title: l.title, url: l.url, ...passThrough(externalLinkDef, l), ...defined({ groupId }) },
         { ...renamable(l), ...(after ? { dependsOn: [after] } : {}) },
       ));
+    /** The space each section was created with, by section key: its own site space shows it. */
+    const sectionSpaces: Record<string, pulumi.Input<string>> = {};
     const addSection = (s: DocsSiteSection, groupId?: pulumi.Input<string>): SiteSection => {
+      const spaceId = (sectionSpaces[s.key] = spaceOf(s.key, s));
       const section = new SiteSection(
         `${name}/${s.key}`,
         {
           ...withOrg,
           siteId,
-          spaceId: spaceOf(s.key, s),
+          spaceId,
           ...passThrough(sectionDef, s),
           ...defined({ groupId }),
           ...(s.default ? { default: true } : {}),
@@ -211,7 +215,11 @@ export class DocsSite extends pulumi.ComponentResource {
       const sectionOrders = Object.entries(sections).flatMap(([key, section]) => {
         const own = Object.entries(siteSpaces).filter(([k]) => k.startsWith(`${key}/`));
         if (own.length === 0) return [];
-        const ids = pulumi.all([section.siteSpaceId, ...own.map(([, ss]) => ss.id)]).apply((list) => list.filter((x): x is string => typeof x === "string"));
+        // A plain list of the resources' `id` outputs, so that plans name each by title (the order's
+        // `navigation`); the section's own site space, absent once removed outside Pulumi, as null,
+        // named by the space it shows (by the section's name when that space is given by ID).
+        const ownSiteSpace = section.siteSpaceId.apply((x) => x ?? null) as pulumi.Output<string>;
+        const ids = [nameAs(ownSiteSpace, nameOf(sectionSpaces[key]) ?? { name: `${name}/${key}` }), ...own.map(([, ss]) => ss.id)];
         return [{ sectionId: section.id, siteSpaces: ids }];
       });
       this.order = new SiteStructureOrder(

@@ -1,12 +1,17 @@
 /**
  * The resource class's constructor (define.ts resourceClass): what it registers with the SDK, and that
- * constructing a resource captures no stacks yet keeps the program's frames in its errors.
+ * constructing a resource captures no stacks yet keeps the program's frames in its errors; and, for
+ * every kind, the `names` it registers beside the references (framework/shown.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
 import { SiteSection, Site } from "../index";
 import { providerFor } from "../shim";
 import { NAME_KEY } from "./resource";
+import { z } from "zod";
+import { resources } from "../resources/index";
+import { resourceClass, type Resource } from "./define";
+import { NAMES } from "./shown";
 
 const registered = new Map<string, Record<string, unknown>>();
 beforeAll(async () => {
@@ -88,4 +93,69 @@ describe("constructing a resource", () => {
     expect(err?.message).toMatch(/Missing resource name/);
     expect(err?.stack).toMatch(/define\.test\.ts:\d+/);
   });
+});
+
+/** What each kind refers to: written out, so that a change in what the derivation finds is seen here. */
+const expected: Record<string, string[]> = {
+  Site: [],
+  SiteSection: ["siteId", "spaceId", "groupId"],
+  SiteSpace: ["siteId", "spaceId", "sectionId"],
+  SiteSectionGroup: ["siteId", "sections"],
+  SiteExternalLink: ["siteId", "groupId"],
+  // Its lists are named by its own `navigation`.
+  SiteStructureOrder: ["siteId"],
+  SiteAdaptiveSchema: ["siteId"],
+  SitePublication: ["siteId"],
+  ShareLink: ["siteId"],
+  Space: ["parent"],
+  Collection: ["parent"],
+  Team: [],
+  SamlProvider: ["defaultTeam"],
+  OpenApiSpec: [],
+  SiteCustomization: ["siteId"],
+  SiteSpaceCustomization: ["siteId", "siteSpaceId"],
+  SiteVisitorAuth: ["siteId"],
+  Permission: ["siteId", "spaceId", "collectionId", "teamId", "userId"],
+  // Its lists' entries hold team and user IDs inside objects: not named.
+  AccessList: ["siteId", "spaceId", "collectionId"],
+};
+
+describe("names of references, for every kind", () => {
+  it("derives the references of every registered kind from its declaration, and adds `names` only where there are some", () => {
+    expect(Object.keys(expected).sort()).toEqual(resources.map((d) => d.kind).sort());
+    for (const def of resources) {
+      expect([...def.references], def.kind).toEqual(expected[def.kind]);
+      expect(NAMES in def.schema.shape, def.kind).toBe(def.references.length > 0);
+      if (def.references.length > 0) expect(def.display, def.kind).toContain(NAMES);
+      // Never compared or sent.
+      expect(def.diff.fields, def.kind).not.toContain(NAMES);
+      expect(def.patch.patchable, def.kind).not.toContain(NAMES);
+    }
+  });
+
+  for (const def of resources.filter((d) => d.references.length > 0)) {
+    it(`${def.kind}: names each reference given as a resource's id output by its title, and a literal ID not at all`, async () => {
+      const Class = resourceClass(def as Resource) as unknown as new (name: string, args: Record<string, unknown>) => pulumi.CustomResource;
+      const target = new Site(`${def.kind}-target`, { title: `Target of ${def.kind}` });
+      const untitled = new Class(`${def.kind}-untitled`, {});
+      for (const f of def.references) {
+        const list = def.schema.shape[f] instanceof z.ZodOptional ? (def.schema.shape[f] as z.ZodOptional).unwrap() : def.schema.shape[f];
+        const many = list instanceof z.ZodArray;
+        const ref = (v: unknown) => (many ? [v, "literal_1"] : v);
+        const named = new Class(`${def.kind}-${f}`, { [f]: ref(target.id) });
+        const byName = new Class(`${def.kind}-${f}-byname`, { [f]: ref(untitled.id) });
+        const literal = new Class(`${def.kind}-${f}-literal`, { [f]: ref("literal_2") });
+        await Promise.all([named, byName, literal].map(settled));
+
+        // What check records: the text plans show.
+        const shown = (name: string) => (def.schema.shape[NAMES] as z.ZodType).parse(registered.get(name)![NAMES]);
+        const text = (t: string) => (many ? [t, "literal_1"] : t);
+        expect(shown(`${def.kind}-${f}`), `${def.kind}.${f}`).toEqual({ [f]: text(`Target of ${def.kind} (${def.kind}-target-id)`) });
+        // A resource without a title is named as the program names it.
+        const untitledTitle = (registered.get(`${def.kind}-untitled`) as Record<string, unknown>).title;
+        expect(shown(`${def.kind}-${f}-byname`), `${def.kind}.${f}`).toEqual({ [f]: text(`${typeof untitledTitle === "string" ? untitledTitle : `${def.kind}-untitled`} (${def.kind}-untitled-id)`) });
+        expect(NAMES in registered.get(`${def.kind}-${f}-literal`)!, `${def.kind}.${f}`).toBe(false);
+      }
+    });
+  }
 });

@@ -11,6 +11,7 @@ import { providerFor } from "../shim";
 import { type Cascade, FORCE_DESTROY } from "./cascade";
 import type { DiffRules } from "./diff";
 import { adoptIdField, ruleOf, type FieldRule } from "./fields";
+import { NAMES, namesField, referenceFields, shownNames } from "./shown";
 import { checkProgramConfig } from "../programConfig";
 import { checked, gated } from "./program";
 import type { CreateSpec } from "./createOnce";
@@ -133,6 +134,8 @@ export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodO
   outputsOf(declaredInputs: Props, obj: T, props?: Props): Outputs<S, OS>;
   /** Input fields shown in plans only (FieldRule `display`): outside `diff.fields`, kept by refresh. */
   display: string[];
+  /** The references `names` shows (framework/shown.ts): empty for a kind that refers to no other object. */
+  references: readonly string[];
 }
 
 /** What a create sends, by FieldRule.create. */
@@ -152,7 +155,10 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T>;
 export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>(spec: ResourceSpec<S, OS, T>): Resource<S, OS, T> {
   // safeExtend keeps the object's own refinements (a space's emoji-or-icon rule).
-  const schema = (spec.adoptable ? spec.inputs.safeExtend({ adoptId: adoptIdField(spec.adoptable === true ? undefined : spec.adoptable) }) : spec.inputs) as S;
+  const adoptable = (spec.adoptable ? spec.inputs.safeExtend({ adoptId: adoptIdField(spec.adoptable === true ? undefined : spec.adoptable) }) : spec.inputs) as S;
+  // A kind that refers to other objects gets `names`, which plans show beside their IDs.
+  const references = referenceFields(adoptable.shape as Record<string, z.ZodType>);
+  const schema = (references.length > 0 ? adoptable.safeExtend({ [NAMES]: namesField(references) }) : adoptable) as S;
   const shape = schema.shape as Record<string, z.ZodType>;
   const all = Object.entries(shape).map(([name, s]): [string, FieldRule] => [name, ruleOf(s)]);
   const display = all.filter(([, r]) => r.display === true).map(([n]) => n);
@@ -212,7 +218,8 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     lookalikes: spec.lookalikes,
     inProgram: spec.inProgram,
     display,
-    ...(spec.shown ? { shown: spec.shown } : {}),
+    references,
+    ...(spec.shown || references.length > 0 ? { shown: (args: Props) => ({ ...shownNames(references, args), ...spec.shown?.(args) }) } : {}),
   };
 }
 

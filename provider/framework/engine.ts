@@ -23,11 +23,28 @@ function schemaFields(def: Resource): string[] {
   return Object.keys(def.schema.shape);
 }
 
-function withProvider(e: unknown, from: Props): unknown {
+function withProvider(def: Resource, e: unknown, from: Props): unknown {
   if (e instanceof PartialFailure) {
-    e.properties = cleanOutputs({ ...e.properties, ...nameOf(from), __provider: from.__provider });
+    e.properties = cleanOutputs({ ...e.properties, ...shownIn(def, from), ...nameOf(from), __provider: from.__provider });
   }
   return e;
+}
+
+/**
+ * What plans only show (FieldRule `display`, e.g. `names`): a create or update never sees it, so no
+ * kind can send it; the engine puts it back into the outputs, so state records it and refresh keeps it.
+ */
+function shownIn(def: Resource, p: Props): Props {
+  const out: Props = {};
+  for (const f of def.display) if (p[f] !== undefined) out[f] = p[f];
+  return out;
+}
+
+/** The inputs a resource's create or update is given: without bookkeeping and what plans only show. */
+function forResource(def: Resource, p: Props): Props {
+  const out = stripProvider(p);
+  for (const f of def.display) delete out[f];
+  return out;
 }
 
 /**
@@ -139,16 +156,16 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
         );
       }
       hold(rt, def, adoptId, live, true);
-      const outs = await def.update(c, adoptId, live, stripProvider(inputs), changed);
+      const outs = await def.update(c, adoptId, live, forResource(def, inputs), changed);
       hold(rt, def, adoptId, outs, true);
-      return { id: adoptId, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
+      return { id: adoptId, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
     }
-    const { id, outs } = await def.create(c, stripProvider(inputs));
+    const { id, outs } = await def.create(c, forResource(def, inputs));
     hold(rt, def, id, outs, true);
-    return { id, outs: cleanOutputs({ ...outs, ...nameOf(inputs) }) };
+    return { id, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
-    throw explainFailure(def, inputs, undefined, withProvider(e, inputs));
+    throw explainFailure(def, inputs, undefined, withProvider(def, e, inputs));
   }
 }
 
@@ -173,7 +190,7 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
   const changed = changedFields(def.diff, olds, news);
   if (changed.length > 0 && changed.every((f) => local.includes(f))) {
     // Only provider-local settings changed: nothing to send; state records them for later calls.
-    const outs: Props = { ...stripProvider(olds), ...nameOf(news) };
+    const outs: Props = { ...forResource(def, olds), ...shownIn(def, news), ...nameOf(news) };
     for (const f of local) {
       if (news[f] === undefined) delete outs[f];
       else outs[f] = news[f];
@@ -181,12 +198,12 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
     return { outs: cleanOutputs(outs) };
   }
   try {
-    const outs = await def.update(ctx(rt), id, stripProvider(olds), stripProvider(news), changed);
+    const outs = await def.update(ctx(rt), id, stripProvider(olds), forResource(def, news), changed);
     hold(rt, def, id, outs, true);
-    return { outs: cleanOutputs({ ...outs, ...nameOf(news) }) };
+    return { outs: cleanOutputs({ ...forResource(def, outs), ...shownIn(def, news), ...nameOf(news) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
-    throw explainFailure(def, news, id, withProvider(e, news));
+    throw explainFailure(def, news, id, withProvider(def, e, news));
   }
 }
 

@@ -42,6 +42,11 @@ export interface FieldRule {
    */
   display?: true;
   /**
+   * A reference (a field declared with `id()`) that a display field of the kind names already (a
+   * SiteStructureOrder's lists, in its `navigation`): the generic `names` leaves it out (see shown.ts).
+   */
+  shownBy?: string;
+  /**
    * Steers this provider, not the object: never compared, sent to GitBook or read from it.
    * `recorded`: refresh keeps the value state recorded (adoptId). `run`: it means something only to the
    * run that declares it, and refresh does not keep it (allowReplacement).
@@ -97,13 +102,35 @@ export function uri() {
   }, "must be an absolute URI (e.g. https://login.example.com/gitbook)");
 }
 
-/** The ID of another GitBook object (opaque, non-empty). */
-export function id() {
+/** An opaque, non-empty ID. */
+function opaqueId() {
   return z.string({ error: "must be a string" }).min(1, "must not be empty");
 }
 
+/**
+ * Where `id()` marks a field as naming another object, so that plans name it (framework/shown.ts). A
+ * registry, not the FieldRule: zod hands a registry's entry down to the copies `.describe()` makes, so
+ * the mark survives whatever rule the field registers.
+ */
+const references = z.registry<{ reference: true }>();
+
+/** The ID of another GitBook object (opaque, non-empty): a reference, which plans name beside the ID. */
+export function id() {
+  return opaqueId().register(references, { reference: true });
+}
+
+/** Whether a field holds the ID of another object, or a list of them (looking through `.optional()` and the like). */
+export function isReference(schema: z.ZodType): boolean {
+  if (references.get(schema)) return true;
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault || schema instanceof z.ZodCatch) {
+    return isReference(schema.unwrap() as z.ZodType);
+  }
+  return schema instanceof z.ZodArray && isReference(schema.element as z.ZodType);
+}
+
 /** The organization every resource lives in; `gitbook:organizationId` supplies a default. */
-export const organizationIdField = id()
+// No reference: no resource of a program is an organization.
+export const organizationIdField = opaqueId()
   .describe(
     "ID of the GitBook organization. Defaults to the `gitbook:organizationId` stack config (or GITBOOK_ORGANIZATION_ID). Changing it replaces the resource.",
   )
@@ -130,7 +157,7 @@ const ADOPT_ID_DESCRIPTION =
  * with it): `description` is the kind's own wording, where adopting means more than the default says.
  */
 export function adoptIdField(description = ADOPT_ID_DESCRIPTION) {
-  return id().optional().describe(description).register(field, { engine: "recorded" });
+  return opaqueId().optional().describe(description).register(field, { engine: "recorded" });
 }
 
 /**

@@ -160,6 +160,7 @@ describe("engine", () => {
     kind: "Fake",
     schema: z.object({}),
     diff: { fields: [], replaceOn: [] },
+    display: [],
     create: async () => ({ id: "x", outs: {} }),
     read: async () => undefined,
     update: async () => ({}),

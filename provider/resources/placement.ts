@@ -19,6 +19,7 @@
  * program (or a value computed from one); a literal ID cannot be traced, and is left to the reader.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { resourcesOf } from "../framework/shown";
 
 /** The top level of a site, as a container. */
 const TOP = "the site's top level";
@@ -47,12 +48,6 @@ const claims = new WeakMap<object, Claim[]>();
 
 const named = (i: Item) => `${i.kind} "${i.name}"`;
 
-/** The resources an input value was computed from (an Output carries them; a plain value none). */
-export function resourcesOf(v: unknown): object[] {
-  if (!pulumi.Output.isInstance(v)) return [];
-  const rs = (v as unknown as { resources?: () => Set<object> }).resources?.();
-  return rs instanceof Set ? [...rs] : [];
-}
 
 /** The resources of the given kinds an input (a value, an Output, or a list of them) refers to. */
 function itemsIn(v: unknown, kinds: readonly string[]): object[] {

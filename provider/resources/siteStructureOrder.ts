@@ -41,7 +41,8 @@ import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import { orderDeclares, resourcesOf } from "./placement";
+import { entryText, nameOf, shownEntry } from "../framework/shown";
+import { orderDeclares } from "./placement";
 import {
   describeContainer,
   groupContainer,
@@ -68,8 +69,12 @@ const groupOrder = z.object({
 const sectionOrder = z.object({
   sectionId: id().describe("ID of the section: the SiteSection's `id` output."),
   siteSpaces: z
-    .array(id())
-    .describe("IDs of site spaces of the section (its SiteSection's `siteSpaceId` output, SiteSpace `id` outputs), in the order they should appear."),
+    // A SiteSection's siteSpaceId is absent once its site space was removed outside Pulumi: a list
+    // built in the program (a DocsSite's) cannot know that when it is constructed, and passes null.
+    .preprocess((v) => (Array.isArray(v) ? v.filter((x) => x !== null) : v), z.array(id()))
+    .describe(
+      "IDs of site spaces of the section (its SiteSection's `siteSpaceId` output, SiteSpace `id` outputs), in the order they should appear. A null entry (a `siteSpaceId` whose site space was removed outside Pulumi) is left out.",
+    ),
 });
 
 /** Where each listed ID is, for the checks: `items[2]`, `groups[0].items[1]`... */
@@ -80,23 +85,6 @@ function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; s
     ...(v.sections ?? []).flatMap((s, j) => s.siteSpaces.map((id, i) => ({ id, path: ["sections", j, "siteSpaces", i] }))),
   ];
 }
-
-/**
- * An entry of `navigation` as the class sends it: the item's ID (unknown at preview until created) and
- * its path, the containers' and its own title, each with the program's name for its resource to show
- * when the title is not known yet.
- */
-const shownEntry = z.object({
-  id: z.string().describe("The item's ID."),
-  path: z
-    .array(
-      z.object({
-        title: z.string().nullish().describe("The container's or the item's title, when known."),
-        name: z.string().describe("The program's name for its resource, shown while the title is not known."),
-      }),
-    )
-    .describe("The titles from the top level down to the item."),
-});
 
 const inputs = z
   .object({
@@ -111,7 +99,7 @@ const inputs = z
           "A listed item found in a group (moved there in the app) is moved back to the top level first, one request. Where the item declares its place itself (a SiteSection's `groupId`, a SiteSectionGroup's `sections`, a SiteExternalLink's `groupId`), it must be the same, else the preview fails naming both resources. " +
           "Refresh reads the actual order of the listed items at the top level (a reorder, or an item moved into a group, made outside Pulumi is drift). Removing it stops ordering the top level (nothing moves).",
       )
-      .register(field, { change: "custom" }),
+      .register(field, { change: "custom", shownBy: "navigation" }),
     groups: z
       .array(groupOrder)
       .optional()
@@ -202,21 +190,6 @@ function inSiteOrder<T>(lists: Lists<T>): { entry: T; path: T[] }[] {
   return out;
 }
 
-/**
- * What names a listed value, when it is a resource's `id` output: the resource's title, and its name
- * in the program. Two Outputs, not one: a title not known yet (at preview, one the program does not
- * declare) must leave the name known.
- */
-function nameOf(v: unknown): { title?: pulumi.Output<string | undefined>; name: pulumi.Input<string> } | undefined {
-  const [r, ...more] = resourcesOf(v) as pulumi.Resource[];
-  if (!r || more.length > 0 || (r as pulumi.CustomResource).id !== v) return undefined;
-  const { title, __name: given } = r as unknown as Record<string, unknown>;
-  // The SDK keeps the name on the resource (as placement.ts reads `resources()`, an SDK internal);
-  // the URN, should that ever go, says it too, at the cost of an Output per entry.
-  const name = typeof given === "string" ? given : r.urn.apply((urn) => urn.split("::").pop()!);
-  return { ...(pulumi.Output.isInstance(title) ? { title: title as pulumi.Output<string | undefined> } : {}), name };
-}
-
 /** The class's `navigation` (see the field): from the lists the program passes as plain arrays. */
 function shown(args: Props): Props {
   if (args.navigation !== undefined) return {};
@@ -236,17 +209,6 @@ function shown(args: Props): Props {
       return { id: entry, path: own ? [...path.flatMap((c) => nameOf(c) ?? []), own] : [] };
     }),
   };
-}
-
-/**
- * How plans show an entry: `Guides / v1 (sitesp_…)`, `(new)` standing for an ID not known yet, the
- * program's name for a title not known yet; an entry without a resource, its ID alone.
- */
-function entryText(e: string | z.output<typeof shownEntry>): string {
-  if (typeof e === "string") return e;
-  const id = isUnknown(e.id) ? "new" : e.id;
-  if (e.path.length === 0) return isUnknown(e.id) ? "(new)" : e.id;
-  return `${e.path.map((p) => (typeof p.title !== "string" || isUnknown(p.title) ? p.name : p.title)).join(" / ")} (${id})`;
 }
 
 /** The ID an entry of the recorded navigation names. */
