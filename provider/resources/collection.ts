@@ -8,12 +8,11 @@
  * recognised as the one of this title, in this parent, that no resource of this deployment holds.
  */
 import { z } from "zod";
-import { ApiCollection, ApiSpace } from "../client";
+import { ApiCollection, ApiSpace, p } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { allowReplacementField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -52,6 +51,14 @@ const outputs = z.object({
 
 export type CollectionInputs = Inputs<typeof inputs>;
 export type CollectionOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps collection's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  collections: (org: string) => p`/orgs/${org}/collections`,
+  collection: (id: string) => p`/collections/${id}`,
+  collectionMove: (id: string) => p`/collections/${id}/move`,
+  collectionSpaces: (id: string) => p`/collections/${id}/spaces`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

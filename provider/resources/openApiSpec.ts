@@ -21,12 +21,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { ApiOpenApiSpec, ConflictError } from "../client";
+import { ApiOpenApiSpec, ConflictError, p } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, httpUrl, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -262,6 +261,12 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
   }
   return spec;
 }
+
+/** Where the API keeps openApiSpec's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  openApiSpecs: (org: string) => p`/orgs/${org}/openapi`,
+  openApiSpec: (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

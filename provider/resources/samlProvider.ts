@@ -14,10 +14,9 @@
  * defaultTeam a team, so removing either leaves the current value in place.
  */
 import { z } from "zod";
-import { ApiSamlProvider, Role } from "../client";
+import { ApiSamlProvider, Role, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -68,6 +67,12 @@ const outputs = z.object({
 export type SamlRole = NonNullable<SamlProviderInputs["defaultRole"]>;
 export type SamlProviderInputs = Inputs<typeof inputs>;
 export type SamlProviderOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps samlProvider's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  samlProviders: (org: string) => p`/orgs/${org}/saml`,
+  samlProvider: (org: string, id: string) => p`/orgs/${org}/saml/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

@@ -8,10 +8,9 @@
  * concurrent reads (one listing serves every link of the site).
  */
 import { z } from "zod";
-import { ApiShareLink } from "../client";
+import { ApiShareLink, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { findListed } from "../framework/lists";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -45,6 +44,12 @@ const outputs = z.object({
 
 export type ShareLinkInputs = Inputs<typeof inputs>;
 export type ShareLinkOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps shareLink's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  shareLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/share-links`,
+  shareLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/share-links/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

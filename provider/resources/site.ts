@@ -15,12 +15,13 @@
  * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
-import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
+import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem, p } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as shareLinkPaths } from "./shareLink";
+import { paths as siteStructurePaths } from "./siteStructure";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -113,6 +114,14 @@ const outputs = z.object({
 
 export type SiteInputs = Inputs<typeof inputs>;
 export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps site's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  sites: (org: string) => p`/orgs/${org}/sites`,
+  site: (org: string, site: string) => p`/orgs/${org}/sites/${site}`,
+  sitePublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/publish`,
+  siteUnpublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/unpublish`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -223,8 +232,8 @@ function structureItems(items: readonly (ApiStructureItem | { object: string; id
 async function heldBySite(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
   const org = (props as SiteOutputs).organizationId;
   const [structure, links] = await Promise.all([
-    getOrUndefined(ctx.client.get(paths.structure(org, id), { schema: ApiSiteStructure })),
-    listFresh(ctx, paths.shareLinks(org, id), ApiShareLink),
+    getOrUndefined(ctx.client.get(siteStructurePaths.structure(org, id), { schema: ApiSiteStructure })),
+    listFresh(ctx, shareLinkPaths.shareLinks(org, id), ApiShareLink),
   ]);
   return [
     ...structureItems(structure?.structure ?? []),

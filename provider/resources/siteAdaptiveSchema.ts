@@ -16,12 +16,11 @@
  *   (conditions.ts) is exported for programs that declare resources one by one.
  */
 import { z } from "zod";
-import { ApiSiteAdaptiveSchema } from "../client";
+import { ApiSiteAdaptiveSchema, p } from "../client";
 import { isUnknown } from "../framework/check";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
@@ -136,6 +135,11 @@ const outputs = z.object({
 
 export type SiteAdaptiveSchemaInputs = Inputs<typeof inputs>;
 export type SiteAdaptiveSchemaOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps siteAdaptiveSchema's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  adaptiveSchema: (org: string, site: string) => p`/orgs/${org}/sites/${site}/adaptive-schema`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

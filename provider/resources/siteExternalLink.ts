@@ -13,10 +13,10 @@
  */
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
+import { ApiSiteExternalLink, ApiSiteStructure, GitbookError, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as siteStructurePaths } from "./siteStructure";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import type { Ctx, Props } from "../framework/resource";
@@ -56,6 +56,12 @@ const outputs = z.object({});
 
 export type SiteExternalLinkInputs = Inputs<typeof inputs>;
 export type SiteExternalLinkOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps siteExternalLink's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  externalLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/external-links`,
+  externalLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/external-links/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -120,7 +126,7 @@ export const sectionWait = { ms: 60_000 };
  */
 async function untilMadeOfSections(ctx: Ctx, org: string, site: string, refused: GitbookError): Promise<void> {
   for (let waited = 0, step = 250; ; waited += step, step = Math.min(step * 2, 4000)) {
-    const structure = await ctx.client.get(paths.structure(org, site), { schema: ApiSiteStructure });
+    const structure = await ctx.client.get(siteStructurePaths.structure(org, site), { schema: ApiSiteStructure });
     if (structure.type === "sections") return;
     if (waited >= sectionWait.ms) break;
     await sleep(step);

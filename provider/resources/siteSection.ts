@@ -10,12 +10,12 @@
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSite, ApiSiteSection } from "../client";
+import { ApiSite, ApiSiteSection, p } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as sitePaths } from "./site";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -89,6 +89,12 @@ const outputs = z.object({
 export type SiteSectionInputs = Inputs<typeof inputs>;
 export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
+/** Where the API keeps siteSection's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  sections: (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`,
+  section: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`,
+};
+
 // ---- CRUD ----------------------------------------------------------------------------------------
 
 type ApiSiteSpaceOf = NonNullable<ApiSiteSection["siteSpaces"]>[number];
@@ -124,7 +130,7 @@ function live(section: ApiSiteSection, props: Props): Props {
 }
 
 async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Promise<void> {
-  await ctx.client.patch(paths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
+  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
 }
 
 function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSection> {

@@ -17,10 +17,10 @@
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace } from "../client";
+import { ApiSiteSection, ApiSiteSpace, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as siteSectionPaths } from "./siteSection";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -68,6 +68,12 @@ const outputs = z.object({
 export type SiteSpaceInputs = Inputs<typeof inputs>;
 export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
+/** Where the API keeps siteSpace's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  siteSpaces: (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`,
+  siteSpace: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`,
+};
+
 // ---- CRUD ----------------------------------------------------------------------------------------
 
 function live(ss: ApiSiteSpace, props: Props): Props {
@@ -93,14 +99,14 @@ function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpa
  * the site-space listing, since reading it as empty would make a lost create look absent.
  */
 async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<ApiSiteSpace[]> {
-  const listed = (await ctx.client.listAll(paths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
+  const listed = (await ctx.client.listAll(siteSectionPaths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
   if (listed?.siteSpaces) return listed.siteSpaces.filter((ss) => (ss.section ?? section) === section);
   return (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.section === section);
 }
 
 /** The section's default site space is set on the section. */
 async function makeDefault(ctx: Ctx, org: string, site: string, section: string, ss: ApiSiteSpace): Promise<void> {
-  await ctx.client.patch(paths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
+  await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
 }
 
 /** Site spaces showing this space in this section: before the POST, none may; after a lost answer, one that does is the POST's. */

@@ -9,11 +9,10 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { ApiSpace } from "../client";
+import { ApiSpace, p } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { allowReplacementField, field, httpUrl, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -99,6 +98,13 @@ const outputs = z.object({
 
 export type SpaceInputs = Inputs<typeof inputs>;
 export type SpaceOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps space's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  spaces: (org: string) => p`/orgs/${org}/spaces`,
+  space: (id: string) => p`/spaces/${id}`,
+  spaceMove: (id: string) => p`/spaces/${id}/move`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

@@ -13,10 +13,9 @@
  * of create or update (one listing of the members, made only when the list mixes e-mails and IDs).
  */
 import { z } from "zod";
-import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
+import { ApiMember, ApiTeam, ApiTeamMember, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -89,6 +88,14 @@ export type TeamMember = z.output<typeof memberSchema>;
 export type TeamRole = NonNullable<TeamMember["role"]>;
 export type TeamInputs = Inputs<typeof inputs>;
 export type TeamOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** Where the API keeps team's objects (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  teams: (org: string) => p`/orgs/${org}/teams`,
+  team: (org: string, id: string) => p`/orgs/${org}/teams/${id}`,
+  teamMembers: (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`,
+  members: (org: string) => p`/orgs/${org}/members`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
