@@ -8,7 +8,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { Agent, type Dispatcher } from "undici";
-import { ApiShareLink, GitbookClient } from "../client";
+import { GitbookClient } from "../client";
+import { ApiShareLink } from "../resources/shareLink";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 import { refuseCascade } from "./cascade";
 import { createOnce } from "./createOnce";

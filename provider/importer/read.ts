@@ -16,25 +16,15 @@
  * text for it.
  */
 import { z } from "zod";
-import {
-  ApiCollection,
-  ApiOpenApiSpec,
-  ApiSamlProvider,
-  ApiShareLink,
-  ApiSite,
-  ApiSiteAdaptiveSchema,
-  ApiSiteExternalLink,
-  ApiSiteSection,
-  ApiSiteSectionGroup,
-  ApiSiteSpace,
-  ApiSiteStructure,
-  ApiSpace,
-  ApiTeam,
-  ApiTeamMember,
-  NotFoundError,
-  p,
-  type GitbookClient,
-} from "../client";
+import { ApiSiteExternalLink, ApiSiteSection, ApiSiteSectionGroup, ApiSiteSpace, ApiSiteStructure, NotFoundError, p, type GitbookClient } from "../client";
+import { ApiCollection } from "../resources/collection";
+import { ApiOpenApiSpec } from "../resources/openApiSpec";
+import { ApiSamlProvider } from "../resources/samlProvider";
+import { ApiShareLink } from "../resources/shareLink";
+import { ApiSite } from "../resources/site";
+import { ApiSiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { ApiSpace } from "../resources/space";
+import { ApiTeam, ApiTeamMember } from "../resources/team";
 // The same reading as the Site resource's, so the declared value is what it compares with.
 import { proxyInput } from "../resources/site";
 import type {

@@ -2,7 +2,10 @@
 // test/faults/killed.test.ts, kills real runs).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Emulator } from "../../emulator";
-import { ApiCollection, ApiShareLink, ApiSite, ApiSiteSection, GitbookClient } from "../client";
+import { ApiSiteSection, GitbookClient } from "../client";
+import { ApiCollection } from "../resources/collection";
+import { ApiShareLink } from "../resources/shareLink";
+import { ApiSite } from "../resources/site";
 import { paths as collectionPaths } from "../resources/collection";
 import { paths as shareLinkPaths } from "../resources/shareLink";
 import { paths as sitePaths } from "../resources/site";

@@ -11,7 +11,7 @@
  * time: in a site created after the run began). Other kinds without a creation time are never adopted
  * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
  */
-import { ApiSite } from "../client";
+import { ApiSite } from "../resources/site";
 import { paths as sitePaths } from "../resources/site";
 import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";

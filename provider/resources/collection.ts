@@ -8,7 +8,8 @@
  * recognised as the one of this title, in this parent, that no resource of this deployment holds.
  */
 import { z } from "zod";
-import { ApiCollection, ApiSpace, p } from "../client";
+import { p, apiUrls } from "../client";
+import { ApiSpace } from "./space";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
@@ -52,7 +53,24 @@ const outputs = z.object({
 export type CollectionInputs = Inputs<typeof inputs>;
 export type CollectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps collection's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiCollection = z.looseObject({
+  object: z.literal("collection"),
+  id: z.string(),
+  title: z.string(),
+  description: z.string().optional().nullable(),
+  organization: z.string().optional(),
+  parent: z.string().optional().nullable(),
+  defaultLevel: z.string().nullable().optional(),
+  urls: apiUrls.optional(),
+});
+export type ApiCollection = z.infer<typeof ApiCollection>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   collections: (org: string) => p`/orgs/${org}/collections`,
   collection: (id: string) => p`/collections/${id}`,

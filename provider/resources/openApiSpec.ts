@@ -21,7 +21,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { ApiOpenApiSpec, ConflictError, p } from "../client";
+import { ConflictError, p, apiUrls } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
@@ -262,7 +262,30 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
   return spec;
 }
 
-/** Where the API keeps openApiSpec's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiOpenApiSpec = z.looseObject({
+  object: z.literal("openapi-spec"),
+  id: z.string(),
+  slug: z.string(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  sourceURL: z.string().optional().nullable(),
+  /** pending, progress or complete; a failed processing is one with a lastProcessErrorCode. */
+  processingState: z.string(),
+  visibility: z.string().optional(),
+  lastVersion: z.string().optional().nullable(),
+  lastProcessedAt: z.string().optional().nullable(),
+  lastProcessErrorCode: z.string().optional().nullable(),
+  lastProcessedErrors: z.array(z.looseObject({ message: z.string().optional(), code: z.string().optional() })).optional().nullable(),
+  urls: apiUrls.optional(),
+});
+export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   openApiSpecs: (org: string) => p`/orgs/${org}/openapi`,
   openApiSpec: (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`,

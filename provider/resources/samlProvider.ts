@@ -14,7 +14,7 @@
  * defaultTeam a team, so removing either leaves the current value in place.
  */
 import { z } from "zod";
-import { ApiSamlProvider, Role, p } from "../client";
+import { Role, p, apiUrls } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
@@ -68,7 +68,28 @@ export type SamlRole = NonNullable<SamlProviderInputs["defaultRole"]>;
 export type SamlProviderInputs = Inputs<typeof inputs>;
 export type SamlProviderOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps samlProvider's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiSamlProvider = z.looseObject({
+  object: z.literal("saml-provider"),
+  id: z.string(),
+  label: z.string(),
+  ssoURL: z.string().optional().nullable(),
+  entityID: z.string().optional().nullable(),
+  certificate: z.string().optional().nullable(),
+  defaultTeam: z.looseObject({ id: z.string() }).optional().nullable(),
+  defaultRole: Role.optional().nullable(),
+  createdAt: z.string().optional(),
+  status: z.string().optional(),
+  service: z.looseObject({ acsURL: z.string().optional(), startURL: z.string().optional(), entityID: z.string().optional() }).optional(),
+  urls: apiUrls.optional(),
+});
+export type ApiSamlProvider = z.infer<typeof ApiSamlProvider>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   samlProviders: (org: string) => p`/orgs/${org}/saml`,
   samlProvider: (org: string, id: string) => p`/orgs/${org}/saml/${id}`,

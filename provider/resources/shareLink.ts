@@ -8,7 +8,7 @@
  * concurrent reads (one listing serves every link of the site).
  */
 import { z } from "zod";
-import { ApiShareLink, p } from "../client";
+import { p, apiUrls } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
 import { findListed } from "../framework/lists";
@@ -45,7 +45,22 @@ const outputs = z.object({
 export type ShareLinkInputs = Inputs<typeof inputs>;
 export type ShareLinkOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps shareLink's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiShareLink = z.looseObject({
+  object: z.literal("share-link"),
+  id: z.string(),
+  createdAt: z.string(),
+  name: z.string().optional().nullable(),
+  active: z.boolean().optional(),
+  urls: apiUrls.optional(),
+});
+export type ApiShareLink = z.infer<typeof ApiShareLink>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   shareLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/share-links`,
   shareLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/share-links/${id}`,

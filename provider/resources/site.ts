@@ -15,7 +15,8 @@
  * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
-import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem, p } from "../client";
+import { ApiSiteStructure, type ApiStructureItem, p, apiUrls } from "../client";
+import { ApiShareLink } from "./shareLink";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
@@ -115,7 +116,38 @@ const outputs = z.object({
 export type SiteInputs = Inputs<typeof inputs>;
 export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps site's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiSite = z.looseObject({
+  object: z.literal("site"),
+  id: z.string(),
+  type: z.string(),
+  title: z.string(),
+  visibility: z.string(),
+  published: z.boolean(),
+  siteSpaces: z.number().optional(),
+  createdAt: z.string(),
+  hostname: z.string().optional().nullable(),
+  basename: z.string().optional().nullable(),
+  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
+  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
+  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+  /** Not in GitBook's published spec. */
+  agentsContext: z.string().optional(),
+  urls: apiUrls.optional(),
+});
+export type ApiSite = z.infer<typeof ApiSite>;
+
+/** publishSite's other answer: the organization's plan needs an upgrade, paid through this Stripe checkout, before the site can go live. */
+export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), sessionId: z.string() });
+
+export const ApiPublishAnswer = z.union([ApiSite, ApiPublishCheckout]);
+export type ApiPublishAnswer = z.infer<typeof ApiPublishAnswer>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   sites: (org: string) => p`/orgs/${org}/sites`,
   site: (org: string, site: string) => p`/orgs/${org}/sites/${site}`,

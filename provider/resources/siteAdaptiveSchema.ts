@@ -16,7 +16,7 @@
  *   (conditions.ts) is exported for programs that declare resources one by one.
  */
 import { z } from "zod";
-import { ApiSiteAdaptiveSchema, p } from "../client";
+import { p } from "../client";
 import { isUnknown } from "../framework/check";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
@@ -136,7 +136,20 @@ const outputs = z.object({
 export type SiteAdaptiveSchemaInputs = Inputs<typeof inputs>;
 export type SiteAdaptiveSchemaOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps siteAdaptiveSchema's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+/** A site's visitor schema; `jsonSchema` is kept as GitBook returns it (the resource compares it whole). */
+export const ApiSiteAdaptiveSchema = z.looseObject({
+  object: z.literal("site-adaptive-schema"),
+  jsonSchema: z.record(z.string(), z.unknown()),
+  updatedAt: z.string(),
+});
+export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   adaptiveSchema: (org: string, site: string) => p`/orgs/${org}/sites/${site}/adaptive-schema`,
 };

@@ -57,7 +57,7 @@ const outputs = z.object({});
 export type SiteExternalLinkInputs = Inputs<typeof inputs>;
 export type SiteExternalLinkOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps siteExternalLink's objects (the `p` tag encodes each ID as one path segment). */
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   externalLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/external-links`,
   externalLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/external-links/${id}`,

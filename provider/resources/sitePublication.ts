@@ -11,7 +11,7 @@
  * `published` in one place only: here or on the Site.
  */
 import { z } from "zod";
-import { ApiSite } from "../client";
+import { ApiSite } from "./site";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { paths as sitePaths } from "./site";

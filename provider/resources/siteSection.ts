@@ -10,7 +10,8 @@
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSite, ApiSiteSection, p } from "../client";
+import { ApiSiteSection, p } from "../client";
+import { ApiSite } from "./site";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
@@ -89,7 +90,7 @@ const outputs = z.object({
 export type SiteSectionInputs = Inputs<typeof inputs>;
 export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps siteSection's objects (the `p` tag encodes each ID as one path segment). */
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   sections: (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`,
   section: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`,

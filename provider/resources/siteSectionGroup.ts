@@ -62,7 +62,7 @@ const outputs = z.object({});
 export type SiteSectionGroupInputs = Inputs<typeof inputs>;
 export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps siteSectionGroup's objects (the `p` tag encodes each ID as one path segment). */
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   sectionGroups: (org: string, site: string) => p`/orgs/${org}/sites/${site}/section-groups`,
   sectionGroup: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/section-groups/${id}`,

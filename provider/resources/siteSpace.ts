@@ -68,7 +68,7 @@ const outputs = z.object({
 export type SiteSpaceInputs = Inputs<typeof inputs>;
 export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps siteSpace's objects (the `p` tag encodes each ID as one path segment). */
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   siteSpaces: (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`,
   siteSpace: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`,

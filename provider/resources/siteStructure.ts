@@ -44,7 +44,7 @@ export interface SiteTree {
 }
 
 /** The site's structure, shared between concurrent reads; undefined when the site is gone. */
-/** Where the API keeps siteStructure's objects (the `p` tag encodes each ID as one path segment). */
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   structure: (org: string, site: string) => p`/orgs/${org}/sites/${site}/structure`,
   structureSort: (org: string, site: string) => p`/orgs/${org}/sites/${site}/structure/sort`,

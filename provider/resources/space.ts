@@ -9,7 +9,7 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { ApiSpace, p } from "../client";
+import { p, apiUrls } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { allowReplacementField, field, httpUrl, organizationIdField, text } from "../framework/fields";
@@ -99,7 +99,32 @@ const outputs = z.object({
 export type SpaceInputs = Inputs<typeof inputs>;
 export type SpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** Where the API keeps space's objects (the `p` tag encodes each ID as one path segment). */
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiSpace = z.looseObject({
+  object: z.literal("space"),
+  id: z.string(),
+  title: z.string(),
+  /** "" (or absent) when the space shows no emoji. */
+  emoji: z.string().optional().nullable(),
+  visibility: z.string().optional(),
+  createdAt: z.string(),
+  /** Set on a space in the trash. */
+  deletedAt: z.string().optional().nullable(),
+  editMode: z.string().optional(),
+  organization: z.string().optional(),
+  parent: z.string().optional().nullable(),
+  language: z.string().optional().nullable(),
+  /** A role, "inherit", or null (no access by default). */
+  defaultLevel: z.string().nullable().optional(),
+  urls: apiUrls.extend({ icon: z.string().optional() }).optional(),
+});
+export type ApiSpace = z.infer<typeof ApiSpace>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
 export const paths = {
   spaces: (org: string) => p`/orgs/${org}/spaces`,
   space: (id: string) => p`/spaces/${id}`,
