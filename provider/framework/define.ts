@@ -109,6 +109,14 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    * (see fields.ts), from the program's args (e.g. the titles of the resources whose IDs it lists).
    */
   shown?(args: Props): Props;
+  /** How `pulumi-gitbook import` declares the kind's objects (importer/generate.ts). */
+  import?: ImportSpec;
+}
+
+/** What the importer cannot derive from a kind's fields. */
+export interface ImportSpec {
+  /** Appended to the Pulumi name to make the program's variable name (`-space`), where the name alone would not say what the object is. */
+  variableSuffix?: string;
 }
 
 /**
@@ -118,7 +126,7 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram" | "shown"
+    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -213,6 +221,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     inProgram: spec.inProgram,
     display,
     ...(spec.shown ? { shown: spec.shown } : {}),
+    ...(spec.import ? { import: spec.import } : {}),
   };
 }
 

@@ -25,10 +25,14 @@ import { ApiSite } from "../resources/site";
 import { ApiSiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { ApiSpace } from "../resources/space";
 import { ApiTeam, ApiTeamMember } from "../resources/team";
-// The same reading as the Site resource's, so the declared value is what it compares with.
-import { proxyInput } from "../resources/site";
+// Each object's settings are read as its resource reads them (its `live`), so the program declares what the resource compares with.
+import { definition as siteDefinition } from "../resources/site";
+import { definition as linkDefinition } from "../resources/siteExternalLink";
+import { definition as shareLinkDefinition } from "../resources/shareLink";
 import type {
   CollectionSnapshot,
+  ExternalLinkSnapshot,
+  ShareLinkSnapshot,
   OpenApiSpecSnapshot,
   OrgSnapshot,
   SamlProviderSnapshot,
@@ -157,17 +161,8 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
   const siteSpacesOf = (section: ApiSiteSection) => section.siteSpaces ?? listed?.filter((ss) => ss.section === section.id) ?? [];
   const rootSiteSpaces = listed ? listed.filter((ss) => !ss.section) : structureRoot;
   const snapshot: SiteSnapshot = {
+    ...settings<SiteSnapshot>(siteDefinition.live(site, {})),
     id: site.id,
-    title: site.title,
-    type: site.type,
-    visibility: site.visibility,
-    ...defined({
-      basename: site.basename ?? undefined,
-      agentsContext: site.agentsContext,
-      proxy: proxyInput(site.proxy),
-      adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
-    }),
-    published: site.published,
     ...defined({ adaptiveSchema: schema?.jsonSchema }),
     createdAt: site.createdAt,
     topLevel: navigation.filter((l) => l.container === TOP_LEVEL && l.type !== "site-space").map((l) => l.id),
@@ -190,17 +185,10 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
         itemIds: idsIn(tree, groupContainer(g.id)),
       }),
     ),
-    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({
-      id: l.id,
-      title: l.title,
-      url: l.url,
-      ...defined({ description: l.description ?? undefined, icon: l.icon ?? undefined }),
-      draft: l.draft === true,
-      ...defined({ condition: l.condition ?? undefined, groupId: l.sectionGroup ?? undefined }),
-    })),
+    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({ ...settings<ExternalLinkSnapshot>(linkDefinition.live(l, {})), id: l.id })),
     unknownItems: navigation.filter((l) => !KNOWN_ITEMS.has(l.type)).map((l) => ({ id: l.id, object: l.item.object })),
     // The link's URL (which carries the share key) is deliberately left behind.
-    shareLinks: links.map((l) => ({ id: l.id, ...defined({ name: l.name ?? undefined }), active: l.active ?? true, createdAt: l.createdAt })),
+    shareLinks: links.map((l) => ({ ...settings<ShareLinkSnapshot>(shareLinkDefinition.live(l, {})), id: l.id, createdAt: l.createdAt })),
     rootSiteSpaces: rootSiteSpaces.map(siteSpaceSnapshot),
   };
   const shown = [...sections.flatMap(siteSpacesOf), ...rootSiteSpaces].map((ss) => ss.space);
@@ -371,6 +359,11 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/** A resource's reading of an object (its `live`), as the snapshot's settings of type `T`: what GitBook does not show stays absent. */
+function settings<T>(live: Record<string, unknown>): T {
+  return defined(live) as T;
 }
 
 /** The entries whose value is not undefined, so absent settings stay absent. */

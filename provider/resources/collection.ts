@@ -144,6 +144,7 @@ async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<Hel
 
 export const definition = defineResource({
   kind: "Collection",
+  import: { variableSuffix: "-collection" },
   adoptable: true,
   noun: "collection",
   holds: "the spaces and collections in it, and their pages,",

@@ -36,7 +36,7 @@ export function parentField(noun: string) {
     .describe(
       `ID of the collection holding the ${noun} (e.g. a \`Collection\` resource's \`id\`). When omitted the ${noun} is created at the organization's top level. Changing it moves the ${noun} there in place, with everything in it; removing it moves the ${noun} to the top level.`,
     )
-    .register(field, { change: "custom", remove: "clear" });
+    .register(field, { change: "custom", remove: "clear", import: { ref: "Collection" } });
 }
 
 /** Where the API has one space or collection. */

@@ -45,7 +45,8 @@ const inputs = z.object({
     .optional()
     .describe(
       "ID of the team (e.g. a `Team` resource's `id`) new SSO users join. Removing it leaves the current team in place: GitBook's API cannot clear it, only change it.",
-    ),
+    )
+    .register(field, { import: { ref: "Team" } }),
   defaultRole: z
     .enum(Role.options, { error: `must be one of ${Role.options.join(", ")}, or null for guests` })
     .nullable()
@@ -142,6 +143,7 @@ async function remove(ctx: Ctx, id: string, props: SamlProviderOutputs): Promise
 
 export const definition = defineResource({
   kind: "SamlProvider",
+  import: { variableSuffix: "-saml" },
   adoptable: true,
   noun: "SAML provider",
   summary: "Single sign-on for the organization through a SAML identity provider.",

@@ -23,7 +23,7 @@ const inputs = z.object({
   siteId: id()
     .describe("ID of the site the link opens. Changing it replaces the share link (a new secret URL).")
     // A share link belongs to one site for life. Names are not unique, so a replacement never collides.
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "Site" } }),
   name: text({ min: 1, max: 50 })
     .describe("Name of the share link, 1 to 50 characters, to tell links apart (e.g. the audience it was given to). Names need not be unique.")
     .register(field, { create: "post" }),
@@ -114,6 +114,7 @@ async function remove(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "ShareLink",
+  import: { variableSuffix: "-link" },
   adoptable: true,
   noun: "share link",
   summary: "A secret URL opening a site whose visibility is `share-link`.",

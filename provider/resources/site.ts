@@ -43,6 +43,7 @@ export const PROXY_PATTERN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 const inputs = z.object({
   organizationId: organizationIdField,
+  title: text({ min: 2, max: 128 }).describe("Title of the site, 2 to 128 characters."),
   type: z
     .enum(SITE_TYPES, { error: `must be one of ${SITE_TYPES.join(", ")}` })
     .optional()
@@ -50,7 +51,6 @@ const inputs = z.object({
       "Site type (plan): one of `basic`, `premium`, `ultimate`, `sponsored`, `legacy-basic`, `legacy-premium`. Sent and managed only when declared: a site created without it gets GitBook's default (`ultimate`, or `sponsored` in a community organization), and an adopted site keeps its own. The output is always the site's actual type. Declaring a type other than the site's replaces the site (the API cannot change it in place); removing it changes nothing.",
     )
     .register(field, { change: "replace", live: true }),
-  title: text({ min: 2, max: 128 }).describe("Title of the site, 2 to 128 characters."),
   visibility: z
     .enum(SITE_VISIBILITIES, { error: `must be one of ${SITE_VISIBILITIES.join(", ")}` })
     .optional()

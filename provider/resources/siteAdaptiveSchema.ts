@@ -122,7 +122,7 @@ const inputs = z.object({
   organizationId: organizationIdField,
   siteId: id()
     .describe("ID of the site whose visitor schema this is. A site has one schema: changing it replaces the resource (the new site gets the schema, the old one GitBook's default back).")
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "Site" } }),
   jsonSchema: adaptiveJsonSchema.describe(
     'The visitor schema, as GitBook\'s API and docs write it: `{ type: "object", properties: {…}, additionalProperties: false }`, each claim a `boolean`, `number`, `string` (with an optional `enum`), `array` of those or `object` of claims, with a `description`; unsigned claims go under `properties.unsigned` (described exactly "Unsigned claims of the site visitor."). Checked at preview against GitBook\'s spec, naming the path of a mistake. Replaced whole when it changes; refresh shows a schema edited in the app as drift.',
   ),

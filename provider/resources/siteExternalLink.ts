@@ -27,7 +27,7 @@ import { readStructure } from "./siteStructure";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site whose navigation shows the link. Changing it replaces the link.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site whose navigation shows the link. Changing it replaces the link.").register(field, { change: "replace", import: { ref: "Site" } }),
   title: text({ min: 2, max: 128 }).describe("Title of the link in the navigation, 2 to 128 characters.").register(field, { create: "post" }),
   url: httpUrl(2048).describe("Where the link leads: an absolute http(s) URL, at most 2048 characters.").register(field, { create: "post" }),
   description: text({ max: 256 })
@@ -44,7 +44,7 @@ const inputs = z.object({
       "ID of the section group holding the link: pass the SiteSectionGroup's `id` output. Absent: the site's top level. Changing it moves the link in place (last in its new container, until a SiteStructureOrder places it); removing it moves the link back to the top level.",
     )
     // null for the top level.
-    .register(field, { wire: "parent", remove: "clear", create: "post" }),
+    .register(field, { wire: "parent", remove: "clear", create: "post", import: { ref: "SiteSectionGroup" } }),
   draft: draftField("link"),
   condition: text({ min: 1, max: 1024 })
     .optional()

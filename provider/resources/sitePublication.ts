@@ -25,7 +25,7 @@ import { setPublished } from "./site";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site: the Site's `id` output. Changing it manages the other site instead (the first is left as it is).").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site: the Site's `id` output. Changing it manages the other site instead (the first is left as it is).").register(field, { change: "replace", import: { ref: "Site" } }),
   published: z
     .boolean({ error: "must be a boolean" })
     .describe(

@@ -30,13 +30,13 @@ import { forgetSection, learnSection } from "./siteContents";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site the section belongs to. Changing it replaces the section.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site the section belongs to. Changing it replaces the section.").register(field, { change: "replace", import: { ref: "Site" } }),
   spaceId: id()
     .describe(
       "ID of the space the section is created with: it becomes the section's first (default) site space, managed by this resource and exposed as `siteSpaceId`. Do not declare a SiteSpace for this same space in this section. Changing it replaces the section.",
     )
     // The section's first site space cannot be swapped for another space through the section.
-    .register(field, { change: "replace", create: "post" }),
+    .register(field, { change: "replace", create: "post", import: { ref: "Space" } }),
   title: text({ min: 2, max: 128 })
     .optional()
     .describe(
@@ -67,7 +67,7 @@ const inputs = z.object({
       "ID of the section group holding the section: pass the SiteSectionGroup's `id` output. A section's group has one source: a section with `groupId` must not be listed in a SiteSectionGroup's `sections` (the preview fails naming both). Refresh shows the section moved in the app, and the next `up` moves it back. Absent: the section is created at the top level, and this resource leaves its place to a SiteSectionGroup's `sections` or a SiteStructureOrder listing it (refresh shows a move there), or to the app when neither does. Changing it moves the section in place (last in its new container, until a SiteStructureOrder places it); removing it moves the section back to the top level.",
     )
     // null for the top level.
-    .register(field, { wire: "siteSectionGroupId", remove: "clear", create: "post" }),
+    .register(field, { wire: "siteSectionGroupId", remove: "clear", create: "post", import: { ref: "SiteSectionGroup" } }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -75,7 +75,7 @@ const inputs = z.object({
       "When true, this section is the site's default (the one shown at the site's root). False or absent leaves the choice alone: a site always has a default section, so setting it back to false does not move it.",
     )
     // Set on the site, not the section.
-    .register(field, { change: "custom" }),
+    .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
 });
 

@@ -32,7 +32,7 @@ import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./sit
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site whose navigation holds the group. Changing it replaces the group.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site whose navigation holds the group. Changing it replaces the group.").register(field, { change: "replace", import: { ref: "Site" } }),
   title: text({ min: 1, max: 100 }).describe("Title of the group in the navigation, 1 to 100 characters.").register(field, { create: "post" }),
   icon: text({ max: 50 })
     .optional()

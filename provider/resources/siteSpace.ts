@@ -33,13 +33,15 @@ import { forgetSection, knownContents } from "./siteContents";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site to publish the space in. Changing it replaces the site space.").register(field, { change: "replace" }),
-  spaceId: id().describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay)."),
+  siteId: id().describe("ID of the site to publish the space in. Changing it replaces the site space.").register(field, { change: "replace", import: { ref: "Site" } }),
   sectionId: id()
     .describe(
       "ID of the section to add the space to: pass the SiteSection's `id` output (e.g. `guides.id`), so that replacing or removing the section replaces or removes this site space with it (with a fixed ID, deleting that section fails while this site space is in it, as GitBook would delete it too). Required: without it GitBook would put the space in the site's default section (or, in a site without sections, in a new section it names after the site), which deletes it when that section goes, without Pulumi knowing. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
     )
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "SiteSection" } }),
+  spaceId: id()
+    .describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay).")
+    .register(field, { import: { ref: "Space" } }),
   path: text({ min: 1, max: 100 })
     .optional()
     .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path.")
@@ -56,7 +58,7 @@ const inputs = z.object({
       "When true, this site space is the default of its section. False or absent leaves the choice alone: a section always has a default, so setting it back to false does not move it.",
     )
     // Set on the section, not the site space.
-    .register(field, { change: "custom" }),
+    .register(field, { change: "custom", import: { omit: false } }),
 });
 
 const outputs = z.object({

@@ -196,6 +196,7 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
 
 export const definition = defineResource({
   kind: "Space",
+  import: { variableSuffix: "-space" },
   adoptable: true,
   noun: "space",
   summary:

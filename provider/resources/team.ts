@@ -309,6 +309,7 @@ async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
 
 export const definition = defineResource({
   kind: "Team",
+  import: { variableSuffix: "-team" },
   adoptable: true,
   noun: "team",
   summary: "A team of organization members, optionally with authoritative membership.",
