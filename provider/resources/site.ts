@@ -23,11 +23,10 @@ import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outpu
 import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
 import { paths as shareLinkPaths } from "./shareLink";
 import { paths as siteStructurePaths } from "./siteStructure";
-import { changedBody, finishCreate, refreshed } from "../framework/recipes";
+import { changedBody, finishCreate, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import { getOrUndefined } from "../framework/lists";
-import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 
@@ -67,22 +66,24 @@ const inputs = z.object({
     .register(field, { change: "custom", live: true }),
   basename: text({ min: 1, max: 100 })
     .optional()
-    .describe("Path segment the site is published under on the organization's hostname, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current value."),
+    .describe("Path segment the site is published under on the organization's hostname, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current value.")
+    .register(field, { create: "patch" }),
   agentsContext: z
     .enum(["excluded", "included"], { error: "must be excluded or included" })
     .optional()
     .describe(
       "Whether GitBook's AI agent may use this site as context: `included` or `excluded`. Removing it leaves the current value. Not part of GitBook's published API spec: it is sent as declared, but GitBook may ignore it, and drift is shown only when GitBook reports the field.",
-    ),
+    )
+    .register(field, { create: "patch" }),
   proxy: text({ max: 512, pattern: PROXY_PATTERN, patternHint: "host/path, e.g. example.com/docs" })
     .optional()
     .describe("Serve the site under a subdirectory of your own domain, written `host/path` (e.g. `example.com/docs`), at most 512 characters. Removing it removes the proxy.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "patch" }),
   adaptiveContent: z
     .object({ enabled: z.boolean().describe("Show or hide content per visitor from their claims.") })
     .optional()
     .describe("Adaptive content settings. Removing it disables adaptive content.")
-    .register(field, { remove: { reset: { enabled: false } } }),
+    .register(field, { remove: { reset: { enabled: false } }, create: "patch" }),
   forceDestroy: forceDestroyField(
     "site",
     "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links; the spaces the site showed stay",
@@ -202,12 +203,11 @@ async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: 
     // Only what the program declares: GitBook picks the type and visibility of a site created without them.
     send: () => ctx.client.post(paths.sites(org), { body: declared({ type: given.type, title: given.title, visibility: given.visibility }), schema: ApiSite }),
   });
-  // POST accepts only type, title and visibility; the rest needs a PATCH, and publishing a call of its own.
-  return finishCreate(definition, given, site, async (created, advance) => {
-    const rest = patchBody(["basename", "agentsContext", "proxy", "adaptiveContent"], given, { patchable: definition.patch.patchable });
-    if (Object.keys(rest).length > 0) advance(await ctx.client.patch(paths.site(org, created.id), { body: rest, schema: ApiSite }));
-    if (given.published !== undefined && given.published !== created.published) advance(await setPublished(ctx, org, created.id, given.published));
-  });
+  // POST accepts only type, title and visibility: the fields declared `create: "patch"` need a PATCH,
+  // and publishing a call of its own.
+  const patch = (id: string, body: Props) => ctx.client.patch(paths.site(org, id), { body, schema: ApiSite });
+  const publish = async (latest: ApiSite) => (given.published !== undefined && given.published !== latest.published ? setPublished(ctx, org, latest.id, given.published) : undefined);
+  return finishCreate(definition, given, site, patchAfterCreate(definition, given, patch, publish));
 }
 
 async function read(ctx: Ctx, id: string, props: SiteOutputs): Promise<SiteOutputs | undefined> {
