@@ -29,6 +29,7 @@ import { PartialFailure } from "../framework/failure";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import { defaultLevelField } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -84,6 +85,7 @@ const inputs = z.object({
     .optional()
     .describe("Adaptive content settings. Removing it disables adaptive content.")
     .register(field, { remove: { reset: { enabled: false } }, create: "patch" }),
+  defaultLevel: defaultLevelField("site", "the organization", { create: "patch" }),
   forceDestroy: forceDestroyField(
     "site",
     "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links; the spaces the site showed stay",
@@ -136,6 +138,8 @@ export const ApiSite = z.looseObject({
   /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
   proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
   adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+  /** A role, "inherit", or null (no access by default). */
+  defaultLevel: z.string().nullable().optional(),
   /** Not in GitBook's published spec. */
   agentsContext: z.string().optional(),
   urls: apiUrls.optional(),
@@ -293,6 +297,8 @@ export const definition = defineResource({
     ...(site.agentsContext !== undefined && { agentsContext: site.agentsContext }),
     proxy: proxyInput(site.proxy),
     adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
+    // Compared only when the API reports it (the spec requires it; an older answer may lack it).
+    ...(site.defaultLevel !== undefined && { defaultLevel: site.defaultLevel }),
   }),
   // `props` are the inputs as declared (see refreshed), so `published` there means this resource owns it.
   computed: (site, props) => ({
