@@ -11,6 +11,14 @@ import { z } from "zod";
 /** The `urls` of an API object. */
 export const apiUrls = z.looseObject({ location: z.string().optional(), app: z.string().optional(), published: z.string().optional() });
 
+/**
+ * An object of a kind: its \`object\` tag and \`id\`, the kind's own fields (\`shape\`), and the usual
+ * \`urls\` unless the shape gives its own.
+ */
+export function apiObject<O extends string, S extends z.core.$ZodLooseShape>(object: O, shape: S) {
+  return z.looseObject({ object: z.literal(object), id: z.string(), urls: apiUrls.optional(), ...shape });
+}
+
 export function listEnvelope<T>(item: z.ZodType<T>) {
   return z.looseObject({
     items: z.array(item),
@@ -21,22 +29,17 @@ export function listEnvelope<T>(item: z.ZodType<T>) {
 
 export const Role = z.enum(["admin", "create", "review", "edit", "comment", "read"]);
 
-export const ApiSiteSpace = z.looseObject({
-  object: z.literal("site-space"),
-  id: z.string(),
+export const ApiSiteSpace = apiObject("site-space", {
   path: z.string(),
   section: z.string().optional().nullable(),
   title: z.string().optional(),
   default: z.boolean().optional(),
   condition: z.string().optional().nullable(),
   space: z.looseObject({ id: z.string() }),
-  urls: apiUrls.optional(),
 });
 export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
 
-export const ApiSiteSection = z.looseObject({
-  object: z.literal("site-section"),
-  id: z.string(),
+export const ApiSiteSection = apiObject("site-section", {
   title: z.string(),
   description: z.string().optional().nullable(),
   default: z.boolean().optional(),
@@ -47,13 +50,10 @@ export const ApiSiteSection = z.looseObject({
   /** Hidden from the published site. */
   draft: z.boolean().optional(),
   siteSpaces: z.array(ApiSiteSpace).optional(),
-  urls: apiUrls.optional(),
 });
 export type ApiSiteSection = z.infer<typeof ApiSiteSection>;
 
-export const ApiSiteExternalLink = z.looseObject({
-  object: z.literal("site-external-link"),
-  id: z.string(),
+export const ApiSiteExternalLink = apiObject("site-external-link", {
   title: z.string(),
   url: z.string(),
   description: z.string().optional().nullable(),
@@ -84,6 +84,7 @@ export interface ApiSiteSectionGroup {
 
 const KNOWN_ITEMS = ["site-section", "site-section-group", "site-external-link"];
 
+// Not through apiObject: spreading the shape would read the `children` getter, which must stay lazy (recursion).
 export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = z.looseObject({
   object: z.literal("site-section-group"),
   id: z.string(),

@@ -29,7 +29,7 @@ import { validateTopology } from "../components/topology";
 import { propertyPath } from "../framework/check";
 import { comment, literal, yamlString } from "./emit";
 import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
-import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
+import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
 

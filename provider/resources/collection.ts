@@ -8,7 +8,7 @@
  * recognised as the one of this title, in this parent, that no resource of this deployment holds.
  */
 import { z } from "zod";
-import { p, apiUrls } from "../client";
+import { p, apiObject } from "../client";
 import { ApiSpace } from "./space";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
@@ -58,15 +58,12 @@ export type CollectionOutputs = Outputs<typeof inputs, typeof outputs>;
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
 // or mistyped field the kind uses fails with its name (ContractError).
 
-export const ApiCollection = z.looseObject({
-  object: z.literal("collection"),
-  id: z.string(),
+export const ApiCollection = apiObject("collection", {
   title: z.string(),
   description: z.string().optional().nullable(),
   organization: z.string().optional(),
   parent: z.string().optional().nullable(),
   defaultLevel: z.string().nullable().optional(),
-  urls: apiUrls.optional(),
 });
 export type ApiCollection = z.infer<typeof ApiCollection>;
 

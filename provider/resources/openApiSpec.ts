@@ -21,7 +21,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { ConflictError, p, apiUrls } from "../client";
+import { ConflictError, p, apiObject } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
@@ -267,9 +267,7 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
 // or mistyped field the kind uses fails with its name (ContractError).
 
-export const ApiOpenApiSpec = z.looseObject({
-  object: z.literal("openapi-spec"),
-  id: z.string(),
+export const ApiOpenApiSpec = apiObject("openapi-spec", {
   slug: z.string(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
@@ -281,7 +279,6 @@ export const ApiOpenApiSpec = z.looseObject({
   lastProcessedAt: z.string().optional().nullable(),
   lastProcessErrorCode: z.string().optional().nullable(),
   lastProcessedErrors: z.array(z.looseObject({ message: z.string().optional(), code: z.string().optional() })).optional().nullable(),
-  urls: apiUrls.optional(),
 });
 export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;
 

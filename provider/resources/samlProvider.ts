@@ -14,7 +14,7 @@
  * defaultTeam a team, so removing either leaves the current value in place.
  */
 import { z } from "zod";
-import { Role, p, apiUrls } from "../client";
+import { Role, p, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
@@ -74,9 +74,7 @@ export type SamlProviderOutputs = Outputs<typeof inputs, typeof outputs>;
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
 // or mistyped field the kind uses fails with its name (ContractError).
 
-export const ApiSamlProvider = z.looseObject({
-  object: z.literal("saml-provider"),
-  id: z.string(),
+export const ApiSamlProvider = apiObject("saml-provider", {
   label: z.string(),
   ssoURL: z.string().optional().nullable(),
   entityID: z.string().optional().nullable(),
@@ -86,7 +84,6 @@ export const ApiSamlProvider = z.looseObject({
   createdAt: z.string().optional(),
   status: z.string().optional(),
   service: z.looseObject({ acsURL: z.string().optional(), startURL: z.string().optional(), entityID: z.string().optional() }).optional(),
-  urls: apiUrls.optional(),
 });
 export type ApiSamlProvider = z.infer<typeof ApiSamlProvider>;
 

@@ -8,7 +8,7 @@
  * concurrent reads (one listing serves every link of the site).
  */
 import { z } from "zod";
-import { p, apiUrls } from "../client";
+import { p, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
 import { findListed } from "../framework/lists";
@@ -50,13 +50,10 @@ export type ShareLinkOutputs = Outputs<typeof inputs, typeof outputs>;
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
 // or mistyped field the kind uses fails with its name (ContractError).
 
-export const ApiShareLink = z.looseObject({
-  object: z.literal("share-link"),
-  id: z.string(),
+export const ApiShareLink = apiObject("share-link", {
   createdAt: z.string(),
   name: z.string().optional().nullable(),
   active: z.boolean().optional(),
-  urls: apiUrls.optional(),
 });
 export type ApiShareLink = z.infer<typeof ApiShareLink>;
 

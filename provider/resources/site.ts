@@ -15,7 +15,7 @@
  * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
-import { ApiSiteStructure, type ApiStructureItem, p, apiUrls } from "../client";
+import { ApiSiteStructure, type ApiStructureItem, p, apiObject } from "../client";
 import { ApiShareLink } from "./shareLink";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
@@ -124,9 +124,7 @@ export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
 // or mistyped field the kind uses fails with its name (ContractError).
 
-export const ApiSite = z.looseObject({
-  object: z.literal("site"),
-  id: z.string(),
+export const ApiSite = apiObject("site", {
   type: z.string(),
   title: z.string(),
   visibility: z.string(),
@@ -142,7 +140,6 @@ export const ApiSite = z.looseObject({
   defaultLevel: z.string().nullable().optional(),
   /** Not in GitBook's published spec. */
   agentsContext: z.string().optional(),
-  urls: apiUrls.optional(),
 });
 export type ApiSite = z.infer<typeof ApiSite>;
 

@@ -9,7 +9,7 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { p, apiUrls } from "../client";
+import { p, apiObject, apiUrls } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { allowReplacementField, field, httpUrl, organizationIdField, text } from "../framework/fields";
@@ -104,9 +104,7 @@ export type SpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
 // or mistyped field the kind uses fails with its name (ContractError).
 
-export const ApiSpace = z.looseObject({
-  object: z.literal("space"),
-  id: z.string(),
+export const ApiSpace = apiObject("space", {
   title: z.string(),
   /** "" (or absent) when the space shows no emoji. */
   emoji: z.string().optional().nullable(),

@@ -13,7 +13,7 @@
  * of create or update (one listing of the members, made only when the list mixes e-mails and IDs).
  */
 import { z } from "zod";
-import { p, Role } from "../client";
+import { p, Role, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, organizationIdField, text } from "../framework/fields";
 import { finishCreate, refreshed } from "../framework/recipes";
@@ -101,9 +101,7 @@ export const ApiUser = z.looseObject({ id: z.string(), displayName: z.string().o
 export const ApiMember = z.looseObject({ id: z.string(), role: Role.nullable().optional(), user: ApiUser });
 export type ApiMember = z.infer<typeof ApiMember>;
 
-export const ApiTeam = z.looseObject({
-  object: z.literal("team"),
-  id: z.string(),
+export const ApiTeam = apiObject("team", {
   title: z.string().optional(),
   members: z.number().optional(),
   createdAt: z.string().optional(),
