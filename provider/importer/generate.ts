@@ -144,13 +144,15 @@ class Program {
  * (FieldRule.import): in the input schema's order, every input the settings hold but engine, local and
  * display fields and those the importer never writes; a value the object has when the field is not
  * declared is left out; the ID of an object of another kind is written as `ref` says. `adoptId` last.
+ * Values are data: render() writes each through `literal` (emit.ts), never as code.
  */
 function argsOf(def: Resource, settings: Record<string, unknown>, ref: (kind: Kind, id: string) => Code | string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(def.schema.shape as Record<string, z.ZodType>)) {
     const rule = ruleOf(schema);
     const v = settings[name];
-    if (v === undefined || rule.engine !== undefined || rule.local || rule.display || rule.import === false) continue;
+    // A secret never reaches the program (none is an input today; this keeps it so).
+    if (v === undefined || rule.engine !== undefined || rule.local || rule.display || rule.secret || rule.import === false) continue;
     if (rule.import && "omit" in rule.import && isDeepStrictEqual(v, rule.import.omit)) continue;
     out[name] = rule.import?.ref !== undefined && typeof v === "string" ? ref(rule.import.ref, v) : v;
   }
@@ -198,7 +200,8 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
   // Teams are named first: the SAML providers refer to them.
   const teams = teamDecls(program, snapshot);
   const spaces = spaceDecls(program, snapshot);
-  const sites = byCreation(snapshot.sites).flatMap((site) => siteCode(program, site, spaces, opts.style));
+  // Sites after spaces: their sections and site spaces refer to the Space resources.
+  const sites = byCreation(snapshot.sites).flatMap((site) => siteCode(program, site, opts.style));
   const saml = samlDecls(program, snapshot);
   const specs = specDecls(program, snapshot);
   const body = [
@@ -378,8 +381,8 @@ interface SiteDecls {
   comments: string[];
 }
 
-function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, style: Style): string[] {
-  const d = siteDecls(program, snap, spaces);
+function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] {
+  const d = siteDecls(program, snap);
   const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
   if (style === "docs-site" && problems.length === 0) {
@@ -394,7 +397,7 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, styl
   return out;
 }
 
-function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): SiteDecls {
+function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const siteName = program.name("Site", "", slug(snap.title, "site"), snap.id);
   const site = program.decl("Site", siteName, siteName, { ...snap, adoptId: snap.id });
   const comments: string[] = [];

@@ -29,6 +29,10 @@ import { ApiTeam, ApiTeamMember } from "../resources/team";
 import { definition as siteDefinition } from "../resources/site";
 import { definition as linkDefinition } from "../resources/siteExternalLink";
 import { definition as shareLinkDefinition } from "../resources/shareLink";
+import { definition as spaceDefinition } from "../resources/space";
+import { definition as collectionDefinition } from "../resources/collection";
+import type { Resource } from "../framework/define";
+import { ruleOf } from "../framework/fields";
 import type {
   CollectionSnapshot,
   ExternalLinkSnapshot,
@@ -161,7 +165,7 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
   const siteSpacesOf = (section: ApiSiteSection) => section.siteSpaces ?? listed?.filter((ss) => ss.section === section.id) ?? [];
   const rootSiteSpaces = listed ? listed.filter((ss) => !ss.section) : structureRoot;
   const snapshot: SiteSnapshot = {
-    ...settings<SiteSnapshot>(siteDefinition.live(site, {})),
+    ...settingsOf<SiteSnapshot>(siteDefinition, site),
     id: site.id,
     ...defined({ adaptiveSchema: schema?.jsonSchema }),
     createdAt: site.createdAt,
@@ -185,10 +189,10 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
         itemIds: idsIn(tree, groupContainer(g.id)),
       }),
     ),
-    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({ ...settings<ExternalLinkSnapshot>(linkDefinition.live(l, {})), id: l.id })),
+    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({ ...settingsOf<ExternalLinkSnapshot>(linkDefinition, l), id: l.id })),
     unknownItems: navigation.filter((l) => !KNOWN_ITEMS.has(l.type)).map((l) => ({ id: l.id, object: l.item.object })),
     // The link's URL (which carries the share key) is deliberately left behind.
-    shareLinks: links.map((l) => ({ ...settings<ShareLinkSnapshot>(shareLinkDefinition.live(l, {})), id: l.id, createdAt: l.createdAt })),
+    shareLinks: links.map((l) => ({ ...settingsOf<ShareLinkSnapshot>(shareLinkDefinition, l), id: l.id, createdAt: l.createdAt })),
     rootSiteSpaces: rootSiteSpaces.map(siteSpaceSnapshot),
   };
   const shown = [...sections.flatMap(siteSpacesOf), ...rootSiteSpaces].map((ss) => ss.space);
@@ -314,19 +318,7 @@ async function readSpaces(client: GitbookClient, shown: readonly ApiSiteSpace["s
     const embedded = ApiSpace.safeParse(s);
     return embedded.success ? embedded.data : client.get(p`/spaces/${s.id}`, { schema: ApiSpace });
   });
-  return spaces.map((s) => ({
-    id: s.id,
-    title: s.title,
-    ...defined({
-      emoji: s.emoji || undefined,
-      icon: s.urls?.icon,
-      parent: s.parent ?? undefined,
-      language: s.language ?? undefined,
-      editMode: s.editMode,
-      defaultLevel: s.defaultLevel,
-    }),
-    createdAt: s.createdAt,
-  }));
+  return spaces.map((s) => ({ ...settingsOf<SpaceSnapshot>(spaceDefinition, s), id: s.id, createdAt: s.createdAt }));
 }
 
 /** The collections holding the spaces, and those holding them, up to the top level: one listing of every collection. */
@@ -335,11 +327,7 @@ async function readCollections(client: GitbookClient, org: string, spaces: reado
   const wanted = new Map<string, CollectionSnapshot>();
   for (const space of spaces) {
     for (let c = space.parent === undefined ? undefined : all.get(space.parent); c && !wanted.has(c.id); c = c.parent ? all.get(c.parent) : undefined) {
-      wanted.set(c.id, {
-        id: c.id,
-        title: c.title,
-        ...defined({ description: c.description || undefined, parent: c.parent ?? undefined, defaultLevel: c.defaultLevel }),
-      });
+      wanted.set(c.id, { ...settingsOf<CollectionSnapshot>(collectionDefinition, c), id: c.id });
     }
   }
   return [...wanted.values()];
@@ -361,9 +349,14 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   return out;
 }
 
-/** A resource's reading of an object (its `live`), as the snapshot's settings of type `T`: what GitBook does not show stays absent. */
-function settings<T>(live: Record<string, unknown>): T {
-  return defined(live) as T;
+/**
+ * An object's settings as its kind's resource reads them (its `live`), as the snapshot's `T`: what
+ * GitBook does not show stays absent, and so do the fields the importer never writes (FieldRule.import).
+ */
+function settingsOf<T>(def: Resource, obj: unknown): T {
+  const shape = def.schema.shape as Record<string, z.ZodType>;
+  const live = defined((def.live as (o: unknown, props: Record<string, unknown>) => Record<string, unknown>)(obj, {}));
+  return Object.fromEntries(Object.entries(live).filter(([k]) => shape[k] === undefined || ruleOf(shape[k]).import !== false)) as T;
 }
 
 /** The entries whose value is not undefined, so absent settings stay absent. */
