@@ -21,7 +21,7 @@ export type OpenApiVisibility = (typeof OPENAPI_VISIBILITIES)[number];
 export type SpaceVisibility = "public" | "unlisted" | "share-link" | "visitor-auth" | "in-collection" | "private";
 export const SPACE_EDIT_MODES = ["live", "locked"] as const;
 export type SpaceEditMode = (typeof SPACE_EDIT_MODES)[number];
-/** GitBook's `DefaultLevel` of a space or collection: a role, null (no access by default), or "inherit". */
+/** GitBook's `DefaultLevel` of a site, space or collection: a role, null (no access by default), or "inherit". */
 export const DEFAULT_LEVELS = [...ROLES, "inherit"] as const;
 export type DefaultLevel = (typeof DEFAULT_LEVELS)[number] | null;
 /** As the spec lists them; a processing that failed is `complete` with a `lastProcessErrorCode`. */
@@ -92,6 +92,8 @@ export interface SiteRecord extends Base {
   adaptiveContent: { enabled: boolean };
   /** The `host/path` the site is proxied from (SiteProxy's `origin`). */
   proxy?: string;
+  /** Access every member has without an invitation; "inherit" while unset. */
+  defaultLevel?: DefaultLevel;
   /** Pointer to the default section. When it dangles, the first section (in structure order) is the default. */
   defaultSectionId?: string;
   /** Pointer to the default root-level site space (same dangling rule). */

@@ -1,6 +1,6 @@
 // Sites. Their adaptive-content schema is in adaptiveSchema.ts, publishing in publishing.ts.
 import { bool, created, deleted, invalid, LIMITS, list, nullable, obj, ok, oneOf, queryBool, required, str, strArray, validate, type Router } from "../http";
-import { AGENTS_CONTEXTS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord, type SiteType } from "../store";
+import { AGENTS_CONTEXTS, DEFAULT_LEVELS, SITE_TYPES, SITE_VISIBILITIES, slugify, uniqueSlug, type SiteRecord, type SiteSpaceRecord, type SiteType } from "../store";
 import { apiUrl, APP, child, compact, findSite, getOrg, getSite, ORG, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
 
@@ -16,6 +16,7 @@ const SITE_PATCH = {
   defaultSiteSection: str(),
   proxy: nullable(str(LIMITS.siteProxy)),
   adaptiveContent: obj(),
+  defaultLevel: nullable(oneOf(DEFAULT_LEVELS)),
 };
 
 /**
@@ -62,8 +63,8 @@ export function siteView(e: Env, s: SiteRecord) {
     basename: s.basename,
     proxy: proxyView(s),
     visibility: s.visibility,
-    // Sites take their members' access from the organization.
-    defaultLevel: "inherit",
+    // Unset, a site takes its members' access from the organization.
+    defaultLevel: s.defaultLevel === undefined ? "inherit" : s.defaultLevel,
     // The emulator's token belongs to an organization admin.
     permissions: {
       view: true,
@@ -157,6 +158,7 @@ export function routes(r: Router<Ctx>): void {
     if (b.agentsContext !== undefined) site.agentsContext = b.agentsContext;
     patchOptional(site, "proxy", b.proxy);
     if (adaptive) site.adaptiveContent = { enabled: adaptive.enabled };
+    if (b.defaultLevel !== undefined) site.defaultLevel = b.defaultLevel;
     if (newDefaultSection) site.defaultSectionId = newDefaultSection.id;
     if (newDefaultSiteSpace) {
       if (newDefaultSiteSpace.sectionId === undefined) site.defaultSiteSpaceId = newDefaultSiteSpace.id;

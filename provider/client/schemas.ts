@@ -1,12 +1,23 @@
 /**
- * Response shapes of the GitBook API, as far as this package relies on them. Every object schema is
- * loose: fields the API adds later pass through untouched, while a missing or mistyped field we do
- * use fails with its name (see ContractError) instead of a TypeError somewhere later.
+ * Response shapes of the GitBook API that several kinds share: the list envelope, roles, and the
+ * items of a site's structure (sections, site spaces, section groups, external links), which one GET
+ * of the structure answers together. A kind's own object schema lives in its module
+ * (provider/resources/<kind>.ts). Every object schema is loose: fields the API adds later pass
+ * through untouched, while a missing or mistyped field we do use fails with its name (see
+ * ContractError) instead of a TypeError somewhere later.
  */
 import { z } from "zod";
 
-const url = z.string();
-const urls = z.looseObject({ location: url.optional(), app: url.optional(), published: url.optional() });
+/** The `urls` of an API object. */
+export const apiUrls = z.looseObject({ location: z.string().optional(), app: z.string().optional(), published: z.string().optional() });
+
+/**
+ * An object of a kind: its \`object\` tag and \`id\`, the kind's own fields (\`shape\`), and the usual
+ * \`urls\` unless the shape gives its own.
+ */
+export function apiObject<O extends string, S extends z.core.$ZodLooseShape>(object: O, shape: S) {
+  return z.looseObject({ object: z.literal(object), id: z.string(), urls: apiUrls.optional(), ...shape });
+}
 
 function envelopeOf<T>(item: z.ZodType<T>) {
   return z.looseObject({
@@ -27,31 +38,6 @@ export function listEnvelope<T>(item: z.ZodType<T>): ReturnType<typeof envelopeO
 }
 
 export const Role = z.enum(["admin", "create", "review", "edit", "comment", "read"]);
-export const TeamRole = z.enum(["owner", "member"]);
-
-export const ApiUser = z.looseObject({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() });
-export const ApiMember = z.looseObject({ id: z.string(), role: Role.nullable().optional(), user: ApiUser });
-export type ApiMember = z.infer<typeof ApiMember>;
-
-export const ApiSite = z.looseObject({
-  object: z.literal("site"),
-  id: z.string(),
-  type: z.string(),
-  title: z.string(),
-  visibility: z.string(),
-  published: z.boolean(),
-  siteSpaces: z.number().optional(),
-  createdAt: z.string(),
-  hostname: z.string().optional().nullable(),
-  basename: z.string().optional().nullable(),
-  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
-  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
-  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
-  /** Not in GitBook's published spec. */
-  agentsContext: z.string().optional(),
-  urls: urls.optional(),
-});
-export type ApiSite = z.infer<typeof ApiSite>;
 
 /**
  * An object embedded whole in another (a site space's `space`) of which only `id` is relied on: the
@@ -64,22 +50,17 @@ const embeddedRef = z.custom<{ id: string; [k: string]: unknown }>().superRefine
   else if (typeof (v as { id?: unknown }).id !== "string") ctx.addIssue({ code: "custom", path: ["id"], message: "expected a string" });
 });
 
-export const ApiSiteSpace = z.looseObject({
-  object: z.literal("site-space"),
-  id: z.string(),
+export const ApiSiteSpace = apiObject("site-space", {
   path: z.string(),
   section: z.string().optional().nullable(),
   title: z.string().optional(),
   default: z.boolean().optional(),
   condition: z.string().optional().nullable(),
   space: embeddedRef,
-  urls: urls.optional(),
 });
 export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
 
-export const ApiSiteSection = z.looseObject({
-  object: z.literal("site-section"),
-  id: z.string(),
+export const ApiSiteSection = apiObject("site-section", {
   title: z.string(),
   description: z.string().optional().nullable(),
   default: z.boolean().optional(),
@@ -90,113 +71,8 @@ export const ApiSiteSection = z.looseObject({
   /** Hidden from the published site. */
   draft: z.boolean().optional(),
   siteSpaces: z.array(ApiSiteSpace).optional(),
-  urls: urls.optional(),
 });
 export type ApiSiteSection = z.infer<typeof ApiSiteSection>;
-
-export const ApiShareLink = z.looseObject({
-  object: z.literal("share-link"),
-  id: z.string(),
-  createdAt: z.string(),
-  name: z.string().optional().nullable(),
-  active: z.boolean().optional(),
-  urls: urls.optional(),
-});
-export type ApiShareLink = z.infer<typeof ApiShareLink>;
-
-export const ApiTeam = z.looseObject({
-  object: z.literal("team"),
-  id: z.string(),
-  title: z.string().optional(),
-  members: z.number().optional(),
-  createdAt: z.string().optional(),
-});
-export type ApiTeam = z.infer<typeof ApiTeam>;
-
-export const ApiTeamMember = z.looseObject({
-  organization: ApiMember,
-  team: z.looseObject({ role: TeamRole }),
-});
-export type ApiTeamMember = z.infer<typeof ApiTeamMember>;
-
-export const ApiSamlProvider = z.looseObject({
-  object: z.literal("saml-provider"),
-  id: z.string(),
-  label: z.string(),
-  ssoURL: z.string().optional().nullable(),
-  entityID: z.string().optional().nullable(),
-  certificate: z.string().optional().nullable(),
-  defaultTeam: z.looseObject({ id: z.string() }).optional().nullable(),
-  defaultRole: Role.optional().nullable(),
-  createdAt: z.string().optional(),
-  status: z.string().optional(),
-  service: z.looseObject({ acsURL: z.string().optional(), startURL: z.string().optional(), entityID: z.string().optional() }).optional(),
-  urls: urls.optional(),
-});
-export type ApiSamlProvider = z.infer<typeof ApiSamlProvider>;
-
-export const ApiOpenApiSpec = z.looseObject({
-  object: z.literal("openapi-spec"),
-  id: z.string(),
-  slug: z.string(),
-  createdAt: z.string().optional(),
-  updatedAt: z.string().optional(),
-  sourceURL: z.string().optional().nullable(),
-  /** pending, progress or complete; a failed processing is one with a lastProcessErrorCode. */
-  processingState: z.string(),
-  visibility: z.string().optional(),
-  lastVersion: z.string().optional().nullable(),
-  lastProcessedAt: z.string().optional().nullable(),
-  lastProcessErrorCode: z.string().optional().nullable(),
-  lastProcessedErrors: z.array(z.looseObject({ message: z.string().optional(), code: z.string().optional() })).optional().nullable(),
-  urls: urls.optional(),
-});
-export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;
-
-export const ApiSpace = z.looseObject({
-  object: z.literal("space"),
-  id: z.string(),
-  title: z.string(),
-  /** "" (or absent) when the space shows no emoji. */
-  emoji: z.string().optional().nullable(),
-  visibility: z.string().optional(),
-  createdAt: z.string(),
-  /** Set on a space in the trash. */
-  deletedAt: z.string().optional().nullable(),
-  editMode: z.string().optional(),
-  organization: z.string().optional(),
-  parent: z.string().optional().nullable(),
-  language: z.string().optional().nullable(),
-  /** A role, "inherit", or null (no access by default). */
-  defaultLevel: z.string().nullable().optional(),
-  urls: urls.extend({ icon: url.optional() }).optional(),
-});
-export type ApiSpace = z.infer<typeof ApiSpace>;
-
-export const ApiCollection = z.looseObject({
-  object: z.literal("collection"),
-  id: z.string(),
-  title: z.string(),
-  description: z.string().optional().nullable(),
-  organization: z.string().optional(),
-  parent: z.string().optional().nullable(),
-  defaultLevel: z.string().nullable().optional(),
-  urls: urls.optional(),
-});
-export type ApiCollection = z.infer<typeof ApiCollection>;
-
-/** publishSite's other answer: the organization's plan needs an upgrade, paid through this Stripe checkout, before the site can go live. */
-export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), sessionId: z.string() });
-export const ApiPublishAnswer = z.union([ApiSite, ApiPublishCheckout]);
-export type ApiPublishAnswer = z.infer<typeof ApiPublishAnswer>;
-
-/** A site's visitor schema; `jsonSchema` is kept as GitBook returns it (the resource compares it whole). */
-export const ApiSiteAdaptiveSchema = z.looseObject({
-  object: z.literal("site-adaptive-schema"),
-  jsonSchema: z.record(z.string(), z.unknown()),
-  updatedAt: z.string(),
-});
-export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;
 
 /**
  * A site's (or a site space's effective) customization settings, kept as GitBook returns them: the
@@ -205,9 +81,7 @@ export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;
 export const ApiSiteCustomization = z.record(z.string(), z.unknown());
 export type ApiSiteCustomization = z.infer<typeof ApiSiteCustomization>;
 
-export const ApiSiteExternalLink = z.looseObject({
-  object: z.literal("site-external-link"),
-  id: z.string(),
+export const ApiSiteExternalLink = apiObject("site-external-link", {
   title: z.string(),
   url: z.string(),
   description: z.string().optional().nullable(),
@@ -238,6 +112,7 @@ export interface ApiSiteSectionGroup {
 
 const KNOWN_ITEMS = ["site-section", "site-section-group", "site-external-link"];
 
+// Not through apiObject: spreading the shape would read the `children` getter, which must stay lazy (recursion).
 export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = z.looseObject({
   object: z.literal("site-section-group"),
   id: z.string(),

@@ -99,7 +99,7 @@ describe("constructing a resource", () => {
 const expected: Record<string, string[]> = {
   Site: [],
   SiteSection: ["siteId", "spaceId", "groupId"],
-  SiteSpace: ["siteId", "spaceId", "sectionId"],
+  SiteSpace: ["siteId", "sectionId", "spaceId"],
   SiteSectionGroup: ["siteId", "sections"],
   SiteExternalLink: ["siteId", "groupId"],
   // Its lists are named by its own `navigation`.

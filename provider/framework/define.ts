@@ -110,6 +110,14 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    * (see fields.ts), from the program's args (e.g. the titles of the resources whose IDs it lists).
    */
   shown?(args: Props): Props;
+  /** How `pulumi-gitbook import` declares the kind's objects (importer/generate.ts). */
+  import?: ImportSpec;
+}
+
+/** What the importer cannot derive from a kind's fields. */
+export interface ImportSpec {
+  /** Appended to the Pulumi name to make the program's variable name (`-space`), where the name alone would not say what the object is. */
+  variableSuffix?: string;
 }
 
 /**
@@ -119,7 +127,7 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram" | "shown"
+    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -220,6 +228,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     display,
     references,
     ...(spec.shown || references.length > 0 ? { shown: (args: Props) => ({ ...shownNames(references, args), ...spec.shown?.(args) }) } : {}),
+    ...(spec.import ? { import: spec.import } : {}),
   };
 }
 

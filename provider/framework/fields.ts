@@ -60,6 +60,14 @@ export interface FieldRule {
    * framework does not send it at creation (a path parameter, or a field the kind's create sends itself).
    */
   create?: "post" | "patch";
+  /**
+   * How `pulumi-gitbook import` writes the field (importer/generate.ts writes every input the
+   * object has except engine, local and display fields). `false`: never (the stack's config supplies
+   * it). `ref`: the ID of an object of that kind, written as its resource's `id` output where the
+   * program declares that object, else as the ID. `omit`: a value left out, being what the object has
+   * when the field is not declared.
+   */
+  import?: false | { ref?: string; omit?: unknown };
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */
@@ -134,7 +142,7 @@ export const organizationIdField = opaqueId()
   .describe(
     "ID of the GitBook organization. Defaults to the `gitbook:organizationId` stack config (or GITBOOK_ORGANIZATION_ID). Changing it replaces the resource.",
   )
-  .register(field, { change: "replace" });
+  .register(field, { change: "replace", import: false });
 
 /**
  * The opt-in a content-bearing resource (a Space, a Collection) needs before any plan replaces it: a
@@ -183,5 +191,5 @@ export function draftField(noun: string) {
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(`Whether the ${noun} is a draft, hidden from the published site. A ${noun} created without it is live; removing it makes the ${noun} live.`)
-    .register(field, { remove: { reset: false }, create: "post" });
+    .register(field, { remove: { reset: false }, create: "post", import: { omit: false } });
 }

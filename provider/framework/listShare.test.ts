@@ -8,12 +8,13 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { Agent, type Dispatcher } from "undici";
-import { ApiShareLink, GitbookClient } from "../client";
+import { GitbookClient } from "../client";
+import { ApiShareLink } from "../resources/shareLink";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 import { refuseCascade } from "./cascade";
 import { createOnce } from "./createOnce";
 import { listFresh } from "./lists";
-import { paths } from "./paths";
+import { paths as shareLinkPaths } from "../resources/shareLink";
 import type { Ctx } from "./resource";
 
 let env: ProviderEnv;
@@ -61,7 +62,7 @@ const POST = { method: "POST", route: "/v1/orgs/:org/sites/:site/share-links" };
 async function newSite(title: string): Promise<{ site: string; path: string }> {
   const site = (await env.up("Site", { title })).state.id;
   env.emu.log.reset();
-  return { site, path: paths.shareLinks(env.org, site) };
+  return { site, path: shareLinkPaths.shareLinks(env.org, site) };
 }
 
 /** A share-link create through createOnce; `started` is set once its candidates are first asked for. */

@@ -14,32 +14,25 @@
  * A site's navigation keeps its order: a SiteStructureOrder (or the order of a DocsSite's entries)
  * lists every item as the site's structure has it, so adopting it sends no sort request.
  *
- * Kinds live in one table (KINDS), each with its class and input schema.
+ * What each kind's declaration says is written (which inputs, which of them name another object) comes
+ * from its fields' rules (FieldRule.import, see argsOf), and the kinds from the registry
+ * (resources/index.ts): adding a setting to a kind touches its module only.
  */
+import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import { definition as openApiSpec, processingFailed } from "../resources/openApiSpec";
-import { definition as samlProvider } from "../resources/samlProvider";
-import { definition as shareLink } from "../resources/shareLink";
-import { definition as site } from "../resources/site";
+import type { Resource } from "../framework/define";
+import { ruleOf } from "../framework/fields";
+import { resources } from "../resources";
+import { processingFailed } from "../resources/openApiSpec";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { definition as siteCustomization } from "../resources/siteCustomization";
-import { definition as siteExternalLink } from "../resources/siteExternalLink";
-import { definition as siteSection } from "../resources/siteSection";
-import { definition as siteSectionGroup } from "../resources/siteSectionGroup";
-import { definition as siteSpace } from "../resources/siteSpace";
-import { definition as siteStructureOrder } from "../resources/siteStructureOrder";
-import { definition as space } from "../resources/space";
-import { definition as collection } from "../resources/collection";
-import { definition as team } from "../resources/team";
-import { definition as accessList } from "../resources/accessList";
-import { definition as siteVisitorAuth } from "../resources/siteVisitorAuth";
 import { validateTopology } from "../components/topology";
 import equal from "fast-deep-equal";
 import { propertyPath } from "../framework/check";
 import { declaredPart } from "../framework/settings";
 import { comment, literal, yamlString } from "./emit";
 import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
-import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot, SpaceRef } from "./snapshot";
+import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
 
@@ -67,35 +60,16 @@ export interface Generated {
 
 // ---- Kinds ---------------------------------------------------------------------------------------
 
-interface KindSpec {
-  /** The pulumi-gitbook class. */
-  className: string;
-  /** The resource's input schema, which every written setting must pass. */
-  schema: z.ZodObject;
-  /** Appended to the Pulumi name to make the variable name, where the name alone would not say what it is. */
-  variableSuffix: string;
+/** Every kind by its name, as the registry declares it. */
+const KINDS = new Map(resources.map((r) => [r.kind, r]));
+
+type Kind = string;
+
+function kindOf(kind: Kind): Resource {
+  const def = KINDS.get(kind);
+  if (!def) throw new Error(`no resource kind ${kind}`);
+  return def;
 }
-
-const KINDS = {
-  Site: { className: "Site", schema: site.schema, variableSuffix: "" },
-  SiteSection: { className: "SiteSection", schema: siteSection.schema, variableSuffix: "" },
-  SiteSpace: { className: "SiteSpace", schema: siteSpace.schema, variableSuffix: "" },
-  SiteSectionGroup: { className: "SiteSectionGroup", schema: siteSectionGroup.schema, variableSuffix: "" },
-  SiteExternalLink: { className: "SiteExternalLink", schema: siteExternalLink.schema, variableSuffix: "" },
-  SiteStructureOrder: { className: "SiteStructureOrder", schema: siteStructureOrder.schema, variableSuffix: "" },
-  SiteAdaptiveSchema: { className: "SiteAdaptiveSchema", schema: siteAdaptiveSchema.schema, variableSuffix: "" },
-  SiteCustomization: { className: "SiteCustomization", schema: siteCustomization.schema, variableSuffix: "-branding" },
-  ShareLink: { className: "ShareLink", schema: shareLink.schema, variableSuffix: "-link" },
-  Space: { className: "Space", schema: space.schema, variableSuffix: "-space" },
-  Collection: { className: "Collection", schema: collection.schema, variableSuffix: "-collection" },
-  Team: { className: "Team", schema: team.schema, variableSuffix: "-team" },
-  SamlProvider: { className: "SamlProvider", schema: samlProvider.schema, variableSuffix: "-saml" },
-  OpenApiSpec: { className: "OpenApiSpec", schema: openApiSpec.schema, variableSuffix: "-spec" },
-  SiteVisitorAuth: { className: "SiteVisitorAuth", schema: siteVisitorAuth.schema, variableSuffix: "-visitor-auth" },
-  AccessList: { className: "AccessList", schema: accessList.schema, variableSuffix: "-access" },
-} satisfies Record<string, KindSpec>;
-
-type Kind = keyof typeof KINDS;
 
 /** The kinds of a site's navigation, named alike (a DocsSite keys them all in one space). */
 const NAVIGATION: Kind[] = ["SiteSection", "SiteSectionGroup", "SiteExternalLink"];
@@ -128,8 +102,8 @@ class Program {
   readonly identifiers = new Identifiers();
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
-  /** The declarations adopting an object, by its ID: what later declarations refer to. */
-  private readonly adopting = new Map<string, Decl>();
+  /** Every declaration by kind and the ID of the object it adopts: what a reference to that object is written as. */
+  private readonly adopted = new Map<string, Decl>();
 
   constructor(readonly previous: PreviousProgram | undefined) {}
 
@@ -151,27 +125,50 @@ class Program {
     return kept !== undefined && namer.claim(kept) ? kept : namer.take(base);
   }
 
-  decl(kind: Kind, name: string, key: string, args: Record<string, unknown>, comments: string[] = []): Decl {
-    const variable = this.identifiers.take(name + KINDS[kind].variableSuffix);
-    const checked = checkArgs(kind, args);
-    for (const c of checked.comments) this.notes.push(`${KINDS[kind].className} ${literal(name)}: ${c}`);
-    const d: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
-    if (typeof args.adoptId === "string" && !this.adopting.has(args.adoptId)) this.adopting.set(args.adoptId, d);
-    return d;
+  /** The declaration of an object from its settings (keyed like the kind's inputs, with `adoptId`), as argsOf writes them. */
+  decl(kind: Kind, name: string, key: string, settings: Record<string, unknown>, comments: string[] = []): Decl {
+    const def = kindOf(kind);
+    const variable = this.identifiers.take(name + (def.import?.variableSuffix ?? ""));
+    const checked = checkArgs(def, argsOf(def, settings, (k, id) => this.ref(k, id)));
+    for (const c of checked.comments) this.notes.push(`${kind} ${literal(name)}: ${c}`);
+    const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
+    if (typeof settings.adoptId === "string") this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
+    return decl;
   }
 
-  /** How the program refers to the object `id`: the `id` of the declaration adopting it, else the ID itself. */
-  ref(id: string): Code | string {
-    return this.adopting.get(id)?.id ?? id;
+  /** How the program names the ID of an object of `kind`: its resource's `id` output where the program declares it (earlier), else the ID. */
+  ref(kind: Kind, id: string): Code | string {
+    return this.adopted.get(`${kind}\u0000${id}`)?.id ?? id;
   }
+}
+
+/**
+ * A kind's arguments from an object's settings (keyed like its inputs), as its fields declare
+ * (FieldRule.import): in the input schema's order, every input the settings hold but engine, local and
+ * display fields and those the importer never writes; a value the object has when the field is not
+ * declared is left out; the ID of an object of another kind is written as `ref` says. `adoptId` last.
+ * Values are data: render() writes each through `literal` (emit.ts), never as code.
+ */
+function argsOf(def: Resource, settings: Record<string, unknown>, ref: (kind: Kind, id: string) => Code | string): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(def.schema.shape as Record<string, z.ZodType>)) {
+    const rule = ruleOf(schema);
+    const v = settings[name];
+    // A secret never reaches the program (none is an input today; this keeps it so).
+    if (v === undefined || rule.engine !== undefined || rule.local || rule.display || rule.secret || rule.import === false) continue;
+    if (rule.import && "omit" in rule.import && isDeepStrictEqual(v, rule.import.omit)) continue;
+    out[name] = rule.import?.ref !== undefined && typeof v === "string" ? ref(rule.import.ref, v) : v;
+  }
+  if (settings.adoptId !== undefined) out.adoptId = settings.adoptId;
+  return out;
 }
 
 /**
  * The arguments the resource accepts. An optional setting it would refuse is left out (it then stays
  * as it is in GitBook); a required one is kept, with a comment, for the user to fix.
  */
-function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<string, unknown>; comments: string[] } {
-  const schema: z.ZodObject = (KINDS[kind] as KindSpec).schema;
+function checkArgs(def: Resource, args: Record<string, unknown>): { args: Record<string, unknown>; comments: string[] } {
+  const schema: z.ZodObject = def.schema;
   const out: Record<string, unknown> = {};
   const comments: string[] = [];
   for (const [k, v] of Object.entries(args)) {
@@ -182,10 +179,10 @@ function checkArgs(kind: Kind, args: Record<string, unknown>): { args: Record<st
     if (!problem) {
       out[k] = v;
     } else if (field!.isOptional()) {
-      comments.push(`${k} is ${quote(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): left out, so it stays as it is.`);
+      comments.push(`${k} is ${quote(v)} in GitBook, which ${def.kind} refuses (${k} ${problem}): left out, so it stays as it is.`);
     } else {
       out[k] = v;
-      comments.push(`FIXME: ${k} is ${quote(v)} in GitBook, which ${KINDS[kind].className} refuses (${k} ${problem}): preview fails until it is changed.`);
+      comments.push(`FIXME: ${k} is ${quote(v)} in GitBook, which ${def.kind} refuses (${k} ${problem}): preview fails until it is changed.`);
     }
   }
   return { args: out, comments };
@@ -206,8 +203,9 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
   // Teams are named first: the SAML providers refer to them.
   const teams = teamDecls(program, snapshot);
   const spaces = spaceDecls(program, snapshot);
-  const sites = byCreation(snapshot.sites).flatMap((site) => siteCode(program, site, spaces, opts.style));
-  const saml = samlDecls(program, snapshot, teams);
+  // Sites after spaces: their sections and site spaces refer to the Space resources.
+  const sites = byCreation(snapshot.sites).flatMap((site) => siteCode(program, site, opts.style));
+  const saml = samlDecls(program, snapshot);
   const specs = specDecls(program, snapshot);
   const body = [
     ...spacesPart(spaces),
@@ -259,7 +257,7 @@ function part(title: string, decls: Decl[]): string[] {
 function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
   const out: Decl[] = [];
   // A site written as a DocsSite has no Site variable of its own: its ID is written as is.
-  const siteRef = (id: string) => (style === "docs-site" ? id : program.ref(id));
+  const siteRef = (id: string) => (style === "docs-site" ? id : program.ref("Site", id));
   for (const s of byCreation(snapshot.sites)) {
     if (!s.visitorAuth) continue;
     const name = program.name("SiteVisitorAuth", "", slug(s.title, "site"), s.id);
@@ -274,8 +272,8 @@ function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Dec
     const name = program.name("AccessList", "", slug(a.title, a.on), a.id);
     const byId = <T extends { teamId?: string; userId?: string }>(list: T[]) => [...list].sort((x, y) => compareText(x.teamId ?? x.userId!, y.teamId ?? y.userId!));
     const args = {
-      [`${a.on}Id`]: a.on === "site" ? siteRef(a.id) : program.ref(a.id),
-      teams: byId(a.teams).map((t) => ({ teamId: program.ref(t.teamId), role: t.role })),
+      [`${a.on}Id`]: a.on === "site" ? siteRef(a.id) : program.ref(a.on === "space" ? "Space" : "Collection", a.id),
+      teams: byId(a.teams).map((t) => ({ teamId: program.ref("Team", t.teamId), role: t.role })),
       users: byId(a.users).map((u) => ({ userId: u.userId, role: u.role })),
       adoptId: a.id,
     };
@@ -291,12 +289,12 @@ function teamDecls(program: Program, snapshot: OrgSnapshot): Map<string, Decl> {
     const name = program.name("Team", "", slug(t.title, "team"), t.id);
     // The resource compares members in this order too: e-mails case-insensitively, then exactly.
     const members = [...t.members].sort((a, b) => compareText(a.user.toLowerCase(), b.user.toLowerCase()) || compareText(a.user, b.user));
-    out.set(t.id, program.decl("Team", name, name, { title: t.title, members, adoptId: t.id }));
+    out.set(t.id, program.decl("Team", name, name, { ...t, members, adoptId: t.id }));
   }
   return out;
 }
 
-function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, Decl>): Decl[] {
+function samlDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
   return byCreation(snapshot.samlProviders).map((s) => {
     const name = program.name("SamlProvider", "", slug(s.label, "saml"), s.id);
     // Copied rather than left to stack config: see the comment it gets.
@@ -306,10 +304,8 @@ function samlDecls(program: Program, snapshot: OrgSnapshot, teams: Map<string, D
           "its SAML metadata for anyone to verify its signatures with, and it holds no private key. Copied as it is.",
         ]
       : [];
-    const defaultTeam = s.defaultTeamId === undefined ? undefined : (teams.get(s.defaultTeamId)?.id ?? s.defaultTeamId);
-    // null is a value here (new SSO users join as guests), so it is written as null.
-    const args = { label: s.label, entityID: s.entityID, ssoURL: s.ssoURL, certificate: s.certificate, defaultTeam, defaultRole: s.defaultRole, adoptId: s.id };
-    return program.decl("SamlProvider", name, name, args, comments);
+    // defaultRole null is a value here (new SSO users join as guests), so it is written as null.
+    return program.decl("SamlProvider", name, name, { ...s, defaultTeam: s.defaultTeamId, adoptId: s.id }, comments);
   });
 }
 
@@ -348,7 +344,7 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
       comments.push(`Its last processing failed (${literal(s.lastProcessErrorCode ?? "")}): adopting it sends the source again.`);
       program.notes.push(`OpenAPI spec ${literal(s.slug)}: its last processing failed, so the first \`pulumi up\` sends its source again.`);
     }
-    return program.decl("OpenApiSpec", name, name, { slug: s.slug, source, visibility: s.visibility, adoptId: s.id }, comments);
+    return program.decl("OpenApiSpec", name, name, { ...s, source, adoptId: s.id }, comments);
   });
   return { decls, files };
 }
@@ -358,8 +354,6 @@ function specDecls(program: Program, snapshot: OrgSnapshot): { decls: Decl[]; fi
 interface SpaceDecls {
   /** Collections, each after the one holding it, then spaces. */
   decls: Decl[];
-  /** How the program names a space's ID: its Space's `id`, or the ID itself for a space the import did not read. */
-  ref(space: SpaceRef): Code | string;
 }
 
 /** Spaces and collections hold content no program declares: letting go of one must never delete it. */
@@ -375,34 +369,23 @@ const RETAIN = new Code("{ retainOnDelete: true }");
 function spaceDecls(program: Program, snapshot: OrgSnapshot): SpaceDecls {
   const held = new Map(snapshot.collections.map((c) => [c.id, c]));
   const collections = new Map<string, Decl>();
-  const parentRef = (id: string | undefined) => (id === undefined ? undefined : (collections.get(id)?.id ?? id));
   const declare = (c: CollectionSnapshot) => {
     if (collections.has(c.id)) return;
     // The collection holding it comes first: this declaration refers to it.
     const parent = c.parent === undefined ? undefined : held.get(c.parent);
     if (parent) declare(parent);
     const name = program.name("Collection", "", slug(c.title, "collection"), c.id);
-    const args = { title: c.title, description: c.description, parent: parentRef(c.parent), defaultLevel: c.defaultLevel, adoptId: c.id };
-    collections.set(c.id, { ...program.decl("Collection", name, name, args), opts: RETAIN });
+    collections.set(c.id, { ...program.decl("Collection", name, name, { ...c, adoptId: c.id }), opts: RETAIN });
   };
   byCreation(snapshot.collections).forEach(declare);
   const spaces = new Map<string, Decl>();
   for (const s of byCreation(snapshot.spaces)) {
     const name = program.name("Space", "", slug(s.title, "space"), s.id);
     // A space shows an emoji or an icon, and Space refuses both: beside an icon, the emoji is left as it is.
-    const args = {
-      title: s.title,
-      emoji: s.icon === undefined ? s.emoji : undefined,
-      icon: s.icon,
-      parent: parentRef(s.parent),
-      language: s.language,
-      editMode: s.editMode,
-      defaultLevel: s.defaultLevel,
-      adoptId: s.id,
-    };
+    const args = { ...s, emoji: s.icon === undefined ? s.emoji : undefined, adoptId: s.id };
     spaces.set(s.id, { ...program.decl("Space", name, name, args), opts: RETAIN });
   }
-  return { decls: [...collections.values(), ...spaces.values()], ref: (space) => spaces.get(space.id)?.id ?? space.id };
+  return { decls: [...collections.values(), ...spaces.values()] };
 }
 
 function spacesPart(spaces: SpaceDecls): string[] {
@@ -437,8 +420,8 @@ interface SiteDecls {
   comments: string[];
 }
 
-function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, style: Style): string[] {
-  const d = siteDecls(program, snap, spaces);
+function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] {
+  const d = siteDecls(program, snap);
   const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
   if (style === "docs-site" && problems.length === 0) {
@@ -453,19 +436,9 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, styl
   return out;
 }
 
-function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): SiteDecls {
+function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const siteName = program.name("Site", "", slug(snap.title, "site"), snap.id);
-  const site = program.decl("Site", siteName, siteName, {
-    title: snap.title,
-    type: snap.type,
-    visibility: snap.visibility,
-    published: snap.published,
-    basename: snap.basename,
-    agentsContext: snap.agentsContext,
-    proxy: snap.proxy,
-    adaptiveContent: snap.adaptiveContent,
-    adoptId: snap.id,
-  });
+  const site = program.decl("Site", siteName, siteName, { ...snap, adoptId: snap.id });
   const comments: string[] = [];
   const notImported = (comment: string, note: string) => {
     comments.push(comment);
@@ -481,16 +454,15 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
     ...byIdOrder(snap.externalLinks).map((l) => key("SiteExternalLink", l.id, slug(l.title, "link"))),
   ]);
   const byId = new Map<string, Decl>();
-  const ref = (id: string | undefined) => (id === undefined ? undefined : (byId.get(id)?.id ?? id));
-  const navDecl = (kind: Kind, id: string, args: Record<string, unknown>, comments: string[] = []) => {
+  const navDecl = (kind: Kind, id: string, settings: Record<string, unknown>, comments: string[] = []) => {
     const k = keys.get(id)!;
-    const decl = program.decl(kind, `${siteName}/${k}`, k, { siteId: site.id, ...args, adoptId: id }, comments);
+    const decl = program.decl(kind, `${siteName}/${k}`, k, { ...settings, siteId: snap.id, adoptId: id }, comments);
     byId.set(id, decl);
     return decl;
   };
 
   const groups = snap.sectionGroups.map((g) =>
-    navDecl("SiteSectionGroup", g.id, { title: g.title, icon: g.icon, draft: g.draft || undefined }, [
+    navDecl("SiteSectionGroup", g.id, g, [
       ...(g.groupId === undefined ? [] : [`It is nested in section group ${literal(g.groupId)}; SiteSectionGroup has no input for that, so it stays where it is.`]),
     ]),
   );
@@ -501,34 +473,16 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
       notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
       continue;
     }
-    const decl = navDecl("SiteSection", s.id, sectionArgs(s, own, spaces, ref(s.groupId)), sectionComments(s, own));
+    const decl = navDecl("SiteSection", s.id, { ...s, spaceId: own.space.id }, sectionComments(s, own));
     // Named by ID, as the navigation is; declared in the section's order.
     const ssKeys = new Map(byIdOrder(others).map((ss) => [ss.id, program.name("SiteSpace", decl.name, slug(ss.path, "space"), ss.id)]));
     const siteSpaces = others.map((ss) => {
       const k = ssKeys.get(ss.id)!;
-      return program.decl("SiteSpace", `${decl.name}/${k}`, k, {
-        siteId: site.id,
-        sectionId: decl.id,
-        spaceId: spaces.ref(ss.space),
-        path: ss.path,
-        condition: ss.condition,
-        default: ss.default ? true : undefined,
-        adoptId: ss.id,
-      });
+      return program.decl("SiteSpace", `${decl.name}/${k}`, k, { ...ss, siteId: snap.id, sectionId: s.id, spaceId: ss.space.id, adoptId: ss.id });
     });
     sections.push({ id: s.id, decl, siteSpaces });
   }
-  const links = snap.externalLinks.map((l) =>
-    navDecl("SiteExternalLink", l.id, {
-      title: l.title,
-      url: l.url,
-      description: l.description,
-      icon: l.icon,
-      groupId: ref(l.groupId),
-      draft: l.draft || undefined,
-      condition: l.condition,
-    }),
-  );
+  const links = snap.externalLinks.map((l) => navDecl("SiteExternalLink", l.id, l));
   for (const item of snap.unknownItems) {
     notImported(
       `The navigation holds ${literal(item.id)}, a ${literal(item.object)} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
@@ -548,7 +502,7 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
       continue;
     }
     const k = program.name("ShareLink", siteName, slug(l.name, "link"), l.id);
-    shareLinks.push(program.decl("ShareLink", `${siteName}/${k}`, k, { siteId: site.id, name: l.name, active: l.active, adoptId: l.id }));
+    shareLinks.push(program.decl("ShareLink", `${siteName}/${k}`, k, { ...l, siteId: snap.id, adoptId: l.id }));
   }
   let schema: Decl | undefined;
   if (snap.adaptiveSchema) {
@@ -558,7 +512,7 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
       const why = `${propertyPath(["jsonSchema", ...issue.path])} ${issue.message}`;
       notImported(`Its visitor schema is one SiteAdaptiveSchema refuses (${why}): not imported, so it stays as it is.`, `its visitor schema was not imported (${why}).`);
     } else {
-      schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: site.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
+      schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: snap.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
     }
   }
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
@@ -580,20 +534,6 @@ function brandingDecl(program: Program, siteName: string, site: Decl, settings: 
     else notImported(`Its branding setting ${literal(k)} is one SiteCustomization cannot declare as it is: not imported, so it stays as it is.`, `its branding setting ${literal(k)} was not imported.`);
   }
   return Object.keys(args).length > 1 ? program.decl("SiteCustomization", `${siteName}/branding`, "branding", args) : undefined;
-}
-
-function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDecls, groupId: Code | string | undefined): Record<string, unknown> {
-  return {
-    spaceId: spaces.ref(own.space),
-    title: s.title,
-    path: s.path,
-    icon: s.icon,
-    description: s.description,
-    condition: s.condition,
-    draft: s.draft || undefined,
-    groupId,
-    default: s.default ? true : undefined,
-  };
 }
 
 /**
@@ -634,7 +574,7 @@ function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
   // SiteStructureOrder takes IDs that are there): only the further site spaces are listed, in order.
   const sections = d.sections.filter((s) => s.siteSpaces.length > 1).map((s) => ({ sectionId: s.decl.id, siteSpaces: s.siteSpaces.map((ss) => ss.id) }));
   return program.decl("SiteStructureOrder", `${d.site.name}/order`, "order", {
-    siteId: d.site.id,
+    siteId: d.snap.id,
     items,
     groups: groups.length ? groups : undefined,
     sections: sections.length ? sections : undefined,
@@ -801,7 +741,7 @@ const TSCONFIG = `${JSON.stringify(
 
 function declaration(d: Decl): string {
   const args = [literal(d.name), render(d.args, "", true), ...optional(d.opts).map((o) => o.text)];
-  return [...d.comments.map(comment), `const ${d.variable} = new gitbook.${KINDS[d.kind].className}(${args.join(", ")});`].join("\n");
+  return [...d.comments.map(comment), `const ${d.variable} = new gitbook.${d.kind}(${args.join(", ")});`].join("\n");
 }
 
 const WIDTH = 100;

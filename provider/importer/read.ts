@@ -16,31 +16,28 @@
  * text for it.
  */
 import { z } from "zod";
-import {
-  ApiCollection,
-  ApiOpenApiSpec,
-  ApiSamlProvider,
-  ApiShareLink,
-  ApiSite,
-  ApiSiteAdaptiveSchema,
-  ApiSiteCustomization,
-  ApiSiteExternalLink,
-  ApiSiteSection,
-  ApiSiteSectionGroup,
-  ApiSiteSpace,
-  ApiSiteStructure,
-  ApiSpace,
-  ApiTeam,
-  ApiTeamMember,
-  NotFoundError,
-  p,
-  type GitbookClient,
-} from "../client";
-// The same reading as the Site resource's, so the declared value is what it compares with.
-import { proxyInput } from "../resources/site";
+import { ApiSiteCustomization, ApiSiteExternalLink, ApiSiteSection, ApiSiteSectionGroup, ApiSiteSpace, ApiSiteStructure, NotFoundError, p, type GitbookClient } from "../client";
+import { ApiCollection } from "../resources/collection";
+import { ApiOpenApiSpec } from "../resources/openApiSpec";
+import { ApiSamlProvider } from "../resources/samlProvider";
+import { ApiShareLink } from "../resources/shareLink";
+import { ApiSite } from "../resources/site";
+import { ApiSiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { ApiSpace } from "../resources/space";
+import { ApiTeam, ApiTeamMember } from "../resources/team";
+// Each object's settings are read as its resource reads them (its `live`), so the program declares what the resource compares with.
+import { definition as siteDefinition } from "../resources/site";
+import { definition as linkDefinition } from "../resources/siteExternalLink";
+import { definition as shareLinkDefinition } from "../resources/shareLink";
+import { definition as spaceDefinition } from "../resources/space";
+import { definition as collectionDefinition } from "../resources/collection";
+import type { Resource } from "../framework/define";
+import { ruleOf } from "../framework/fields";
 import type {
   AccessSnapshot,
   CollectionSnapshot,
+  ExternalLinkSnapshot,
+  ShareLinkSnapshot,
   OpenApiSpecSnapshot,
   OrgSnapshot,
   SamlProviderSnapshot,
@@ -172,17 +169,8 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
   const siteSpacesOf = (section: ApiSiteSection) => section.siteSpaces ?? listed?.filter((ss) => ss.section === section.id) ?? [];
   const rootSiteSpaces = listed ? listed.filter((ss) => !ss.section) : structureRoot;
   const snapshot: SiteSnapshot = {
+    ...settingsOf<SiteSnapshot>(siteDefinition, site),
     id: site.id,
-    title: site.title,
-    type: site.type,
-    visibility: site.visibility,
-    ...defined({
-      basename: site.basename ?? undefined,
-      agentsContext: site.agentsContext,
-      proxy: proxyInput(site.proxy),
-      adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
-    }),
-    published: site.published,
     ...defined({ adaptiveSchema: schema?.jsonSchema }),
     // Without `updatedAt` nobody customized the site: GitBook's defaults, nothing to declare.
     ...defined({ customization: typeof customization.updatedAt === "string" ? customization : undefined }),
@@ -207,17 +195,10 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
         itemIds: idsIn(tree, groupContainer(g.id)),
       }),
     ),
-    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({
-      id: l.id,
-      title: l.title,
-      url: l.url,
-      ...defined({ description: l.description ?? undefined, icon: l.icon ?? undefined }),
-      draft: l.draft === true,
-      ...defined({ condition: l.condition ?? undefined, groupId: l.sectionGroup ?? undefined }),
-    })),
+    externalLinks: ofType("site-external-link", ApiSiteExternalLink).map((l) => ({ ...settingsOf<ExternalLinkSnapshot>(linkDefinition, l), id: l.id })),
     unknownItems: navigation.filter((l) => !KNOWN_ITEMS.has(l.type)).map((l) => ({ id: l.id, object: l.item.object })),
     // The link's URL (which carries the share key) is deliberately left behind.
-    shareLinks: links.map((l) => ({ id: l.id, ...defined({ name: l.name ?? undefined }), active: l.active ?? true, createdAt: l.createdAt })),
+    shareLinks: links.map((l) => ({ ...settingsOf<ShareLinkSnapshot>(shareLinkDefinition, l), id: l.id, createdAt: l.createdAt })),
     rootSiteSpaces: rootSiteSpaces.map(siteSpaceSnapshot),
   };
   const shown = [...sections.flatMap(siteSpacesOf), ...rootSiteSpaces].map((ss) => ss.space);
@@ -373,19 +354,7 @@ async function readSpaces(client: GitbookClient, shown: readonly ApiSiteSpace["s
     const embedded = ApiSpace.safeParse(s);
     return embedded.success ? embedded.data : client.get(p`/spaces/${s.id}`, { schema: ApiSpace });
   });
-  return spaces.map((s) => ({
-    id: s.id,
-    title: s.title,
-    ...defined({
-      emoji: s.emoji || undefined,
-      icon: s.urls?.icon,
-      parent: s.parent ?? undefined,
-      language: s.language ?? undefined,
-      editMode: s.editMode,
-      defaultLevel: s.defaultLevel,
-    }),
-    createdAt: s.createdAt,
-  }));
+  return spaces.map((s) => ({ ...settingsOf<SpaceSnapshot>(spaceDefinition, s), id: s.id, createdAt: s.createdAt }));
 }
 
 /** The collections holding the spaces, and those holding them, up to the top level: one listing of every collection. */
@@ -394,11 +363,7 @@ async function readCollections(client: GitbookClient, org: string, spaces: reado
   const wanted = new Map<string, CollectionSnapshot>();
   for (const space of spaces) {
     for (let c = space.parent === undefined ? undefined : all.get(space.parent); c && !wanted.has(c.id); c = c.parent ? all.get(c.parent) : undefined) {
-      wanted.set(c.id, {
-        id: c.id,
-        title: c.title,
-        ...defined({ description: c.description || undefined, parent: c.parent ?? undefined, defaultLevel: c.defaultLevel }),
-      });
+      wanted.set(c.id, { ...settingsOf<CollectionSnapshot>(collectionDefinition, c), id: c.id });
     }
   }
   return [...wanted.values()];
@@ -418,6 +383,16 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return out;
+}
+
+/**
+ * An object's settings as its kind's resource reads them (its `live`), as the snapshot's `T`: what
+ * GitBook does not show stays absent, and so do the fields the importer never writes (FieldRule.import).
+ */
+function settingsOf<T>(def: Resource, obj: unknown): T {
+  const shape = def.schema.shape as Record<string, z.ZodType>;
+  const live = defined((def.live as (o: unknown, props: Record<string, unknown>) => Record<string, unknown>)(obj, {}));
+  return Object.fromEntries(Object.entries(live).filter(([k]) => shape[k] === undefined || ruleOf(shape[k]).import !== false)) as T;
 }
 
 /** The entries whose value is not undefined, so absent settings stay absent. */

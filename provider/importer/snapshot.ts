@@ -3,10 +3,17 @@
  * the resources declare them, and nothing else. The reader (read.ts) fills it from the API; the
  * generator (generate.ts) turns it into a program without any request.
  *
- * Secrets never enter it: a share link is its ID, name and state (its URL carries the share key),
+ * Each object's settings are keyed like its kind's inputs (`Settings`): the generator writes those the
+ * kind's fields let it (see argsOf in generate.ts), so a setting a kind gains reaches the program
+ * without a change here. Secrets never enter it: a share link is its ID, name and state (its URL carries the share key),
  * and no token or URL of the API's answers is kept. What cannot reach the snapshot cannot reach the
  * generated program.
  */
+
+/** An object's settings, keyed like its kind's inputs, beside what the generator reads itself (IDs, times, navigation). */
+export interface Settings {
+  [input: string]: unknown;
+}
 
 export interface OrgSnapshot {
   organizationId: string;
@@ -36,7 +43,7 @@ export interface AccessSnapshot {
   users: { userId: string; role: string | null }[];
 }
 
-export interface SiteSnapshot {
+export interface SiteSnapshot extends Settings {
   id: string;
   title: string;
   type: string;
@@ -75,7 +82,7 @@ export interface SpaceRef {
   title?: string;
 }
 
-export interface SectionSnapshot {
+export interface SectionSnapshot extends Settings {
   id: string;
   title: string;
   path: string;
@@ -91,7 +98,7 @@ export interface SectionSnapshot {
   siteSpaces: SiteSpaceSnapshot[];
 }
 
-export interface SiteSpaceSnapshot {
+export interface SiteSpaceSnapshot extends Settings {
   id: string;
   path: string;
   condition?: string;
@@ -99,7 +106,7 @@ export interface SiteSpaceSnapshot {
   space: SpaceRef;
 }
 
-export interface SectionGroupSnapshot {
+export interface SectionGroupSnapshot extends Settings {
   id: string;
   title: string;
   icon?: string;
@@ -110,7 +117,7 @@ export interface SectionGroupSnapshot {
   itemIds: string[];
 }
 
-export interface ExternalLinkSnapshot {
+export interface ExternalLinkSnapshot extends Settings {
   id: string;
   title: string;
   url: string;
@@ -122,7 +129,7 @@ export interface ExternalLinkSnapshot {
   groupId?: string;
 }
 
-export interface SpaceSnapshot {
+export interface SpaceSnapshot extends Settings {
   id: string;
   title: string;
   emoji?: string;
@@ -137,7 +144,7 @@ export interface SpaceSnapshot {
   createdAt: string;
 }
 
-export interface CollectionSnapshot {
+export interface CollectionSnapshot extends Settings {
   id: string;
   title: string;
   description?: string;
@@ -146,7 +153,7 @@ export interface CollectionSnapshot {
   defaultLevel?: string | null;
 }
 
-export interface ShareLinkSnapshot {
+export interface ShareLinkSnapshot extends Settings {
   id: string;
   /** Absent when the link has none (the ShareLink resource requires one). */
   name?: string;
@@ -154,7 +161,7 @@ export interface ShareLinkSnapshot {
   createdAt: string;
 }
 
-export interface TeamSnapshot {
+export interface TeamSnapshot extends Settings {
   id: string;
   title: string;
   createdAt?: string;
@@ -162,7 +169,7 @@ export interface TeamSnapshot {
   members: { user: string; role: "owner" | "member" }[];
 }
 
-export interface SamlProviderSnapshot {
+export interface SamlProviderSnapshot extends Settings {
   id: string;
   label: string;
   entityID?: string;
@@ -174,7 +181,7 @@ export interface SamlProviderSnapshot {
   createdAt?: string;
 }
 
-export interface OpenApiSpecSnapshot {
+export interface OpenApiSpecSnapshot extends Settings {
   id: string;
   slug: string;
   visibility: string;

@@ -2,8 +2,14 @@
 // test/faults/killed.test.ts, kills real runs).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Emulator } from "../../emulator";
-import { ApiCollection, ApiShareLink, ApiSite, ApiSiteSection, GitbookClient } from "../client";
-import { paths } from "../framework/paths";
+import { ApiSiteSection, GitbookClient } from "../client";
+import { ApiCollection } from "../resources/collection";
+import { ApiShareLink } from "../resources/shareLink";
+import { ApiSite } from "../resources/site";
+import { paths as collectionPaths } from "../resources/collection";
+import { paths as shareLinkPaths } from "../resources/shareLink";
+import { paths as sitePaths } from "../resources/site";
+import { paths as siteSectionPaths } from "../resources/siteSection";
 import { resolveConfig } from "../config";
 import type { Ctx } from "../framework/resource";
 import { kindOf, planRecovery, recoveredCheckpoint, type Exported, type PendingOperation, type StateResource } from "./plan";
@@ -38,7 +44,7 @@ function checkpoint(pending: PendingOperation[], resources: StateResource[] = []
 }
 
 const none = { adopt: new Map<string, string>(), drop: new Set<string>() };
-const site = (title: string) => ctx.client.post(paths.sites(org), { body: { title }, schema: ApiSite });
+const site = (title: string) => ctx.client.post(sitePaths.sites(org), { body: { title }, schema: ApiSite });
 const backdate = (id: string, minutes: number) => (emu.store.sites.get(id)!.createdAt = new Date(Date.now() - minutes * 60_000).toISOString());
 
 describe("recover's plan", () => {
@@ -70,7 +76,7 @@ describe("recover's plan", () => {
   });
 
   it("never adopts by guess a kind with no creation time: lists the candidates; --adopt or --drop decides", async () => {
-    const col = await ctx.client.post(paths.collections(org), { body: { title: "Handbook" }, schema: ApiCollection });
+    const col = await ctx.client.post(collectionPaths.collections(org), { body: { title: "Handbook" }, schema: ApiCollection });
     const op = pendingCreate("Collection", "handbook", { title: "Handbook" });
     const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runStart: Date.now() - 60_000 });
     expect(p).toMatchObject({ action: "undecided", candidates: [{ id: col.id }] });
@@ -80,7 +86,7 @@ describe("recover's plan", () => {
 
   it("takes a site's section (no creation time) when the site itself was made after the run began, never in an older site", async () => {
     const spaceId = emu.seeded.spaceIds[0]!;
-    const sectionIn = (siteId: string) => ctx.client.post(paths.sections(org, siteId), { body: { spaceId, title: "Guides" }, schema: ApiSiteSection });
+    const sectionIn = (siteId: string) => ctx.client.post(siteSectionPaths.sections(org, siteId), { body: { spaceId, title: "Guides" }, schema: ApiSiteSection });
     const old = await site("Old");
     backdate(old.id, 10);
     const runStart = Date.now() - 1000;
@@ -111,7 +117,7 @@ describe("recover's plan", () => {
   it("writes the adopted object as the resource: pending entry's references, outputs the definition reads, the shim copied, secret outputs as secrets", async () => {
     const s = await site("Docs");
     const runStart = Date.now() - 1000;
-    const link = await ctx.client.post(paths.shareLinks(org, s.id), { body: { name: "Reviewers" }, schema: ApiShareLink });
+    const link = await ctx.client.post(shareLinkPaths.shareLinks(org, s.id), { body: { name: "Reviewers" }, schema: ApiShareLink });
     const op = pendingCreate("ShareLink", "link", { siteId: s.id, name: "Reviewers" }, { parent: "urn:stack", dependencies: [urn("Site", "site")], provider: "urn:provider::id" });
     const siteInState: StateResource = { urn: urn("Site", "site"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {} };
     const exported = checkpoint([op], [siteInState]);

@@ -11,8 +11,8 @@
  * time: in a site created after the run began). Other kinds without a creation time are never adopted
  * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
  */
-import { ApiSite } from "../client";
-import { paths } from "../framework/paths";
+import { ApiSite } from "../resources/site";
+import { paths as sitePaths } from "../resources/site";
 import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
 import { cleanOutputs, withDeclaredLive } from "../framework/state";
@@ -203,7 +203,7 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
 async function newSite(ctx: Ctx, inputs: Props, runStart: number | undefined): Promise<ApiSite | undefined> {
   const { organizationId: org, siteId } = inputs;
   if (runStart === undefined || typeof org !== "string" || typeof siteId !== "string") return undefined;
-  const site = await getOrUndefined(ctx.client.get(paths.site(org, siteId), { schema: ApiSite }));
+  const site = await getOrUndefined(ctx.client.get(sitePaths.site(org, siteId), { schema: ApiSite }));
   return site && createdSince(site.createdAt, runStart, 0) ? site : undefined;
 }
 

@@ -8,7 +8,8 @@
  * here deletes a site, a space or a collection: removing a grant only takes the principal's access away.
  */
 import { z } from "zod";
-import { ApiUser, p, Role } from "../client";
+import { p, Role } from "../client";
+import { ApiUser } from "./team";
 import { field, id } from "../framework/fields";
 import { getOrUndefined, listFresh } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";

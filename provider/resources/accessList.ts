@@ -226,6 +226,7 @@ function byId(list: unknown, who: Principal): unknown {
 
 export const definition = defineResource({
   kind: "AccessList",
+  import: { variableSuffix: "-access" },
   adoptable:
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has grants the list would remove or change, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed). Once the resource is in state the field is ignored.",
   noun: "access list",

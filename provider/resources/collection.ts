@@ -8,12 +8,12 @@
  * recognised as the one of this title, in this parent, that no resource of this deployment holds.
  */
 import { z } from "zod";
-import { ApiCollection, ApiSpace } from "../client";
+import { p, apiObject } from "../client";
+import { ApiSpace } from "./space";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { allowReplacementField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -52,6 +52,28 @@ const outputs = z.object({
 
 export type CollectionInputs = Inputs<typeof inputs>;
 export type CollectionOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiCollection = apiObject("collection", {
+  title: z.string(),
+  description: z.string().optional().nullable(),
+  organization: z.string().optional(),
+  parent: z.string().optional().nullable(),
+  defaultLevel: z.string().nullable().optional(),
+});
+export type ApiCollection = z.infer<typeof ApiCollection>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  collections: (org: string) => p`/orgs/${org}/collections`,
+  collection: (id: string) => p`/collections/${id}`,
+  collectionMove: (id: string) => p`/collections/${id}/move`,
+  collectionSpaces: (id: string) => p`/collections/${id}/spaces`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -119,6 +141,7 @@ async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<Hel
 
 export const definition = defineResource({
   kind: "Collection",
+  import: { variableSuffix: "-collection" },
   adoptable: true,
   noun: "collection",
   holds: "the spaces and collections in it, and their pages,",

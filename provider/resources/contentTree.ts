@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { ConflictError, Role } from "../client";
 import type { Inputs, Outputs, Resource } from "../framework/define";
-import { field, id } from "../framework/fields";
+import { field, id, type FieldRule } from "../framework/fields";
 import { changedBody } from "../framework/recipes";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx } from "../framework/resource";
@@ -19,7 +19,8 @@ import { declared } from "../framework/state";
 /** The spec's `DefaultLevel`: a member role or "inherit" (null, no access, is allowed beside them). */
 export const DEFAULT_LEVELS = [...Role.options, "inherit"] as const;
 
-export function defaultLevelField(noun: string, inheritsFrom: string) {
+/** `extra`: the rest of the field's rule, e.g. how a create sends it. */
+export function defaultLevelField(noun: string, inheritsFrom: string, extra: FieldRule = {}) {
   return z
     .enum(DEFAULT_LEVELS, { error: `must be one of ${DEFAULT_LEVELS.join(", ")}, or null for no access` })
     .nullable()
@@ -27,7 +28,7 @@ export function defaultLevelField(noun: string, inheritsFrom: string) {
     .describe(
       `Access every member of the organization has to the ${noun} without being invited: a role (\`admin\`, \`create\`, \`edit\`, \`review\`, \`comment\`, \`read\`), \`inherit\` (the level of ${inheritsFrom}), or \`null\` (no access: only the members and teams invited to it). When omitted a new ${noun} inherits (GitBook's default) and an adopted one keeps its level; removing it sets \`inherit\` again.`,
     )
-    .register(field, { nullIsValue: true, remove: { reset: "inherit" } });
+    .register(field, { nullIsValue: true, remove: { reset: "inherit" }, ...extra });
 }
 
 export function parentField(noun: string) {
@@ -36,7 +37,7 @@ export function parentField(noun: string) {
     .describe(
       `ID of the collection holding the ${noun} (e.g. a \`Collection\` resource's \`id\`). When omitted the ${noun} is created at the organization's top level. Changing it moves the ${noun} there in place, with everything in it; removing it moves the ${noun} to the top level.`,
     )
-    .register(field, { change: "custom", remove: "clear" });
+    .register(field, { change: "custom", remove: "clear", import: { ref: "Collection" } });
 }
 
 /** Where the API has one space or collection. */

@@ -22,12 +22,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { ApiOpenApiSpec, ConflictError } from "../client";
+import { ConflictError, p, apiObject } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, httpUrl, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -274,6 +273,32 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
   return spec;
 }
 
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiOpenApiSpec = apiObject("openapi-spec", {
+  slug: z.string(),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+  sourceURL: z.string().optional().nullable(),
+  /** pending, progress or complete; a failed processing is one with a lastProcessErrorCode. */
+  processingState: z.string(),
+  visibility: z.string().optional(),
+  lastVersion: z.string().optional().nullable(),
+  lastProcessedAt: z.string().optional().nullable(),
+  lastProcessErrorCode: z.string().optional().nullable(),
+  lastProcessedErrors: z.array(z.looseObject({ message: z.string().optional(), code: z.string().optional() })).optional().nullable(),
+});
+export type ApiOpenApiSpec = z.infer<typeof ApiOpenApiSpec>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  openApiSpecs: (org: string) => p`/orgs/${org}/openapi`,
+  openApiSpec: (org: string, slug: string) => p`/orgs/${org}/openapi/${slug}`,
+};
+
 // ---- CRUD ----------------------------------------------------------------------------------------
 
 function lookalikes(ctx: Ctx, given: OpenApiSpecInputs): Lookalikes<ApiOpenApiSpec> {
@@ -356,6 +381,7 @@ async function remove(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<
 
 export const definition = defineResource({
   kind: "OpenApiSpec",
+  import: { variableSuffix: "-spec" },
   adoptable: "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
   noun: "OpenAPI spec",
   summary: "An OpenAPI document GitBook turns into API reference pages.",

@@ -14,10 +14,9 @@
  * defaultTeam a team, so removing either leaves the current value in place.
  */
 import { z } from "zod";
-import { ApiSamlProvider, Role } from "../client";
+import { Role, p, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -46,7 +45,8 @@ const inputs = z.object({
     .optional()
     .describe(
       "ID of the team (e.g. a `Team` resource's `id`) new SSO users join. Removing it leaves the current team in place: GitBook's API cannot clear it, only change it.",
-    ),
+    )
+    .register(field, { import: { ref: "Team" } }),
   defaultRole: z
     .enum(Role.options, { error: `must be one of ${Role.options.join(", ")}, or null for guests` })
     .nullable()
@@ -68,6 +68,30 @@ const outputs = z.object({
 export type SamlRole = NonNullable<SamlProviderInputs["defaultRole"]>;
 export type SamlProviderInputs = Inputs<typeof inputs>;
 export type SamlProviderOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiSamlProvider = apiObject("saml-provider", {
+  label: z.string(),
+  ssoURL: z.string().optional().nullable(),
+  entityID: z.string().optional().nullable(),
+  certificate: z.string().optional().nullable(),
+  defaultTeam: z.looseObject({ id: z.string() }).optional().nullable(),
+  defaultRole: Role.optional().nullable(),
+  createdAt: z.string().optional(),
+  status: z.string().optional(),
+  service: z.looseObject({ acsURL: z.string().optional(), startURL: z.string().optional(), entityID: z.string().optional() }).optional(),
+});
+export type ApiSamlProvider = z.infer<typeof ApiSamlProvider>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  samlProviders: (org: string) => p`/orgs/${org}/saml`,
+  samlProvider: (org: string, id: string) => p`/orgs/${org}/saml/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -116,6 +140,7 @@ async function remove(ctx: Ctx, id: string, props: SamlProviderOutputs): Promise
 
 export const definition = defineResource({
   kind: "SamlProvider",
+  import: { variableSuffix: "-saml" },
   adoptable: true,
   noun: "SAML provider",
   summary: "Single sign-on for the organization through a SAML identity provider.",

@@ -8,10 +8,9 @@
  * concurrent reads (one listing serves every link of the site).
  */
 import { z } from "zod";
-import { ApiShareLink } from "../client";
+import { p, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { findListed } from "../framework/lists";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -24,7 +23,7 @@ const inputs = z.object({
   siteId: id()
     .describe("ID of the site the link opens. Changing it replaces the share link (a new secret URL).")
     // A share link belongs to one site for life. Names are not unique, so a replacement never collides.
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "Site" } }),
   name: text({ min: 1, max: 50 })
     .describe("Name of the share link, 1 to 50 characters, to tell links apart (e.g. the audience it was given to). Names need not be unique.")
     .register(field, { create: "post" }),
@@ -45,6 +44,24 @@ const outputs = z.object({
 
 export type ShareLinkInputs = Inputs<typeof inputs>;
 export type ShareLinkOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiShareLink = apiObject("share-link", {
+  createdAt: z.string(),
+  name: z.string().optional().nullable(),
+  active: z.boolean().optional(),
+});
+export type ApiShareLink = z.infer<typeof ApiShareLink>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  shareLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/share-links`,
+  shareLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/share-links/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -94,6 +111,7 @@ async function remove(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "ShareLink",
+  import: { variableSuffix: "-link" },
   adoptable: true,
   noun: "share link",
   summary: "A secret URL opening a site whose visibility is `share-link`.",

@@ -220,6 +220,22 @@ describe("lifecycle", () => {
     expect(r.state.outs.visibility).toBe("unlisted");
   });
 
+  it("manages defaultLevel: sent by the PATCH after the POST, null kept as a value, an app edit shown as drift, removing it sets inherit", async () => {
+    const patches = spyBodies("PATCH");
+    const s = await created({ defaultLevel: null });
+    expect(patches()).toEqual([{ defaultLevel: null }]);
+    expect(env.emu.store.sites.get(s.id)!.defaultLevel).toBeNull();
+    env.emu.store.sites.get(s.id)!.defaultLevel = "read";
+    const refreshed = await env.refresh("Site", s);
+    expect(refreshed!.inputs.defaultLevel).toBe("read");
+    const back = await env.up("Site", { ...base, defaultLevel: null }, refreshed!.state);
+    expect(back.step).toBe("update");
+    expect(env.emu.store.sites.get(s.id)!.defaultLevel).toBeNull();
+    const removed = await env.up("Site", base, back.state);
+    expect(removed.step).toBe("update");
+    expect(env.emu.store.sites.get(s.id)!.defaultLevel).toBe("inherit");
+  });
+
   it("replaces for a type change: a new site, the old one deleted", async () => {
     const s = await created();
     const r = await env.up("Site", { ...base, type: "premium" }, s);

@@ -15,19 +15,21 @@
  * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
-import { ApiPublishAnswer, ApiShareLink, ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
+import { ApiSiteStructure, type ApiStructureItem, p, apiObject } from "../client";
+import { ApiShareLink } from "./shareLink";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
-import { changedBody, finishCreate, refreshed } from "../framework/recipes";
+import { paths as shareLinkPaths } from "./shareLink";
+import { paths as siteStructurePaths } from "./siteStructure";
+import { changedBody, finishCreate, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import { getOrUndefined } from "../framework/lists";
-import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import { defaultLevelField } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -41,6 +43,7 @@ export const PROXY_PATTERN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
 
 const inputs = z.object({
   organizationId: organizationIdField,
+  title: text({ min: 2, max: 128 }).describe("Title of the site, 2 to 128 characters."),
   type: z
     .enum(SITE_TYPES, { error: `must be one of ${SITE_TYPES.join(", ")}` })
     .optional()
@@ -48,7 +51,6 @@ const inputs = z.object({
       "Site type (plan): one of `basic`, `premium`, `ultimate`, `sponsored`, `legacy-basic`, `legacy-premium`. Sent and managed only when declared: a site created without it gets GitBook's default (`ultimate`, or `sponsored` in a community organization), and an adopted site keeps its own. The output is always the site's actual type. Declaring a type other than the site's replaces the site (the API cannot change it in place); removing it changes nothing.",
     )
     .register(field, { change: "replace", live: true }),
-  title: text({ min: 2, max: 128 }).describe("Title of the site, 2 to 128 characters."),
   visibility: z
     .enum(SITE_VISIBILITIES, { error: `must be one of ${SITE_VISIBILITIES.join(", ")}` })
     .optional()
@@ -65,22 +67,25 @@ const inputs = z.object({
     .register(field, { change: "custom", live: true }),
   basename: text({ min: 1, max: 100 })
     .optional()
-    .describe("Path segment the site is published under on the organization's hostname, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current value."),
+    .describe("Path segment the site is published under on the organization's hostname, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current value.")
+    .register(field, { create: "patch" }),
   agentsContext: z
     .enum(["excluded", "included"], { error: "must be excluded or included" })
     .optional()
     .describe(
       "Whether GitBook's AI agent may use this site as context: `included` or `excluded`. Removing it leaves the current value. Not part of GitBook's published API spec: it is sent as declared, but GitBook may ignore it, and drift is shown only when GitBook reports the field.",
-    ),
+    )
+    .register(field, { create: "patch" }),
   proxy: text({ max: 512, pattern: PROXY_PATTERN, patternHint: "host/path, e.g. example.com/docs" })
     .optional()
     .describe("Serve the site under a subdirectory of your own domain, written `host/path` (e.g. `example.com/docs`), at most 512 characters. Removing it removes the proxy.")
-    .register(field, { remove: "clear" }),
+    .register(field, { remove: "clear", create: "patch" }),
   adaptiveContent: z
     .object({ enabled: z.boolean().describe("Show or hide content per visitor from their claims.") })
     .optional()
     .describe("Adaptive content settings. Removing it disables adaptive content.")
-    .register(field, { remove: { reset: { enabled: false } } }),
+    .register(field, { remove: { reset: { enabled: false } }, create: "patch" }),
+  defaultLevel: defaultLevelField("site", "the organization", { create: "patch" }),
   forceDestroy: forceDestroyField(
     "site",
     "everything in its structure (its sections with their site spaces, its section groups and external links) and its share links; the spaces the site showed stay",
@@ -117,6 +122,44 @@ const outputs = z.object({
 
 export type SiteInputs = Inputs<typeof inputs>;
 export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiSite = apiObject("site", {
+  type: z.string(),
+  title: z.string(),
+  visibility: z.string(),
+  published: z.boolean(),
+  siteSpaces: z.number().optional(),
+  createdAt: z.string(),
+  hostname: z.string().optional().nullable(),
+  basename: z.string().optional().nullable(),
+  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
+  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
+  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+  /** A role, "inherit", or null (no access by default). */
+  defaultLevel: z.string().nullable().optional(),
+  /** Not in GitBook's published spec. */
+  agentsContext: z.string().optional(),
+});
+export type ApiSite = z.infer<typeof ApiSite>;
+
+/** publishSite's other answer: the organization's plan needs an upgrade, paid through this Stripe checkout, before the site can go live. */
+export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), sessionId: z.string() });
+
+export const ApiPublishAnswer = z.union([ApiSite, ApiPublishCheckout]);
+export type ApiPublishAnswer = z.infer<typeof ApiPublishAnswer>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  sites: (org: string) => p`/orgs/${org}/sites`,
+  site: (org: string, site: string) => p`/orgs/${org}/sites/${site}`,
+  sitePublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/publish`,
+  siteUnpublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/unpublish`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -165,12 +208,11 @@ async function create(ctx: Ctx, given: SiteInputs): Promise<{ id: string; outs: 
     // Only what the program declares: GitBook picks the type and visibility of a site created without them.
     send: () => ctx.client.post(paths.sites(org), { body: declared({ type: given.type, title: given.title, visibility: given.visibility }), schema: ApiSite }),
   });
-  // POST accepts only type, title and visibility; the rest needs a PATCH, and publishing a call of its own.
-  return finishCreate(definition, given, site, async (created, advance) => {
-    const rest = patchBody(["basename", "agentsContext", "proxy", "adaptiveContent"], given, { patchable: definition.patch.patchable });
-    if (Object.keys(rest).length > 0) advance(await ctx.client.patch(paths.site(org, created.id), { body: rest, schema: ApiSite }));
-    if (given.published !== undefined && given.published !== created.published) advance(await setPublished(ctx, org, created.id, given.published));
-  });
+  // POST accepts only type, title and visibility: the fields declared `create: "patch"` need a PATCH,
+  // and publishing a call of its own.
+  const patch = (id: string, body: Props) => ctx.client.patch(paths.site(org, id), { body, schema: ApiSite });
+  const publish = async (latest: ApiSite) => (given.published !== undefined && given.published !== latest.published ? setPublished(ctx, org, latest.id, given.published) : undefined);
+  return finishCreate(definition, given, site, patchAfterCreate(definition, given, patch, publish));
 }
 
 async function read(ctx: Ctx, id: string, props: SiteOutputs): Promise<SiteOutputs | undefined> {
@@ -227,8 +269,8 @@ function structureItems(items: readonly (ApiStructureItem | { object: string; id
 async function heldBySite(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
   const org = (props as SiteOutputs).organizationId;
   const [structure, links] = await Promise.all([
-    getOrUndefined(ctx.client.get(paths.structure(org, id), { schema: ApiSiteStructure })),
-    listFresh(ctx, paths.shareLinks(org, id), ApiShareLink),
+    getOrUndefined(ctx.client.get(siteStructurePaths.structure(org, id), { schema: ApiSiteStructure })),
+    listFresh(ctx, shareLinkPaths.shareLinks(org, id), ApiShareLink),
   ]);
   return [
     ...structureItems(structure?.structure ?? []),
@@ -256,6 +298,8 @@ export const definition = defineResource({
     ...(site.agentsContext !== undefined && { agentsContext: site.agentsContext }),
     proxy: proxyInput(site.proxy),
     adaptiveContent: site.adaptiveContent ? { enabled: site.adaptiveContent.enabled } : undefined,
+    // Compared only when the API reports it (the spec requires it; an older answer may lack it).
+    ...(site.defaultLevel !== undefined && { defaultLevel: site.defaultLevel }),
   }),
   // `props` are the inputs as declared (see refreshed), so `published` there means this resource owns it.
   computed: (site, props) => ({

@@ -16,12 +16,11 @@
  *   (conditions.ts) is exported for programs that declare resources one by one.
  */
 import { z } from "zod";
-import { ApiSiteAdaptiveSchema } from "../client";
+import { p } from "../client";
 import { isUnknown } from "../framework/check";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
@@ -123,7 +122,7 @@ const inputs = z.object({
   organizationId: organizationIdField,
   siteId: id()
     .describe("ID of the site whose visitor schema this is. A site has one schema: changing it replaces the resource (the new site gets the schema, the old one GitBook's default back).")
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "Site" } }),
   jsonSchema: adaptiveJsonSchema.describe(
     'The visitor schema, as GitBook\'s API and docs write it: `{ type: "object", properties: {…}, additionalProperties: false }`, each claim a `boolean`, `number`, `string` (with an optional `enum`), `array` of those or `object` of claims, with a `description`; unsigned claims go under `properties.unsigned` (described exactly "Unsigned claims of the site visitor."). Checked at preview against GitBook\'s spec, naming the path of a mistake. Replaced whole when it changes; refresh shows a schema edited in the app as drift.',
   ),
@@ -136,6 +135,24 @@ const outputs = z.object({
 
 export type SiteAdaptiveSchemaInputs = Inputs<typeof inputs>;
 export type SiteAdaptiveSchemaOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+/** A site's visitor schema; `jsonSchema` is kept as GitBook returns it (the resource compares it whole). */
+export const ApiSiteAdaptiveSchema = z.looseObject({
+  object: z.literal("site-adaptive-schema"),
+  jsonSchema: z.record(z.string(), z.unknown()),
+  updatedAt: z.string(),
+});
+export type ApiSiteAdaptiveSchema = z.infer<typeof ApiSiteAdaptiveSchema>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  adaptiveSchema: (org: string, site: string) => p`/orgs/${org}/sites/${site}/adaptive-schema`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

@@ -19,10 +19,9 @@
  */
 import equal from "fast-deep-equal";
 import { z } from "zod";
-import { ApiSiteCustomization } from "../client";
+import { ApiSiteCustomization, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
@@ -30,6 +29,11 @@ import { declaredSettings, mergeDeclared, settingsGroup } from "../framework/set
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
 import { customizationView, siteSettings } from "./customization";
+
+/** Where GitBook answers for this kind. */
+export const paths = {
+  siteCustomization: (org: string, site: string) => p`/orgs/${org}/sites/${site}/customization`,
+};
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -90,6 +94,7 @@ async function update(ctx: Ctx, _id: string, _olds: SiteCustomizationOutputs, ne
 
 export const definition = defineResource({
   kind: "SiteCustomization",
+  import: { variableSuffix: "-branding" },
   noun: "site customization",
   summary:
     "A site's branding: theme, colours, logo, favicon, header and footer links, fonts, announcement, feedback, AI and the rest of GitBook's site customization, as far as the program declares it. " +

@@ -13,10 +13,10 @@
  */
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
+import { ApiSiteExternalLink, ApiSiteStructure, GitbookError, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as siteStructurePaths } from "./siteStructure";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import type { Ctx, Props } from "../framework/resource";
@@ -27,7 +27,7 @@ import { readStructure } from "./siteStructure";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site whose navigation shows the link. Changing it replaces the link.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site whose navigation shows the link. Changing it replaces the link.").register(field, { change: "replace", import: { ref: "Site" } }),
   title: text({ min: 2, max: 128 }).describe("Title of the link in the navigation, 2 to 128 characters.").register(field, { create: "post" }),
   url: httpUrl(2048).describe("Where the link leads: an absolute http(s) URL, at most 2048 characters.").register(field, { create: "post" }),
   description: text({ max: 256 })
@@ -44,7 +44,7 @@ const inputs = z.object({
       "ID of the section group holding the link: pass the SiteSectionGroup's `id` output. Absent: the site's top level. Changing it moves the link in place (last in its new container, until a SiteStructureOrder places it); removing it moves the link back to the top level.",
     )
     // null for the top level.
-    .register(field, { wire: "parent", remove: "clear", create: "post" }),
+    .register(field, { wire: "parent", remove: "clear", create: "post", import: { ref: "SiteSectionGroup" } }),
   draft: draftField("link"),
   condition: text({ min: 1, max: 1024 })
     .optional()
@@ -56,6 +56,12 @@ const outputs = z.object({});
 
 export type SiteExternalLinkInputs = Inputs<typeof inputs>;
 export type SiteExternalLinkOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  externalLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/external-links`,
+  externalLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/external-links/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -120,7 +126,7 @@ export const sectionWait = { ms: 60_000 };
  */
 async function untilMadeOfSections(ctx: Ctx, org: string, site: string, refused: GitbookError): Promise<void> {
   for (let waited = 0, step = 250; ; waited += step, step = Math.min(step * 2, 4000)) {
-    const structure = await ctx.client.get(paths.structure(org, site), { schema: ApiSiteStructure });
+    const structure = await ctx.client.get(siteStructurePaths.structure(org, site), { schema: ApiSiteStructure });
     if (structure.type === "sections") return;
     if (waited >= sectionWait.ms) break;
     await sleep(step);

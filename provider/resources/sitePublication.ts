@@ -11,10 +11,10 @@
  * `published` in one place only: here or on the Site.
  */
 import { z } from "zod";
-import { ApiSite } from "../client";
+import { ApiSite } from "./site";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as sitePaths } from "./site";
 import { refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
@@ -25,7 +25,7 @@ import { setPublished } from "./site";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site: the Site's `id` output. Changing it manages the other site instead (the first is left as it is).").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site: the Site's `id` output. Changing it manages the other site instead (the first is left as it is).").register(field, { change: "replace", import: { ref: "Site" } }),
   published: z
     .boolean({ error: "must be a boolean" })
     .describe(
@@ -46,7 +46,7 @@ export type SitePublicationOutputs = Outputs<typeof inputs, typeof outputs>;
 
 async function converge(ctx: Ctx, given: SitePublicationInputs): Promise<SitePublicationOutputs> {
   const { organizationId: org, siteId: site } = given;
-  const now = await getOrUndefined(ctx.client.get(paths.site(org, site), { schema: ApiSite }));
+  const now = await getOrUndefined(ctx.client.get(sitePaths.site(org, site), { schema: ApiSite }));
   if (!now) throw new Error(`SitePublication: siteId: no site ${site} in organization ${org}; it was deleted, or the ID is wrong (pass the Site's id output).`);
   const after = now.published === given.published ? now : await setPublished(ctx, org, site, given.published);
   return definition.outputsOf(declared(given), after);
@@ -57,7 +57,7 @@ async function create(ctx: Ctx, given: SitePublicationInputs): Promise<{ id: str
 }
 
 async function read(ctx: Ctx, _id: string, props: SitePublicationOutputs): Promise<SitePublicationOutputs | undefined> {
-  const site = await getOrUndefined(ctx.client.get(paths.site(props.organizationId, props.siteId), { schema: ApiSite }));
+  const site = await getOrUndefined(ctx.client.get(sitePaths.site(props.organizationId, props.siteId), { schema: ApiSite }));
   return site && refreshed(definition, props, site);
 }
 

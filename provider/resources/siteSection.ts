@@ -10,12 +10,13 @@
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSite, ApiSiteSection } from "../client";
+import { ApiSiteSection, p } from "../client";
+import { ApiSite } from "./site";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as sitePaths } from "./site";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -29,13 +30,13 @@ import { forgetSection, learnSection } from "./siteContents";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site the section belongs to. Changing it replaces the section.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site the section belongs to. Changing it replaces the section.").register(field, { change: "replace", import: { ref: "Site" } }),
   spaceId: id()
     .describe(
       "ID of the space the section is created with: it becomes the section's first (default) site space, managed by this resource and exposed as `siteSpaceId`. Do not declare a SiteSpace for this same space in this section. Changing it replaces the section.",
     )
     // The section's first site space cannot be swapped for another space through the section.
-    .register(field, { change: "replace", create: "post" }),
+    .register(field, { change: "replace", create: "post", import: { ref: "Space" } }),
   title: text({ min: 2, max: 128 })
     .optional()
     .describe(
@@ -66,7 +67,7 @@ const inputs = z.object({
       "ID of the section group holding the section: pass the SiteSectionGroup's `id` output. A section's group has one source: a section with `groupId` must not be listed in a SiteSectionGroup's `sections` (the preview fails naming both). Refresh shows the section moved in the app, and the next `up` moves it back. Absent: the section is created at the top level, and this resource leaves its place to a SiteSectionGroup's `sections` or a SiteStructureOrder listing it (refresh shows a move there), or to the app when neither does. Changing it moves the section in place (last in its new container, until a SiteStructureOrder places it); removing it moves the section back to the top level.",
     )
     // null for the top level.
-    .register(field, { wire: "siteSectionGroupId", remove: "clear", create: "post" }),
+    .register(field, { wire: "siteSectionGroupId", remove: "clear", create: "post", import: { ref: "SiteSectionGroup" } }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -74,7 +75,7 @@ const inputs = z.object({
       "When true, this section is the site's default (the one shown at the site's root). False or absent leaves the choice alone: a site always has a default section, so setting it back to false does not move it.",
     )
     // Set on the site, not the section.
-    .register(field, { change: "custom" }),
+    .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
 });
 
@@ -88,6 +89,12 @@ const outputs = z.object({
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
 export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  sections: (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`,
+  section: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -124,7 +131,7 @@ function live(section: ApiSiteSection, props: Props): Props {
 }
 
 async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Promise<void> {
-  await ctx.client.patch(paths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
+  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
 }
 
 function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSection> {

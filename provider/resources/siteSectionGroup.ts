@@ -15,11 +15,11 @@
  * order of what a group holds is a SiteStructureOrder's.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
+import { ApiSiteSection, ApiSiteSectionGroup, p } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as siteSectionPaths } from "./siteSection";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -32,7 +32,7 @@ import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./sit
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site whose navigation holds the group. Changing it replaces the group.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site whose navigation holds the group. Changing it replaces the group.").register(field, { change: "replace", import: { ref: "Site" } }),
   title: text({ min: 1, max: 100 }).describe("Title of the group in the navigation, 1 to 100 characters.").register(field, { create: "post" }),
   icon: text({ max: 50 })
     .optional()
@@ -61,6 +61,12 @@ const outputs = z.object({});
 
 export type SiteSectionGroupInputs = Inputs<typeof inputs>;
 export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  sectionGroups: (org: string, site: string) => p`/orgs/${org}/sites/${site}/section-groups`,
+  sectionGroup: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/section-groups/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -129,7 +135,7 @@ async function converge(ctx: Ctx, org: string, site: string, id: string, wanted:
     const joining = wanted.filter((s) => !before.held.includes(s));
     const leaving = before.held.filter((s) => !wanted.includes(s));
     for (const [section, group] of [...joining.map((s) => [s, id] as const), ...leaving.map((s) => [s, null] as const)]) {
-      await ctx.client.patch(paths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
+      await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
     }
     // Each section that joins comes last in the group.
     return { ...before, held: [...before.held.filter((s) => wanted.includes(s)), ...joining] };

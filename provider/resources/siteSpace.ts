@@ -17,10 +17,10 @@
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace } from "../client";
+import { ApiSiteSection, ApiSiteSpace, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { paths as siteSectionPaths } from "./siteSection";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -33,13 +33,15 @@ import { forgetSection, knownContents } from "./siteContents";
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site to publish the space in. Changing it replaces the site space.").register(field, { change: "replace" }),
-  spaceId: id().describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay)."),
+  siteId: id().describe("ID of the site to publish the space in. Changing it replaces the site space.").register(field, { change: "replace", import: { ref: "Site" } }),
   sectionId: id()
     .describe(
       "ID of the section to add the space to: pass the SiteSection's `id` output (e.g. `guides.id`), so that replacing or removing the section replaces or removes this site space with it (with a fixed ID, deleting that section fails while this site space is in it, as GitBook would delete it too). Required: without it GitBook would put the space in the site's default section (or, in a site without sections, in a new section it names after the site), which deletes it when that section goes, without Pulumi knowing. The space a SiteSection was created with already has its site space there: manage that one through the SiteSection. Changing it replaces the site space.",
     )
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "SiteSection" } }),
+  spaceId: id()
+    .describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay).")
+    .register(field, { import: { ref: "Space" } }),
   path: text({ min: 1, max: 100 })
     .optional()
     .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path.")
@@ -56,7 +58,7 @@ const inputs = z.object({
       "When true, this site space is the default of its section. False or absent leaves the choice alone: a section always has a default, so setting it back to false does not move it.",
     )
     // Set on the section, not the site space.
-    .register(field, { change: "custom" }),
+    .register(field, { change: "custom", import: { omit: false } }),
 });
 
 const outputs = z.object({
@@ -67,6 +69,12 @@ const outputs = z.object({
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
 export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  siteSpaces: (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`,
+  siteSpace: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -93,14 +101,14 @@ function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpa
  * the site-space listing, since reading it as empty would make a lost create look absent.
  */
 async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<ApiSiteSpace[]> {
-  const listed = (await ctx.client.listAll(paths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
+  const listed = (await ctx.client.listAll(siteSectionPaths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
   if (listed?.siteSpaces) return listed.siteSpaces.filter((ss) => (ss.section ?? section) === section);
   return (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.section === section);
 }
 
 /** The section's default site space is set on the section. */
 async function makeDefault(ctx: Ctx, org: string, site: string, section: string, ss: ApiSiteSpace): Promise<void> {
-  await ctx.client.patch(paths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
+  await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { defaultSiteSpace: ss.id }, schema: ApiSiteSection });
 }
 
 /** Site spaces showing this space in this section: before the POST, none may; after a lost answer, one that does is the POST's. */

@@ -19,10 +19,9 @@
  */
 import equal from "fast-deep-equal";
 import { z } from "zod";
-import { ApiSiteCustomization } from "../client";
+import { ApiSiteCustomization, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { goneFromState, refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
@@ -30,6 +29,11 @@ import { declaredPart, declaredSettings, overridesPatch, settingsGroup } from ".
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
 import { customizationView, siteSpaceSettings } from "./customization";
+
+/** Where GitBook answers for this kind. */
+export const paths = {
+  siteSpaceCustomization: (org: string, site: string, siteSpace: string) => p`/orgs/${org}/sites/${site}/site-spaces/${siteSpace}/customization`,
+};
 
 // ---- Schema --------------------------------------------------------------------------------------
 

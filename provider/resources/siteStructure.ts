@@ -12,8 +12,10 @@
  * spaces). Sorting (PATCH @SITE/structure/sort) moves one item before or after a sibling of the same
  * container; `movesFor` says which moves put a container in a declared order with the fewest requests.
  */
-import { ApiSiteSection, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient } from "../client";
-import { paths } from "../framework/paths";
+import { ApiSiteSection, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient, p } from "../client";
+import { paths as siteExternalLinkPaths } from "./siteExternalLink";
+import { paths as siteSectionPaths } from "./siteSection";
+import { paths as siteSectionGroupPaths } from "./siteSectionGroup";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
 
@@ -42,6 +44,12 @@ export interface SiteTree {
 }
 
 /** The site's structure, shared between concurrent reads; undefined when the site is gone. */
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  structure: (org: string, site: string) => p`/orgs/${org}/sites/${site}/structure`,
+  structureSort: (org: string, site: string) => p`/orgs/${org}/sites/${site}/structure/sort`,
+};
+
 export async function readStructure(ctx: Ctx, org: string, site: string): Promise<SiteTree | undefined> {
   const structure = await getOrUndefined(ctx.client.getShared(paths.structure(org, site), ApiSiteStructure));
   return structure && treeOf(structure);
@@ -142,9 +150,9 @@ export function longestIncreasing(xs: readonly number[]): Set<number> {
  */
 export async function sendMoveInto(ctx: Ctx, org: string, site: string, item: Located, container: ContainerKey): Promise<void> {
   const group = container === TOP_LEVEL ? null : container.slice("group:".length);
-  if (item.type === "site-section") await ctx.client.patch(paths.section(org, site, item.id), { body: { siteSectionGroupId: group } });
-  else if (item.type === "site-external-link") await ctx.client.patch(paths.externalLink(org, site, item.id), { body: { parent: group } });
-  else if (item.type === "site-section-group") await ctx.client.patch(paths.sectionGroup(org, site, item.id), { body: { parentSectionGroupId: group } });
+  if (item.type === "site-section") await ctx.client.patch(siteSectionPaths.section(org, site, item.id), { body: { siteSectionGroupId: group } });
+  else if (item.type === "site-external-link") await ctx.client.patch(siteExternalLinkPaths.externalLink(org, site, item.id), { body: { parent: group } });
+  else if (item.type === "site-section-group") await ctx.client.patch(siteSectionGroupPaths.sectionGroup(org, site, item.id), { body: { parentSectionGroupId: group } });
   else throw new Error(`cannot move ${item.type} ${item.id} into ${describeContainer(container)}`);
 }
 

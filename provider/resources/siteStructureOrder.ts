@@ -89,7 +89,7 @@ function listed(v: { items?: string[]; groups?: z.output<typeof groupOrder>[]; s
 const inputs = z
   .object({
     organizationId: organizationIdField,
-    siteId: id().describe("ID of the site whose navigation is ordered. Changing it orders the other site instead (a replacement, which moves nothing back).").register(field, { change: "replace" }),
+    siteId: id().describe("ID of the site whose navigation is ordered. Changing it orders the other site instead (a replacement, which moves nothing back).").register(field, { change: "replace", import: { ref: "Site" } }),
     items: z
       .array(id())
       .optional()

@@ -124,6 +124,7 @@ async function update(ctx: Ctx, _id: string, olds: SiteVisitorAuthOutputs, news:
 
 export const definition = defineResource({
   kind: "SiteVisitorAuth",
+  import: { variableSuffix: "-visitor-auth" },
   noun: "visitor authentication",
   summary:
     "A site's visitor authentication: its backend, fallback and logout URLs, and the private key visitors' JWTs are signed with (a secret output), regenerated when the `regenerate` trigger changes. Every site has these settings: creating the resource sends only the declared settings that differ, and deleting it leaves them as they are.",

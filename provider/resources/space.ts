@@ -9,12 +9,13 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { ApiSite, ApiSiteSpace, ApiSpace } from "../client";
+import { p, apiObject, apiUrls, ApiSiteSpace } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
+import { ApiSite, paths as sitePaths } from "./site";
+import { paths as siteSpacePaths } from "./siteSpace";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined, listFresh } from "../framework/lists";
@@ -106,6 +107,36 @@ const outputs = z.object({
 export type SpaceInputs = Inputs<typeof inputs>;
 export type SpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const ApiSpace = apiObject("space", {
+  title: z.string(),
+  /** "" (or absent) when the space shows no emoji. */
+  emoji: z.string().optional().nullable(),
+  visibility: z.string().optional(),
+  createdAt: z.string(),
+  /** Set on a space in the trash. */
+  deletedAt: z.string().optional().nullable(),
+  editMode: z.string().optional(),
+  organization: z.string().optional(),
+  parent: z.string().optional().nullable(),
+  language: z.string().optional().nullable(),
+  /** A role, "inherit", or null (no access by default). */
+  defaultLevel: z.string().nullable().optional(),
+  urls: apiUrls.extend({ icon: z.string().optional() }).optional(),
+});
+export type ApiSpace = z.infer<typeof ApiSpace>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  spaces: (org: string) => p`/orgs/${org}/spaces`,
+  space: (id: string) => p`/spaces/${id}`,
+  spaceMove: (id: string) => p`/spaces/${id}/move`,
+};
+
 // ---- CRUD ----------------------------------------------------------------------------------------
 
 const at = (id: string): TreePaths<ApiSpace> => ({ object: paths.space(id), move: paths.spaceMove(id), schema: ApiSpace });
@@ -171,10 +202,10 @@ async function update(ctx: Ctx, id: string, olds: SpaceOutputs, news: SpaceInput
  */
 async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
   const org = (props as SpaceOutputs).organizationId;
-  const sites = (await listFresh(ctx, paths.sites(org), ApiSite, { space: id })) ?? [];
+  const sites = (await listFresh(ctx, sitePaths.sites(org), ApiSite, { space: id })) ?? [];
   const held: HeldObject[] = [];
   for (const site of sites) {
-    const shown = (await listFresh(ctx, paths.siteSpaces(org, site.id), ApiSiteSpace)) ?? [];
+    const shown = (await listFresh(ctx, siteSpacePaths.siteSpaces(org, site.id), ApiSiteSpace)) ?? [];
     for (const ss of shown) if (ss.space.id === id) held.push({ kind: "SiteSpace", title: `${site.title} / ${ss.title ?? ss.path}`, id: ss.id });
   }
   return held;
@@ -188,6 +219,7 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
 
 export const definition = defineResource({
   kind: "Space",
+  import: { variableSuffix: "-space" },
   adoptable: true,
   noun: "space",
   summary:

@@ -13,10 +13,9 @@
  * of create or update (one listing of the members, made only when the list mixes e-mails and IDs).
  */
 import { z } from "zod";
-import { ApiMember, ApiTeam, ApiTeamMember } from "../client";
+import { p, Role, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, organizationIdField, text } from "../framework/fields";
-import { paths } from "../framework/paths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -89,6 +88,39 @@ export type TeamMember = z.output<typeof memberSchema>;
 export type TeamRole = NonNullable<TeamMember["role"]>;
 export type TeamInputs = Inputs<typeof inputs>;
 export type TeamOutputs = Outputs<typeof inputs, typeof outputs>;
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
+// or mistyped field the kind uses fails with its name (ContractError).
+
+export const TeamRole = z.enum(["owner", "member"]);
+
+export const ApiUser = z.looseObject({ id: z.string(), displayName: z.string().optional(), email: z.string().optional() });
+
+export const ApiMember = z.looseObject({ id: z.string(), role: Role.nullable().optional(), user: ApiUser });
+export type ApiMember = z.infer<typeof ApiMember>;
+
+export const ApiTeam = apiObject("team", {
+  title: z.string().optional(),
+  members: z.number().optional(),
+  createdAt: z.string().optional(),
+});
+export type ApiTeam = z.infer<typeof ApiTeam>;
+
+export const ApiTeamMember = z.looseObject({
+  organization: ApiMember,
+  team: z.looseObject({ role: TeamRole }),
+});
+export type ApiTeamMember = z.infer<typeof ApiTeamMember>;
+
+/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
+export const paths = {
+  teams: (org: string) => p`/orgs/${org}/teams`,
+  team: (org: string, id: string) => p`/orgs/${org}/teams/${id}`,
+  teamMembers: (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`,
+  members: (org: string) => p`/orgs/${org}/members`,
+};
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -275,6 +307,7 @@ async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
 
 export const definition = defineResource({
   kind: "Team",
+  import: { variableSuffix: "-team" },
   adoptable: true,
   noun: "team",
   summary: "A team of organization members, optionally with authoritative membership.",

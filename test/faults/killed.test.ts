@@ -10,8 +10,11 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { ApiCollection, ApiTeam, GitbookClient } from "../../provider/client";
-import { paths } from "../../provider/framework/paths";
+import { GitbookClient } from "../../provider/client";
+import { ApiCollection } from "../../provider/resources/collection";
+import { ApiTeam } from "../../provider/resources/team";
+import { paths as collectionPaths } from "../../provider/resources/collection";
+import { paths as teamPaths } from "../../provider/resources/team";
 import { describeDeployments, ROOT, PROGRAM, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 import { expectExactlyDeclared, topology } from "./topology";
 
@@ -36,8 +39,8 @@ async function appMade(dep: Deployment): Promise<Set<string>> {
   const client = new GitbookClient({ token: dep.emu.token, apiUrl: dep.emu.url });
   const org = dep.emu.seeded.organizationId;
   try {
-    const col = await client.post(paths.collections(org), { body: { title: "Fault Guides" }, schema: ApiCollection });
-    const team = await client.put(paths.teams(org), { body: { title: "Docs Team" }, schema: ApiTeam, idempotent: false });
+    const col = await client.post(collectionPaths.collections(org), { body: { title: "Fault Guides" }, schema: ApiCollection });
+    const team = await client.put(teamPaths.teams(org), { body: { title: "Docs Team" }, schema: ApiTeam, idempotent: false });
     dep.emu.store.teams.get(team.id)!.createdAt = new Date(Date.now() - 10 * 60_000).toISOString();
     return new Set([col.id, team.id]);
   } finally {

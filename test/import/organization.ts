@@ -23,21 +23,14 @@
  *
  * 8 sections, 12 site spaces, 6 spaces and 2 collections in all.
  */
-import {
-  ApiCollection,
-  ApiOpenApiSpec,
-  ApiSamlProvider,
-  ApiShareLink,
-  ApiSite,
-  ApiSiteExternalLink,
-  ApiSiteSection,
-  ApiSiteSectionGroup,
-  ApiSiteSpace,
-  ApiSpace,
-  ApiTeam,
-  GitbookClient,
-  p,
-} from "../../provider/client";
+import { ApiSiteExternalLink, ApiSiteSection, ApiSiteSectionGroup, ApiSiteSpace, GitbookClient, p } from "../../provider/client";
+import { ApiCollection } from "../../provider/resources/collection";
+import { ApiOpenApiSpec } from "../../provider/resources/openApiSpec";
+import { ApiSamlProvider } from "../../provider/resources/samlProvider";
+import { ApiShareLink } from "../../provider/resources/shareLink";
+import { ApiSite } from "../../provider/resources/site";
+import { ApiSpace } from "../../provider/resources/space";
+import { ApiTeam } from "../../provider/resources/team";
 import { UNSIGNED_DESCRIPTION } from "../../provider/resources/siteAdaptiveSchema";
 import type { Emulator } from "../../emulator";
 

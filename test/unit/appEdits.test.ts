@@ -79,7 +79,7 @@ const UNDERIVED: Record<string, string[]> = {};
 /** Settings the subject declares here on top of its lifecycle program's, so that every field is edited. */
 const CONDITION = "visitor.claims.staff == true";
 const FULL: Record<string, Record<string, unknown>> = {
-  Site: { visibility: "unlisted", published: false, basename: "docs", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true } },
+  Site: { visibility: "unlisted", published: false, basename: "docs", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
   SiteSection: { icon: "book", path: "guides", condition: CONDITION, description: "Start here", draft: false, default: true },
   SiteSpace: { condition: CONDITION, default: true },
   SiteSectionGroup: { icon: "layers", draft: false },
