@@ -83,6 +83,23 @@ export const ApiShareLink = z.looseObject({
 });
 export type ApiShareLink = z.infer<typeof ApiShareLink>;
 
+export const ApiSiteRedirect = z.looseObject({
+  object: z.literal("site-redirect"),
+  id: z.string(),
+  source: z.string(),
+  draft: z.boolean(),
+  captureWildcard: z.boolean(),
+  permanent: z.boolean(),
+  destination: z.looseObject({ kind: z.string() }),
+  createdAt: z.string(),
+});
+export type ApiSiteRedirect = z.infer<typeof ApiSiteRedirect>;
+
+/** The answer of the bulk PUT: one result per rule sent, in order. */
+export const ApiSiteRedirectResults = z.looseObject({
+  results: z.array(z.looseObject({ status: z.string(), source: z.string(), draft: z.boolean().optional(), id: z.string().optional(), error: z.string().optional() })),
+});
+
 export const ApiTeam = z.looseObject({
   object: z.literal("team"),
   id: z.string(),

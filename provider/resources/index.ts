@@ -10,6 +10,8 @@ import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
 import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
 import { definition as siteExternalLink } from "./siteExternalLink";
+import { definition as siteRedirect } from "./siteRedirect";
+import { definition as siteRedirects } from "./siteRedirects";
 import { definition as siteSection } from "./siteSection";
 import { definition as siteSectionGroup } from "./siteSectionGroup";
 import { definition as sitePublication } from "./sitePublication";
@@ -27,6 +29,8 @@ export const resources: readonly Resource[] = [
   siteStructureOrder,
   siteAdaptiveSchema,
   sitePublication,
+  siteRedirect,
+  siteRedirects,
   shareLink,
   space,
   collection,
