@@ -61,7 +61,7 @@ const destinationSchema = z
   )
   .superRefine((d, ctx) => {
     const kinds = (["path", "url", "siteSectionId", "siteSpaceId"] as const).filter((k) => d[k] !== undefined);
-    if (kinds.length !== 1) {
+    if (kinds.length > 1 || (kinds.length === 0 && d.pageId === undefined)) {
       ctx.addIssue({ code: "custom", message: `must name exactly one destination: path, url, siteSectionId or siteSpaceId (got ${kinds.length === 0 ? "none" : kinds.join(" and ")})` });
     }
     if (d.pageId !== undefined && d.siteSpaceId === undefined) ctx.addIssue({ code: "custom", path: ["pageId"], message: "needs siteSpaceId, the site space holding the page" });
@@ -226,7 +226,7 @@ export function ruleProblems(all: readonly Placed[]): { on: Placed; field: "sour
     out.push({
       on: r,
       field: "destination",
-      message: `leads to ${to.rule.source}, which ${to.at} redirects again (a chain: ${r.rule.source} → ${to.rule.source} → …): point ${r.at} at the final destination directly, so visitors take one redirect`,
+      message: `leads to ${r.rule.destination.path}, which ${to.at} redirects again (a chain: ${r.rule.source} → ${to.rule.source} → …): point ${r.at} at the final destination directly, so visitors take one redirect`,
     });
   }
   return out;
@@ -293,7 +293,11 @@ export function redirectDeclares(kind: "SiteRedirect" | "SiteRedirects") {
     if (!rule) return;
     const placed: Placed = { rule, at: me };
     const problem = ruleProblems([...site.rules, placed]).find((p) => p.on === placed || p.message.includes(me));
-    if (problem) throw new pulumi.RunError(`${me}: ${problem.field}: ${problem.on === placed ? "" : `${problem.on.at} `}${problem.message}`);
+    if (problem) {
+      // Reported on an earlier rule, the problem is this one's source when an earlier rule leads to it (a chain).
+      const mine = problem.on === placed ? problem.field : problem.message.startsWith("leads to") ? "source" : "destination";
+      throw new pulumi.RunError(`${me}: ${mine}: ${problem.on === placed ? "" : `${problem.on.at} `}${problem.message}`);
+    }
     site.rules.push(placed);
   };
 }

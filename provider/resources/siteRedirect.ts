@@ -111,11 +111,11 @@ async function create(ctx: Ctx, given: SiteRedirectInputs): Promise<{ id: string
     return finishCreate(definition, given, { ...rule, ...(siteUrl && { siteUrl }) });
   } catch (e) {
     if (!(e instanceof GitbookError) || e.status !== 409) throw e;
+    // No cause attached: the failure's message would lead with the API's words instead of the fix.
     const existing = (await rulesOf(ctx, org, site, given.draft))?.find((r) => r.source === given.source);
     throw new Error(
       `SiteRedirect: source: site ${site} already has a ${given.draft ? "draft " : ""}redirect from ${given.source}${existing ? ` (${existing.id})` : ""}, made outside this resource. ` +
         `Adopt it with adoptId${existing ? ` "${existing.id}"` : ""} (the declared settings are then applied to it), or delete it in the GitBook app. Nothing was created.`,
-      { cause: e },
     );
   }
 }
