@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { expectContractViolation } from "../test/support/contract.setup";
 import { call, emu, expectError, listAll, must, org, siteWithSection, type Json } from "../test/support/emulatorApi";
 import { useEmulator } from "../test/support/emulatorApi";
+import { Emulator } from "./emulator";
+import { SeedError } from "./seed";
 
 useEmulator();
 
@@ -111,5 +113,35 @@ describe("site redirects", () => {
     expectError(await call("GET", `${base}/redirect?source=%2Fnone`), 404);
     await must("DELETE", `${org()}/sites/${site.id}`, undefined, 205);
     expect([...emu.store.siteRedirects.values()]).toEqual([]);
+  });
+});
+
+describe("seeded redirects", () => {
+  it("seeds a site's rules from a seed file, and export then import carries them", async () => {
+    const seeded = await Emulator.start({
+      seedFile: {
+        organization: { title: "Acme" },
+        sites: [{ key: "docs", title: "Docs", redirects: [{ key: "old", source: "/old", url: "https://x.test/new", permanent: true }, { source: "/d", url: "https://x.test/d", draft: true }] }],
+      },
+    });
+    try {
+      const base = `/v1/orgs/${seeded.seeded.organizationId}/sites/${seeded.seeded.ids.docs}`;
+      const rules = await call("GET", `${base}/redirects`, undefined, seeded.token, seeded);
+      expect(rules.body.items).toEqual([expect.objectContaining({ id: seeded.seeded.ids.old, source: "/old", permanent: true, destination: { kind: "external", url: "https://x.test/new" } })]);
+      const other = await Emulator.start({});
+      try {
+        other.importState(JSON.parse(JSON.stringify(seeded.exportState())));
+        expect([...other.store.siteRedirects.values()]).toEqual([...seeded.store.siteRedirects.values()]);
+      } finally {
+        await other.close();
+      }
+    } finally {
+      await seeded.close();
+    }
+  });
+
+  it("refuses a seeded rule with a malformed source, naming it", async () => {
+    const e = await Emulator.start({ seedFile: { sites: [{ title: "Docs", redirects: [{ source: "old", url: "https://x.test" }] }] } }).catch((err: unknown) => err);
+    expect((e as SeedError).problems.join("\n")).toMatch(/sites\[0\]\.redirects\[0\]\.source/);
   });
 });

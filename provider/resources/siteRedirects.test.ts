@@ -160,6 +160,17 @@ describe("SiteRedirect", () => {
     expect(env.emu.log.count({ method: "POST", route: REDIRECTS })).toBe(1);
   });
 
+  it("refreshes many rules of a site with one listing", async () => {
+    const site = await newSite("Many Rules");
+    const states = [];
+    for (let i = 0; i < 5; i++) states.push((await env.up("SiteRedirect", { siteId: site, source: `/r${i}`, destination: url(`https://x.test/${i}`) })).state);
+    env.outOfBand();
+    env.emu.log.reset();
+    const read = await Promise.all(states.map((st) => env.refresh("SiteRedirect", st)));
+    expect(read.map((r) => r!.state.id)).toEqual(states.map((st) => st.id));
+    expect(env.emu.log.count()).toBe(1);
+  });
+
   it("refuses a source the site already has a rule for, naming that rule and how to adopt it", async () => {
     const existing = (await env.up("SiteRedirect", { siteId, source: "/taken", destination: url("https://x.test") })).state.id;
     await expect(env.up("SiteRedirect", { siteId, source: "/taken", destination: url("https://y.test") })).rejects.toThrow(
