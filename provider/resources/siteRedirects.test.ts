@@ -126,6 +126,16 @@ describe("SiteRedirects", () => {
     expect(fixed.step).toBe("same");
   });
 
+  it("survives a lost answer to the bulk PUT: the resent request's refusals of what the first applied are no failure", async () => {
+    const site = await newSite("Lost Bulk");
+    const r = await env.up("SiteRedirects", { siteId: site, rules: [{ source: "/x", destination: url("https://x.test/x") }] });
+    env.emu.faults.add({ match: { method: "PUT", route: REDIRECTS }, dropAfterProcess: true, times: 1 });
+    const next = await env.up("SiteRedirects", { siteId: site, rules: [{ source: "/a", destination: url("https://x.test/a") }] }, r.state);
+    expect(next.step).toBe("update");
+    expect(env.emu.log.count({ method: "PUT", route: REDIRECTS })).toBeGreaterThanOrEqual(2);
+    expect(rulesOf(site).map((x) => x.source)).toEqual(["/a"]);
+  });
+
   it("sends a path as the site's published URL and reads it back as the path; an unpublished site fails naming destination.path", async () => {
     const unpublished = await newSite("Draft Docs");
     env.emu.log.reset();

@@ -176,9 +176,21 @@ async function converge(ctx: Ctx, given: SiteRedirectsInputs, current: ApiSiteRe
   }
   const wantedKeys = new Set(wanted.map(keyOf));
   for (const r of current) if (!wantedKeys.has(keyOf(r))) items.push(deletion(r));
-  const refused = items.length > 0 ? await sendBulk(ctx, org, site, items) : [];
+  let refused = items.length > 0 ? await sendBulk(ctx, org, site, items) : [];
+  let now = current;
   if (refused.length > 0) {
-    const now = (await fetchRules(ctx, org, site).catch(() => undefined)) ?? current;
+    now = (await fetchRules(ctx, org, site).catch(() => undefined)) ?? current;
+    // A refusal the site already agrees with is no failure: a deletion of a rule gone meanwhile, or
+    // the items of a request resent after a lost answer, which the first attempt had applied.
+    const nowByKey = new Map(now.map((r) => [keyOf(r), liveRule(r, siteUrl, asPaths)]));
+    refused = refused.filter(({ item }) => {
+      const key = keyOf({ source: item.source as string, draft: item.intent === "draft" });
+      const w = wanted.find((x) => keyOf(x) === key);
+      const live = nowByKey.get(key);
+      return w ? !live || !sameRule(live, w) : live !== undefined;
+    });
+  }
+  if (refused.length > 0) {
     const reasons = refused.map(({ item, error }) => {
       const i = wanted.findIndex((w) => keyOf(w) === keyOf({ source: item.source as string, draft: item.intent === "draft" }));
       const what = item.destination === null ? `deleting the ${item.intent} rule from ${String(item.source)}` : `rules[${i}] (${String(item.source)})`;
