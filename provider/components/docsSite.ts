@@ -44,6 +44,7 @@ import { ShareLink, definition as shareLinkDef } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { SiteExternalLink, definition as externalLinkDef } from "../resources/siteExternalLink";
+import { SiteRedirects } from "../resources/siteRedirects";
 import { SitePublication } from "../resources/sitePublication";
 import { SiteSection, definition as sectionDef } from "../resources/siteSection";
 import { SiteSectionGroup, definition as sectionGroupDef } from "../resources/siteSectionGroup";
@@ -78,6 +79,8 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly order?: SiteStructureOrder;
   /** The SitePublication resource, when the topology declares `site.published`. */
   readonly publication?: SitePublication;
+  /** The SiteRedirects child, when the topology lists `redirects`. */
+  readonly redirects?: SiteRedirects;
 
   /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
@@ -233,6 +236,11 @@ export class DocsSite extends pulumi.ComponentResource {
         ...(this.visitorSchema ? [this.visitorSchema] : []),
       ];
       this.publication = new SitePublication(`${name}/publication`, { ...withOrg, siteId, published }, { parent: this, dependsOn: children });
+    }
+
+    // After the publication: a `path` destination is sent as the published site's URL followed by the path.
+    if (topology.redirects !== undefined) {
+      this.redirects = new SiteRedirects(`${name}/redirects`, { ...withOrg, siteId, rules: topology.redirects }, { parent: this, ...(this.publication ? { dependsOn: [this.publication] } : {}) });
     }
 
     this.sections = sections;
