@@ -81,6 +81,8 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/structure": 2,
       "GET /v1/orgs/:org/sites/:site/share-links": 2,
       "GET /v1/orgs/:org/sites/:site/adaptive-schema": 2,
+      // Live and draft rules: one listing each.
+      "GET /v1/orgs/:org/sites/:site/redirects": 4,
       "GET /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/teams": 1,
       "GET /v1/orgs/:org/teams/:team/members": 2,
@@ -131,6 +133,7 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/collections",
       "GET /v1/orgs/:org/sites/:site",
       "GET /v1/orgs/:org/sites/:site/adaptive-schema",
+      "GET /v1/orgs/:org/sites/:site/redirects",
       "GET /v1/orgs/:org/sites/:site/share-links",
       "GET /v1/orgs/:org/sites/:site/structure",
     ]);
@@ -169,10 +172,11 @@ describe("pulumi-gitbook import", () => {
         "GET /v1/orgs/:org/sites/:site/structure": 1,
         "GET /v1/orgs/:org/sites/:site/adaptive-schema": 1,
         "GET /v1/orgs/:org/sites/:site/share-links": 3,
+        "GET /v1/orgs/:org/sites/:site/redirects": 2,
         "GET /v1/orgs/:org/collections": 1,
       });
       expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 0 external links, 2100 share links');
-      expect(r.stderr).toContain("in 7 requests");
+      expect(r.stderr).toContain("in 9 requests");
       const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
       expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);
       expect(text.match(/new gitbook\.ShareLink\(/g)).toHaveLength(2_100);

@@ -20,6 +20,7 @@ import type { z } from "zod";
 import { definition as openApiSpec, processingFailed } from "../resources/openApiSpec";
 import { definition as samlProvider } from "../resources/samlProvider";
 import { definition as shareLink } from "../resources/shareLink";
+import { definition as siteRedirects } from "../resources/siteRedirects";
 import { definition as site } from "../resources/site";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { definition as siteExternalLink } from "../resources/siteExternalLink";
@@ -80,6 +81,7 @@ const KINDS = {
   SiteStructureOrder: { className: "SiteStructureOrder", schema: siteStructureOrder.schema, variableSuffix: "" },
   SiteAdaptiveSchema: { className: "SiteAdaptiveSchema", schema: siteAdaptiveSchema.schema, variableSuffix: "" },
   ShareLink: { className: "ShareLink", schema: shareLink.schema, variableSuffix: "-link" },
+  SiteRedirects: { className: "SiteRedirects", schema: siteRedirects.schema, variableSuffix: "" },
   Space: { className: "Space", schema: space.schema, variableSuffix: "-space" },
   Collection: { className: "Collection", schema: collection.schema, variableSuffix: "-collection" },
   Team: { className: "Team", schema: team.schema, variableSuffix: "-team" },
@@ -381,6 +383,7 @@ interface SiteDecls {
   byId: Map<string, Decl>;
   schema?: Decl;
   shareLinks: Decl[];
+  redirects?: Decl;
   comments: string[];
 }
 
@@ -396,7 +399,7 @@ function siteCode(program: Program, snap: SiteSnapshot, spaces: SpaceDecls, styl
   const order = orderDecl(program, d);
   out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
-  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration));
+  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.redirects).map(declaration));
   return out;
 }
 
@@ -508,7 +511,9 @@ function siteDecls(program: Program, snap: SiteSnapshot, spaces: SpaceDecls): Si
       schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: site.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
     }
   }
-  return { snap, site, groups, sections, links, byId, schema, shareLinks, comments };
+  // The rules exactly as they are: the resource takes them over without writing (see SiteRedirects' create).
+  const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects });
+  return { snap, site, groups, sections, links, byId, schema, shareLinks, ...(redirects ? { redirects } : {}), comments };
 }
 
 function sectionArgs(s: SectionSnapshot, own: SiteSpaceSnapshot, spaces: SpaceDecls, groupId: Code | string | undefined): Record<string, unknown> {
@@ -601,6 +606,7 @@ function topology(d: SiteDecls): Record<string, unknown> {
   const t: Record<string, unknown> = { site: withoutRefs(d.site.args), sections: d.snap.topLevel.flatMap(entry) };
   if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l.args) }));
   if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
+  if (d.redirects) t.redirects = d.redirects.args.rules;
   return t;
 }
 

@@ -7,6 +7,7 @@
  * and no token or URL of the API's answers is kept. What cannot reach the snapshot cannot reach the
  * generated program.
  */
+import type { SiteRedirectsInputs } from "../resources/siteRedirects";
 
 export interface OrgSnapshot {
   organizationId: string;
@@ -49,6 +50,8 @@ export interface SiteSnapshot {
   /** Items of the navigation of a kind the importer does not know, by where they sit. */
   unknownItems: { id: string; object: string }[];
   shareLinks: ShareLinkSnapshot[];
+  /** The site's redirect rules, live and draft, as a SiteRedirects lists them; absent when it has none. */
+  redirects?: SiteRedirectsInputs["rules"];
   /** Site spaces outside any section (a site without sections): no resource can hold them. */
   rootSiteSpaces: SiteSpaceSnapshot[];
 }
