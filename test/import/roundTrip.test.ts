@@ -183,11 +183,13 @@ for (const style of ["resources", "docs-site"] as const) {
         Team: 2,
         SamlProvider: 2,
         OpenApiSpec: 2,
+        // The developer site's redirect rules, taken over as they are.
+        SiteRedirects: 1,
         // DocsSite publishes through a child that waits for the navigation; the resources style uses Site's own input.
         ...(style === "docs-site" ? { SitePublication: 2 } : {}),
       });
-      // An order and a publication are not objects: their ID is their site's.
-      const ofSite = (type: string) => type.endsWith(":SiteStructureOrder") || type.endsWith(":SitePublication");
+      // An order, a publication and a site's redirect rules are not objects: their ID is their site's.
+      const ofSite = (type: string) => type.endsWith(":SiteStructureOrder") || type.endsWith(":SitePublication") || type.endsWith(":SiteRedirects");
       for (const r of custom) expect(r.id, r.urn).toBe(ofSite(r.type) ? r.inputs.siteId : r.inputs.adoptId);
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);
