@@ -68,6 +68,7 @@ const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
   siteSpaces: ["sectionId", "condition"],
   externalLinks: ["description", "icon", "groupId", "condition"],
   shareLinks: [],
+  siteRedirects: ["updatedAt"],
   adaptiveSchemas: [],
   siteCustomizations: [],
   siteSpaceCustomizations: [],

@@ -93,6 +93,10 @@ export const LIMITS = {
   sectionGroupTitle: { min: 1, max: 100 },
   /** An external link's destination (the spec's URL: `format: uri`; see externalLinks.ts for the http(s) rule). */
   externalLinkUrl: { max: 2048, uri: true },
+  /** The spec's SiteRedirectSourcePath: a path of the site, optionally ending in a wildcard (`/*` or `*`). */
+  redirectSource: { max: 512, pattern: /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/ },
+  /** A redirect's external destination (the spec's URL). */
+  redirectUrl: { max: 2048, uri: true },
 } satisfies Record<string, StringLimit>;
 
 /**

@@ -155,6 +155,19 @@ const seedSchema = z.strictObject({
           )
           .optional(),
         shareLinks: z.array(z.strictObject({ key: key.optional(), name: between(LIMITS.shareLinkName), active: z.boolean().optional() })).optional(),
+        /** Redirect rules to URLs (one per source and draft state). */
+        redirects: z
+          .array(
+            z.strictObject({
+              key: key.optional(),
+              source: between(LIMITS.redirectSource).regex(LIMITS.redirectSource.pattern),
+              url: z.url().max(LIMITS.redirectUrl.max),
+              draft: z.boolean().optional(),
+              permanent: z.boolean().optional(),
+              captureWildcard: z.boolean().optional(),
+            }),
+          )
+          .optional(),
         /** The site's visitor-claims JSON schema, stored as given. */
         adaptiveSchema: z.record(z.string(), z.unknown()).optional(),
         /** The site's customization: the settings given, over GitBook's defaults (a group's fields merged one by one). */
@@ -291,7 +304,7 @@ export function checkSeed(raw: unknown, source = "seed file"): SeedFile {
   return r.data;
 }
 
-type Kind = "member" | "collection" | "space" | "site" | "section group" | "section" | "site space" | "link" | "share link" | "team" | "SAML provider" | "OpenAPI spec";
+type Kind = "member" | "collection" | "space" | "site" | "section group" | "section" | "site space" | "link" | "share link" | "redirect" | "team" | "SAML provider" | "OpenAPI spec";
 
 /** Every keyed object of a parsed seed, with its path and kind, in file order. */
 function keyed(seed: Parsed): { key: string; kind: Kind; at: string }[] {
@@ -309,6 +322,7 @@ function keyed(seed: Parsed): { key: string; kind: Kind; at: string }[] {
     s.sections?.forEach((sec, j) => add(sec.siteSpaces, "site space", `sites[${i}].sections[${j}].siteSpaces`));
     add(s.links, "link", `sites[${i}].links`);
     add(s.shareLinks, "share link", `sites[${i}].shareLinks`);
+    add(s.redirects, "redirect", `sites[${i}].redirects`);
   });
   add(seed.teams, "team", "teams");
   add(seed.samlProviders, "SAML provider", "samlProviders");
@@ -634,6 +648,10 @@ function seedSite(store: Store, org: OrgRecord, st: NonNullable<Parsed["sites"]>
   if (st.customization !== undefined) {
     const { seq, createdAt } = store.newId("sitecust");
     store.siteCustomizations.set(site.id, { id: site.id, seq, createdAt, siteId: site.id, settings: siteCustomization(st.customization, site.title), updatedAt: createdAt });
+  }
+  for (const r of st.redirects ?? []) {
+    const rule = { source: r.source, draft: r.draft ?? false, captureWildcard: r.captureWildcard ?? false, permanent: r.permanent ?? false, destination: { kind: "external", url: r.url } };
+    keep(store.siteRedirects, { ...store.newId("redir"), siteId: site.id, ...rule }, r.key);
   }
   if (st.adaptiveSchema !== undefined) {
     const { seq, createdAt } = store.newId("adschema");

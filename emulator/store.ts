@@ -162,6 +162,18 @@ export interface ShareLinkRecord extends Base {
   key: string;
 }
 
+/** A redirect rule of a site: one per source and draft state (a source may have a live and a draft rule). */
+export interface SiteRedirectRecord extends Base {
+  siteId: string;
+  source: string;
+  draft: boolean;
+  captureWildcard: boolean;
+  permanent: boolean;
+  /** The spec's SiteRedirectDestination, as the API answers it. */
+  destination: Record<string, unknown>;
+  updatedAt?: string;
+}
+
 export interface TeamRecord extends Base {
   orgId: string;
   title: string;
@@ -320,6 +332,7 @@ export const TABLES = [
   "siteSpaces",
   "externalLinks",
   "shareLinks",
+  "siteRedirects",
   "adaptiveSchemas",
   "siteCustomizations",
   "siteSpaceCustomizations",
@@ -362,6 +375,7 @@ export class Store {
    */
   readonly positions = new Map<string, number>();
   readonly shareLinks = new Map<string, ShareLinkRecord>();
+  readonly siteRedirects = new Map<string, SiteRedirectRecord>();
   readonly teams = new Map<string, TeamRecord>();
   readonly teamMembers = new Map<string, TeamMemberRecord>();
   readonly samlProviders = new Map<string, SamlProviderRecord>();
@@ -708,6 +722,7 @@ export class Store {
     for (const g of [...this.sectionGroups.values()]) if (g.siteId === id) this.sectionGroups.delete(g.id);
     for (const l of [...this.externalLinks.values()]) if (l.siteId === id) this.externalLinks.delete(l.id);
     for (const l of [...this.shareLinks.values()]) if (l.siteId === id) this.shareLinks.delete(l.id);
+    for (const r of [...this.siteRedirects.values()]) if (r.siteId === id) this.siteRedirects.delete(r.id);
     this.adaptiveSchemas.delete(id);
     this.siteCustomizations.delete(id);
     this.publishingAuths.delete(id);

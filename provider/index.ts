@@ -5,6 +5,8 @@ export { SiteSectionGroup, type SiteSectionGroupArgs, type SiteSectionGroupInput
 export { SiteExternalLink, type SiteExternalLinkArgs, type SiteExternalLinkInputs, type SiteExternalLinkOutputs } from "./resources/siteExternalLink";
 export { SiteStructureOrder, type SiteStructureOrderArgs, type SiteStructureOrderInputs, type SiteStructureOrderOutputs } from "./resources/siteStructureOrder";
 export { ShareLink, type ShareLinkArgs, type ShareLinkInputs, type ShareLinkOutputs } from "./resources/shareLink";
+export { SiteRedirect, type SiteRedirectArgs, type SiteRedirectInputs, type SiteRedirectOutputs } from "./resources/siteRedirect";
+export { SiteRedirects, type SiteRedirectsArgs, type SiteRedirectsInputs, type SiteRedirectsOutputs } from "./resources/siteRedirects";
 export { Space, type SpaceArgs, type SpaceInputs, type SpaceOutputs } from "./resources/space";
 export { Collection, type CollectionArgs, type CollectionInputs, type CollectionOutputs } from "./resources/collection";
 export { SitePublication, type SitePublicationArgs, type SitePublicationInputs, type SitePublicationOutputs } from "./resources/sitePublication";

@@ -88,6 +88,26 @@ export function ShareLink() {
   export_("reviewersUrl", reviewers.url); // a secret
 }
 
+export function SiteRedirect() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  const api = new gitbook.SiteSection("api", { siteId: site.id, spaceId: "spc_api" });
+  // Visitors of the old API docs land on the API section; /blog/* goes to the new blog, keeping the rest of the path.
+  new gitbook.SiteRedirect("old-api", { siteId: site.id, source: "/reference/v1", destination: { siteSectionId: api.id }, permanent: true });
+  new gitbook.SiteRedirect("blog", { siteId: site.id, source: "/blog/*", destination: { url: "https://blog.acme.test" }, captureWildcard: true });
+}
+
+export function SiteRedirects() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs", published: true });
+  // Every rule of the site: rules not listed here, made in the app too, are deleted by `up`.
+  new gitbook.SiteRedirects("redirects", {
+    siteId: site.id,
+    rules: [
+      { source: "/getting-started", destination: { path: "/guides/quickstart" }, permanent: true },
+      { source: "/changelog", destination: { url: "https://status.acme.test/changelog" } },
+    ],
+  });
+}
+
 export function SiteAdaptiveSchema() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs", adaptiveContent: { enabled: true } });
   const jsonSchema: gitbook.AdaptiveJsonSchema = {

@@ -23,6 +23,7 @@ import * as samlProviders from "./samlProviders";
 import * as sectionGroups from "./sectionGroups";
 import * as shareLinks from "./shareLinks";
 import * as sites from "./sites";
+import * as siteRedirects from "./siteRedirects";
 import * as siteSections from "./siteSections";
 import * as siteSpaces from "./siteSpaces";
 import * as siteStructure from "./siteStructure";
@@ -44,6 +45,7 @@ export const RESOURCES: readonly Resource[] = [
   siteStructure,
   siteSpaces,
   shareLinks,
+  siteRedirects,
   teams,
   samlProviders,
   openApiSpecs,

@@ -119,6 +119,7 @@ async function build(name: string, t: DocsSiteTopology) {
     ...(c.order ? [value(c.order.urn)] : []),
     ...(c.visitorSchema ? [value(c.visitorSchema.urn)] : []),
     ...(c.publication ? [value(c.publication.urn)] : []),
+    ...(c.redirects ? [value(c.redirects.urn)] : []),
   ]);
   return c;
 }
@@ -178,6 +179,19 @@ describe("DocsSite registration", () => {
     expect(byName("docs/guides/ts").inputs.adoptId).toBe("sitesp_3");
     expect(byName("docs/legal").inputs.adoptId).toBe("shl_4");
     for (const name of ["docs/start", "docs/guides/py", "docs/reviewers"]) expect(byName(name).inputs.adoptId, name).toBeUndefined();
+  });
+
+  it("registers the redirects as one SiteRedirects child, applied after the publication", async () => {
+    const t = topology();
+    t.site.published = true;
+    t.redirects = [{ source: "/old", destination: { path: "/start" }, permanent: true }];
+    const c = await build("docs", t);
+    const redirects = byName("docs/redirects");
+    expect(kind(redirects.type)).toBe("SiteRedirects");
+    expect(redirects.inputs.rules).toEqual([{ source: "/old", destination: { path: "/start" }, permanent: true }]);
+    expect(redirects.parent).toBe(byName("docs").urn);
+    expect(publicationDeps.get("docs/redirects")).toContain(byName("docs/publication").urn);
+    expect(c.redirects).toBeDefined();
   });
 
   it("makes sections depend on the site and site spaces on their section", async () => {
@@ -272,6 +286,13 @@ describe("DocsSite topology mistakes", () => {
     });
     expect(message).toContain("sections[2].siteSpaces[0].path must be 1 to 100 characters");
     expect(message).toMatch(/^DocsSite "bad": /);
+  });
+
+  it("refuses a redirect loop, naming the rule", () => {
+    const message = fails((t) => {
+      t.redirects = [{ source: "/a", destination: { path: "/b" } }, { source: "/b", destination: { path: "/a" } }];
+    });
+    expect(message).toContain("redirects[0].destination forms a loop, /a (rules[0]) → /b (rules[1]) → /a (rules[0])");
   });
 
   it("reports every mistake at once", () => {

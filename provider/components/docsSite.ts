@@ -46,6 +46,7 @@ import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { SiteCustomization } from "../resources/siteCustomization";
 import { SiteExternalLink, definition as externalLinkDef } from "../resources/siteExternalLink";
+import { SiteRedirects } from "../resources/siteRedirects";
 import { SitePublication } from "../resources/sitePublication";
 import { SiteSection, definition as sectionDef } from "../resources/siteSection";
 import { SiteSectionGroup, definition as sectionGroupDef } from "../resources/siteSectionGroup";
@@ -82,6 +83,8 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly order?: SiteStructureOrder;
   /** The SitePublication resource, when the topology declares `site.published`. */
   readonly publication?: SitePublication;
+  /** The SiteRedirects child, when the topology lists `redirects`. */
+  readonly redirects?: SiteRedirects;
 
   /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
@@ -248,6 +251,11 @@ export class DocsSite extends pulumi.ComponentResource {
         ...(this.branding ? [this.branding] : []),
       ];
       this.publication = new SitePublication(`${name}/publication`, { ...withOrg, siteId, published }, { parent: this, dependsOn: children });
+    }
+
+    // After the publication: a `path` destination is sent as the published site's URL followed by the path.
+    if (topology.redirects !== undefined) {
+      this.redirects = new SiteRedirects(`${name}/redirects`, { ...withOrg, siteId, rules: topology.redirects }, { parent: this, ...(this.publication ? { dependsOn: [this.publication] } : {}) });
     }
 
     this.sections = sections;

@@ -18,6 +18,7 @@ import { definition as sectionGroup } from "../resources/siteSectionGroup";
 import { definition as externalLink } from "../resources/siteExternalLink";
 import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
 import { brandingSchema, type SiteCustomizationSettings } from "../resources/siteCustomization";
+import { definition as siteRedirects, type SiteRedirectsArgs } from "../resources/siteRedirects";
 import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
@@ -103,6 +104,8 @@ export interface DocsSiteTopology {
   site: SiteArgs;
   sections: DocsSiteEntry[];
   shareLinks?: DocsSiteShareLink[];
+  /** The site's redirect rules, authoritative (a SiteRedirects child). */
+  redirects?: SiteRedirectsArgs["rules"];
   /** The site's visitor schema (a SiteAdaptiveSchema child); conditions are checked against it. */
   visitorSchema?: SiteAdaptiveSchemaInputs["jsonSchema"];
   /** The site's ID, to adopt the schema the site already has (the SiteAdaptiveSchema's `adoptId`). */
@@ -253,6 +256,11 @@ export const docsSiteTopologySchema = z.strictObject({
     .array(docsSiteShareLinkSchema, { error: "must be a list" })
     .optional()
     .describe("Share links to the site, each with a stable `key`; the site's `visibility` must then be declared as `share-link`."),
+  redirects: siteRedirects.schema.shape.rules
+    .optional()
+    .describe(
+      "The site's redirect rules (a SiteRedirects child, see there), checked when the component is constructed (malformed paths, a source named twice, chains, loops): authoritative, so rules added in the app are deleted by the next `up` after a refresh. Applied after the site is published, when the topology publishes it, so `path` destinations resolve against its address.",
+    ),
   visitorSchema: adaptiveSchema.schema.shape.jsonSchema
     .optional()
     .describe(

@@ -118,6 +118,8 @@ const expected: Record<string, string[]> = {
   Permission: ["siteId", "spaceId", "collectionId", "teamId", "userId"],
   // Its lists' entries hold team and user IDs inside objects: not named.
   AccessList: ["siteId", "spaceId", "collectionId"],
+  SiteRedirect: ["siteId"],
+  SiteRedirects: ["siteId"],
 };
 
 describe("names of references, for every kind", () => {

@@ -83,6 +83,8 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/share-links": 2,
       "GET /v1/orgs/:org/sites/:site/adaptive-schema": 2,
       "GET /v1/orgs/:org/sites/:site/customization": 2,
+      // Live and draft rules: one listing each.
+      "GET /v1/orgs/:org/sites/:site/redirects": 4,
       "GET /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/teams": 1,
       "GET /v1/orgs/:org/teams/:team/members": 2,
@@ -147,6 +149,7 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/permissions/teams",
       "GET /v1/orgs/:org/sites/:site/permissions/users",
       "GET /v1/orgs/:org/sites/:site/publishing/auth",
+      "GET /v1/orgs/:org/sites/:site/redirects",
       "GET /v1/orgs/:org/sites/:site/share-links",
       "GET /v1/orgs/:org/sites/:site/structure",
       "GET /v1/spaces/:space/permissions/teams",
@@ -188,6 +191,7 @@ describe("pulumi-gitbook import", () => {
         "GET /v1/orgs/:org/sites/:site/adaptive-schema": 1,
         "GET /v1/orgs/:org/sites/:site/customization": 1,
         "GET /v1/orgs/:org/sites/:site/share-links": 3,
+        "GET /v1/orgs/:org/sites/:site/redirects": 2,
         "GET /v1/orgs/:org/collections": 1,
         // Access: grows with the spaces and collections shown (two listings each), not with sections.
         "GET /v1/orgs/:org/sites/:site/publishing/auth": 1,
@@ -199,7 +203,7 @@ describe("pulumi-gitbook import", () => {
         "GET /v1/collections/:collection/permissions/users": 2,
       });
       expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 0 external links, 2100 share links');
-      expect(r.stderr).toContain("in 27 requests");
+      expect(r.stderr).toContain("in 29 requests");
       const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
       expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);
       expect(text.match(/new gitbook\.ShareLink\(/g)).toHaveLength(2_100);

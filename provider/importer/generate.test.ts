@@ -385,6 +385,19 @@ describe("generateProgram", () => {
     });
   });
 
+  it("declares a site's redirect rules as they are, in one SiteRedirects, which takes them over without writing", () => {
+    const redirects = [
+      { source: "/old", destination: { url: "https://acme.test/new" }, permanent: true },
+      { source: "/beta/*", destination: { siteSectionId: "sec_guides" }, draft: true, captureWildcard: true },
+    ];
+    const text = index(org({ sites: [site({ redirects })] }));
+    expect(text).toContain('const acmeDocsRedirects = new gitbook.SiteRedirects("acme-docs/redirects", {\n  siteId: acmeDocs.id,\n  rules: [');
+    expect(text).toContain('{ source: "/old", destination: { url: "https://acme.test/new" }, permanent: true },');
+    const docs = declarationOf(index(org({ sites: [site({ redirects })] }), { style: "docs-site" }), "acme-docs");
+    expect(docs).toContain('  redirects: [\n    { source: "/old", destination: { url: "https://acme.test/new" }, permanent: true },');
+    expect(index(org())).not.toContain("SiteRedirects");
+  });
+
   describe("--style docs-site", () => {
     it("writes one DocsSite per site, with every child adopted by key", () => {
       const text = index(org(), { style: "docs-site" });

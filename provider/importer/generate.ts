@@ -417,6 +417,7 @@ interface SiteDecls {
   /** The site's SiteCustomization, when it was customized. */
   branding?: Decl;
   shareLinks: Decl[];
+  redirects?: Decl;
   comments: string[];
 }
 
@@ -432,7 +433,7 @@ function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] 
   const order = orderDecl(program, d);
   out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
-  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration));
+  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
   return out;
 }
 
@@ -516,7 +517,9 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
     }
   }
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
-  return { snap, site, groups, sections, links, byId, schema, branding, shareLinks, comments };
+  // The rules exactly as they are: the resource takes them over without writing (see SiteRedirects' create).
+  const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects });
+  return { snap, site, groups, sections, links, byId, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
 }
 
 /**
@@ -612,6 +615,7 @@ function topology(d: SiteDecls): Record<string, unknown> {
   const t: Record<string, unknown> = { site: withoutRefs(d.site.args), sections: d.snap.topLevel.flatMap(entry) };
   if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l.args) }));
   if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
+  if (d.redirects) t.redirects = d.redirects.args.rules;
   return t;
 }
 

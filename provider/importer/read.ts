@@ -33,6 +33,7 @@ import { definition as spaceDefinition } from "../resources/space";
 import { definition as collectionDefinition } from "../resources/collection";
 import type { Resource } from "../framework/define";
 import { ruleOf } from "../framework/fields";
+import { ApiSiteRedirect } from "../resources/redirectRules";
 import type {
   AccessSnapshot,
   CollectionSnapshot,
@@ -49,6 +50,7 @@ import type {
 } from "./snapshot";
 import { getOrUndefined } from "../framework/lists";
 import { groupContainer, idsIn, treeOf, TOP_LEVEL } from "../resources/siteStructure";
+import { liveDestination } from "../resources/redirectRules";
 
 export interface ReadOptions {
   organizationId: string;
@@ -146,13 +148,22 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
 /** A site, and the spaces its site spaces show as the API embeds them (read into SpaceSnapshots once per organization). */
 async function readSite(client: GitbookClient, org: string, site: ApiSite): Promise<{ site: SiteSnapshot; shown: ApiSiteSpace["space"][] }> {
   const sitePath = p`/orgs/${org}/sites/${site.id}`;
-  const [structure, links, schema, customization] = await Promise.all([
+  const [structure, links, schema, customization, liveRules, draftRules] = await Promise.all([
     client.get(`${sitePath}/structure`, { schema: ApiSiteStructure }),
     client.listAll(`${sitePath}/share-links`, ApiShareLink),
     // 404: the site has no visitor schema.
     getOrUndefined(client.get(`${sitePath}/adaptive-schema`, { schema: ApiSiteAdaptiveSchema })),
     client.get(`${sitePath}/customization`, { schema: ApiSiteCustomization }),
+    client.listAll(`${sitePath}/redirects`, ApiSiteRedirect, { draft: false }),
+    client.listAll(`${sitePath}/redirects`, ApiSiteRedirect, { draft: true }),
   ]);
+  const redirects = [...liveRules, ...draftRules].map((r) => ({
+    source: r.source,
+    destination: liveDestination(r.destination),
+    ...(r.draft ? { draft: true } : {}),
+    ...(r.permanent ? { permanent: true } : {}),
+    ...(r.captureWildcard ? { captureWildcard: true } : {}),
+  }));
   const tree = treeOf(structure);
   // Every item in navigation order, but the site spaces of sections: those come with their section.
   const navigation = [...tree.byId.values()].filter((l) => l.type !== "site-space" || l.container === TOP_LEVEL);
@@ -199,6 +210,7 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
     unknownItems: navigation.filter((l) => !KNOWN_ITEMS.has(l.type)).map((l) => ({ id: l.id, object: l.item.object })),
     // The link's URL (which carries the share key) is deliberately left behind.
     shareLinks: links.map((l) => ({ ...settingsOf<ShareLinkSnapshot>(shareLinkDefinition, l), id: l.id, createdAt: l.createdAt })),
+    ...defined({ redirects: redirects.length > 0 ? redirects : undefined }),
     rootSiteSpaces: rootSiteSpaces.map(siteSpaceSnapshot),
   };
   const shown = [...sections.flatMap(siteSpacesOf), ...rootSiteSpaces].map((ss) => ss.space);

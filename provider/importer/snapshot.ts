@@ -9,6 +9,7 @@
  * and no token or URL of the API's answers is kept. What cannot reach the snapshot cannot reach the
  * generated program.
  */
+import type { SiteRedirectsInputs } from "../resources/siteRedirects";
 
 /** An object's settings, keyed like its kind's inputs, beside what the generator reads itself (IDs, times, navigation). */
 export interface Settings {
@@ -72,6 +73,8 @@ export interface SiteSnapshot extends Settings {
   /** Items of the navigation of a kind the importer does not know, by where they sit. */
   unknownItems: { id: string; object: string }[];
   shareLinks: ShareLinkSnapshot[];
+  /** The site's redirect rules, live and draft, as a SiteRedirects lists them; absent when it has none. */
+  redirects?: SiteRedirectsInputs["rules"];
   /** Site spaces outside any section (a site without sections): no resource can hold them. */
   rootSiteSpaces: SiteSpaceSnapshot[];
 }

@@ -13,6 +13,8 @@ import { definition as site } from "./site";
 import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
 import { definition as siteCustomization } from "./siteCustomization";
 import { definition as siteExternalLink } from "./siteExternalLink";
+import { definition as siteRedirect } from "./siteRedirect";
+import { definition as siteRedirects } from "./siteRedirects";
 import { definition as siteSection } from "./siteSection";
 import { definition as siteSectionGroup } from "./siteSectionGroup";
 import { definition as sitePublication } from "./sitePublication";
@@ -35,6 +37,8 @@ export const resources: readonly Resource[] = [
   siteCustomization,
   siteSpaceCustomization,
   siteVisitorAuth,
+  siteRedirect,
+  siteRedirects,
   shareLink,
   space,
   collection,

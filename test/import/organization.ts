@@ -145,6 +145,16 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
       footer: { groups: [], copyright: "© Acme Inc." },
     },
   });
+  // Redirect rules, live and draft: the import declares them as they are, and adopting them writes nothing.
+  await client.put(`${sites}/${dev}/redirects`, {
+    body: {
+      redirects: [
+        { source: "/v1/*", destination: { kind: "site-section", siteSectionId: devApi }, captureWildcard: true, permanent: true },
+        { source: "/old-guides", destination: { kind: "external", url: "https://acme.test/guides" } },
+        { source: "/beta", intent: "draft", destination: { kind: "site-space", siteSpaceId: devTypescript } },
+      ],
+    },
+  });
   await client.post(`${sites}/${dev}/publish`, { schema: ApiSite, idempotent: true });
 
   // ---- Acme Partner Portal

@@ -192,11 +192,13 @@ for (const style of ["resources", "docs-site"] as const) {
         // The grants of a site, a space and a collection; the Partner Portal's visitor authentication.
         AccessList: 3,
         SiteVisitorAuth: 1,
+        // The developer site's redirect rules, taken over as they are.
+        SiteRedirects: 1,
         // DocsSite publishes through a child that waits for the navigation; the resources style uses Site's own input.
         ...(style === "docs-site" ? { SitePublication: 2 } : {}),
       });
-      // An order, a publication, a customization and visitor authentication are not objects: their ID is their site's.
-      const ofSite = (type: string) => [":SiteStructureOrder", ":SitePublication", ":SiteCustomization", ":SiteVisitorAuth"].some((k) => type.endsWith(k));
+      // An order, a publication, a customization, visitor authentication and a site's redirect rules are not objects: their ID is their site's.
+      const ofSite = (type: string) => [":SiteStructureOrder", ":SitePublication", ":SiteCustomization", ":SiteVisitorAuth", ":SiteRedirects"].some((k) => type.endsWith(k));
       for (const r of custom) expect(r.id, r.urn).toBe(ofSite(r.type) ? r.inputs.siteId : r.inputs.adoptId);
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);

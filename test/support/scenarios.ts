@@ -152,6 +152,63 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     count: (e) => [...e.store.siteSpaces.values()].filter((s) => s.spaceId === e.seeded.spaceIds[2]).length,
   },
   {
+    kind: "SiteRedirect",
+    program: (_e, v) => [
+      site(),
+      { kind: "Site", name: "site2", args: { title: "Other Docs" } },
+      {
+        kind: "SiteRedirect",
+        name: "subject",
+        args: { siteId: ref(v === "replace" ? "site2.id" : "site.id"), source: "/old", destination: { url: `https://example.com/${v === "update" ? "v2" : "new"}` } },
+      },
+    ],
+    updateField: "destination",
+    replaceField: "siteId",
+    live: (e, id) => e.store.siteRedirects.get(id),
+    drift: (e, id) => ((e.store.siteRedirects.get(id)!.destination = { kind: "external", url: "https://example.com/app" }), "destination"),
+    remove: (e, id) => e.store.siteRedirects.delete(id),
+    existing: async (e, d) =>
+      (await api(e, "POST", `/orgs/${org(e)}/sites/${d.resource("site").id}/redirects`, { source: "/old", destination: { kind: "external", url: "https://example.com/new" } })).id,
+    count: (e) => [...e.store.siteRedirects.values()].filter((r) => r.source === "/old").length,
+  },
+  {
+    // One object per site: its ID is the site's, and it is gone when the site is.
+    kind: "SiteRedirects",
+    program: (_e, v) => [
+      site(),
+      { kind: "Site", name: "site2", args: { title: "Other Docs" } },
+      {
+        kind: "SiteRedirects",
+        name: "subject",
+        args: {
+          siteId: ref(v === "replace" ? "site2.id" : "site.id"),
+          rules: [
+            { source: "/a", destination: { url: "https://example.com/a" } },
+            { source: "/b/*", destination: { url: `https://example.com/${v === "update" ? "b2" : "b"}` }, captureWildcard: true },
+          ],
+        },
+      },
+    ],
+    updateField: "rules",
+    replaceField: "siteId",
+    live: (e, id) => {
+      const rules = [...e.store.siteRedirects.values()].filter((r) => r.siteId === id);
+      return rules.length > 0 ? rules : undefined;
+    },
+    drift: (e, id) => (([...e.store.siteRedirects.values()].find((r) => r.siteId === id)!.permanent = true), "rules"),
+    remove: (e, id) => e.store.deleteSite(id),
+    existing: async (e, d) => {
+      const siteId = d.resource("site").id!;
+      const redirects = [
+        { source: "/a", destination: { kind: "external", url: "https://example.com/a" } },
+        { source: "/b/*", destination: { kind: "external", url: "https://example.com/b" }, captureWildcard: true },
+      ];
+      await api(e, "PUT", `/orgs/${org(e)}/sites/${siteId}/redirects`, { redirects });
+      return siteId;
+    },
+    count: (e) => [...e.store.siteRedirects.values()].filter((r) => r.source !== "/old").length,
+  },
+  {
     kind: "ShareLink",
     program: (_e, v) => [
       site(),

@@ -86,6 +86,7 @@ const FULL: Record<string, Record<string, unknown>> = {
   SiteExternalLink: { description: "What changed", icon: "rss", draft: false, condition: CONDITION },
   Space: { language: "en", editMode: "live", defaultLevel: "read" },
   Collection: { defaultLevel: "read" },
+  SiteRedirect: { permanent: true, captureWildcard: false },
 };
 
 /** Fields of a kind that no program here declares, with why; every other field GitBook can change in place is edited. */
