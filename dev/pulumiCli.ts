@@ -46,12 +46,16 @@ export function testEngine(): Engine | undefined {
 }
 
 /**
- * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it (its
- * subcommand), so a suite's CLI cost can be counted: `wc -l` after `npm test`.
+ * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it when it
+ * ends: the test file running it (under vitest), its wall time in ms and its subcommand, tab-separated,
+ * so a suite's CLI cost can be counted per file (`cut -f1 | sort | uniq -c`) after `npm test`.
  */
-function logInvocation(args: string[]): void {
+function logInvocation(args: string[], wallMs: number): void {
   const log = process.env.GITBOOK_TEST_PULUMI_LOG;
-  if (log) fs.appendFileSync(log, `${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}\n`);
+  if (!log) return;
+  const file = (globalThis as { __vitest_worker__?: { filepath?: string } }).__vitest_worker__?.filepath;
+  const where = file ? path.relative(ROOT, file) : "-";
+  fs.appendFileSync(log, `${where}\t${Math.round(wallMs)}\t${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}\n`);
 }
 
 /** The environment every CLI call gets: its own home and backend, offline, no ambient GitBook settings. */
@@ -240,10 +244,10 @@ export async function createCliStack(
     new Promise((resolve) => {
       const t0 = performance.now();
       let exited: (() => void) | void;
-      logInvocation(args);
       // Async on purpose: tests keep the emulator in their own event loop.
       const child = execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
         const wallMs = performance.now() - t0;
+        logInvocation(args, wallMs);
         exited?.();
         const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
         resolve({ code, stdout, stderr, wallMs });
@@ -331,8 +335,11 @@ export async function createCliStack(
       cache = undefined;
     },
     exported() {
-      if (!cache) logInvocation(["stack", "export"]);
-      cache ??= JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
+      if (!cache) {
+        const t0 = performance.now();
+        cache = JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
+        logInvocation(["stack", "export"], performance.now() - t0);
+      }
       return cache!;
     },
     state() {
