@@ -329,6 +329,8 @@ export async function createCliStack(
   /** Secret config encrypted so far, by key: the value and its ciphertext. */
   const secured: Record<string, { value: string; secure: string }> = {};
   let cache: ReturnType<CliStack["exported"]> | undefined;
+  /** Runs started on this stack that may change its outputs: a run's outputs read after the next one would be that one's. */
+  let runs = 0;
 
   const pulumi: CliStack["pulumi"] = (args, opts = {}) =>
     new Promise((resolve) => {
@@ -370,6 +372,7 @@ export async function createCliStack(
       const events = path.join(dir, `events-${id}.jsonl`);
       const flags = ["-s", stack, "--config-file", runConfig, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
       const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
+      if (op !== "preview") runs++;
       const r = await pulumi([...verb, ...flags], { cwd, onSpawn: runOpts.onSpawn });
       cache = undefined;
       const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
@@ -387,12 +390,31 @@ export async function createCliStack(
       };
       if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
       if (op !== "preview" && op !== "destroy" && runOpts.outputs !== false) {
-        // The event log carries the stack's outputs, secrets as "[secret]": only those, or a run that
-        // reported none (a failed one), need `pulumi stack output`.
+        // The event log carries the stack's outputs, secrets as "[secret]". Only outputs holding a
+        // secret, or a run that reported none (a failed one), need `pulumi stack output`, and only when
+        // a test reads them: then, before the stack's next run changes them.
         if (parsed.stackOutputs && !holdsSecret(parsed.stackOutputs)) report.outputs = parsed.stackOutputs;
         else {
-          const out = await pulumi(["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd });
-          if (out.code === 0 && out.stdout.trim()) report.outputs = JSON.parse(out.stdout);
+          const run = runs;
+          let read: { value?: Record<string, unknown> } | undefined;
+          Object.defineProperty(report, "outputs", {
+            enumerable: false,
+            get() {
+              if (read) return read.value;
+              if (runs !== run) throw new Error(`the ${op}'s stack outputs were read after the stack's next run: read them before`);
+              read = {};
+              const t0 = performance.now();
+              try {
+                const out = execFileSync(pulumiCommand(), ["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd, env, stdio: "pipe", maxBuffer: 256 * 1024 * 1024 }).toString("utf8");
+                if (out.trim()) read.value = JSON.parse(out);
+              } catch {
+                // As before: a stack with no outputs to show leaves them undefined.
+              } finally {
+                logInvocation(["stack", "output"], performance.now() - t0);
+              }
+              return read.value;
+            },
+          });
         }
       }
       return report;
