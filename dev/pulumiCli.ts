@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { promisify } from "node:util";
 import * as yaml from "js-yaml";
 import { ROOT } from "./checkout";
 import type { RunReport, StateFile, Step, StepKind } from "./report";
@@ -243,7 +244,7 @@ const SECURE_SIG = "4dabf18193072939515e22adb298388d";
  * as the CLI does it (below), under the key of that salt, saved beside the copy. The key is checked by
  * decrypting the salt's own check value, "pulumi", as the CLI does before it trusts a passphrase.
  */
-function stackTemplate(projectName: string, stack: string, env: NodeJS.ProcessEnv): StackTemplate {
+async function stackTemplate(projectName: string, stack: string, env: NodeJS.ProcessEnv): Promise<StackTemplate> {
   const passphrase = String(env.PULUMI_CONFIG_PASSPHRASE ?? "");
   const tag = crypto.createHash("sha256").update(`${SDK_VERSION}\0${projectName}\0${stack}\0${passphrase}`).digest("hex").slice(0, 16);
   const root = path.join(os.tmpdir(), "pulumi-gitbook-stack-templates");
@@ -256,10 +257,11 @@ function stackTemplate(projectName: string, stack: string, env: NodeJS.ProcessEn
     fs.mkdirSync(path.join(work, "backend"));
     fs.writeFileSync(path.join(init, "Pulumi.yaml"), `name: ${projectName}\nruntime: nodejs\n`);
     const t0 = performance.now();
-    execFileSync(pulumiCommand(), ["stack", "init", stack, "--non-interactive"], { cwd: init, env: { ...env, PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}` }, stdio: "pipe" });
+    // Async, as every run: the test's emulator lives in this event loop.
+    await promisify(execFile)(pulumiCommand(), ["stack", "init", stack, "--non-interactive"], { cwd: init, env: { ...env, PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}` } });
     logInvocation(["stack", "init"], performance.now() - t0);
     const salt = String((yaml.load(fs.readFileSync(path.join(init, `Pulumi.${stack}.yaml`), "utf8")) as { encryptionsalt: string }).encryptionsalt);
-    const key = crypto.pbkdf2Sync(passphrase, Buffer.from(salt.split(":")[1]!, "base64"), 1_000_000, 32, "sha256");
+    const key = await promisify(crypto.pbkdf2)(passphrase, Buffer.from(salt.split(":")[1]!, "base64"), 1_000_000, 32, "sha256");
     fs.writeFileSync(path.join(work, "secrets.json"), JSON.stringify({ salt, key: key.toString("base64") }));
     fs.rmSync(init, { recursive: true });
     fs.rmSync(path.join(work, "home"), { recursive: true, force: true });
@@ -354,7 +356,7 @@ export async function createCliStack(
 
   // The stack `pulumi stack init` makes, copied (see stackTemplate); its config file carries the salt
   // the CLI would have taken from the checkpoint at the first `config set --secret`.
-  const template = stackTemplate(project.name, stack, env);
+  const template = await stackTemplate(project.name, stack, env);
   fs.cpSync(template.backend, path.join(backend, ".pulumi"), { recursive: true });
   fs.writeFileSync(configFile, yaml.dump({ encryptionsalt: template.salt, config: baseConfig }));
 
