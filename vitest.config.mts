@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./test/support/sequencer";
 
 /**
  * Two projects, a pyramid: `unit` calls the provider, the importer and the emulator in process
@@ -18,6 +19,8 @@ export default defineConfig({
     // Vitest's default on a 2-core machine is one worker, which leaves the CPU idle while a CLI test
     // waits on its `pulumi` processes. Three keep both cores busy; more only make every run slower.
     maxWorkers: 3,
+    // The longest files first, so that the last to start are short (see the sequencer).
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {

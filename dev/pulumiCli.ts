@@ -6,9 +6,12 @@
  * run instead of skipping.
  */
 import { execFile, execFileSync } from "node:child_process";
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { performance } from "node:perf_hooks";
+import { promisify } from "node:util";
 import * as yaml from "js-yaml";
 import { ROOT } from "./checkout";
 import type { RunReport, StateFile, Step, StepKind } from "./report";
@@ -46,12 +49,16 @@ export function testEngine(): Engine | undefined {
 }
 
 /**
- * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it (its
- * subcommand), so a suite's CLI cost can be counted: `wc -l` after `npm test`.
+ * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it when it
+ * ends: the test file running it (under vitest), its wall time in ms and its subcommand, tab-separated,
+ * so a suite's CLI cost can be counted per file (`cut -f1 | sort | uniq -c`) after `npm test`.
  */
-function logInvocation(args: string[]): void {
+function logInvocation(args: string[], wallMs: number): void {
   const log = process.env.GITBOOK_TEST_PULUMI_LOG;
-  if (log) fs.appendFileSync(log, `${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}\n`);
+  if (!log) return;
+  const file = (globalThis as { __vitest_worker__?: { filepath?: string } }).__vitest_worker__?.filepath;
+  const where = file ? path.relative(ROOT, file) : "-";
+  fs.appendFileSync(log, `${where}\t${Math.round(wallMs)}\t${args.filter((a) => !a.startsWith("-")).slice(0, 2).join(" ")}\n`);
 }
 
 /** The environment every CLI call gets: its own home and backend, offline, no ambient GitBook settings. */
@@ -106,12 +113,16 @@ const STEP_OF: Record<string, StepKind> = {
 };
 
 /** The engine's event log as steps (provider resources left out). */
-export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<RunReport, "steps" | "error" | "checkFailures" | "failed"> & { diagnostics: string[] } {
+export function reportFromEvents(
+  op: RunReport["op"],
+  lines: string[],
+): Pick<RunReport, "steps" | "error" | "checkFailures" | "failed"> & { diagnostics: string[]; stackOutputs?: Record<string, unknown> } {
   const steps = new Map<string, Step>();
   const errors: string[] = [];
   const diagnostics: string[] = [];
   const checkFailures: NonNullable<RunReport["checkFailures"]> = [];
   let failed: RunReport["failed"];
+  let stackOutputs: Record<string, unknown> | undefined;
   for (const line of lines) {
     if (!line.trim()) continue;
     const e = JSON.parse(line) as EngineEvent;
@@ -126,6 +137,7 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
     }
     const m = (e.resOutputsEvent ?? e.resourcePreEvent ?? e.resOpFailedEvent)?.metadata;
     if (!m || m.type.startsWith("pulumi:providers:")) continue;
+    if (e.resOutputsEvent && m.type === "pulumi:pulumi:Stack" && m.new?.outputs) stackOutputs = m.new.outputs;
     const name = m.urn.split("::").pop()!;
     let kind: StepKind | undefined;
     let changed: string[] = [];
@@ -163,6 +175,7 @@ export function reportFromEvents(op: RunReport["op"], lines: string[]): Pick<Run
     ...(checkFailures.length ? { checkFailures } : {}),
     ...(failed ? { failed } : {}),
     diagnostics,
+    ...(stackOutputs ? { stackOutputs } : {}),
   };
 }
 
@@ -210,6 +223,89 @@ function projectOf(programDir: string): { name: string; stackFile: (stack: strin
   return { name: String(doc.name), stackFile: (stack) => path.join(stackDir, `Pulumi.${stack}.yaml`) };
 }
 
+/** A stack as `pulumi stack init` leaves it on a file backend, and the key its secrets are encrypted with. */
+interface StackTemplate {
+  /** The backend's `.pulumi` folder after the init. */
+  backend: string;
+  /** The passphrase secrets provider's state (`encryptionsalt`), as the CLI writes it into a stack's config. */
+  salt: string;
+  /** PBKDF2-SHA256 of the passphrase and that salt, 1,000,000 rounds, 32 bytes: the AES-256-GCM key. */
+  key: Buffer;
+}
+
+const SECURE_SIG = "4dabf18193072939515e22adb298388d";
+
+/**
+ * `pulumi stack init` is a process of seconds on a loaded machine, and `pulumi config set --secret` another
+ * (with a million PBKDF2 rounds in it), and the suites make a stack per deployment, hundreds in all. What
+ * init writes (the checkpoint naming the stack and its secrets provider's salt, with their `.attrs`) does
+ * not depend on where the backend is, so the CLI's own files are made once per CLI version, project,
+ * stack name and passphrase on this machine, and copied for each stack; and secrets are encrypted here
+ * as the CLI does it (below), under the key of that salt, saved beside the copy. The key is checked by
+ * decrypting the salt's own check value, "pulumi", as the CLI does before it trusts a passphrase.
+ */
+async function stackTemplate(projectName: string, stack: string, env: NodeJS.ProcessEnv): Promise<StackTemplate> {
+  const passphrase = String(env.PULUMI_CONFIG_PASSPHRASE ?? "");
+  const tag = crypto.createHash("sha256").update(`${SDK_VERSION}\0${projectName}\0${stack}\0${passphrase}`).digest("hex").slice(0, 16);
+  const root = path.join(os.tmpdir(), "pulumi-gitbook-stack-templates");
+  const final = path.join(root, tag);
+  if (!fs.existsSync(path.join(final, "secrets.json"))) {
+    fs.mkdirSync(root, { recursive: true });
+    const work = fs.mkdtempSync(path.join(root, "making-"));
+    const init = path.join(work, "init");
+    fs.mkdirSync(init);
+    fs.mkdirSync(path.join(work, "backend"));
+    fs.writeFileSync(path.join(init, "Pulumi.yaml"), `name: ${projectName}\nruntime: nodejs\n`);
+    const t0 = performance.now();
+    // Async, as every run: the test's emulator lives in this event loop.
+    await promisify(execFile)(pulumiCommand(), ["stack", "init", stack, "--non-interactive"], { cwd: init, env: { ...env, PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}` } });
+    logInvocation(["stack", "init"], performance.now() - t0);
+    const salt = String((yaml.load(fs.readFileSync(path.join(init, `Pulumi.${stack}.yaml`), "utf8")) as { encryptionsalt: string }).encryptionsalt);
+    const key = await promisify(crypto.pbkdf2)(passphrase, Buffer.from(salt.split(":")[1]!, "base64"), 1_000_000, 32, "sha256");
+    fs.writeFileSync(path.join(work, "secrets.json"), JSON.stringify({ salt, key: key.toString("base64") }));
+    fs.rmSync(init, { recursive: true });
+    fs.rmSync(path.join(work, "home"), { recursive: true, force: true });
+    // Another worker may have made it meanwhile: theirs is as good.
+    try {
+      fs.renameSync(work, final);
+    } catch {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }
+  const { salt, key } = JSON.parse(fs.readFileSync(path.join(final, "secrets.json"), "utf8")) as { salt: string; key: string };
+  const t: StackTemplate = { backend: path.join(final, "backend", ".pulumi"), salt, key: Buffer.from(key, "base64") };
+  if (decryptSecret(t.key, salt.split(":").slice(2).join(":")) !== "pulumi") throw new Error(`the stack template in ${final} does not match the passphrase: delete that folder`);
+  return t;
+}
+
+/** A secret as the CLI's passphrase provider writes it: `v1:` base64(nonce) `:` base64(AES-256-GCM ciphertext and tag). */
+function encryptSecret(key: Buffer, value: string): string {
+  const nonce = crypto.randomBytes(12);
+  const c = crypto.createCipheriv("aes-256-gcm", key, nonce);
+  const sealed = Buffer.concat([c.update(value, "utf8"), c.final(), c.getAuthTag()]);
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
+
+function decryptSecret(key: Buffer, text: string): string | undefined {
+  try {
+    const [v, nonce, data] = text.split(":");
+    if (v !== "v1" || !nonce || !data) return undefined;
+    const sealed = Buffer.from(data, "base64");
+    const d = crypto.createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+    d.setAuthTag(sealed.subarray(sealed.length - 16));
+    return Buffer.concat([d.update(sealed.subarray(0, sealed.length - 16)), d.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether stack outputs as the event log shows them hold a secret (shown there as "[secret]"). */
+function holdsSecret(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(holdsSecret);
+  if (v && typeof v === "object") return SECURE_SIG in v || Object.values(v).some(holdsSecret);
+  return false;
+}
+
 /**
  * A stack of the project in `programDir` on a file backend under `dir`. Its config lives in a file of
  * its own (--config-file), seeded from the project's stack file when there is one, so the tests never
@@ -232,18 +328,20 @@ export async function createCliStack(
   const configFile = path.join(dir, `Pulumi.${stack}.yaml`);
   const seeded = fs.existsSync(project.stackFile(stack)) ? (yaml.load(fs.readFileSync(project.stackFile(stack), "utf8")) as Record<string, any>) : {};
   const baseConfig: Record<string, unknown> = { ...(seeded?.config ?? {}) };
-  const secretsSet: Record<string, string> = {};
-  let secretsWritten: Promise<unknown> = Promise.resolve();
+  /** Secret config encrypted so far, by key: the value and its ciphertext. */
+  const secured: Record<string, { value: string; secure: string }> = {};
   let cache: ReturnType<CliStack["exported"]> | undefined;
+  /** Runs started on this stack that may change its outputs: a run's outputs read after the next one would be that one's. */
+  let runs = 0;
 
   const pulumi: CliStack["pulumi"] = (args, opts = {}) =>
     new Promise((resolve) => {
       const t0 = performance.now();
       let exited: (() => void) | void;
-      logInvocation(args);
       // Async on purpose: tests keep the emulator in their own event loop.
       const child = execFile(pulumiCommand(), args, { cwd: opts.cwd ?? programDir, env, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
         const wallMs = performance.now() - t0;
+        logInvocation(args, wallMs);
         exited?.();
         const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
         resolve({ code, stdout, stderr, wallMs });
@@ -256,12 +354,11 @@ export async function createCliStack(
     return r;
   };
 
-  // `stack init` writes the stack's file into the project folder it runs in: give it a scratch one.
-  const initDir = path.join(dir, "init");
-  fs.mkdirSync(initDir, { recursive: true });
-  fs.writeFileSync(path.join(initDir, "Pulumi.yaml"), `name: ${project.name}\nruntime: nodejs\n`);
-  await must(["stack", "init", stack, "--non-interactive"], initDir);
-  fs.writeFileSync(configFile, yaml.dump({ config: baseConfig }));
+  // The stack `pulumi stack init` makes, copied (see stackTemplate); its config file carries the salt
+  // the CLI would have taken from the checkpoint at the first `config set --secret`.
+  const template = await stackTemplate(project.name, stack, env);
+  fs.cpSync(template.backend, path.join(backend, ".pulumi"), { recursive: true });
+  fs.writeFileSync(configFile, yaml.dump({ encryptionsalt: template.salt, config: baseConfig }));
 
   const cli: CliStack = {
     name: stack,
@@ -277,6 +374,7 @@ export async function createCliStack(
       const events = path.join(dir, `events-${id}.jsonl`);
       const flags = ["-s", stack, "--config-file", runConfig, "--non-interactive", "--color", "never", "--event-log", events, ...(runOpts.flags ?? [])];
       const verb = op === "preview" ? ["preview"] : [op, "--yes", "--skip-preview"];
+      if (op !== "preview") runs++;
       const r = await pulumi([...verb, ...flags], { cwd, onSpawn: runOpts.onSpawn });
       cache = undefined;
       const lines = fs.existsSync(events) ? fs.readFileSync(events, "utf8").split("\n") : [];
@@ -294,26 +392,50 @@ export async function createCliStack(
       };
       if (r.code !== 0) report.error = parsed.error ?? (r.stderr.trim() || `pulumi ${op} exited with ${r.code}`);
       if (op !== "preview" && op !== "destroy" && runOpts.outputs !== false) {
-        const out = await pulumi(["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd });
-        if (out.code === 0 && out.stdout.trim()) report.outputs = JSON.parse(out.stdout);
+        // The event log carries the stack's outputs, secrets as "[secret]". Only outputs holding a
+        // secret, or a run that reported none (a failed one), need `pulumi stack output`, and only when
+        // a test reads them: then, before the stack's next run changes them.
+        if (parsed.stackOutputs && !holdsSecret(parsed.stackOutputs)) report.outputs = parsed.stackOutputs;
+        else {
+          const run = runs;
+          let read: { value?: Record<string, unknown> } | undefined;
+          Object.defineProperty(report, "outputs", {
+            enumerable: false,
+            get() {
+              if (read) return read.value;
+              if (runs !== run) throw new Error(`the ${op}'s stack outputs were read after the stack's next run: read them before`);
+              read = {};
+              const t0 = performance.now();
+              try {
+                const out = execFileSync(pulumiCommand(), ["stack", "output", "--json", "--show-secrets", "-s", stack], { cwd, env, stdio: "pipe", maxBuffer: 256 * 1024 * 1024 }).toString("utf8");
+                if (out.trim()) read.value = JSON.parse(out);
+              } catch {
+                // As before: a stack with no outputs to show leaves them undefined.
+              } finally {
+                logInvocation(["stack", "output"], performance.now() - t0);
+              }
+              return read.value;
+            },
+          });
+        }
       }
       return report;
     },
     async writeRunConfig(config, cwd = programDir) {
-      const secrets = Object.fromEntries(Object.entries(config).filter(([k]) => SECRET_KEY.test(k)));
-      // One writer of the shared file at a time.
-      const setting = secretsWritten.then(async () => {
-        for (const [k, v] of Object.entries(secrets)) {
-          if (secretsSet[k] === v) continue;
-          await must(["config", "set", "--secret", k, "--config-file", configFile, "-s", stack, "--", v], cwd);
-          secretsSet[k] = v;
-        }
-      });
-      secretsWritten = setting.catch(() => undefined);
-      await setting;
-      // Plain values are written straight into the file; secure ones were encrypted by the CLI above.
+      const secrets = Object.entries(config).filter(([k]) => SECRET_KEY.test(k));
+      let changed = false;
+      for (const [k, v] of secrets) {
+        if (secured[k]?.value === v) continue;
+        secured[k] = { value: v, secure: encryptSecret(template.key, v) };
+        changed = true;
+      }
+      // The stack's own file holds the secrets as `config set --secret` would have left it.
       const doc = { ...((yaml.load(fs.readFileSync(configFile, "utf8")) ?? {}) as Record<string, any>) };
-      const secure = Object.fromEntries(Object.entries(doc.config ?? {}).filter(([k, v]) => v && typeof v === "object" && "secure" in (v as object) && k in secrets));
+      if (changed) {
+        doc.config = { ...(doc.config ?? {}), ...Object.fromEntries(Object.entries(secured).map(([k, x]) => [k, { secure: x.secure }])) };
+        fs.writeFileSync(configFile, yaml.dump(doc, { lineWidth: -1 }));
+      }
+      const secure = Object.fromEntries(secrets.map(([k]) => [k, { secure: secured[k]!.secure }]));
       const plain = Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_KEY.test(k)));
       doc.config = { ...baseConfig, ...plain, ...secure };
       // A file per run, so that runs with different programs can go at once; it keeps the salt
@@ -331,8 +453,20 @@ export async function createCliStack(
       cache = undefined;
     },
     exported() {
-      if (!cache) logInvocation(["stack", "export"]);
-      cache ??= JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
+      if (!cache) {
+        // The backend's checkpoint file holds, under `checkpoint.latest`, the deployment `pulumi stack
+        // export` prints (compared byte for byte, secrets and pending operations included); only a file
+        // that is not there or does not parse (a kill while the CLI wrote it) is left to the CLI to read.
+        try {
+          const file = JSON.parse(fs.readFileSync(cli.statePath, "utf8")) as { version: number; checkpoint: { latest?: Record<string, any> } };
+          if (!file.checkpoint) throw new Error("not a checkpoint");
+          cache = { version: file.version, deployment: file.checkpoint.latest ?? {} } as ReturnType<CliStack["exported"]>;
+        } catch {
+          const t0 = performance.now();
+          cache = JSON.parse(execFileSync(pulumiCommand(), ["stack", "export", "-s", stack], { cwd: programDir, env, maxBuffer: 256 * 1024 * 1024 }).toString("utf8"));
+          logInvocation(["stack", "export"], performance.now() - t0);
+        }
+      }
       return cache!;
     },
     state() {

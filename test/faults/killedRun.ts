@@ -1,0 +1,180 @@
+/**
+ * What the killed-run suites (killed.test.ts, killedCheckpoint.test.ts: two files so that each is a short
+ * share of the suite's wall time) share. A `pulumi up` killed with SIGKILL (a cancelled CI job) while creates are in flight, through the real
+ * CLI (issue 19.4). The kill is tied to the emulator's requests, not to time: a listener on its request
+ * log kills the CLI and every process under it the moment a chosen request has been processed, before its answer
+ * leaves, and from then on the emulator processes nothing more (what was still in flight is dropped,
+ * as a request whose client died may be). Then `pulumi-gitbook recover` and `pulumi up`: exactly one
+ * object per declared resource, state equal to GitBook, and nothing adopted the run did not make.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { afterEach, expect } from "vitest";
+import { GitbookClient } from "../../provider/client";
+import { ApiCollection, paths as collectionPaths } from "../../provider/resources/collection";
+import { ApiTeam, paths as teamPaths } from "../../provider/resources/team";
+import { ROOT, PROGRAM, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { expectExactlyDeclared, topology } from "./topology";
+
+const BIN = path.join(ROOT, "dist/bin/pulumi-gitbook.js");
+
+let d: Deployment | undefined;
+/** Closes, after each test, the deployment killedRun started. */
+export function closeKilledRuns(): void {
+  afterEach(async () => {
+    await d?.close();
+    d = undefined;
+  });
+}
+
+/** The whole fault topology; it holds a collection, a kind GitBook gives no creation time. */
+export function program(dep: Deployment): Decl[] {
+  return topology(dep.emu);
+}
+
+/**
+ * Namesakes made in the app before the run: a collection (no creation time: recovery may never take
+ * it by guess) and a team made ten minutes earlier (its creation time rules it out).
+ */
+export async function appMade(dep: Deployment): Promise<Set<string>> {
+  const client = new GitbookClient({ token: dep.emu.token, apiUrl: dep.emu.url });
+  const org = dep.emu.seeded.organizationId;
+  try {
+    const col = await client.post(collectionPaths.collections(org), { body: { title: "Fault Guides" }, schema: ApiCollection });
+    const team = await client.put(teamPaths.teams(org), { body: { title: "Docs Team" }, schema: ApiTeam, idempotent: false });
+    dep.emu.store.teams.get(team.id)!.createdAt = new Date(Date.now() - 10 * 60_000).toISOString();
+    return new Set([col.id, team.id]);
+  } finally {
+    await client.close();
+  }
+}
+
+export type Moment = { at: "first write, before it is processed" } | { at: "write"; nth: number } | { at: "route"; method: string; route: RegExp };
+
+/** The process and all its descendants (Linux /proc): the plugins the CLI started are not in its process group. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]!) ?? []));
+  return tree;
+}
+
+/**
+ * The writes a kill point counts. Left out, since how many there are depends on the order the engine
+ * picks: writes the API refused (a link created before its site has a section is refused once, then
+ * sent again) and sort requests (an order needs them only where items were created out of order).
+ */
+export function counted(e: { method: string; route: string; status: number }): boolean {
+  return e.method !== "GET" && e.status < 400 && !e.route.endsWith("/structure/sort");
+}
+
+/** Runs `up` and kills it, with every process it started, at `moment`, as a cancelled CI job is; resolves once the CLI is gone. */
+async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise<void> {
+  let cliPid = 0;
+  let writes = 0;
+  let killed = false;
+  // The first write of each method is dropped unprocessed: the first of all is where the kill comes.
+  if (moment.at === "first write, before it is processed") for (const method of ["POST", "PUT", "PATCH", "DELETE"]) dep.emu.faults.add({ match: { method }, dropBeforeProcess: true, times: 1 });
+  const off = dep.emu.log.onRecord((e) => {
+    if (killed || !counted(e)) return;
+    writes++;
+    const now =
+      moment.at === "write" ? writes === moment.nth : moment.at === "route" ? e.method === moment.method && moment.route.test(e.route) : writes === 1;
+    if (!now) return;
+    killed = true;
+    // The emulator processes nothing more, then the CLI and its plugins die before this answer leaves.
+    dep.emu.faults.add({ dropBeforeProcess: true });
+    if (cliPid <= 0) throw new Error("the CLI's process is not known yet");
+    for (const pid of processTree(cliPid)) process.kill(pid, "SIGKILL");
+  });
+  try {
+    const r = await dep.run("up", decls, { onSpawn: (pid) => void (cliPid = pid) });
+    expect(killed, `the up ended (${r.error ?? "no error"}) before the chosen moment`).toBe(true);
+  } finally {
+    off();
+    dep.emu.faults.clear();
+  }
+}
+
+/** A fresh deployment with the app's namesakes, and an up of the program killed at `moment`. */
+export async function killedRun(moment: Moment): Promise<{ dep: Deployment; decls: Decl[]; app: Set<string> }> {
+  const dep = (d = await startDeployment());
+  const decls = program(dep);
+  const app = await appMade(dep);
+  await killedUp(dep, decls, moment);
+  return { dep, decls, app };
+}
+
+/** `pulumi-gitbook recover` on the deployment's stack, as a user runs it. */
+export function recover(dep: Deployment, flags: string[] = []): Promise<{ code: number; out: string }> {
+  const cli = dep.cli()!;
+  const env = { ...cli.env, GITBOOK_TOKEN: dep.emu.token, GITBOOK_API_URL: dep.emu.url, PULUMI_CLI: path.join(ROOT, ".pulumi-cli", "v3.248.0", "pulumi") };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, "recover", "--stack", cli.name, "--cwd", PROGRAM, ...flags], { env }, (err, stdout, stderr) => {
+      resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr });
+    });
+  });
+}
+
+/** The pending creates recover left undecided, with their candidate IDs. */
+function undecided(out: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const m of out.matchAll(/creating (\S+)\n\s+-> UNDECIDED:[^\n]*\n\s+candidates: ([^\n]+)/g)) {
+    found.set(m[1]!, m[2]!.split(", ").map((c) => c.split(" ")[0]!));
+  }
+  return found;
+}
+
+/** Recovers as a user would: a first run; for what it cannot prove, the user names the run's object (never the app's). */
+export async function recoverAll(dep: Deployment, app: ReadonlySet<string>): Promise<string> {
+  let dry = await recover(dep, ["--dry-run"]);
+  // Killed while it rewrote the checkpoint, the CLI leaves it empty: recover says so, and puts back the backend's copy when asked.
+  const broken = dry.code !== 0 && dry.out.includes("--from-backup");
+  if (broken) dry = await recover(dep, ["--dry-run", "--from-backup"]);
+  expect(dry.out).toMatch(/\d+ pending operations? in stack/);
+  expect(dry.out).toMatch(/nothing was imported/);
+  const first = await recover(dep, broken ? ["--from-backup"] : []);
+  for (const r of [dry, first]) expect(r.out.includes(dep.emu.token), "the token was printed").toBe(false);
+  if (first.code === 0) return first.out;
+  expect(first.out).toContain("nothing was imported");
+  const flags: string[] = [];
+  for (const [urn, ids] of undecided(first.out)) {
+    // The rest carry a creation time, or sit in the site the run created: only the collection needs a decision.
+    expect(urn, first.out).toContain(":Collection::");
+    const ours = ids.filter((id) => !app.has(id));
+    expect(ours.length, `${urn}: ${first.out}`).toBeLessThanOrEqual(1);
+    flags.push(...(ours.length === 1 ? ["--adopt", `${urn}=${ours[0]}`] : ["--drop", urn]));
+  }
+  expect(flags.length, first.out).toBeGreaterThan(0);
+  const second = await recover(dep, flags);
+  expect(second.code, second.out).toBe(0);
+  return `${first.out}\n${second.out}`;
+}
+
+export async function expectRecovered(dep: Deployment, decls: Decl[], app: ReadonlySet<string>, appCollection: string): Promise<void> {
+  const up = await dep.run("up", decls);
+  expect(up.error, up.stdout).toBeUndefined();
+  expectExactlyDeclared(dep, decls, app);
+  // The app's namesakes are untouched.
+  const col = [...dep.emu.store.collections.values()].find((c) => c.id === appCollection);
+  expect(col?.title).toBe("Fault Guides");
+  // Secret outputs (a share link's URL), adopted ones included, are encrypted in state.
+  for (const r of dep.cli()!.exported().deployment.resources ?? []) {
+    if (String(r.type).endsWith(":ShareLink")) expect(Object.keys(r.outputs.url)).toContain("ciphertext");
+  }
+  const preview = await dep.run("preview", decls, { flags: ["--expect-no-changes"] });
+  expect(preview.error, preview.stdout).toBeUndefined();
+}
+

@@ -1,0 +1,60 @@
+/**
+ * The order test files start in. Three workers share the files, so the wall time is at least the longest
+ * file, and at most the work divided by three plus whichever file starts last: the longest go first
+ * (longest-processing-time first), so that the last to start are short. Vitest orders by its cache of
+ * the last run's durations, which a fresh CI checkout does not have; it then falls back to file size,
+ * which put a 70 s file that delegates to a helper module last. So a file's expected time is, in order:
+ * the cache's, this table's (seconds, measured on the 2-core CI machine, cli project, 3 workers), or an
+ * estimate from its size. Projects keep vitest's order (cli, then unit, whose seconds fill the gaps).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+const SECONDS: Record<string, number> = {
+  "test/lifecycle/appEdits.test.ts": 108,
+  "test/examples/docsSite.test.ts": 105,
+  "test/lifecycle/cascade.test.ts": 103,
+  "test/cli/cli.test.ts": 83,
+  "test/lifecycle/adoption.test.ts": 82,
+  "test/lifecycle/placement.test.ts": 80,
+  "test/lifecycle/sectionCascade.test.ts": 71,
+  "test/lifecycle/convergence.test.ts": 70,
+  "test/faults/killed.test.ts": 68,
+  "test/faults/killedCheckpoint.test.ts": 68,
+  "test/lifecycle/everyKind.test.ts": 63,
+  "test/import/roundTrip.test.ts": 48,
+  "test/install/new.test.ts": 44,
+  "test/lifecycle/state.test.ts": 44,
+  "test/lifecycle/docsSiteIdentity.test.ts": 42,
+  "test/lifecycle/siteExternalLinkOrder.test.ts": 36,
+  "test/lifecycle/sitePublished.test.ts": 34,
+  "test/lifecycle/errors.test.ts": 30,
+  "test/lifecycle/emulatorEdit.test.ts": 29,
+  "test/faults/serverErrors.test.ts": 29,
+  "test/faults/revokedToken.test.ts": 28,
+  "test/faults/rateLimits.test.ts": 27,
+  "test/faults/droppedAnswers.test.ts": 27,
+  "test/cli/plans.test.ts": 27,
+  "test/faults/timeouts.test.ts": 25,
+  "test/install/tarball.test.ts": 23,
+  "test/lifecycle/unknowns.test.ts": 20,
+};
+
+export default class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const expected = (f: TestSpecification): number => {
+      const file = path.relative(root, f.moduleId).split(path.sep).join("/");
+      const cached = this.ctx.cache.getFileTestResults(`${f.project.name}:${file}`);
+      if (cached && !cached.failed) return cached.duration / 1000;
+      if (file in SECONDS) return SECONDS[file]!;
+      // About a second per kilobyte: roughly what the unlisted CLI files take; unit files are under a second.
+      return f.project.name === "cli" ? fs.statSync(f.moduleId).size / 1000 : 0;
+    };
+    return [...files].sort((a, b) => {
+      if (a.project.name !== b.project.name) return a.project.name < b.project.name ? -1 : 1;
+      return expected(b) - expected(a);
+    });
+  }
+}
