@@ -1,8 +1,9 @@
 /**
  * The main pulumi-gitbook example: one docs site whose navigation (sections with their site spaces,
  * a section group, external links, a space the program creates) shows in the order declared, some of
- * it only to visitors whose claims (the site's visitor schema) match; a team whose members are named
- * by e-mail, single sign-on in production, and the API reference generated from openapi.yaml beside
+ * it only to visitors whose claims (the site's visitor schema) match; its branding, redirects from old
+ * paths (production) and an access list giving a team whose members are named by e-mail its role on
+ * the site; single sign-on in production, and the API reference generated from openapi.yaml beside
  * this file (read by the provider, kept out of state).
  *
  * Everything that varies comes from stack config (Pulumi.yaml at the repository root holds what
