@@ -180,6 +180,8 @@ for (const stack of ["dev", "prod"] as const) {
       const r = await run("up");
       expect(r.error).toBeUndefined();
       expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual([]);
+      // Branding, redirects and the access list among them: read back as declared, nothing to write.
+      expect(steps(r)).toEqual(expect.arrayContaining(["same docs/branding", "same docs-access", ...(want.redirects.length ? ["same docs/redirects"] : [])]));
       expect(d.emu.log.writes()).toBe(0);
     });
 
@@ -288,6 +290,9 @@ describeDeployments("the docs-site example with a config mistake", () => {
       "docs-site:sections": JSON.stringify(sections),
       "docs-site:team": JSON.stringify({ title: "Docs writers", members: [{ user: "ada" }] }),
       "docs-site:visibility": "secret",
+      "docs-site:branding": JSON.stringify({ styling: { theme: "neon" } }),
+      "docs-site:redirects": JSON.stringify([{ source: "/a", destination: { path: "/b" } }, { source: "/b", destination: { path: "/a" } }]),
+      "docs-site:writersRole": "owner",
     });
     expect(r.error).toContain("docs-site:sections[1].title: must be 2 to 128 characters");
     expect(r.error).toContain("docs-site:sections[3].sections[0].siteSpaces[0].space: names no space in docs-site:spaces");
@@ -298,6 +303,9 @@ describeDeployments("the docs-site example with a config mistake", () => {
     expect(r.error).toContain("docs-site:sections[1].siteSpaces[1].path: must be 1 to 100 characters");
     expect(r.error).toContain("docs-site:team.members[0].user: must be the e-mail address of a member of the organization");
     expect(r.error).toContain("docs-site:visibility: must be one of public, unlisted, share-link, visitor-auth");
+    expect(r.error).toContain('docs-site:branding.styling.theme: must be one of "clean", "muted", "bold", "gradient"');
+    expect(r.error).toContain("docs-site:redirects[0].destination: forms a loop");
+    expect(r.error).toContain("docs-site:writersRole: must be admin, create, edit, review, comment or read");
     expect(d.emu.log.count()).toBe(0);
   });
 
