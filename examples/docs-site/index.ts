@@ -1,8 +1,9 @@
 /**
  * The main pulumi-gitbook example: one docs site whose navigation (sections with their site spaces,
  * a section group, external links, a space the program creates) shows in the order declared, some of
- * it only to visitors whose claims (the site's visitor schema) match; a team whose members are named
- * by e-mail, single sign-on in production, and the API reference generated from openapi.yaml beside
+ * it only to visitors whose claims (the site's visitor schema) match; its branding, redirects from old
+ * paths (production) and an access list giving a team whose members are named by e-mail its role on
+ * the site; single sign-on in production, and the API reference generated from openapi.yaml beside
  * this file (read by the provider, kept out of state).
  *
  * Everything that varies comes from stack config (Pulumi.yaml at the repository root holds what
@@ -15,6 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import {
+  AccessList,
   DocsSite,
   OpenApiSpec,
   SamlProvider,
@@ -78,6 +80,10 @@ const navigationEntry = z.discriminatedUnion("type", [sectionEntry, groupEntry, 
 
 const title = read("title", z.string(), { json: false });
 const visibility = read("visibility", z.string().default("public"), { json: false });
+const published = read("published", z.boolean({ error: "must be true or false" }).default(false), { json: true });
+// The site's branding and redirect rules: their fields are DocsSite's to check (validateTopology below).
+const branding = read("branding", z.record(z.string(), z.unknown(), { error: "must be a map of branding settings" }).optional(), { json: true });
+const redirects = read("redirects", z.array(z.looseObject({}), { error: "must be a list of redirect rules" }).optional(), { json: true });
 const adaptiveContent = read("adaptiveContent", z.boolean({ error: "must be true or false" }).default(false), { json: true });
 const spaces = read(
   "spaces",
@@ -120,6 +126,12 @@ const saml = read(
     )
     .optional(),
   { json: true },
+);
+// The writers' role on the site (an AccessList: the only team grant on it).
+const writersRole = read(
+  "writersRole",
+  z.enum(["admin", "create", "edit", "review", "comment", "read"], { error: "must be admin, create, edit, review, comment or read" }).default("edit"),
+  { json: false },
 );
 const openApiSlug = read(
   "openApiSlug",
@@ -166,10 +178,18 @@ function entryOf(e: z.output<typeof navigationEntry>, at: string): DocsSiteEntry
 }
 
 const topology: DocsSiteTopology = {
-  site: { title: title ?? "", visibility: visibility as DocsSiteTopology["site"]["visibility"], adaptiveContent: { enabled: adaptiveContent ?? false } },
+  site: {
+    title: title ?? "",
+    visibility: visibility as DocsSiteTopology["site"]["visibility"],
+    adaptiveContent: { enabled: adaptiveContent ?? false },
+    // Only where the stack publishes: the site then goes live after its navigation exists.
+    ...(published ? { published: true } : {}),
+  },
   sections: (sections ?? []).map((e, i) => entryOf(e, `${config.name}:sections[${i}]`)),
   shareLinks: shareLinks as DocsSiteTopology["shareLinks"],
   ...(visitorSchema ? { visitorSchema: visitorSchema as DocsSiteTopology["visitorSchema"] } : {}),
+  ...(branding ? { branding: branding as DocsSiteTopology["branding"] } : {}),
+  ...(redirects ? { redirects: redirects as DocsSiteTopology["redirects"] } : {}),
 };
 
 // DocsSite's own check, reported against the config key each value came from.
@@ -181,7 +201,7 @@ if (sections !== undefined && title !== undefined) {
 
 /** `sections[1].spaceId` -> `docs-site:sections[1].space`, `site.title` -> `docs-site:title`. */
 function configKeyOf(topologyPath: string): string {
-  const site = /^site\.(title|visibility|adaptiveContent)\b/.exec(topologyPath);
+  const site = /^site\.(title|visibility|adaptiveContent|published)\b/.exec(topologyPath);
   if (site) return `${config.name}:${site[1]}`;
   return `${config.name}:${topologyPath.replace(/\.spaceId$/, ".space")}`;
 }
@@ -201,6 +221,10 @@ if (problems.length) {
 const docs = new DocsSite("docs", topology);
 
 const writers = new Team("docs-writers", { title: team!.title, members: team!.members });
+
+// The writers' team is the only team with a grant on the site: a grant added in the app is removed by
+// the next `up` (the list is authoritative), so who may edit the docs is reviewed here.
+new AccessList("docs-access", { siteId: docs.siteId, teams: [{ teamId: writers.id, role: writersRole! }] });
 
 // Members sign in through the company's identity provider and land in the writers' team.
 const sso = saml ? new SamlProvider("sso", { ...saml, defaultTeam: writers.id }) : undefined;

@@ -24,6 +24,8 @@ function inventory(emu: Emulator) {
     // Spaces the program created (the seeded ones have no such title); a deleted space leaves the store.
     createdSpaces: [...s.spaces.values()].filter((x) => x.title === "Tutorials" && !x.deletedAt).length,
     shareLinks: s.shareLinks.size,
+    redirects: s.siteRedirects.size,
+    siteGrants: [...s.permissions.values()].filter((g) => g.target === "site").length,
     teams: s.teams.size,
     teamMembers: s.teamMembers.size,
     samlProviders: s.samlProviders.size,
@@ -31,15 +33,47 @@ function inventory(emu: Emulator) {
   };
 }
 
-const EMPTY = { sites: 0, sections: 0, sectionGroups: 0, externalLinks: 0, siteSpaces: 0, createdSpaces: 0, shareLinks: 0, teams: 0, teamMembers: 0, samlProviders: 0, openApiSpecs: 0 };
+const EMPTY = { sites: 0, sections: 0, sectionGroups: 0, externalLinks: 0, siteSpaces: 0, createdSpaces: 0, shareLinks: 0, redirects: 0, siteGrants: 0, teams: 0, teamMembers: 0, samlProviders: 0, openApiSpecs: 0 };
 
 function emailOf(emu: Emulator, userId: string): string {
   return emu.store.members.get(userId)!.email;
 }
 
 const expectations = {
-  dev: { title: "Acme Developer Docs (preview)", visibility: "share-link", shareLinks: 1, saml: 0, slug: "acme-api-preview", specVisibility: "private" },
-  prod: { title: "Acme Developer Docs", visibility: "public", shareLinks: 0, saml: 1, slug: "acme-api", specVisibility: "public" },
+  dev: {
+    title: "Acme Developer Docs (preview)",
+    visibility: "share-link",
+    published: false,
+    shareLinks: 1,
+    saml: 0,
+    slug: "acme-api-preview",
+    specVisibility: "private",
+    branding: {
+      title: "Acme Developer Docs (preview)",
+      styling: { primaryColor: { light: "#346ddb", dark: "#8fb3ff" } },
+      favicon: { emoji: "🚧" },
+      announcement: { enabled: true, message: "Preview of unreleased docs", style: "warning" },
+    },
+    redirects: [] as string[],
+    writersRole: "admin",
+  },
+  prod: {
+    title: "Acme Developer Docs",
+    visibility: "public",
+    published: true,
+    shareLinks: 0,
+    saml: 1,
+    slug: "acme-api",
+    specVisibility: "public",
+    branding: {
+      styling: { primaryColor: { light: "#346ddb", dark: "#8fb3ff" } },
+      favicon: { emoji: "📘" },
+      footer: { copyright: "© Acme Inc." },
+      privacyPolicy: { url: "https://acme.test/privacy" },
+    },
+    redirects: ["/quickstart -> /getting-started", "/reference/* -> /api", "/sdk/typescript -> /guides/typescript"],
+    writersRole: "edit",
+  },
 } as const;
 
 for (const stack of ["dev", "prod"] as const) {
@@ -69,7 +103,16 @@ for (const stack of ["dev", "prod"] as const) {
       const emu = d.emu;
       const site = [...emu.store.sites.values()];
       expect(site).toHaveLength(1);
-      expect(site[0]).toMatchObject({ title: want.title, visibility: want.visibility, adaptiveContent: { enabled: true } });
+      expect(site[0]).toMatchObject({ title: want.title, visibility: want.visibility, published: want.published, adaptiveContent: { enabled: true } });
+
+      // The branding the stack declares (the rest of the settings stay GitBook's defaults).
+      expect(emu.store.siteCustomizations.get(site[0]!.id)?.settings).toMatchObject(want.branding);
+      // The redirect rules, live and permanent; a path destination goes out as the site's published URL plus the path.
+      const rules = [...emu.store.siteRedirects.values()].filter((r) => r.siteId === site[0]!.id);
+      expect(rules.every((r) => r.permanent && !r.draft && r.destination.kind === "external")).toBe(true);
+      const declared = new Map(want.redirects.map((x) => x.split(" -> ") as [string, string]));
+      expect(rules.map((r) => r.source).sort()).toEqual([...declared.keys()].sort());
+      for (const r of rules) expect(String(r.destination.url)).toMatch(new RegExp(`^https?://.+${declared.get(r.source)!.replace(/[/*.]/g, "\\$&")}$`));
 
       const sections = emu.store.sectionsOf(site[0]!.id);
       expect(sections.map((s) => s.title).sort()).toEqual(["API reference", "Getting started", "Guides", "Tutorials"]);
@@ -106,6 +149,9 @@ for (const stack of ["dev", "prod"] as const) {
       expect(team.map((t) => t.title)).toEqual(["Docs writers"]);
       const members = emu.store.teamMembersOf(team[0]!.id).map((m) => `${emailOf(emu, m.userId)} ${m.role}`);
       expect(members.sort()).toEqual(["ada@acme.test owner", "alan@acme.test member", "grace@acme.test member"]);
+      // The site's access list: the writers' team alone, with the stack's role.
+      expect(emu.store.permissionsOn("site", site[0]!.id, "team").map((g) => `${g.principalId} ${g.role}`)).toEqual([`${team[0]!.id} ${want.writersRole}`]);
+      expect(emu.store.permissionsOn("site", site[0]!.id, "user")).toEqual([]);
 
       const saml = [...emu.store.samlProviders.values()];
       expect(saml).toHaveLength(want.saml);
@@ -134,6 +180,8 @@ for (const stack of ["dev", "prod"] as const) {
       const r = await run("up");
       expect(r.error).toBeUndefined();
       expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual([]);
+      // Branding, redirects and the access list among them: read back as declared, nothing to write.
+      expect(steps(r)).toEqual(expect.arrayContaining(["same docs/branding", "same docs-access", ...(want.redirects.length ? ["same docs/redirects"] : [])]));
       expect(d.emu.log.writes()).toBe(0);
     });
 
@@ -242,6 +290,9 @@ describeDeployments("the docs-site example with a config mistake", () => {
       "docs-site:sections": JSON.stringify(sections),
       "docs-site:team": JSON.stringify({ title: "Docs writers", members: [{ user: "ada" }] }),
       "docs-site:visibility": "secret",
+      "docs-site:branding": JSON.stringify({ styling: { theme: "neon" } }),
+      "docs-site:redirects": JSON.stringify([{ source: "/a", destination: { path: "/b" } }, { source: "/b", destination: { path: "/a" } }]),
+      "docs-site:writersRole": "owner",
     });
     expect(r.error).toContain("docs-site:sections[1].title: must be 2 to 128 characters");
     expect(r.error).toContain("docs-site:sections[3].sections[0].siteSpaces[0].space: names no space in docs-site:spaces");
@@ -252,6 +303,9 @@ describeDeployments("the docs-site example with a config mistake", () => {
     expect(r.error).toContain("docs-site:sections[1].siteSpaces[1].path: must be 1 to 100 characters");
     expect(r.error).toContain("docs-site:team.members[0].user: must be the e-mail address of a member of the organization");
     expect(r.error).toContain("docs-site:visibility: must be one of public, unlisted, share-link, visitor-auth");
+    expect(r.error).toContain('docs-site:branding.styling.theme: must be one of "clean", "muted", "bold", "gradient"');
+    expect(r.error).toContain("docs-site:redirects[0].destination: forms a loop");
+    expect(r.error).toContain("docs-site:writersRole: must be admin, create, edit, review, comment or read");
     expect(d.emu.log.count()).toBe(0);
   });
 
