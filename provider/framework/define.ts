@@ -295,16 +295,17 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
       // The stack's settings first: a setting that cannot work fails the run before anything is registered.
       const registered = checked(() => (checkProgramConfig(), def.inProgram?.(name, args as Props)));
-      const props = resourceProps(name, def.shown ? { ...args, ...def.shown(args as Props) } : args, always);
-      props.__provider = serializedProvider(def.kind);
       // The SDK wraps every registered property in "debuggable" promises that each capture and format
       // a stack (through source-map-support): most of the program's CPU at 1000 resources. Nothing
       // reads those stacks unless PULUMI_DEBUG_PROMISE_LEAKS is set, so none are captured while the
-      // resource is constructed. The SDK's source position is unaffected (it raises the limit itself
-      // to find the program's line); an error thrown here gets the program's frames back below.
+      // resource is constructed, nor while the Outputs that `display` fields show are made (an apply
+      // per reference). The SDK's source position is unaffected (it raises the limit itself to find
+      // the program's line); an error thrown here gets the program's frames back below.
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
       try {
+        const props = resourceProps(name, def.shown ? { ...args, ...def.shown(args as Props) } : args, always);
+        props.__provider = serializedProvider(def.kind);
         super(
           type,
           name,
