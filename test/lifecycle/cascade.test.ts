@@ -1,6 +1,6 @@
 /**
  * Deletes that GitBook carries out on other objects too (issue 19, parts 1 and 5), through the real
- * CLI. A Collection, a Site or a SiteSection whose delete would take along objects this stack does not
+ * CLI. A Collection, a Space, a Site or a SiteSection whose delete would take along objects this stack does not
  * delete first (made in the app, or resources of this program that name it by a fixed ID) fails before
  * any DELETE, naming each by kind, title and ID, whichever process serves the call; `forceDestroy`,
  * recorded by an `up` (no request), lets the delete take them along.
@@ -224,5 +224,45 @@ describeDeployments("a Site holding a section made in the app", () => {
     expect(d.emu.store.sites.has(siteId)).toBe(false);
     expect(d.emu.store.sections.has(section)).toBe(false);
     expect(d.emu.store.shareLinks.has(link)).toBe(false);
+  }, LONG);
+});
+
+describeDeployments("a Space shown on a site made in the app", () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("fails before any DELETE naming the site space it would take off the site, and goes with it once forceDestroy is recorded", async () => {
+    const space = (extra: Record<string, unknown> = {}): Decl => ({ kind: "Space", name: "handbook", args: { title: "Handbook", ...extra } });
+    expect((await d.run("up", [space()])).error).toBeUndefined();
+    const spaceId = d.resource("handbook").id!;
+    // Another team's site shows the space: GitBook would take that site space off its site with the space.
+    const site = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Partner Docs" })).id as string;
+    const section = await api(d.emu, "POST", `/orgs/${org(d)}/sites/${site}/sections`, { spaceId, title: "Handbook" });
+    const shown = (section.siteSpaces as Array<{ id: string }>)[0]!.id;
+
+    for (const attempt of [1, 2]) {
+      d.emu.log.reset();
+      const r = await d.run("up", []);
+      expect(r.error, `attempt ${attempt}`).toMatch(refusal("Space", spaceId, [["SiteSpace", "Partner Docs / Handbook", shown]]));
+      expect(deletes(d)).toBe(0);
+      expect(d.emu.store.spaces.get(spaceId)!.deletedAt).toBeUndefined();
+      expect(d.emu.store.siteSpaces.has(shown)).toBe(true);
+      expect(d.state().resources.map((x) => x.name)).toContain("handbook");
+    }
+
+    d.emu.log.reset();
+    const set = await d.run("up", [space({ forceDestroy: true })]);
+    expect(set.error).toBeUndefined();
+    expect(steps(set)).toEqual(["update handbook"]);
+    expect(d.emu.log.count()).toBe(0);
+
+    const r = await d.run("up", []);
+    expect(r.error).toBeUndefined();
+    expect(d.emu.store.spaces.get(spaceId)!.deletedAt).toBeTruthy();
+    expect(d.emu.store.siteSpaces.has(shown)).toBe(false);
+    expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
   }, LONG);
 });
