@@ -12,7 +12,7 @@
  * them (the site's `visibility` decides whether visitors must authenticate).
  */
 import { z } from "zod";
-import { p } from "../client";
+import { AmbiguousRequestError, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField, uri } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
@@ -114,10 +114,30 @@ async function update(ctx: Ctx, _id: string, olds: SiteVisitorAuthOutputs, news:
   }
   // Only a new value asks for a new key; removing the trigger does not.
   if (changed.includes("regenerate") && news.regenerate !== undefined && news.regenerate !== olds.regenerate) {
-    auth = await ctx.client.post(regeneratePath(org, site), { schema: ApiPublishingAuth });
+    auth = await regenerate(ctx, org, site, auth ?? (await get(ctx, org, site)));
   }
   auth ??= await get(ctx, org, site);
   return definition.outputsOf(declared(news), auth);
+}
+
+/**
+ * The regenerate POST, whose effect must happen once: each regeneration breaks every JWT signed with
+ * the key before. The POST is not idempotent, so a lost answer (or a 5xx) leaves it unknown whether the
+ * key was replaced; the key read just before (`before`) tells: another key now is the new one (sending
+ * again would replace it a second time), the same key means the request did nothing, and it is sent
+ * once more. The key state recorded cannot stand in for that read: the app may have regenerated it
+ * since, and taking that key for the one asked for would leave a key the program meant to rotate.
+ * A request our time limit gave up on may still take effect later: that error is left as it is.
+ */
+async function regenerate(ctx: Ctx, org: string, site: string, before: ApiPublishingAuth): Promise<ApiPublishingAuth> {
+  const send = () => ctx.client.post(regeneratePath(org, site), { schema: ApiPublishingAuth });
+  try {
+    return await send();
+  } catch (e) {
+    if (!(e instanceof AmbiguousRequestError) || e.settleMs > 0) throw e;
+    const now = await get(ctx, org, site);
+    return now.privateKey !== before.privateKey ? now : send();
+  }
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
