@@ -241,7 +241,7 @@ async function writesOf(k: Scenario): Promise<{ writes: Write[]; after: Record<S
   return { writes, after };
 }
 
-const faults: [string, Omit<FaultSpec, "match" | "times"> & { times?: number }][] = [
+const faults: [string, FaultSpec][] = [
   ["a 429 with X-RateLimit-Reset", { rateLimit: { burst: 1, resetInSeconds: 0 } }],
   ["a 429 with Retry-After", { rateLimit: { burst: 1, retryAfterSeconds: 0 } }],
   ["a 503", { errorRate: 1, status: 503 }],
@@ -278,7 +278,7 @@ describe.each(scenarios)("$kind", (k) => {
       const { held, inputs } = await before(k, c, w.step);
       const rewrites = c.rewrites?.() ?? 0;
       env.emu.log.reset();
-      const handle = env.emu.faults.add({ ...fault, match: { method: w.method, route: w.route }, times: 1 } as FaultSpec);
+      const handle = env.emu.faults.add({ ...fault, match: { method: w.method, route: w.route }, times: 1 });
       const where = `${k.kind} ${w.step}, ${what} on ${w.method} ${w.route}`;
       let r = await step(k.kind, w.step, held, inputs);
       expect(handle.hits, where).toBe(1);
