@@ -16,14 +16,24 @@ import { programError } from "./program";
 const seen = new Map<string, Map<unknown, string>>();
 
 /**
+ * What a target input is known by in the program's process: a literal ID, or the Output itself (the
+ * same `site.id` of one resource is one object, known or not); undefined for anything else. Two
+ * Outputs are never compared by value: at preview an object not created yet has no ID, and two
+ * unknown IDs are no evidence of one object. Values computed apart that turn out equal are left to
+ * the provider (claimOnly, at create).
+ */
+export function programKey(v: unknown): unknown {
+  return typeof v === "string" || pulumi.Output.isInstance(v) ? v : undefined;
+}
+
+/**
  * An inProgram check refusing a second `kind` resource whose `field` names the same target as one
  * constructed before; `target` names what there is one of ("site"), for the message.
  */
 export function onePerTarget(kind: string, field: string, target: string): (name: string, args: Record<string, unknown>) => void {
   return (name, args) => {
-    const key = args[field];
-    // An Output is compared by identity: the same `site.id` is one site; two computed apart are checked at create.
-    if (key === undefined || key === null || (typeof key !== "string" && !pulumi.Output.isInstance(key))) return;
+    const key = programKey(args[field]);
+    if (key === undefined) return;
     let names = seen.get(kind);
     if (!names) seen.set(kind, (names = new Map()));
     const first = names.get(key);

@@ -12,6 +12,8 @@ import { p, Role } from "../client";
 import { ApiUser } from "./team";
 import { field, id } from "../framework/fields";
 import { getOrUndefined, listFresh } from "../framework/lists";
+import { programError } from "../framework/program";
+import { programKey } from "../framework/singleton";
 import type { Ctx, Props } from "../framework/resource";
 
 export const TARGETS = ["site", "space", "collection"] as const;
@@ -137,4 +139,75 @@ export async function setRole(ctx: Ctx, org: string, t: Target, who: Principal, 
 /** Takes the principal's access to the object away (nothing when there was none); never deletes the object. */
 export async function revoke(ctx: Ctx, org: string, t: Target, who: Principal, principalId: string): Promise<void> {
   await ctx.client.delete(accessPaths.one(org, t, who, principalId));
+}
+
+// ---- In the program ----------------------------------------------------------------------------------
+
+/** One Permission or AccessList the program declared on an object: which grants it manages. */
+interface AccessDecl {
+  /** `Permission "name"` or `AccessList "name"`, for messages. */
+  who: string;
+  list: boolean;
+  /** The kinds of principal it manages: a Permission's one, an AccessList's declared lists. */
+  principals: Principal[];
+  /** A Permission's team or user, as programKey knows it. */
+  principalKey?: unknown;
+}
+
+/** By target kind, then the target as programKey knows it: the declarations on that object so far. */
+const onObject = new Map<TargetKind, Map<unknown, AccessDecl[]>>();
+
+const LIST_OF = { team: "teams", user: "users" } as const satisfies Record<Principal, string>;
+const FIELD_OF = { team: "teamId", user: "userId" } as const satisfies Record<Principal, string>;
+
+/**
+ * Permission and AccessList, as the program constructs them: an AccessList removes every grant of its
+ * lists it does not declare, so a Permission of the same kind of principal on the same object would be
+ * removed and given again at every `up`, as would the lists of two AccessLists; and two Permissions of
+ * one team or user on one object set one grant twice. Objects and principals are compared as programKey
+ * knows them (a literal ID, or one resource's `id` Output), so objects not created yet at preview are
+ * told apart by the resources they come from, never taken for one by their unknown IDs.
+ */
+export function accessDeclares(kind: "Permission" | "AccessList") {
+  return (name: string, args: Record<string, unknown>): void => {
+    const targetKind = TARGETS.find((k) => args[targetInput[k]] !== undefined);
+    const target = targetKind && programKey(args[targetInput[targetKind]]);
+    if (!targetKind || target === undefined) return;
+    const me: AccessDecl =
+      kind === "AccessList"
+        ? { who: `AccessList "${name}"`, list: true, principals: (["team", "user"] as const).filter((p) => args[LIST_OF[p]] !== undefined) }
+        : (() => {
+            const principal: Principal = args.teamId !== undefined ? "team" : "user";
+            return { who: `Permission "${name}"`, list: false, principals: [principal], principalKey: programKey(args[FIELD_OF[principal]]) };
+          })();
+    let byTarget = onObject.get(targetKind);
+    if (!byTarget) onObject.set(targetKind, (byTarget = new Map()));
+    const others = byTarget.get(target) ?? [];
+    const on = `this ${targetKind}`;
+    for (const other of others) {
+      if (other.who === me.who) continue;
+      const shared = me.principals.filter((p) => other.principals.includes(p));
+      if (shared.length === 0) continue;
+      const p = shared[0]!;
+      if (me.list && other.list) {
+        throw programError(
+          `AccessList "${name}": ${LIST_OF[p]}: ${other.who} already declares the ${p} grants of ${on}, and each removes the grants the other lists at every up. ` +
+            `Declare the object's access in one AccessList (merge "${name}" into ${other.who}). Nothing was sent.`,
+        );
+      }
+      if (me.list || other.list) {
+        const [list, single] = me.list ? [me, other] : [other, me];
+        throw programError(
+          `${me.who}: ${me.list ? LIST_OF[p] : FIELD_OF[p]}: ${list.who} declares every ${p} grant of ${on}, and ${single.who} grants one beside it: the AccessList would remove that grant at every up and the Permission give it back. ` +
+            `List the ${p} with its role in ${list.who}'s ${LIST_OF[p]} and remove ${single.who}, or manage the ${p}s of ${on} with Permissions only. Nothing was sent.`,
+        );
+      }
+      if (me.principalKey !== undefined && me.principalKey === other.principalKey) {
+        throw programError(
+          `${me.who}: ${FIELD_OF[p]}: ${other.who} already grants this ${p} a role on ${on}, and a ${p} has one role there: the two would set it in turn at every up. Keep one of them. Nothing was sent.`,
+        );
+      }
+    }
+    byTarget.set(target, [...others, me]);
+  };
 }

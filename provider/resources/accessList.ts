@@ -20,6 +20,7 @@ import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import {
+  accessDeclares,
   describeTarget,
   invite,
   liveGrants,
@@ -231,7 +232,7 @@ export const definition = defineResource({
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has grants the list would remove or change, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed). Once the resource is in state the field is ignored.",
   noun: "access list",
   summary:
-    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over existing grants it would remove or change refuses unless `adoptId` names the object. Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both.",
+    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over existing grants it would remove or change refuses unless `adoptId` names the object. Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
   inputs,
   outputs,
   view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),
@@ -247,6 +248,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: accessDeclares("AccessList"),
 });
 
 /** Who has access to a GitBook site, space or collection, authoritatively. */

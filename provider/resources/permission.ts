@@ -16,7 +16,7 @@ import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import { describeTarget, invite, liveGrants, oneTarget, revoke, roleField, setRole, TARGETS, targetFields, targetOf, targetProps, type GrantRole, type Principal, type Target, type TargetKind } from "./access";
+import { accessDeclares, describeTarget, invite, liveGrants, oneTarget, revoke, roleField, setRole, TARGETS, targetFields, targetOf, targetProps, type GrantRole, type Principal, type Target, type TargetKind } from "./access";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -122,7 +122,7 @@ export const definition = defineResource({
     "ID of a grant made outside this resource, to manage it instead of refusing it: `<site|space|collection>:<objectId>/<team|user>:<teamOrUserId>` (the message of the refused create gives it). Used only when the resource is not yet in state: the grant is read and only the declared role is set. Once the resource is in state the field is ignored.",
   noun: "permission",
   summary:
-    "One team's or one user's role on a site, a space or a collection. Creating it refuses a team or user that already has a grant on the object (adopt that one with `adoptId`); deleting it takes their access away and leaves the object as it is. Use Permissions or one AccessList per object, not both.",
+    "One team's or one user's role on a site, a space or a collection. Creating it refuses a team or user that already has a grant on the object (adopt that one with `adoptId`); deleting it takes their access away and leaves the object as it is. Use Permissions or one AccessList per object, not both: a Permission beside an AccessList declaring the same kind of grant (teams or users) of the same object, or two Permissions of one team or user on one object, are refused at preview when the program names the object and the team or user by the same ID or the same resource's `id`.",
   inputs,
   outputs,
   live: (g: Grant) => ({
@@ -138,6 +138,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: accessDeclares("Permission"),
 });
 
 /** One team's or user's role on a GitBook site, space or collection. */

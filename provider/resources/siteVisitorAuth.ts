@@ -9,7 +9,8 @@
  * site's. The private key is a Pulumi secret output, never an input, never in a message. `regenerate`
  * is a trigger: when its value changes (added or changed, not removed), the key is regenerated, once.
  * Deleting the resource sends nothing: GitBook has no way to remove the settings, and the site keeps
- * them (the site's `visibility` decides whether visitors must authenticate).
+ * them (the site's `visibility` decides whether visitors must authenticate). A site has one: a
+ * second SiteVisitorAuth of the same site is refused (framework/singleton.ts).
  */
 import { z } from "zod";
 import { AmbiguousRequestError, p } from "../client";
@@ -18,6 +19,7 @@ import { field, id, organizationIdField, uri } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { changedBody, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
+import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -90,6 +92,7 @@ async function get(ctx: Ctx, org: string, site: string): Promise<ApiPublishingAu
 
 async function create(ctx: Ctx, given: SiteVisitorAuthInputs): Promise<{ id: string; outs: SiteVisitorAuthOutputs }> {
   const { organizationId: org, siteId: site } = given;
+  claimOnly(ctx.client, "SiteVisitorAuth", site, "site");
   let auth = await get(ctx, org, site);
   const live = definition.live(auth, given);
   const differing = (["backend", "fallbackURL", "logoutURL"] as const).filter((f) => given[f] !== undefined && given[f] !== live[f]);
@@ -147,7 +150,7 @@ export const definition = defineResource({
   import: { variableSuffix: "-visitor-auth" },
   noun: "visitor authentication",
   summary:
-    "A site's visitor authentication: its backend, fallback and logout URLs, and the private key visitors' JWTs are signed with (a secret output), regenerated when the `regenerate` trigger changes. Every site has these settings: creating the resource sends only the declared settings that differ, and deleting it leaves them as they are.",
+    "A site's visitor authentication: its backend, fallback and logout URLs, and the private key visitors' JWTs are signed with (a secret output), regenerated when the `regenerate` trigger changes. Every site has these settings: creating the resource sends only the declared settings that differ, and deleting it leaves them as they are. A site has one: two SiteVisitorAuth resources of one site are refused at preview (the same site ID or `site.id` Output) or at create.",
   inputs,
   outputs,
   // `regenerate` is absent: GitBook has no such setting, so refresh keeps what state recorded.
@@ -158,6 +161,7 @@ export const definition = defineResource({
   update,
   // The settings are the site's: removing the resource leaves them as they are.
   delete: async () => {},
+  inProgram: onePerTarget("SiteVisitorAuth", "siteId", "site"),
 });
 
 /** A GitBook site's visitor authentication settings. Its `privateKey` output is a secret. */

@@ -1,0 +1,98 @@
+/**
+ * Two resources managing one thing are refused in the program, as the second is constructed, naming
+ * both and the fix (ResourceSpec.inProgram): a Permission beside an AccessList of the same object and
+ * kind of principal, two AccessLists of one object, two Permissions of one grant, two SiteRedirects,
+ * SiteCustomizations or SiteVisitorAuths of one site, two SiteSpaceCustomizations of one site space.
+ *
+ * Run as a preview (Pulumi's mocks with `preview` set, every new ID unknown): objects not created yet
+ * are told apart by the resources their IDs come from, so resources of two different new sites pass,
+ * and the same `site.id` (or the same literal ID) twice is refused.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { AccessList, Collection, Permission, Site, SiteCustomization, SiteRedirects, SiteSection, SiteSpaceCustomization, SiteVisitorAuth, Team } from "../index";
+
+beforeAll(async () => {
+  // preview: the engine answers no ID for a resource it has not created.
+  await pulumi.runtime.setMocks({ newResource: (args) => ({ id: undefined, state: args.inputs }), call: () => ({}) }, "overlaps", "test", true);
+});
+
+let n = 0;
+/** A name of its own per call, so that every test starts from objects no other test declared. */
+const fresh = (base: string) => `${base}-${++n}`;
+
+describe("Permission and AccessList", () => {
+  it("refuses a Permission of a team beside an AccessList declaring the object's teams, in either order, naming both and the fix", () => {
+    const site = new Site(fresh("site"), { title: "Docs" });
+    const team = new Team(fresh("team"), { title: "Writers" });
+    new AccessList("acl-a", { siteId: site.id, teams: [{ teamId: team.id, role: "read" }] });
+    expect(() => new Permission("perm-a", { siteId: site.id, teamId: team.id, role: "edit" })).toThrow(
+      'Permission "perm-a": teamId: AccessList "acl-a" declares every team grant of this site, and Permission "perm-a" grants one beside it: the AccessList would remove that grant at every up and the Permission give it back. ' +
+        `List the team with its role in AccessList "acl-a"'s teams and remove Permission "perm-a", or manage the teams of this site with Permissions only. Nothing was sent.`,
+    );
+    const collection = new Collection(fresh("col"), { title: "Guides" });
+    new Permission("perm-b", { collectionId: collection.id, userId: "usr_1", role: "read" });
+    expect(() => new AccessList("acl-b", { collectionId: collection.id, users: [] })).toThrow(
+      /^AccessList "acl-b": users: AccessList "acl-b" declares every user grant of this collection, and Permission "perm-b" grants one beside it/,
+    );
+  });
+
+  it("allows a Permission of a user beside an AccessList declaring only teams, and access to another object", () => {
+    const site = new Site(fresh("site"), { title: "Docs" });
+    new AccessList(fresh("acl"), { siteId: site.id, teams: [] });
+    new Permission(fresh("perm"), { siteId: site.id, userId: "usr_1", role: "read" });
+    // Another site, not yet created: its unknown ID is no evidence of the first one.
+    const other = new Site(fresh("site"), { title: "Docs" });
+    new Permission(fresh("perm"), { siteId: other.id, teamId: "team_1", role: "read" });
+    new AccessList(fresh("acl"), { spaceId: "spc_1", teams: [] });
+    new Permission(fresh("perm"), { spaceId: "spc_2", teamId: "team_1", role: "read" });
+  });
+
+  it("refuses two AccessLists sharing a list of one object, by literal ID too", () => {
+    new AccessList("acl-c", { spaceId: "spc_overlap", teams: [], users: [] });
+    expect(() => new AccessList("acl-d", { spaceId: "spc_overlap", users: [{ userId: "usr_1", role: "read" }] })).toThrow(
+      'AccessList "acl-d": users: AccessList "acl-c" already declares the user grants of this space, and each removes the grants the other lists at every up. Declare the object\'s access in one AccessList (merge "acl-d" into AccessList "acl-c"). Nothing was sent.',
+    );
+  });
+
+  it("refuses two Permissions of one team on one object, and allows two teams", () => {
+    const site = new Site(fresh("site"), { title: "Docs" });
+    const [a, b] = [new Team(fresh("team"), { title: "A" }), new Team(fresh("team"), { title: "B" })];
+    new Permission("perm-e", { siteId: site.id, teamId: a.id, role: "read" });
+    new Permission(fresh("perm"), { siteId: site.id, teamId: b.id, role: "read" });
+    expect(() => new Permission("perm-f", { siteId: site.id, teamId: a.id, role: "admin" })).toThrow(
+      'Permission "perm-f": teamId: Permission "perm-e" already grants this team a role on this site, and a team has one role there: the two would set it in turn at every up. Keep one of them. Nothing was sent.',
+    );
+  });
+});
+
+describe("one per site or site space", () => {
+  it("refuses a second SiteVisitorAuth of one site, and allows one per site while their IDs are unknown", () => {
+    const [one, two] = [new Site(fresh("site"), { title: "Docs" }), new Site(fresh("site"), { title: "Docs" })];
+    new SiteVisitorAuth("auth-a", { siteId: one.id, fallbackURL: "https://login.acme.test/" });
+    new SiteVisitorAuth(fresh("auth"), { siteId: two.id });
+    expect(() => new SiteVisitorAuth("auth-b", { siteId: one.id, logoutURL: "https://logout.acme.test/" })).toThrow(
+      'SiteVisitorAuth "auth-b": siteId: SiteVisitorAuth "auth-a" already manages this site, and a site has one: two would overwrite each other\'s settings on every run. Declare the settings in one SiteVisitorAuth (merge "auth-b" into "auth-a"). Nothing was sent.',
+    );
+    new SiteVisitorAuth("auth-lit", { siteId: "site_lit" });
+    expect(() => new SiteVisitorAuth("auth-lit2", { siteId: "site_lit" })).toThrow(/SiteVisitorAuth "auth-lit2": siteId: SiteVisitorAuth "auth-lit" already manages this site/);
+  });
+
+  it("refuses a second SiteRedirects, SiteCustomization or SiteSpaceCustomization of one target, and allows them on other new targets", () => {
+    const [one, two] = [new Site(fresh("site"), { title: "Docs" }), new Site(fresh("site"), { title: "Docs" })];
+    new SiteRedirects("set-a", { siteId: one.id, rules: [] });
+    new SiteRedirects(fresh("set"), { siteId: two.id, rules: [] });
+    expect(() => new SiteRedirects("set-b", { siteId: one.id, rules: [] })).toThrow(/^SiteRedirects "set-b": SiteRedirects "set-a" already declares redirects of this site/);
+
+    new SiteCustomization("brand-a", { siteId: one.id, themes: { default: "dark" } });
+    new SiteCustomization(fresh("brand"), { siteId: two.id, themes: { default: "dark" } });
+    expect(() => new SiteCustomization("brand-b", { siteId: one.id, themes: { default: "light" } })).toThrow(/^SiteCustomization "brand-b": siteId: SiteCustomization "brand-a" already manages this site/);
+
+    const [s1, s2] = [new SiteSection(fresh("sec"), { siteId: one.id, spaceId: "spc_1", title: "A" }), new SiteSection(fresh("sec"), { siteId: one.id, spaceId: "spc_2", title: "B" })];
+    new SiteSpaceCustomization("over-a", { siteId: one.id, siteSpaceId: s1.siteSpaceId, title: "A FR" });
+    new SiteSpaceCustomization(fresh("over"), { siteId: one.id, siteSpaceId: s2.siteSpaceId, title: "B FR" });
+    expect(() => new SiteSpaceCustomization("over-b", { siteId: one.id, siteSpaceId: s1.siteSpaceId, title: "A DE" })).toThrow(
+      /^SiteSpaceCustomization "over-b": siteSpaceId: SiteSpaceCustomization "over-a" already manages this site space/,
+    );
+  });
+});
