@@ -88,10 +88,13 @@ describe("one per site or site space", () => {
     new SiteCustomization(fresh("brand"), { siteId: two.id, themes: { default: "dark" } });
     expect(() => new SiteCustomization("brand-b", { siteId: one.id, themes: { default: "light" } })).toThrow(/^SiteCustomization "brand-b": siteId: SiteCustomization "brand-a" already manages this site/);
 
-    const [s1, s2] = [new SiteSection(fresh("sec"), { siteId: one.id, spaceId: "spc_1", title: "A" }), new SiteSection(fresh("sec"), { siteId: one.id, spaceId: "spc_2", title: "B" })];
-    new SiteSpaceCustomization("over-a", { siteId: one.id, siteSpaceId: s1.siteSpaceId, title: "A FR" });
-    new SiteSpaceCustomization(fresh("over"), { siteId: one.id, siteSpaceId: s2.siteSpaceId, title: "B FR" });
-    expect(() => new SiteSpaceCustomization("over-b", { siteId: one.id, siteSpaceId: s1.siteSpaceId, title: "A DE" })).toThrow(
+    // A section's default site space, as a program passes it (the output is optional in its type).
+    const [s1, s2] = [new SiteSection(fresh("sec"), { siteId: one.id, spaceId: "spc_1", title: "A" }), new SiteSection(fresh("sec"), { siteId: one.id, spaceId: "spc_2", title: "B" })].map(
+      (s) => s.siteSpaceId as pulumi.Output<string>,
+    );
+    new SiteSpaceCustomization("over-a", { siteId: one.id, siteSpaceId: s1!, title: "A FR" });
+    new SiteSpaceCustomization(fresh("over"), { siteId: one.id, siteSpaceId: s2!, title: "B FR" });
+    expect(() => new SiteSpaceCustomization("over-b", { siteId: one.id, siteSpaceId: s1!, title: "A DE" })).toThrow(
       /^SiteSpaceCustomization "over-b": siteSpaceId: SiteSpaceCustomization "over-a" already manages this site space/,
     );
   });
