@@ -243,3 +243,23 @@ export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
   return text.split(secret).join("[REDACTED]");
 }
+
+/**
+ * Takes each secret value out of an error's text and its causes' (message, the API's message, stack):
+ * for values a resource keeps secret, which an answer of GitBook's might quote. Values shorter than
+ * four characters are left, as `redact` leaves them. Answers the error, changed in place.
+ */
+export function redactSecrets<E>(e: E, secrets: readonly string[]): E {
+  const known = secrets.filter((s) => s.length >= 4);
+  let at: unknown = e;
+  for (let depth = 0; at instanceof Error && depth < 8 && known.length > 0; depth++) {
+    for (const field of ["message", "apiMessage", "stack"] as const) {
+      const v = (at as unknown as Record<string, unknown>)[field];
+      if (typeof v !== "string") continue;
+      const clean = known.reduce((t, s) => redact(t, s), v);
+      if (clean !== v) Object.defineProperty(at, field, { value: clean, writable: true, configurable: true, enumerable: field === "apiMessage" });
+    }
+    at = (at as { cause?: unknown }).cause;
+  }
+  return e;
+}

@@ -13,7 +13,7 @@
  * second SiteVisitorAuth of the same site is refused (framework/singleton.ts).
  */
 import { z } from "zod";
-import { AmbiguousRequestError, p } from "../client";
+import { AmbiguousRequestError, p, redactSecrets } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField, uri } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
@@ -84,43 +84,76 @@ function patchFor(fields: readonly string[], given: SiteVisitorAuthInputs, from:
   return { backend: from.backend, ...body };
 }
 
-async function get(ctx: Ctx, org: string, site: string): Promise<ApiPublishingAuth> {
-  const auth = await getOrUndefined(ctx.client.get(authPath(org, site), { schema: ApiPublishingAuth }));
+/**
+ * The keys one step has seen, state's and each answer's, taken out of the text of any error the step
+ * ends with: GitBook's messages are shown as they are, and one might quote the key. (A key the step
+ * never saw cannot be told apart from other text: a failing first read shows GitBook's words whole.)
+ */
+class Keys {
+  private readonly seen = new Set<string>();
+  constructor(recorded?: unknown) {
+    if (typeof recorded === "string") this.seen.add(recorded);
+  }
+  /** Notes the key of an answer. */
+  of<A extends ApiPublishingAuth | undefined>(auth: A): A {
+    if (auth) this.seen.add(auth.privateKey);
+    return auth;
+  }
+  async guard<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (e) {
+      throw redactSecrets(e, [...this.seen]);
+    }
+  }
+}
+
+async function get(ctx: Ctx, org: string, site: string, keys: Keys): Promise<ApiPublishingAuth> {
+  const auth = keys.of(await getOrUndefined(ctx.client.get(authPath(org, site), { schema: ApiPublishingAuth })));
   if (!auth) throw new Error(`SiteVisitorAuth: siteId: no site ${site} in organization ${org}; it was deleted, or the ID is wrong (pass the Site's id output).`);
   return auth;
 }
 
+const patch = async (ctx: Ctx, org: string, site: string, body: Props, keys: Keys) => keys.of(await ctx.client.patch(authPath(org, site), { body, schema: ApiPublishingAuth }));
+
 async function create(ctx: Ctx, given: SiteVisitorAuthInputs): Promise<{ id: string; outs: SiteVisitorAuthOutputs }> {
   const { organizationId: org, siteId: site } = given;
   claimOnly(ctx.client, "SiteVisitorAuth", site, "site");
-  let auth = await get(ctx, org, site);
-  const live = definition.live(auth, given);
-  const differing = (["backend", "fallbackURL", "logoutURL"] as const).filter((f) => given[f] !== undefined && given[f] !== live[f]);
-  const body = patchFor(differing, given, auth);
-  if (body) auth = await ctx.client.patch(authPath(org, site), { body, schema: ApiPublishingAuth });
-  return { id: site, outs: definition.outputsOf(declared(given), auth) };
+  const keys = new Keys();
+  return keys.guard(async () => {
+    let auth = await get(ctx, org, site, keys);
+    const live = definition.live(auth, given);
+    const differing = (["backend", "fallbackURL", "logoutURL"] as const).filter((f) => given[f] !== undefined && given[f] !== live[f]);
+    const body = patchFor(differing, given, auth);
+    if (body) auth = await patch(ctx, org, site, body, keys);
+    return { id: site, outs: definition.outputsOf(declared(given), auth) };
+  });
 }
 
 async function read(ctx: Ctx, _id: string, props: SiteVisitorAuthOutputs): Promise<SiteVisitorAuthOutputs | undefined> {
-  const auth = await getOrUndefined(ctx.client.get(authPath(props.organizationId, props.siteId), { schema: ApiPublishingAuth }));
+  const keys = new Keys(props.privateKey);
+  const auth = await keys.guard(() => getOrUndefined(ctx.client.get(authPath(props.organizationId, props.siteId), { schema: ApiPublishingAuth })));
   return auth && refreshed(definition, props, auth);
 }
 
 async function update(ctx: Ctx, _id: string, olds: SiteVisitorAuthOutputs, news: SiteVisitorAuthInputs, changed: readonly string[]): Promise<SiteVisitorAuthOutputs> {
   const { organizationId: org, siteId: site } = news;
-  let auth: ApiPublishingAuth | undefined;
-  const settings = changed.filter((f) => f !== "regenerate");
-  if (settings.length > 0) {
-    const now = await get(ctx, org, site);
-    const body = patchFor(settings, news, now);
-    auth = body ? await ctx.client.patch(authPath(org, site), { body, schema: ApiPublishingAuth }) : now;
-  }
-  // Only a new value asks for a new key; removing the trigger does not.
-  if (changed.includes("regenerate") && news.regenerate !== undefined && news.regenerate !== olds.regenerate) {
-    auth = await regenerate(ctx, org, site, auth ?? (await get(ctx, org, site)));
-  }
-  auth ??= await get(ctx, org, site);
-  return definition.outputsOf(declared(news), auth);
+  const keys = new Keys(olds.privateKey);
+  return keys.guard(async () => {
+    let auth: ApiPublishingAuth | undefined;
+    const settings = changed.filter((f) => f !== "regenerate");
+    if (settings.length > 0) {
+      const now = await get(ctx, org, site, keys);
+      const body = patchFor(settings, news, now);
+      auth = body ? await patch(ctx, org, site, body, keys) : now;
+    }
+    // Only a new value asks for a new key; removing the trigger does not.
+    if (changed.includes("regenerate") && news.regenerate !== undefined && news.regenerate !== olds.regenerate) {
+      auth = await regenerate(ctx, org, site, auth ?? (await get(ctx, org, site, keys)), keys);
+    }
+    auth ??= await get(ctx, org, site, keys);
+    return definition.outputsOf(declared(news), auth);
+  });
 }
 
 /**
@@ -132,13 +165,13 @@ async function update(ctx: Ctx, _id: string, olds: SiteVisitorAuthOutputs, news:
  * since, and taking that key for the one asked for would leave a key the program meant to rotate.
  * A request our time limit gave up on may still take effect later: that error is left as it is.
  */
-async function regenerate(ctx: Ctx, org: string, site: string, before: ApiPublishingAuth): Promise<ApiPublishingAuth> {
-  const send = () => ctx.client.post(regeneratePath(org, site), { schema: ApiPublishingAuth });
+async function regenerate(ctx: Ctx, org: string, site: string, before: ApiPublishingAuth, keys: Keys): Promise<ApiPublishingAuth> {
+  const send = async () => keys.of(await ctx.client.post(regeneratePath(org, site), { schema: ApiPublishingAuth }));
   try {
     return await send();
   } catch (e) {
     if (!(e instanceof AmbiguousRequestError) || e.settleMs > 0) throw e;
-    const now = await get(ctx, org, site);
+    const now = await get(ctx, org, site, keys);
     return now.privateKey !== before.privateKey ? now : send();
   }
 }
