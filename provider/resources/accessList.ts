@@ -11,6 +11,9 @@
  * One team or user listed twice is refused at preview, naming both entries (IDs compare exactly, as
  * the API takes IDs only). Nothing here ever deletes the object: removing a grant only takes that
  * team's or user's access away, and deleting the AccessList removes the grants it lists.
+ *
+ * Grants already there exactly as listed are taken without `adoptId` (an interrupted create's retry
+ * converges that way), so a second stack listing the same grants takes them too (see the summary).
  */
 import { z } from "zod";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
@@ -232,7 +235,7 @@ export const definition = defineResource({
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has grants the list would remove or change, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed). Once the resource is in state the field is ignored.",
   noun: "access list",
   summary:
-    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over existing grants it would remove or change refuses unless `adoptId` names the object. Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
+    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over existing grants it would remove or change refuses unless `adoptId` names the object. Deleting it removes the grants it lists; the object is never deleted. Grants already there exactly as listed are taken as they are, without `adoptId` and without a write (so that a create interrupted after its write converges): an AccessList of another stack listing the same grants of the same object is taken over the same way, and nothing tells the two apart; both stacks then hold the grants, a change made by one is undone by the other's next `up`, and deleting one removes the grants the other still lists (given back by the other's next `up`; until then those teams and users have no access). Declare an object's access in one stack. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
   inputs,
   outputs,
   view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),

@@ -10,7 +10,9 @@
  *
  * Creating it on a site that already has rules other than the listed ones (exactly as listed) fails,
  * naming them, before anything is written: taking a site's rules over, which deletes the unlisted
- * ones, is asked for with `adoptId` (the site's ID).
+ * ones, is asked for with `adoptId` (the site's ID). Rules exactly as listed are taken as they are,
+ * which is what lets an interrupted create's retry and an imported program converge, and also what
+ * lets a second stack listing the same rules take them without a word (see the summary).
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
@@ -264,7 +266,8 @@ export const definition = defineResource({
     "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`). Without it, creating the resource on a site that has rules other than the listed ones fails, naming them, and writes nothing; with it, the first `up` deletes the site's unlisted rules and updates the listed ones. Used only when the resource is not yet in state.",
   noun: "redirect set",
   summary:
-    "Every redirect rule of a site, as one authoritative list: the site keeps exactly the rules listed and the rest are deleted, including rules added in the GitBook app (a refresh shows them in the plan). Written with GitBook's bulk PUT, only the rules that differ. A site's rules are declared either by one SiteRedirects or by SiteRedirect resources, not both (refused at preview). Deleting the resource deletes the rules it lists.",
+    "Every redirect rule of a site, as one authoritative list: the site keeps exactly the rules listed and the rest are deleted, including rules added in the GitBook app (a refresh shows them in the plan). Written with GitBook's bulk PUT, only the rules that differ. A site's rules are declared either by one SiteRedirects or by SiteRedirect resources, not both (refused at preview). Deleting the resource deletes the rules it lists. " +
+    "Created on a site whose rules are each listed exactly as they are, it takes them over without `adoptId` and without a write (so that a create interrupted after its write, or a program written by `pulumi-gitbook import`, converges): a SiteRedirects of another stack listing the same rules of the same site is taken over the same way, and nothing tells the two apart. Both stacks then hold the rules: a change made by one is undone by the other's next `up`, and deleting one deletes the rules the other still lists (restored by the other's next `up`). Declare a site's rules in one stack.",
   inputs,
   outputs,
   // Inputs keep the program's order (errors name entries by index); order means nothing to a site's rules.
