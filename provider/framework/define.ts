@@ -96,7 +96,11 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
   /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
   cascade?: Cascade;
-  /** For kinds whose create POSTs a new object (sending it twice makes two); absent for kinds set by a PUT. */
+  /**
+   * For kinds whose create POSTs a new object (sending it twice makes two), or refuses the object an
+   * earlier attempt made (a Permission's grant); absent for kinds set by a PUT. `pulumi-gitbook
+   * recover` resolves a killed run's pending creates with it.
+   */
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
   /**
    * Runs in the program's process as the class is constructed, before the resource is registered, for

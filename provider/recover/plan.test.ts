@@ -5,6 +5,7 @@ import { Emulator } from "../../emulator";
 import { ApiSiteSection, GitbookClient } from "../client";
 import { ApiCollection } from "../resources/collection";
 import { ApiShareLink } from "../resources/shareLink";
+import { ApiTeam, paths as teamPaths } from "../resources/team";
 import { ApiSite } from "../resources/site";
 import { paths as collectionPaths } from "../resources/collection";
 import { paths as shareLinkPaths } from "../resources/shareLink";
@@ -151,6 +152,26 @@ describe("recover's plan", () => {
     expect(next.deployment.resources!.map((r) => [r.id, r.delete === true])).toEqual([
       [old.id, true],
       [made.id, false],
+    ]);
+  });
+
+  it("resolves a Permission whose invite went through before the kill: adopted on a site made since the run began, named elsewhere, dropped when no grant is there", async () => {
+    // The next up's create would refuse such a grant as made elsewhere: dropping the pending create left the run stuck.
+    const team = await ctx.client.put(teamPaths.teams(org), { body: { title: "Writers" }, schema: ApiTeam, idempotent: false });
+    const old = await site("Old");
+    backdate(old.id, 10);
+    const runStart = Date.now() - 1000;
+    const fresh = await site("New");
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const invite = (path: string) => ctx.client.post(path, { body: { role: "read", teams: [team.id] }, idempotent: true });
+    await invite(`/orgs/${org}/sites/${fresh.id}/permissions`);
+    await invite(`/spaces/${spaceId}/permissions`);
+    const op = (name: string, target: Record<string, string>) => pendingCreate("Permission", name, { ...target, teamId: team.id, role: "read" });
+    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId }), op("c", { siteId: old.id })]), { ...none, runStart });
+    expect(plan).toMatchObject([
+      { action: "adopt", id: `site:${fresh.id}/team:${team.id}` },
+      { action: "undecided", candidates: [{ id: `space:${spaceId}/team:${team.id}` }] },
+      { action: "drop" },
     ]);
   });
 

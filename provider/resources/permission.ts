@@ -11,7 +11,7 @@
  * removes every grant of its lists that it does not declare.
  */
 import { z } from "zod";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
@@ -78,6 +78,25 @@ async function findGrant(ctx: Ctx, org: string, target: Target, who: Principal, 
   return g && { id: permissionId(target, who, principalId), target, who, principalId, role: g.role };
 }
 
+/**
+ * The grant a create would make, when it is there: what `pulumi-gitbook recover` looks for after a run
+ * killed between the invite and the state write (the next create would refuse the grant as made
+ * elsewhere). Grants carry no creation time: recover takes one only on a site made after the run
+ * began, and otherwise names it for `--adopt` or `--drop` (provider/recover/plan.ts).
+ */
+function lookalikes(ctx: Ctx, given: PermissionInputs): Lookalikes {
+  const target = targetOf(given);
+  const { who, principalId } = principalOf(given);
+  const pid = permissionId(target, who, principalId);
+  return {
+    kind: "Permission",
+    key: pid,
+    what: `${who} ${principalId}'s grant on ${describeTarget(target)}`,
+    candidates: async () => ((await findGrant(ctx, given.organizationId, target, who, principalId, true)) ? [{ id: pid }] : []),
+    before: "list",
+  };
+}
+
 async function create(ctx: Ctx, given: PermissionInputs): Promise<{ id: string; outs: PermissionOutputs }> {
   const org = given.organizationId;
   const target = targetOf(given);
@@ -138,6 +157,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  lookalikes,
   inProgram: accessDeclares("Permission"),
 });
 
