@@ -12,12 +12,19 @@
  * - state is true: a refresh reads what the step recorded, and the next plan shows nothing to do;
  * - an error, when a step fails, names the resource's kind.
  *
+ * And a run killed after a create's writes, before the state write: `pulumi-gitbook recover` adopts
+ * what it can prove the run made or drops the pending create, and the next `up` converges without a
+ * second object or a write.
+ *
  * The kinds come from the registry: a kind not covered here must be named in OLDER_KINDS (covered by
  * test/faults/* and provider/framework/recovery.test.ts) or the test listing the kinds fails.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FaultSpec } from "../../emulator/faults";
+import { GitbookClient } from "../../provider/client";
+import { resolveConfig } from "../../provider/config";
 import { PartialFailure } from "../../provider/framework/failure";
+import { planRecovery, type Exported } from "../../provider/recover/plan";
 import type { Props } from "../../provider/framework/resource";
 import { resources } from "../../provider/resources";
 import { startProviderEnv, type ProviderEnv, type State } from "../support/provider";
@@ -304,5 +311,38 @@ describe.each(scenarios)("$kind", (k) => {
       const next = await env.up(k.kind, inputs, refreshed!.state);
       expect(next.step, where).toBe("same");
     }
+  });
+});
+
+describe.each(scenarios)("$kind: a run killed after the create's writes, before the state write", (k) => {
+  it("is resolved by recover (adopted, or dropped for the next up to converge), with nothing made twice and no write", async () => {
+    const runStart = Date.now() - 1;
+    const c = await k.prepare();
+    // The killed run's create: its writes went through; its answer never reached the checkpoint.
+    const made = await env.up(k.kind, c.create);
+    const count = c.count();
+    const kind = k.kind;
+    const exported: Exported = {
+      version: 3,
+      deployment: {
+        pending_operations: [
+          {
+            type: "creating",
+            resource: { urn: `urn:pulumi:dev::docs::pulumi-nodejs:dynamic/gitbook:${kind}::killed`, custom: true, type: `pulumi-nodejs:dynamic/gitbook:${kind}`, inputs: { ...made.inputs, __provider: `with({ kind: "${kind}" }) { require("pulumi-gitbook/impl") }` } },
+          },
+        ],
+      },
+    };
+    const client = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url });
+    const [p] = await planRecovery({ client, config: resolveConfig({ token: env.emu.token, apiUrl: env.emu.url }, {}) }, exported, { runStart, adopt: new Map(), drop: new Set() }).finally(() => client.close());
+    expect(["adopt", "drop"], JSON.stringify(p)).toContain(p!.action);
+    env.outOfBand();
+    env.emu.log.reset();
+    // Adopted: the resource is in state as that object, and the next up has nothing to do. Dropped: the next up creates it again.
+    const next = p!.action === "adopt" ? await env.up(k.kind, c.create, (await env.refresh(k.kind, { id: p!.id, outs: made.state.outs }))!.state) : await env.up(k.kind, c.create);
+    if (p!.action === "adopt") expect(p!.id).toBe(made.state.id);
+    expect(next.state.id).toBe(made.state.id);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(c.count()).toBe(count);
   });
 });
