@@ -86,3 +86,17 @@ describe("lifecycle", () => {
     expect(definition.secretOutputs).toEqual(["privateKey"]);
   });
 });
+
+describe("one per site", () => {
+  it("refuses at create a second SiteVisitorAuth of a site another resource of this run manages, before any request", async () => {
+    const site = await newSite();
+    await env.up("SiteVisitorAuth", { siteId: site, fallbackURL: "https://login.acme.test/" });
+    env.emu.log.reset();
+    // The same run (one provider process): two IDs the program computed apart that turn out equal.
+    await expect(env.up("SiteVisitorAuth", { siteId: site, fallbackURL: "https://other.acme.test/" })).rejects.toThrow(
+      `SiteVisitorAuth: another SiteVisitorAuth of this stack already manages site ${site}, and a site has one: two would overwrite each other's settings on every run. Declare the settings in one SiteVisitorAuth and remove the other. Nothing was sent.`,
+    );
+    expect(env.emu.log.count()).toBe(0);
+    expect(env.emu.store.publishingAuths.get(site)!.fallbackURL).toBe("https://login.acme.test/");
+  });
+});
