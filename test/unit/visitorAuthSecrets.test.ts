@@ -1,6 +1,7 @@
 /**
  * SiteVisitorAuth's private key is a secret: a secret output of the kind (encrypted in state, masked
- * in plans; the CLI suite test/lifecycle/siteVisitorAuth.test.ts reads the state and every log file),
+ * in plans: siteVisitorAuth.test.ts; the CLI suite test/lifecycle/siteVisitorAuth.test.ts reads the
+ * state and every log file),
  * and never in an error's text nor anything printed, whatever goes wrong: each read and write answered
  * 5xx, cut off, or refused with a 4xx whose message echoes the key (an API may quote what it holds),
  * and the emulator's request log as a failing test prints it.
@@ -8,7 +9,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FaultSpec } from "../../emulator/faults";
 import type { Reply } from "../../emulator/http";
-import { definition } from "../../provider/resources/siteVisitorAuth";
 import { startProviderEnv, type ProviderEnv, type State } from "../support/provider";
 
 let env: ProviderEnv;
@@ -109,10 +109,6 @@ function expectNowhere(site: string, error: unknown): void {
   const texts = { error: textOf(error), printed: printed.join(""), "request log": JSON.stringify(env.emu.log.entries) };
   for (const key of all) for (const [where, text] of Object.entries(texts)) expect(text, `the key in ${where}`).not.toContain(key);
 }
-
-it("declares the private key a secret output, so that state encrypts it and plans mask it", () => {
-  expect(definition.secretOutputs).toEqual(["privateKey"]);
-});
 
 const routes: [Step, string, string][] = [
   ["create", "GET", AUTH],
