@@ -19,6 +19,9 @@ import type { Ctx, Props } from "../framework/resource";
 export const TARGETS = ["site", "space", "collection"] as const;
 export type TargetKind = (typeof TARGETS)[number];
 export type Principal = "team" | "user";
+/** The input naming a principal (a Permission's, an AccessList entry's), and the AccessList list of its kind. */
+export const FIELD_OF = { team: "teamId", user: "userId" } as const satisfies Record<Principal, string>;
+export const LIST_OF = { team: "teams", user: "users" } as const satisfies Record<Principal, string>;
 
 /** The object a grant is on. */
 export interface Target {
@@ -157,8 +160,6 @@ interface AccessDecl {
 /** By target kind, then the target as programKey knows it: the declarations on that object so far. */
 const onObject = new Map<TargetKind, Map<unknown, AccessDecl[]>>();
 
-const LIST_OF = { team: "teams", user: "users" } as const satisfies Record<Principal, string>;
-const FIELD_OF = { team: "teamId", user: "userId" } as const satisfies Record<Principal, string>;
 
 /**
  * Permission and AccessList, as the program constructs them: an AccessList removes every grant of its

@@ -25,6 +25,7 @@ import { declared } from "../framework/state";
 import {
   accessDeclares,
   describeTarget,
+  FIELD_OF,
   invite,
   liveGrants,
   oneTarget,
@@ -45,7 +46,7 @@ import {
 
 const LISTS = { teams: "team", users: "user" } as const satisfies Record<string, Principal>;
 type ListName = keyof typeof LISTS;
-const KEY = { team: "teamId", user: "userId" } as const;
+const KEY = FIELD_OF;
 
 /** One entry of `teams` or `users`: an ID and a role (guests, GitBook's null role, are listed with `role` absent only in refreshed state). */
 type Entry = { role?: GrantRole } & ({ teamId: string } | { userId: string });
