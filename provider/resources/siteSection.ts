@@ -25,6 +25,19 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
+import {
+  deleteOldPaths,
+  liveOldPaths,
+  oldPathRedirectIdsOutput,
+  oldPathRedirectsField,
+  ownedOldPaths,
+  readOwned,
+  redirectOldPathField,
+  updateOwned,
+  withOldPaths,
+  type WithOldPaths,
+} from "./oldPathRedirects";
+import { redirectsOnMove } from "./redirectRules";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -77,6 +90,8 @@ const inputs = z.object({
     // Set on the site, not the section.
     .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
+  redirectOldPath: redirectOldPathField("section"),
+  oldPathRedirects: oldPathRedirectsField(),
 });
 
 const outputs = z.object({
@@ -85,6 +100,7 @@ const outputs = z.object({
     .optional()
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
   urls: z.object({ published: z.string().optional().describe("URL of the published section.") }).describe("The section's URLs."),
+  oldPathRedirectIds: oldPathRedirectIdsOutput(),
 });
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
@@ -112,8 +128,9 @@ function ownSiteSpace(section: ApiSiteSection, props: Props): ApiSiteSpaceOf | u
 }
 
 /** Every input the API reports, keyed like the inputs (`props` resolves what is only partly managed). */
-function live(section: ApiSiteSection, props: Props): Props {
+function live(section: WithOldPaths<ApiSiteSection>, props: Props): Props {
   const out: Props = {
+    ...liveOldPaths(section),
     title: section.title,
     icon: section.icon ?? undefined,
     path: section.path,
@@ -168,9 +185,12 @@ async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string;
   );
 }
 
+/** Who owns the section's old-path redirects, for oldPathRedirects.ts. */
+const owner = (id: string, org: string, site: string, section: ApiSiteSection) => ({ id, what: `site section ${id}`, org, site, url: section.urls?.published });
+
 async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<SiteSectionOutputs | undefined> {
   const section = await findListed(ctx, paths.sections(props.organizationId, props.siteId), ApiSiteSection, id);
-  return section && refreshed(definition, props, section);
+  return section && refreshed(definition, props, await readOwned(ctx, owner(id, props.organizationId, props.siteId, section), props, section));
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs, changed: readonly string[]): Promise<SiteSectionOutputs> {
@@ -183,20 +203,22 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
     } catch (e) {
       if (!section) throw e;
       // The section PATCH went through: record it, with `default` as it still is.
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default }, section, olds), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { ids: olds.oldPathRedirectIds } }, olds), [
         `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
   }
   section ??= await findListed(ctx, paths.sections(org, site), ApiSiteSection, id);
   if (!section) throw goneFromState(definition, id, ` in site ${site}`);
-  return definition.outputsOf(declared(news), section, olds);
+  const moved = await updateOwned(ctx, owner(id, org, site, section), olds, news, changed, section, (inputs, obj) => definition.outputsOf(inputs, obj, olds));
+  return definition.outputsOf(declared(news), moved, olds);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {
   const { organizationId: org, siteId: site } = props;
   forgetSection(ctx.client, org, site, id);
   await ctx.client.delete(paths.section(org, site, id));
+  await deleteOldPaths(ctx, org, site, props.oldPathRedirectIds);
 }
 
 /**
@@ -226,17 +248,21 @@ export const definition = defineResource({
   // Section paths are unique within a site: a replacement with the same declared path would collide.
   deleteBeforeReplace: true,
   live,
-  computed: (section: ApiSiteSection, props) => {
+  computed: (section: WithOldPaths<ApiSiteSection>, props) => {
     const siteSpaceId = ownSiteSpace(section, props)?.id;
-    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls } };
+    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...ownedOldPaths(section) };
   },
+  prepare: (given, olds) => ({ inputs: withOldPaths(given, olds) }),
   lookalikes,
   create,
   read,
   update,
   delete: remove,
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces },
-  inProgram: placedByGroupId("SiteSection"),
+  inProgram: (name, args) => {
+    redirectsOnMove("SiteSection")(name, args);
+    return placedByGroupId("SiteSection")(name, args);
+  },
 });
 
 /** A section of a GitBook docs site, created with its first space. */

@@ -28,6 +28,19 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
+import {
+  deleteOldPaths,
+  liveOldPaths,
+  oldPathRedirectIdsOutput,
+  oldPathRedirectsField,
+  ownedOldPaths,
+  readOwned,
+  redirectOldPathField,
+  updateOwned,
+  withOldPaths,
+  type WithOldPaths,
+} from "./oldPathRedirects";
+import { redirectsOnMove } from "./redirectRules";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -59,12 +72,15 @@ const inputs = z.object({
     )
     // Set on the section, not the site space.
     .register(field, { change: "custom", import: { omit: false } }),
+  redirectOldPath: redirectOldPathField("site space"),
+  oldPathRedirects: oldPathRedirectsField(),
 });
 
 const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
   title: z.string().describe("Title shown for the site space: its space's title."),
   urls: z.object({ published: z.string().optional().describe("URL of the published site space.") }).describe("The site space's URLs."),
+  oldPathRedirectIds: oldPathRedirectIdsOutput(),
 });
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
@@ -78,8 +94,9 @@ export const paths = {
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-function live(ss: ApiSiteSpace, props: Props): Props {
+function live(ss: WithOldPaths<ApiSiteSpace>, props: Props): Props {
   return {
+    ...liveOldPaths(ss),
     spaceId: ss.space.id,
     sectionId: ss.section ?? undefined,
     path: ss.path,
@@ -174,9 +191,12 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   );
 }
 
+/** Who owns the site space's old-path redirects, for oldPathRedirects.ts. */
+const owner = (id: string, org: string, site: string, ss: ApiSiteSpace) => ({ id, what: `site space ${id}`, org, site, url: ss.urls?.published });
+
 async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
   const ss = await findListed(ctx, paths.siteSpaces(props.organizationId, props.siteId), ApiSiteSpace, id);
-  return ss && refreshed(definition, props, ss);
+  return ss && refreshed(definition, props, await readOwned(ctx, owner(id, props.organizationId, props.siteId, ss), props, ss));
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs, changed: readonly string[]): Promise<SiteSpaceOutputs> {
@@ -193,17 +213,19 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
       if (!patched) throw e;
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default }, ss), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { ids: olds.oldPathRedirectIds } }), [
         `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
   }
-  return definition.outputsOf(declared(news), ss);
+  const moved = await updateOwned(ctx, owner(id, org, site, ss), olds, news, changed, ss, (inputs, obj) => definition.outputsOf(inputs, obj));
+  return definition.outputsOf(declared(news), moved);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
   forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
   await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
+  await deleteOldPaths(ctx, props.organizationId, props.siteId, props.oldPathRedirectIds);
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -223,12 +245,14 @@ export const definition = defineResource({
   // for it, so declaring that section now changes nothing.
   view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
   live,
-  computed: (ss: ApiSiteSpace) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls } }),
+  computed: (ss: WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...ownedOldPaths(ss) }),
+  prepare: (given, olds) => ({ inputs: withOldPaths(given, olds) }),
   lookalikes,
   create,
   read,
   update,
   delete: remove,
+  inProgram: redirectsOnMove("SiteSpace"),
 });
 
 /** A further space in a section of a GitBook docs site. */
