@@ -89,10 +89,13 @@ describe("SiteSection redirectOldPath", () => {
     const given = { siteId: site.id, spaceId: spaces[0], path: "x", redirectOldPath: true };
     let s = (await env.up("SiteSection", given)).state;
     const mine = await env.up("SiteRedirect", { siteId: site.id, source: "/x/*", destination: { url: "https://elsewhere.test" } });
-    const err = await env.up("SiteSection", { ...given, path: "y" }, s).catch((e: unknown) => e as { message: string; properties: Record<string, unknown> });
-    expect((err as Error).message).toMatch(new RegExp(`redirectOldPath: the site already has rule ${mine.state.id} \\(/x/\\*\\), which this resource did not create`));
-    expect((err as Error).message).toMatch(/was updated but its old-path redirects could not be made; it is kept in state/);
-    const partial = (err as { properties: Record<string, unknown> }).properties;
+    const err = (await env.up("SiteSection", { ...given, path: "y" }, s).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { message: string; properties: Record<string, unknown> };
+    expect(err.message).toMatch(new RegExp(`redirectOldPath: the site already has rule ${mine.state.id} \\(/x/\\*\\), which this resource did not create`));
+    expect(err.message).toMatch(/was updated but its old-path redirects could not be made; it is kept in state/);
+    const partial = err.properties;
     expect(partial.path).toBe("y");
     expect(partial.oldPathRedirects).toEqual([{ path: "x", status: "not created" }]);
     expect(rulesOf(site.id)).toEqual([["/x/*", "https://elsewhere.test"]]);
