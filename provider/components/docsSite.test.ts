@@ -204,7 +204,7 @@ describe("DocsSite registration", () => {
     expect(byName("docs/guides/ts").inputs.redirectOldPath).toBe(true);
     expect(byName("docs/guides/py").inputs.redirectOldPath).toBe(false);
     const both = topology();
-    both.sections[0]!.redirectOldPath = true;
+    (both.sections[0] as DocsSiteSection).redirectOldPath = true;
     both.redirects = [{ source: "/old", destination: { url: "https://x.test" } }];
     expect(() => new DocsSite("docs-both", both)).toThrow(/SiteRedirects "docs-both\/redirects": SiteSection "docs-both\/start" sets redirectOldPath/);
     // A refused run registers nothing (framework/program.ts): the next test's must start in a run of its own.
