@@ -66,6 +66,12 @@ export const oldPathRedirectsField = () =>
 export const oldPathRedirectIdsOutput = () =>
   z.record(z.string(), z.string()).optional().describe("The redirect rules this resource created, by the old path each redirects from: the rules it may edit and delete.");
 
+/** The inputs SiteSection and SiteSpace declare for it. */
+export const inputs = (noun: string) => ({ redirectOldPath: redirectOldPathField(noun), oldPathRedirects: oldPathRedirectsField() });
+
+/** The outputs they declare for it. */
+export const outputs = () => ({ oldPathRedirectIds: oldPathRedirectIdsOutput() });
+
 // ---- At check ----------------------------------------------------------------------------------------
 
 /**

@@ -25,18 +25,7 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
-import {
-  deleteOldPaths,
-  liveOldPaths,
-  oldPathRedirectIdsOutput,
-  oldPathRedirectsField,
-  ownedOldPaths,
-  readOwned,
-  redirectOldPathField,
-  updateOwned,
-  withOldPaths,
-  type WithOldPaths,
-} from "./oldPathRedirects";
+import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -90,8 +79,7 @@ const inputs = z.object({
     // Set on the site, not the section.
     .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
-  redirectOldPath: redirectOldPathField("section"),
-  oldPathRedirects: oldPathRedirectsField(),
+  ...oldPaths.inputs("section"),
 });
 
 const outputs = z.object({
@@ -100,7 +88,7 @@ const outputs = z.object({
     .optional()
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
   urls: z.object({ published: z.string().optional().describe("URL of the published section.") }).describe("The section's URLs."),
-  oldPathRedirectIds: oldPathRedirectIdsOutput(),
+  ...oldPaths.outputs(),
 });
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
@@ -128,9 +116,9 @@ function ownSiteSpace(section: ApiSiteSection, props: Props): ApiSiteSpaceOf | u
 }
 
 /** Every input the API reports, keyed like the inputs (`props` resolves what is only partly managed). */
-function live(section: WithOldPaths<ApiSiteSection>, props: Props): Props {
+function live(section: oldPaths.WithOldPaths<ApiSiteSection>, props: Props): Props {
   const out: Props = {
-    ...liveOldPaths(section),
+    ...oldPaths.liveOldPaths(section),
     title: section.title,
     icon: section.icon ?? undefined,
     path: section.path,
@@ -190,7 +178,7 @@ const owner = (id: string, org: string, site: string, section: ApiSiteSection) =
 
 async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<SiteSectionOutputs | undefined> {
   const section = await findListed(ctx, paths.sections(props.organizationId, props.siteId), ApiSiteSection, id);
-  return section && refreshed(definition, props, await readOwned(ctx, owner(id, props.organizationId, props.siteId, section), props, section));
+  return section && refreshed(definition, props, await oldPaths.readOwned(ctx, owner(id, props.organizationId, props.siteId, section), props, section));
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs, changed: readonly string[]): Promise<SiteSectionOutputs> {
@@ -210,7 +198,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
   }
   section ??= await findListed(ctx, paths.sections(org, site), ApiSiteSection, id);
   if (!section) throw goneFromState(definition, id, ` in site ${site}`);
-  const moved = await updateOwned(ctx, owner(id, org, site, section), olds, news, changed, section, (inputs, obj) => definition.outputsOf(inputs, obj, olds));
+  const moved = await oldPaths.updateOwned(ctx, owner(id, org, site, section), olds, news, changed, section, (inputs, obj) => definition.outputsOf(inputs, obj, olds));
   return definition.outputsOf(declared(news), moved, olds);
 }
 
@@ -218,7 +206,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<
   const { organizationId: org, siteId: site } = props;
   forgetSection(ctx.client, org, site, id);
   await ctx.client.delete(paths.section(org, site, id));
-  await deleteOldPaths(ctx, org, site, props.oldPathRedirectIds);
+  await oldPaths.deleteOldPaths(ctx, org, site, props.oldPathRedirectIds);
 }
 
 /**
@@ -248,11 +236,11 @@ export const definition = defineResource({
   // Section paths are unique within a site: a replacement with the same declared path would collide.
   deleteBeforeReplace: true,
   live,
-  computed: (section: WithOldPaths<ApiSiteSection>, props) => {
+  computed: (section: oldPaths.WithOldPaths<ApiSiteSection>, props) => {
     const siteSpaceId = ownSiteSpace(section, props)?.id;
-    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...ownedOldPaths(section) };
+    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...oldPaths.ownedOldPaths(section) };
   },
-  prepare: (given, olds) => ({ inputs: withOldPaths(given, olds) }),
+  prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   lookalikes,
   create,
   read,

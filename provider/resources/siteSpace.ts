@@ -28,18 +28,7 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
-import {
-  deleteOldPaths,
-  liveOldPaths,
-  oldPathRedirectIdsOutput,
-  oldPathRedirectsField,
-  ownedOldPaths,
-  readOwned,
-  redirectOldPathField,
-  updateOwned,
-  withOldPaths,
-  type WithOldPaths,
-} from "./oldPathRedirects";
+import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -72,15 +61,14 @@ const inputs = z.object({
     )
     // Set on the section, not the site space.
     .register(field, { change: "custom", import: { omit: false } }),
-  redirectOldPath: redirectOldPathField("site space"),
-  oldPathRedirects: oldPathRedirectsField(),
+  ...oldPaths.inputs("site space"),
 });
 
 const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
   title: z.string().describe("Title shown for the site space: its space's title."),
   urls: z.object({ published: z.string().optional().describe("URL of the published site space.") }).describe("The site space's URLs."),
-  oldPathRedirectIds: oldPathRedirectIdsOutput(),
+  ...oldPaths.outputs(),
 });
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
@@ -94,9 +82,9 @@ export const paths = {
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-function live(ss: WithOldPaths<ApiSiteSpace>, props: Props): Props {
+function live(ss: oldPaths.WithOldPaths<ApiSiteSpace>, props: Props): Props {
   return {
-    ...liveOldPaths(ss),
+    ...oldPaths.liveOldPaths(ss),
     spaceId: ss.space.id,
     sectionId: ss.section ?? undefined,
     path: ss.path,
@@ -196,7 +184,7 @@ const owner = (id: string, org: string, site: string, ss: ApiSiteSpace) => ({ id
 
 async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
   const ss = await findListed(ctx, paths.siteSpaces(props.organizationId, props.siteId), ApiSiteSpace, id);
-  return ss && refreshed(definition, props, await readOwned(ctx, owner(id, props.organizationId, props.siteId, ss), props, ss));
+  return ss && refreshed(definition, props, await oldPaths.readOwned(ctx, owner(id, props.organizationId, props.siteId, ss), props, ss));
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs, changed: readonly string[]): Promise<SiteSpaceOutputs> {
@@ -218,14 +206,14 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
       ], { cause: e, field: "default" });
     }
   }
-  const moved = await updateOwned(ctx, owner(id, org, site, ss), olds, news, changed, ss, (inputs, obj) => definition.outputsOf(inputs, obj));
+  const moved = await oldPaths.updateOwned(ctx, owner(id, org, site, ss), olds, news, changed, ss, (inputs, obj) => definition.outputsOf(inputs, obj));
   return definition.outputsOf(declared(news), moved);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
   forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
   await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
-  await deleteOldPaths(ctx, props.organizationId, props.siteId, props.oldPathRedirectIds);
+  await oldPaths.deleteOldPaths(ctx, props.organizationId, props.siteId, props.oldPathRedirectIds);
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -245,8 +233,8 @@ export const definition = defineResource({
   // for it, so declaring that section now changes nothing.
   view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
   live,
-  computed: (ss: WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...ownedOldPaths(ss) }),
-  prepare: (given, olds) => ({ inputs: withOldPaths(given, olds) }),
+  computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...oldPaths.ownedOldPaths(ss) }),
+  prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   lookalikes,
   create,
   read,
