@@ -5,6 +5,7 @@
  * option turned off and the resource deleted.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../framework/check";
 import { startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -25,6 +26,27 @@ async function publishedSite(title: string): Promise<{ id: string; url: string }
   const s = (await env.up("Site", { title, published: true })).state;
   return { id: s.id, url: (s.outs.urls as { published: string }).published.replace(/\/$/, "") };
 }
+
+describe("check: the redirect a plan shows", () => {
+  const base = { siteId: "site_x", spaceId: "spc_x", redirectOldPath: true };
+  const olds = { organizationId: "org_x", ...base, path: "a", oldPathRedirects: [{ path: "z", status: "deleted in GitBook" }] };
+  const planned = async (news: Record<string, unknown>, recorded: Record<string, unknown> = olds) => (await env.check("SiteSection", news, recorded)).inputs?.oldPathRedirects;
+
+  it("adds the old path on a move, drops the new one on a move back, asks again for a rule refresh saw deleted, and sends nothing", async () => {
+    env.emu.log.reset();
+    expect(await planned({ ...base, path: "b" })).toEqual([{ path: "z" }, { path: "a" }]);
+    expect(await planned({ ...base, path: "z" })).toEqual([{ path: "a" }]);
+    expect(await planned({ ...base, path: "a" })).toEqual([{ path: "z" }]);
+    // Not in state yet, the option off, or a path removed or unknown at preview: no move to redirect.
+    expect(await planned({ ...base, path: "b" }, {})).toBeUndefined();
+    expect(await planned({ siteId: "site_x", spaceId: "spc_x", path: "b" })).toBeUndefined();
+    expect(await planned({ ...base })).toEqual([{ path: "z" }]);
+    expect(await planned({ ...base, path: UNKNOWN })).toEqual([{ path: "z" }]);
+    // The program never sets it: a declared value is replaced.
+    expect(await planned({ ...base, path: "a", oldPathRedirects: [{ path: "mine" }] }, {})).toBeUndefined();
+    expect(env.emu.log.count()).toBe(0);
+  });
+});
 
 describe("SiteSection redirectOldPath", () => {
   it("with the option off, a path change sends no redirect request", async () => {
