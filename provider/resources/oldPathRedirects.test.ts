@@ -21,6 +21,7 @@ const REDIRECTS = /\/redirects(\/:redirect)?$/;
 const rulesOf = (site: string) =>
   [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site).map((r) => [r.source, (r.destination as { url?: string }).url]);
 const redirectRequests = () => env.emu.log.count({ route: REDIRECTS });
+const ownedId = (s: State, path: string) => (s.outs.oldPathRedirectRules as Record<string, { id: string }>)[path]!.id;
 
 async function publishedSite(title: string): Promise<{ id: string; url: string }> {
   const s = (await env.up("Site", { title, published: true })).state;
@@ -78,7 +79,7 @@ describe("SiteSection redirectOldPath", () => {
     expect(rulesOf(site.id)).toEqual([["/a/*", `${site.url}/b`]]);
     expect(env.emu.log.count({ method: "POST", route: REDIRECTS })).toBe(1);
     expect(env.emu.log.writes()).toBe(2); // the section's PATCH and the rule's POST
-    expect(Object.keys(s.outs.oldPathRedirectIds as object)).toEqual(["a"]);
+    expect(s.outs.oldPathRedirectRules).toEqual({ a: { id: expect.any(String), source: "/a/*" } });
 
     // a → b, then b → c: the owned a → b becomes a → c, and b → c is added.
     s = (await env.up("SiteSection", { ...given, path: "c" }, s)).state;
@@ -103,7 +104,7 @@ describe("SiteSection redirectOldPath", () => {
     s = (await env.up("SiteSection", { ...off, path: "a" }, s)).state;
     expect(rulesOf(site.id)).toEqual([]);
     expect(env.emu.log.count({ method: "DELETE", route: REDIRECTS })).toBe(2);
-    expect(s.outs).not.toHaveProperty("oldPathRedirectIds");
+    expect(s.outs).not.toHaveProperty("oldPathRedirectRules");
   });
 
   it("never takes over a rule for the old path made elsewhere: the move is recorded, the failure names the rule, and the next up adds it once the rule is gone", async () => {
@@ -136,7 +137,7 @@ describe("SiteSection redirectOldPath", () => {
     const given = { siteId: site.id, spaceId: spaces[0], path: "p1", redirectOldPath: true };
     let s = (await env.up("SiteSection", given)).state;
     s = (await env.up("SiteSection", { ...given, path: "p2" }, s)).state;
-    const id = (s.outs.oldPathRedirectIds as Record<string, string>).p1!;
+    const id = ownedId(s, "p1");
 
     env.emu.store.siteRedirects.delete(id);
     env.outOfBand();
@@ -149,7 +150,7 @@ describe("SiteSection redirectOldPath", () => {
     expect(rulesOf(site.id)).toEqual([["/p1/*", `${site.url}/p2`]]);
     s = restored.state;
 
-    const newId = (s.outs.oldPathRedirectIds as Record<string, string>).p1!;
+    const newId = ownedId(s, "p1");
     env.emu.store.siteRedirects.get(newId)!.destination = { kind: "external", url: "https://app.test" };
     env.outOfBand();
     const changed = (await env.refresh("SiteSection", s))!;
@@ -178,7 +179,7 @@ describe("SiteSection redirectOldPath", () => {
     env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropAfterProcess: true, times: 1 });
     s = (await env.up("SiteSection", { ...given, path: "l2" }, s)).state;
     expect(rulesOf(site.id)).toEqual([["/l1/*", `${site.url}/l2`]]);
-    expect(Object.values(s.outs.oldPathRedirectIds as object)).toEqual([[...env.emu.store.siteRedirects.values()].find((r) => r.siteId === site.id)!.id]);
+    expect(ownedId(s, "l1")).toBe([...env.emu.store.siteRedirects.values()].find((r) => r.siteId === site.id)!.id);
   });
 
   it("a run killed between the PATCH and the rule's POST converges on the next up", async () => {
@@ -206,6 +207,20 @@ describe("SiteSpace redirectOldPath", () => {
     s = (await env.up("SiteSpace", { ...given, path: "v2" }, s)).state;
     expect(rulesOf(site.id)).toEqual([["/guides/v1/*", `${site.url}/guides/v2`]]);
     expect(env.emu.log.count({ method: "POST", route: REDIRECTS })).toBe(1);
+
+    // The section moves: the rule keeps the address published links use, and follows the site space's new URL.
+    await env.up("SiteSection", { siteId: site.id, spaceId: spaces[0], path: "manuals" }, sec);
+    env.outOfBand();
+    const refreshed = (await env.refresh("SiteSpace", s))!;
+    expect(refreshed.inputs.oldPathRedirects).toEqual([{ path: "v1", status: "changed in GitBook" }]);
+    s = (await env.up("SiteSpace", { ...given, path: "v2" }, refreshed.state)).state;
+    expect(rulesOf(site.id)).toEqual([["/guides/v1/*", `${site.url}/manuals/v2`]]);
+    // A later move of its own redirects from where it was then, under the section's new path.
+    s = (await env.up("SiteSpace", { ...given, path: "v3" }, s)).state;
+    expect(rulesOf(site.id).sort()).toEqual([
+      ["/guides/v1/*", `${site.url}/manuals/v3`],
+      ["/manuals/v2/*", `${site.url}/manuals/v3`],
+    ]);
     await env.destroy("SiteSpace", s);
     expect(rulesOf(site.id)).toEqual([]);
   });

@@ -8,8 +8,10 @@
  * it), so the plan shows the redirect it adds beside the path change (`+ oldPathRedirects: [{path:
  * "guides-v1"}]`). Each entry stands for one live rule of the site, from the old path and everything
  * under it (`/<old>/*`, the wildcard captured) to the resource's current published URL; the rule IDs
- * the resource created are recorded in `oldPathRedirectIds`, the proof of ownership: a rule it did not
- * create is never edited or deleted by it.
+ * the resource created are recorded in `oldPathRedirectRules` with their sources, the proof of
+ * ownership: a rule it did not create is never edited or deleted by it. A rule keeps the source it was
+ * made with (the published address the old path had), even when the resource's parent moves later (a
+ * site space's section): that address is the one published links use.
  *
  * Chains and loops are never created: every owned rule points at the current path, so a move a → b
  * then b → c rewrites the owned a → b to a → c (one PATCH), and a move back to a path an owned rule
@@ -63,14 +65,20 @@ export const oldPathRedirectsField = () =>
     // Converged by the kind's update (redirectOldPaths), never sent in the object's PATCH.
     .register(field, { change: "custom", import: false });
 
-export const oldPathRedirectIdsOutput = () =>
-  z.record(z.string(), z.string()).optional().describe("The redirect rules this resource created, by the old path each redirects from: the rules it may edit and delete.");
+/** The rules a resource made, by the old path each redirects from: its ID and the source it was made with. */
+export type Owned = Record<string, { id: string; source: string }>;
+
+export const oldPathRedirectRulesOutput = () =>
+  z
+    .record(z.string(), z.object({ id: z.string().describe("The rule's ID."), source: z.string().describe("The path it redirects from, e.g. `/guides-v1/*`.") }))
+    .optional()
+    .describe("The redirect rules this resource created, by the old path each redirects from: the only rules it edits and deletes.");
 
 /** The inputs SiteSection and SiteSpace declare for it. */
 export const inputs = (noun: string) => ({ redirectOldPath: redirectOldPathField(noun), oldPathRedirects: oldPathRedirectsField() });
 
 /** The outputs they declare for it. */
-export const outputs = () => ({ oldPathRedirectIds: oldPathRedirectIdsOutput() });
+export const outputs = () => ({ oldPathRedirectRules: oldPathRedirectRulesOutput() });
 
 // ---- At check ----------------------------------------------------------------------------------------
 
@@ -142,7 +150,7 @@ export interface Owner {
  * or no longer as made gets a `status`. Costs the site's rule listing and the site (both shared
  * between the reads of one site); nothing when there is no entry.
  */
-export async function readOldPaths(ctx: Ctx, owner: Owner, entries: OldPathEntry[] | undefined, ids: Record<string, string> | undefined): Promise<OldPathEntry[] | undefined> {
+export async function readOldPaths(ctx: Ctx, owner: Owner, entries: OldPathEntry[] | undefined, owned: Owned | undefined): Promise<OldPathEntry[] | undefined> {
   if (!entries || entries.length === 0) return entries;
   let site: SiteRules | undefined;
   try {
@@ -155,9 +163,10 @@ export async function readOldPaths(ctx: Ctx, owner: Owner, entries: OldPathEntry
   if (!site) return entries;
   const current = relativePath(site.siteUrl, owner.url);
   return entries.map(({ path }) => {
-    const rule = site.rules.find((r) => r.id === ids?.[path]);
-    if (!rule) return { path, status: "deleted in GitBook" };
-    return current !== undefined && isAsMade(rule, sourceFor(current, path), owner.url!.replace(/\/+$/, "")) ? { path } : { path, status: "changed in GitBook" };
+    const mine = owned?.[path];
+    const rule = mine && site.rules.find((r) => r.id === mine.id);
+    if (!mine || !rule) return { path, status: "deleted in GitBook" };
+    return current !== undefined && isAsMade(rule, mine.source, owner.url!.replace(/\/+$/, "")) ? { path } : { path, status: "changed in GitBook" };
   });
 }
 
@@ -165,7 +174,7 @@ export async function readOldPaths(ctx: Ctx, owner: Owner, entries: OldPathEntry
 export class OldPathRedirectsFailed extends Error {
   constructor(
     message: string,
-    readonly ids: Record<string, string>,
+    readonly owned: Owned,
     readonly entries: OldPathEntry[],
   ) {
     super(message);
@@ -173,16 +182,16 @@ export class OldPathRedirectsFailed extends Error {
 }
 
 /**
- * Makes the site's rules what `wanted` asks, from the rules recorded as owned (`ids`): deletes the
+ * Makes the site's rules what `wanted` asks, from the rules recorded as owned (`recorded`): deletes the
  * owned rules of paths no longer wanted, rewrites owned rules that no longer lead to the current URL
  * (or were changed in the app), creates the missing ones. Refuses, before creating, a rule for a
  * source someone else holds, and a rule that would chain into or loop with the site's other rules.
  * Answers the owned IDs; on failure throws OldPathRedirectsFailed with those that went through.
  * No request when nothing is wanted or owned.
  */
-export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly OldPathEntry[] | undefined, ids: Record<string, string> | undefined): Promise<Record<string, string> | undefined> {
+export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly OldPathEntry[] | undefined, recorded: Owned | undefined): Promise<Owned | undefined> {
   const want = (wanted ?? []).map((e) => e.path);
-  const owned: Record<string, string> = { ...ids };
+  const owned: Owned = { ...recorded };
   if (want.length === 0 && Object.keys(owned).length === 0) return undefined;
   const { org, site: siteId } = owner;
   const state = () => ({ ...owned });
@@ -198,7 +207,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
   };
   try {
     // Paths no longer wanted (a move back, the option turned off): their rules go first, so a move back leaves no loop.
-    for (const [path, id] of Object.entries(owned)) {
+    for (const [path, { id }] of Object.entries(owned)) {
       if (want.includes(path)) continue;
       await ctx.client.delete(paths.redirect(org, siteId, id));
       delete owned[path];
@@ -210,11 +219,13 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
     if (current === undefined) return fail(`${owner.what} reports no published URL under the site's (${site.siteUrl}), so there is no path to redirect to.`);
     const url = `${site.siteUrl}${current}`;
     // The site's rules as the chain and loop checks see them, with ours as they are to be.
-    const mine = new Set(Object.values(owned));
+    const mine = new Set(Object.values(owned).map((o) => o.id));
     const others: Placed[] = site.rules
       .filter((r) => !mine.has(r.id))
       .map((r) => ({ rule: { source: r.source, destination: liveDestination(r.destination, site.siteUrl), draft: false }, at: `rule ${r.id} (${r.source})` }));
-    const ours: Placed[] = want.map((p) => ({ rule: { source: sourceFor(current, p), destination: { path: current }, draft: false }, at: `the redirect from ${sourceFor(current, p)}` }));
+    // A rule made keeps its source; a new one redirects the old path where the resource's parent is now.
+    const sources = want.map((p) => owned[p]?.source ?? sourceFor(current, p));
+    const ours: Placed[] = sources.map((source) => ({ rule: { source, destination: { path: current }, draft: false }, at: `the redirect from ${source}` }));
     for (const o of ours) {
       const held = others.find((r) => r.rule.source === o.rule.source);
       if (held) {
@@ -231,7 +242,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
       const path = want[ours.indexOf(o)]!;
       const source = o.rule.source;
       const body = { source, destination: { kind: "external", url }, captureWildcard: true, permanent: true };
-      const have = site.rules.find((r) => r.id === owned[path]);
+      const have = site.rules.find((r) => r.id === owned[path]?.id);
       if (have && isAsMade(have, source, url)) continue;
       if (have) {
         await ctx.client.patch(paths.redirect(org, siteId, have.id), { body, schema: ApiSiteRedirect });
@@ -246,7 +257,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
         before: site.rules.filter((r) => r.source === source),
         send: () => ctx.client.post(paths.redirects(org, siteId), { body, schema: ApiSiteRedirect }),
       });
-      owned[path] = made.id;
+      owned[path] = { id: made.id, source };
     }
   } catch (e) {
     if (e instanceof OldPathRedirectsFailed) throw e;
@@ -256,26 +267,26 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
 }
 
 /** Deletes the rules the resource owns (after the resource itself: they redirect to a path no longer there). */
-export async function deleteOldPaths(ctx: Ctx, org: string, site: string, ids: Record<string, string> | undefined): Promise<void> {
-  for (const id of Object.values(ids ?? {})) await ctx.client.delete(paths.redirect(org, site, id));
+export async function deleteOldPaths(ctx: Ctx, org: string, site: string, owned: Owned | undefined): Promise<void> {
+  for (const { id } of Object.values(owned ?? {})) await ctx.client.delete(paths.redirect(org, site, id));
 }
 
 // ---- In the kinds ------------------------------------------------------------------------------------
 
 /** The API object as a kind's `live` and `computed` see it, with what the resource knows of its old-path rules. */
-export type WithOldPaths<T> = T & { oldPaths?: { entries?: OldPathEntry[]; ids?: Record<string, string> } };
+export type WithOldPaths<T> = T & { oldPaths?: { entries?: OldPathEntry[]; owned?: Owned } };
 
 /** For a kind's `live`: the entries as read (undefined unless a read looked). */
 export const liveOldPaths = (obj: WithOldPaths<object>): Props => (obj.oldPaths?.entries ? { oldPathRedirects: obj.oldPaths.entries } : {});
 
 /** For a kind's `computed`: the rules the resource owns. */
-export const ownedOldPaths = (obj: WithOldPaths<object>): { oldPathRedirectIds?: Record<string, string> } =>
-  obj.oldPaths?.ids && Object.keys(obj.oldPaths.ids).length > 0 ? { oldPathRedirectIds: obj.oldPaths.ids } : {};
+export const ownedOldPaths = (obj: WithOldPaths<object>): { oldPathRedirectRules?: Owned } =>
+  obj.oldPaths?.owned && Object.keys(obj.oldPaths.owned).length > 0 ? { oldPathRedirectRules: obj.oldPaths.owned } : {};
 
 /** For a kind's read: the object with its recorded rules checked against the site's (no request without entries). */
 export async function readOwned<T>(ctx: Ctx, owner: Owner, props: Props, obj: T): Promise<WithOldPaths<T>> {
-  const ids = props.oldPathRedirectIds as Record<string, string> | undefined;
-  return { ...obj, oldPaths: { entries: await readOldPaths(ctx, owner, props.oldPathRedirects as OldPathEntry[] | undefined, ids), ...(ids && { ids }) } };
+  const owned = props.oldPathRedirectRules as Owned | undefined;
+  return { ...obj, oldPaths: { entries: await readOldPaths(ctx, owner, props.oldPathRedirects as OldPathEntry[] | undefined, owned), ...(owned && { owned }) } };
 }
 
 /**
@@ -293,14 +304,14 @@ export async function updateOwned<T>(
   obj: T,
   outputs: (inputs: Props, obj: WithOldPaths<T>) => Props,
 ): Promise<WithOldPaths<T>> {
-  const recorded = olds.oldPathRedirectIds as Record<string, string> | undefined;
-  if (!["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) return { ...obj, oldPaths: { ...(recorded && { ids: recorded }) } };
+  const recorded = olds.oldPathRedirectRules as Owned | undefined;
+  if (!["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) return { ...obj, oldPaths: { ...(recorded && { owned: recorded }) } };
   try {
-    const ids = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);
-    return { ...obj, oldPaths: { ...(ids && { ids }) } };
+    const owned = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);
+    return { ...obj, oldPaths: { ...(owned && { owned }) } };
   } catch (e) {
     if (!(e instanceof OldPathRedirectsFailed)) throw e;
-    const outs = outputs({ ...declared(news), ...(e.entries.length > 0 ? { oldPathRedirects: e.entries } : {}) }, { ...obj, oldPaths: { ids: e.ids } });
+    const outs = outputs({ ...declared(news), ...(e.entries.length > 0 ? { oldPathRedirects: e.entries } : {}) }, { ...obj, oldPaths: { owned: e.owned } });
     throw new PartialFailure(owner.id, outs, [`${owner.what} was updated but its old-path redirects could not be made: ${e.message}`], { cause: e, field: "redirectOldPath" });
   }
 }

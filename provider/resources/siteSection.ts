@@ -191,7 +191,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
     } catch (e) {
       if (!section) throw e;
       // The section PATCH went through: record it, with `default` as it still is.
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { ids: olds.oldPathRedirectIds } }, olds), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { owned: olds.oldPathRedirectRules } }, olds), [
         `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
@@ -206,7 +206,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<
   const { organizationId: org, siteId: site } = props;
   forgetSection(ctx.client, org, site, id);
   await ctx.client.delete(paths.section(org, site, id));
-  await oldPaths.deleteOldPaths(ctx, org, site, props.oldPathRedirectIds);
+  await oldPaths.deleteOldPaths(ctx, org, site, props.oldPathRedirectRules);
 }
 
 /**

@@ -201,7 +201,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
       if (!patched) throw e;
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { ids: olds.oldPathRedirectIds } }), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { owned: olds.oldPathRedirectRules } }), [
         `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
@@ -213,7 +213,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
   forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
   await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
-  await oldPaths.deleteOldPaths(ctx, props.organizationId, props.siteId, props.oldPathRedirectIds);
+  await oldPaths.deleteOldPaths(ctx, props.organizationId, props.siteId, props.oldPathRedirectRules);
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
