@@ -8,7 +8,7 @@
  * it), so the plan shows the redirect it adds beside the path change (`+ oldPathRedirects: [{path:
  * "guides-v1"}]`). Each entry stands for one live rule of the site, from the old path and everything
  * under it (`/<old>/*`, the wildcard captured) to the resource's current published URL; the rule IDs
- * the resource created are recorded in `oldPathRedirectRules` with their sources, the proof of
+ * the resource created are recorded in its outputs (OWNED_KEY) with their sources, the proof of
  * ownership: a rule it did not create is never edited or deleted by it. A rule keeps the source it was
  * made with (the published address the old path had), even when the resource's parent moves later (a
  * site space's section): that address is the one published links use.
@@ -65,20 +65,20 @@ export const oldPathRedirectsField = () =>
     // Converged by the kind's update (redirectOldPaths), never sent in the object's PATCH.
     .register(field, { change: "custom", import: false });
 
-/** The rules a resource made, by the old path each redirects from: its ID and the source it was made with. */
+/**
+ * The rules a resource made, by the old path each redirects from: its ID and the source it was made
+ * with; the only rules it edits and deletes. Kept in its outputs under OWNED_KEY, bookkeeping like
+ * DECLARED_KEY: not in the outputs schema, so the class registers no property for it (each costs the
+ * program four promises per resource, see resourceClass), and never an input.
+ */
 export type Owned = Record<string, { id: string; source: string }>;
+export const OWNED_KEY = "oldPathRedirectRules";
 
-export const oldPathRedirectRulesOutput = () =>
-  z
-    .record(z.string(), z.object({ id: z.string().describe("The rule's ID."), source: z.string().describe("The path it redirects from, e.g. `/guides-v1/*`.") }))
-    .optional()
-    .describe("The redirect rules this resource created, by the old path each redirects from: the only rules it edits and deletes.");
+/** The rules recorded outputs say the resource made. */
+export const ownedIn = (outs: object): Owned | undefined => (outs as Props)[OWNED_KEY] as Owned | undefined;
 
 /** The inputs SiteSection and SiteSpace declare for it. */
 export const inputs = (noun: string) => ({ redirectOldPath: redirectOldPathField(noun), oldPathRedirects: oldPathRedirectsField() });
-
-/** The outputs they declare for it. */
-export const outputs = () => ({ oldPathRedirectRules: oldPathRedirectRulesOutput() });
 
 // ---- At check ----------------------------------------------------------------------------------------
 
@@ -280,12 +280,12 @@ export type WithOldPaths<T> = T & { oldPaths?: { entries?: OldPathEntry[]; owned
 export const liveOldPaths = (obj: WithOldPaths<object>): Props => (obj.oldPaths?.entries ? { oldPathRedirects: obj.oldPaths.entries } : {});
 
 /** For a kind's `computed`: the rules the resource owns. */
-export const ownedOldPaths = (obj: WithOldPaths<object>): { oldPathRedirectRules?: Owned } =>
-  obj.oldPaths?.owned && Object.keys(obj.oldPaths.owned).length > 0 ? { oldPathRedirectRules: obj.oldPaths.owned } : {};
+export const ownedOldPaths = (obj: WithOldPaths<object>): object =>
+  obj.oldPaths?.owned && Object.keys(obj.oldPaths.owned).length > 0 ? { [OWNED_KEY]: obj.oldPaths.owned } : {};
 
 /** For a kind's read: the object with its recorded rules checked against the site's (no request without entries). */
 export async function readOwned<T>(ctx: Ctx, owner: Owner, props: Props, obj: T): Promise<WithOldPaths<T>> {
-  const owned = props.oldPathRedirectRules as Owned | undefined;
+  const owned = ownedIn(props);
   return { ...obj, oldPaths: { entries: await readOldPaths(ctx, owner, props.oldPathRedirects as OldPathEntry[] | undefined, owned), ...(owned && { owned }) } };
 }
 
@@ -304,7 +304,7 @@ export async function updateOwned<T>(
   obj: T,
   outputs: (inputs: Props, obj: WithOldPaths<T>) => Props,
 ): Promise<WithOldPaths<T>> {
-  const recorded = olds.oldPathRedirectRules as Owned | undefined;
+  const recorded = ownedIn(olds);
   if (!["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) return { ...obj, oldPaths: { ...(recorded && { owned: recorded }) } };
   try {
     const owned = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);

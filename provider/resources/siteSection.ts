@@ -88,7 +88,6 @@ const outputs = z.object({
     .optional()
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
   urls: z.object({ published: z.string().optional().describe("URL of the published section.") }).describe("The section's URLs."),
-  ...oldPaths.outputs(),
 });
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
@@ -191,7 +190,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
     } catch (e) {
       if (!section) throw e;
       // The section PATCH went through: record it, with `default` as it still is.
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { owned: olds.oldPathRedirectRules } }, olds), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { owned: oldPaths.ownedIn(olds) } }, olds), [
         `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
@@ -206,7 +205,7 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<
   const { organizationId: org, siteId: site } = props;
   forgetSection(ctx.client, org, site, id);
   await ctx.client.delete(paths.section(org, site, id));
-  await oldPaths.deleteOldPaths(ctx, org, site, props.oldPathRedirectRules);
+  await oldPaths.deleteOldPaths(ctx, org, site, oldPaths.ownedIn(props));
 }
 
 /**

@@ -68,7 +68,6 @@ const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
   title: z.string().describe("Title shown for the site space: its space's title."),
   urls: z.object({ published: z.string().optional().describe("URL of the published site space.") }).describe("The site space's URLs."),
-  ...oldPaths.outputs(),
 });
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
@@ -201,7 +200,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
       if (!patched) throw e;
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { owned: olds.oldPathRedirectRules } }), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { owned: oldPaths.ownedIn(olds) } }), [
         `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
@@ -213,7 +212,7 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
   forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
   await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
-  await oldPaths.deleteOldPaths(ctx, props.organizationId, props.siteId, props.oldPathRedirectRules);
+  await oldPaths.deleteOldPaths(ctx, props.organizationId, props.siteId, oldPaths.ownedIn(props));
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
