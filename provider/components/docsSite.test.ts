@@ -194,6 +194,23 @@ describe("DocsSite registration", () => {
     expect(c.redirects).toBeDefined();
   });
 
+  it("passes redirectOldPath to sections and site spaces, the site-wide redirectOldPaths to those that do not set their own, and refuses it beside redirects", async () => {
+    const t = topology();
+    t.redirectOldPaths = true;
+    (t.sections[1] as DocsSiteSection).siteSpaces![1]!.redirectOldPath = false;
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(byName("docs/start").inputs.redirectOldPath).toBe(true);
+    expect(byName("docs/guides/ts").inputs.redirectOldPath).toBe(true);
+    expect(byName("docs/guides/py").inputs.redirectOldPath).toBe(false);
+    const both = topology();
+    (both.sections[0] as DocsSiteSection).redirectOldPath = true;
+    both.redirects = [{ source: "/old", destination: { url: "https://x.test" } }];
+    expect(() => new DocsSite("docs-both", both)).toThrow(/SiteRedirects "docs-both\/redirects": SiteSection "docs-both\/start" sets redirectOldPath/);
+    // A refused run registers nothing (framework/program.ts): the next test's must start in a run of its own.
+    await new Promise((resolve) => setImmediate(resolve));
+  });
+
   it("makes sections depend on the site and site spaces on their section", async () => {
     await build("docs", topology());
     const site = registered.find((r) => kind(r.type) === "Site")!;

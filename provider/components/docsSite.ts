@@ -138,6 +138,8 @@ export class DocsSite extends pulumi.ComponentResource {
         { ...withOrg, siteId, title: l.title, url: l.url, ...passThrough(externalLinkDef, l), ...defined({ groupId }) },
         { ...renamable(l), ...(after ? { dependsOn: [after] } : {}) },
       ));
+    /** The site-wide `redirectOldPaths`, for an entry that does not set its own `redirectOldPath`. */
+    const movedPaths = (e: { redirectOldPath?: unknown }) => (topology.redirectOldPaths === true && e.redirectOldPath === undefined ? { redirectOldPath: true } : {});
     /** The space each section was created with, by section key: its own site space shows it. */
     const sectionSpaces: Record<string, pulumi.Input<string>> = {};
     const addSection = (s: DocsSiteSection, groupId?: pulumi.Input<string>): SiteSection => {
@@ -149,6 +151,7 @@ export class DocsSite extends pulumi.ComponentResource {
           siteId,
           spaceId,
           ...passThrough(sectionDef, s),
+          ...movedPaths(s),
           ...defined({ groupId }),
           ...(s.default ? { default: true } : {}),
         },
@@ -164,6 +167,7 @@ export class DocsSite extends pulumi.ComponentResource {
             sectionId: section.id,
             spaceId: spaceOf(`${s.key}/${ss.key}`, ss),
             ...passThrough(siteSpaceDef, ss),
+            ...movedPaths(ss),
             ...(ss.default ? { default: true } : {}),
           },
           { parent: this, ...aliased(siteSpaceNames(name, s, ss).slice(1)) },

@@ -48,6 +48,7 @@ export interface DocsSiteSiteSpace extends Renamable {
   condition?: In<string>;
   default?: boolean;
   adoptId?: In<string>;
+  redirectOldPath?: In<boolean>;
 }
 
 export interface DocsSiteSection extends Renamable {
@@ -64,6 +65,7 @@ export interface DocsSiteSection extends Renamable {
   draft?: In<boolean>;
   default?: boolean;
   adoptId?: In<string>;
+  redirectOldPath?: In<boolean>;
   siteSpaces?: DocsSiteSiteSpace[];
 }
 
@@ -114,6 +116,8 @@ export interface DocsSiteTopology {
   branding?: SiteCustomizationSettings;
   /** `declared` (the default): the navigation follows the order of `sections`; `unmanaged`: left to the app. */
   order?: "declared" | "unmanaged";
+  /** `redirectOldPath` for every section and site space that does not set its own. */
+  redirectOldPaths?: boolean;
 }
 
 const KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -176,6 +180,7 @@ export const docsSiteSiteSpaceSchema = z.strictObject({
   condition: siteSpace.schema.shape.condition,
   default: plainDefault("site space of its section (instead of the section's own space)"),
   adoptId: siteSpace.schema.shape.adoptId,
+  redirectOldPath: siteSpace.schema.shape.redirectOldPath,
 });
 
 export const docsSiteSectionSchema = z.strictObject({
@@ -192,6 +197,7 @@ export const docsSiteSectionSchema = z.strictObject({
   draft: siteSection.schema.shape.draft,
   default: plainDefault("section of the site"),
   adoptId: siteSection.schema.shape.adoptId,
+  redirectOldPath: siteSection.schema.shape.redirectOldPath,
   siteSpaces: z
     .array(docsSiteSiteSpaceSchema, { error: "must be a list" })
     .optional()
@@ -279,6 +285,12 @@ export const docsSiteTopologySchema = z.strictObject({
     .optional()
     .describe(
       "`declared` (the default): the navigation follows the topology's order, at the top level, in groups, and of each section's site spaces (its own space first), through a SiteStructureOrder child; reordering entries moves them in place (the fewest sort requests) and replaces nothing. `unmanaged`: the order is left to the app.",
+    ),
+  redirectOldPaths: z
+    .boolean({ error: "must be a plain boolean" })
+    .optional()
+    .describe(
+      "`redirectOldPath` (see SiteSection) for every section and site space that does not set its own: a change of a declared `path` adds a redirect from the old path to the new one. Not with `redirects`, which holds every rule of the site (refused when the component is constructed).",
     ),
 });
 

@@ -78,9 +78,10 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   computed(obj: T, props: Props): z.output<OS>;
   /**
    * Runs at check on inputs the schema accepted: completes them from outside the program (an
-   * OpenAPI spec's file is hashed), or fails naming the property.
+   * OpenAPI spec's file is hashed) or from the inputs state recorded (`olds`, when the resource is in
+   * state: a section's old path to redirect), or fails naming the property.
    */
-  prepare?(inputs: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
+  prepare?(inputs: Props, olds?: Props): { inputs: Props } | { failures: { property: string; reason: string }[] };
   create(ctx: Ctx, inputs: Inputs<S>): Promise<{ id: string; outs: Outputs<S, OS> }>;
   /**
    * Live outputs for the object, with every input field present in `props` refreshed from the API;

@@ -74,7 +74,7 @@ export async function configure(rt: ProviderRuntime, req: { config?: ConfigSourc
 export async function check(rt: ProviderRuntime, def: Resource, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
   const checked = checkInputs(def.schema, news, rt.config());
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
-  const prepared = def.prepare ? def.prepare(checked.inputs) : { inputs: checked.inputs };
+  const prepared = def.prepare ? def.prepare(checked.inputs, inState(olds) ? olds : undefined) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
   const inputs = prepared.inputs;
   if (inState(olds) && inputs.adoptId !== undefined) {

@@ -2,11 +2,12 @@
  * The program-side checks of a site's redirects (redirectRules.ts), through the resource classes under
  * Pulumi's mocks: SiteRedirect resources of one site that name one source twice, chain or loop, and a
  * SiteRedirects beside other declarations of the same site's rules, are refused as constructed, naming
- * the resources; rules of different sites, and untraceable ones, pass.
+ * the resources; rules of different sites, and untraceable ones, pass. So is a SiteRedirects beside a
+ * section or site space whose redirectOldPath adds rules to the same site.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, expect, it } from "vitest";
-import { Site, SiteRedirect, SiteRedirects } from "../index";
+import { Site, SiteRedirect, SiteRedirects, SiteSection, SiteSpace } from "../index";
 
 beforeAll(async () => {
   await pulumi.runtime.setMocks({ newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }), call: () => ({}) }, "redirects", "test", false);
@@ -52,4 +53,20 @@ it("refuses a SiteRedirects beside SiteRedirect resources of the same site, and 
   // By literal site ID too.
   new SiteRedirects("r3-lit", { siteId: "site_literal", rules: [] });
   expect(() => new SiteRedirect("r3-lit-one", { siteId: "site_literal", source: "/a", destination: { url: "https://x.test" } })).toThrow(/SiteRedirects "r3-lit" holds every redirect/);
+});
+
+it("refuses a SiteRedirects beside a section or site space with redirectOldPath on the same site, in either order", () => {
+  const site = new Site("r4-site", { title: "Docs" });
+  const guides = new SiteSection("r4-guides", { siteId: site.id, spaceId: "spc_1", path: "guides", redirectOldPath: true });
+  expect(() => new SiteRedirects("r4-set", { siteId: site.id, rules: [] })).toThrow(
+    'SiteRedirects "r4-set": SiteSection "r4-guides" sets redirectOldPath, which adds redirect rules to this site, and SiteRedirects holds every rule of the site, so each up would delete what the other adds. Remove redirectOldPath from SiteSection "r4-guides" and list the redirect from its old path in this SiteRedirects\' rules instead.',
+  );
+  const other = new Site("r4-other", { title: "Other" });
+  new SiteRedirects("r4-set2", { siteId: other.id, rules: [] });
+  expect(() => new SiteSpace("r4-v2", { siteId: other.id, sectionId: guides.id, spaceId: "spc_2", redirectOldPath: true })).toThrow(
+    'SiteSpace "r4-v2": redirectOldPath: SiteRedirects "r4-set2" holds every redirect of this site and would delete the rules redirectOldPath adds at every up. Remove redirectOldPath and list the redirect from the old path in the rules of SiteRedirects "r4-set2" instead.',
+  );
+  // Without the option, or on another site, both are fine.
+  new SiteSection("r4-plain", { siteId: other.id, spaceId: "spc_3" });
+  new SiteSection("r4-elsewhere", { siteId: new Site("r4-third", { title: "Third" }).id, spaceId: "spc_4", redirectOldPath: true });
 });

@@ -257,10 +257,14 @@ export function ruleProblems(all: readonly Placed[]): { on: Placed; field: "sour
 
 // ---- In the program ----------------------------------------------------------------------------------
 
-/** What the program declared so far for one site: its SiteRedirect rules and its SiteRedirects, if any. */
+/**
+ * What the program declared so far for one site: its SiteRedirect rules, its SiteRedirects if any,
+ * and the sections and site spaces that redirect their old paths (which add rules of the site).
+ */
 interface SiteDecl {
   rules: Placed[];
   set?: string;
+  movers: string[];
 }
 
 const bySiteResource = new WeakMap<object, SiteDecl>();
@@ -269,12 +273,12 @@ const bySiteId = new Map<string, SiteDecl>();
 /** The site an input names: the Site resource it came from, its literal ID, or undefined (untraceable). */
 function siteDecl(siteId: unknown): SiteDecl | undefined {
   if (typeof siteId === "string") {
-    if (!bySiteId.has(siteId)) bySiteId.set(siteId, { rules: [] });
+    if (!bySiteId.has(siteId)) bySiteId.set(siteId, { rules: [], movers: [] });
     return bySiteId.get(siteId);
   }
   const sites = resourcesOf(siteId).filter((r) => (r as { constructor?: { name?: string } }).constructor?.name === "Site");
   if (sites.length !== 1) return undefined;
-  if (!bySiteResource.has(sites[0]!)) bySiteResource.set(sites[0]!, { rules: [] });
+  if (!bySiteResource.has(sites[0]!)) bySiteResource.set(sites[0]!, { rules: [], movers: [] });
   return bySiteResource.get(sites[0]!);
 }
 
@@ -298,6 +302,12 @@ export function redirectDeclares(kind: "SiteRedirect" | "SiteRedirects") {
     if (!site) return;
     const me = `${kind} "${name}"`;
     if (kind === "SiteRedirects") {
+      if (site.movers[0]) {
+        throw new pulumi.RunError(
+          `${me}: ${site.movers[0]} sets redirectOldPath, which adds redirect rules to this site, and SiteRedirects holds every rule of the site, so each up would delete what the other adds. ` +
+            `Remove redirectOldPath from ${site.movers[0]} and list the redirect from its old path in this SiteRedirects' rules instead.`,
+        );
+      }
       const other = site.set ?? site.rules[0]?.at;
       if (other) {
         throw new pulumi.RunError(
@@ -322,5 +332,25 @@ export function redirectDeclares(kind: "SiteRedirect" | "SiteRedirects") {
       throw new pulumi.RunError(`${me}: ${mine}: ${problem.on === placed ? "" : `${problem.on.at} `}${problem.message}`);
     }
     site.rules.push(placed);
+  };
+}
+
+/**
+ * SiteSection and SiteSpace, as the program constructs them: one with `redirectOldPath` adds rules to
+ * its site, which a SiteRedirects of the same site would delete at every up (and the section add back).
+ */
+export function redirectsOnMove(kind: "SiteSection" | "SiteSpace") {
+  return (name: string, args: Record<string, unknown>): void => {
+    if (args.redirectOldPath !== true) return;
+    const site = siteDecl(args.siteId);
+    if (!site) return;
+    const me = `${kind} "${name}"`;
+    if (site.set) {
+      throw new pulumi.RunError(
+        `${me}: redirectOldPath: ${site.set} holds every redirect of this site and would delete the rules redirectOldPath adds at every up. ` +
+          `Remove redirectOldPath and list the redirect from the old path in the rules of ${site.set} instead.`,
+      );
+    }
+    site.movers.push(me);
   };
 }

@@ -25,6 +25,8 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
+import * as oldPaths from "./oldPathRedirects";
+import { redirectsOnMove } from "./redirectRules";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -77,6 +79,7 @@ const inputs = z.object({
     // Set on the site, not the section.
     .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
+  ...oldPaths.inputs("section"),
 });
 
 const outputs = z.object({
@@ -112,8 +115,9 @@ function ownSiteSpace(section: ApiSiteSection, props: Props): ApiSiteSpaceOf | u
 }
 
 /** Every input the API reports, keyed like the inputs (`props` resolves what is only partly managed). */
-function live(section: ApiSiteSection, props: Props): Props {
+function live(section: oldPaths.WithOldPaths<ApiSiteSection>, props: Props): Props {
   const out: Props = {
+    ...oldPaths.liveOldPaths(section),
     title: section.title,
     icon: section.icon ?? undefined,
     path: section.path,
@@ -168,9 +172,12 @@ async function create(ctx: Ctx, given: SiteSectionInputs): Promise<{ id: string;
   );
 }
 
+/** Who owns the section's old-path redirects, for oldPathRedirects.ts. */
+const owner = (id: string, org: string, site: string, section: ApiSiteSection) => ({ id, what: `site section ${id}`, org, site, url: section.urls?.published });
+
 async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<SiteSectionOutputs | undefined> {
   const section = await findListed(ctx, paths.sections(props.organizationId, props.siteId), ApiSiteSection, id);
-  return section && refreshed(definition, props, section);
+  return section && refreshed(definition, props, await oldPaths.readOwned(ctx, owner(id, props.organizationId, props.siteId, section), props, section));
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs, changed: readonly string[]): Promise<SiteSectionOutputs> {
@@ -183,20 +190,22 @@ async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: Site
     } catch (e) {
       if (!section) throw e;
       // The section PATCH went through: record it, with `default` as it still is.
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default }, section, olds), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { owned: oldPaths.ownedIn(olds) } }, olds), [
         `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
   }
   section ??= await findListed(ctx, paths.sections(org, site), ApiSiteSection, id);
   if (!section) throw goneFromState(definition, id, ` in site ${site}`);
-  return definition.outputsOf(declared(news), section, olds);
+  const moved = await oldPaths.updateOwned(ctx, owner(id, org, site, section), olds, news, changed, section, (inputs, obj) => definition.outputsOf(inputs, obj, olds));
+  return definition.outputsOf(declared(news), moved, olds);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {
   const { organizationId: org, siteId: site } = props;
   forgetSection(ctx.client, org, site, id);
   await ctx.client.delete(paths.section(org, site, id));
+  await oldPaths.deleteOldPaths(ctx, org, site, oldPaths.ownedIn(props));
 }
 
 /**
@@ -226,17 +235,21 @@ export const definition = defineResource({
   // Section paths are unique within a site: a replacement with the same declared path would collide.
   deleteBeforeReplace: true,
   live,
-  computed: (section: ApiSiteSection, props) => {
+  computed: (section: oldPaths.WithOldPaths<ApiSiteSection>, props) => {
     const siteSpaceId = ownSiteSpace(section, props)?.id;
-    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls } };
+    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...oldPaths.ownedOldPaths(section) };
   },
+  prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   lookalikes,
   create,
   read,
   update,
   delete: remove,
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces },
-  inProgram: placedByGroupId("SiteSection"),
+  inProgram: (name, args) => {
+    redirectsOnMove("SiteSection")(name, args);
+    return placedByGroupId("SiteSection")(name, args);
+  },
 });
 
 /** A section of a GitBook docs site, created with its first space. */

@@ -28,6 +28,8 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
+import * as oldPaths from "./oldPathRedirects";
+import { redirectsOnMove } from "./redirectRules";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -59,6 +61,7 @@ const inputs = z.object({
     )
     // Set on the section, not the site space.
     .register(field, { change: "custom", import: { omit: false } }),
+  ...oldPaths.inputs("site space"),
 });
 
 const outputs = z.object({
@@ -78,8 +81,9 @@ export const paths = {
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-function live(ss: ApiSiteSpace, props: Props): Props {
+function live(ss: oldPaths.WithOldPaths<ApiSiteSpace>, props: Props): Props {
   return {
+    ...oldPaths.liveOldPaths(ss),
     spaceId: ss.space.id,
     sectionId: ss.section ?? undefined,
     path: ss.path,
@@ -174,9 +178,12 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   );
 }
 
+/** Who owns the site space's old-path redirects, for oldPathRedirects.ts. */
+const owner = (id: string, org: string, site: string, ss: ApiSiteSpace) => ({ id, what: `site space ${id}`, org, site, url: ss.urls?.published });
+
 async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<SiteSpaceOutputs | undefined> {
   const ss = await findListed(ctx, paths.siteSpaces(props.organizationId, props.siteId), ApiSiteSpace, id);
-  return ss && refreshed(definition, props, ss);
+  return ss && refreshed(definition, props, await oldPaths.readOwned(ctx, owner(id, props.organizationId, props.siteId, ss), props, ss));
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs, changed: readonly string[]): Promise<SiteSpaceOutputs> {
@@ -193,17 +200,19 @@ async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSp
       await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
     } catch (e) {
       if (!patched) throw e;
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default }, ss), [
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { owned: oldPaths.ownedIn(olds) } }), [
         `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
       ], { cause: e, field: "default" });
     }
   }
-  return definition.outputsOf(declared(news), ss);
+  const moved = await oldPaths.updateOwned(ctx, owner(id, org, site, ss), olds, news, changed, ss, (inputs, obj) => definition.outputsOf(inputs, obj));
+  return definition.outputsOf(declared(news), moved);
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
   forgetSection(ctx.client, props.organizationId, props.siteId, props.parentSectionId ?? props.sectionId);
   await ctx.client.delete(paths.siteSpace(props.organizationId, props.siteId, id));
+  await oldPaths.deleteOldPaths(ctx, props.organizationId, props.siteId, oldPaths.ownedIn(props));
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -223,12 +232,14 @@ export const definition = defineResource({
   // for it, so declaring that section now changes nothing.
   view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
   live,
-  computed: (ss: ApiSiteSpace) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls } }),
+  computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...oldPaths.ownedOldPaths(ss) }),
+  prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   lookalikes,
   create,
   read,
   update,
   delete: remove,
+  inProgram: redirectsOnMove("SiteSpace"),
 });
 
 /** A further space in a section of a GitBook docs site. */

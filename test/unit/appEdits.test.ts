@@ -89,13 +89,16 @@ const FULL: Record<string, Record<string, unknown>> = {
   SiteRedirect: { permanent: true, captureWildcard: false },
 };
 
+const OLD_PATHS = "set by the provider, never declared: a rule deleted or changed in the app is provider/resources/oldPathRedirects.test.ts's";
+
 /** Fields of a kind that no program here declares, with why; every other field GitBook can change in place is edited. */
 const NOT_EDITED: Record<string, Record<string, string>> = {
   SiteSection: {
     groupId: "needs a group: moving a section in and out of groups in the app is test/lifecycle/appEdits.test.ts's",
     default: "GitBook has no 'not the default': the app makes another section the default (test/lifecycle/appEdits.test.ts)",
+    oldPathRedirects: OLD_PATHS,
   },
-  SiteSpace: { default: "GitBook has no 'not the default': the app makes another site space the default (test/lifecycle/appEdits.test.ts)" },
+  SiteSpace: { default: "GitBook has no 'not the default': the app makes another site space the default (test/lifecycle/appEdits.test.ts)", oldPathRedirects: OLD_PATHS },
   SiteExternalLink: { groupId: "needs a group: moving a link in and out of groups in the app is test/lifecycle/appEdits.test.ts's" },
   Space: { icon: "the program declares an emoji, and a space shows one or the other (provider/resources/space.test.ts edits an icon)" },
   Collection: { parent: "the lifecycle program has one collection (provider/resources/collection.test.ts moves one)" },

@@ -1,0 +1,227 @@
+/**
+ * `redirectOldPath` on SiteSection and SiteSpace, in process against the emulator: what a path change
+ * adds (one rule, one POST; nothing at all with the option off), chains rewritten, a move back, a rule
+ * made elsewhere never taken, refresh seeing an app edit and up restoring it, a lost POST answer, the
+ * option turned off and the resource deleted.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { UNKNOWN } from "../framework/check";
+import { startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+
+let env: ProviderEnv;
+let spaces: string[];
+beforeAll(async () => {
+  env = await startProviderEnv();
+  spaces = env.emu.seeded.spaceIds;
+});
+afterAll(async () => env.close());
+beforeEach(() => env.emu.faults.clear());
+
+const REDIRECTS = /\/redirects(\/:redirect)?$/;
+const rulesOf = (site: string) =>
+  [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site).map((r) => [r.source, (r.destination as { url?: string }).url]);
+const redirectRequests = () => env.emu.log.count({ route: REDIRECTS });
+const ownedId = (s: State, path: string) => (s.outs.oldPathRedirectRules as Record<string, { id: string }>)[path]!.id;
+
+async function publishedSite(title: string): Promise<{ id: string; url: string }> {
+  const s = (await env.up("Site", { title, published: true })).state;
+  return { id: s.id, url: (s.outs.urls as { published: string }).published.replace(/\/$/, "") };
+}
+
+describe("check: the redirect a plan shows", () => {
+  const base = { siteId: "site_x", spaceId: "spc_x", redirectOldPath: true };
+  const olds = { organizationId: "org_x", ...base, path: "a", oldPathRedirects: [{ path: "z", status: "deleted in GitBook" }] };
+  const planned = async (news: Record<string, unknown>, recorded: Record<string, unknown> = olds) => (await env.check("SiteSection", news, recorded)).inputs?.oldPathRedirects;
+
+  it("adds the old path on a move, drops the new one on a move back, asks again for a rule refresh saw deleted, and sends nothing", async () => {
+    env.emu.log.reset();
+    expect(await planned({ ...base, path: "b" })).toEqual([{ path: "z" }, { path: "a" }]);
+    expect(await planned({ ...base, path: "z" })).toEqual([{ path: "a" }]);
+    expect(await planned({ ...base, path: "a" })).toEqual([{ path: "z" }]);
+    // Not in state yet, the option off, or a path removed or unknown at preview: no move to redirect.
+    expect(await planned({ ...base, path: "b" }, {})).toBeUndefined();
+    expect(await planned({ siteId: "site_x", spaceId: "spc_x", path: "b" })).toBeUndefined();
+    expect(await planned({ ...base })).toEqual([{ path: "z" }]);
+    expect(await planned({ ...base, path: UNKNOWN })).toEqual([{ path: "z" }]);
+    // The program never sets it: a declared value is replaced.
+    expect(await planned({ ...base, path: "a", oldPathRedirects: [{ path: "mine" }] }, {})).toBeUndefined();
+    expect(env.emu.log.count()).toBe(0);
+  });
+});
+
+describe("SiteSection redirectOldPath", () => {
+  it("with the option off, a path change sends no redirect request", async () => {
+    const site = await publishedSite("Off Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "a" };
+    let s = (await env.up("SiteSection", given)).state;
+    env.emu.log.reset();
+    s = (await env.up("SiteSection", { ...given, path: "b" }, s)).state;
+    expect(env.emu.log.count()).toBe(1); // the section's PATCH
+    expect(redirectRequests()).toBe(0);
+    expect(rulesOf(site.id)).toEqual([]);
+    expect(s.outs).not.toHaveProperty("oldPathRedirects");
+  });
+
+  it("adds one rule from the old path, rewrites it on the next move (no chain), and deletes it on a move back (no loop)", async () => {
+    const site = await publishedSite("Moving Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "a", redirectOldPath: true };
+    let s = (await env.up("SiteSection", given)).state;
+    // Turning the option on alone sends nothing.
+    env.emu.log.reset();
+    expect((await env.up("SiteSection", given, s)).step).toBe("same");
+    expect(env.emu.log.count()).toBe(0);
+
+    env.emu.log.reset();
+    const moved = await env.up("SiteSection", { ...given, path: "b" }, s);
+    s = moved.state;
+    // What the plan shows: the entry beside the path change.
+    expect(moved.inputs.oldPathRedirects).toEqual([{ path: "a" }]);
+    expect(rulesOf(site.id)).toEqual([["/a/*", `${site.url}/b`]]);
+    expect(env.emu.log.count({ method: "POST", route: REDIRECTS })).toBe(1);
+    expect(env.emu.log.writes()).toBe(2); // the section's PATCH and the rule's POST
+    expect(s.outs.oldPathRedirectRules).toEqual({ a: { id: expect.any(String), source: "/a/*" } });
+
+    // a → b, then b → c: the owned a → b becomes a → c, and b → c is added.
+    s = (await env.up("SiteSection", { ...given, path: "c" }, s)).state;
+    expect(rulesOf(site.id).sort()).toEqual([
+      ["/a/*", `${site.url}/c`],
+      ["/b/*", `${site.url}/c`],
+    ]);
+    expect(s.outs.oldPathRedirects).toEqual([{ path: "a" }, { path: "b" }]);
+
+    // Back to a: its rule would send visitors away from the section's own path, so it goes.
+    const back = await env.up("SiteSection", { ...given, path: "a" }, s);
+    s = back.state;
+    expect(back.inputs.oldPathRedirects).toEqual([{ path: "b" }, { path: "c" }]);
+    expect(rulesOf(site.id).sort()).toEqual([
+      ["/b/*", `${site.url}/a`],
+      ["/c/*", `${site.url}/a`],
+    ]);
+
+    // Turning the option off deletes the rules the section made; deleting it would too.
+    env.emu.log.reset();
+    const { redirectOldPath: _, ...off } = given;
+    s = (await env.up("SiteSection", { ...off, path: "a" }, s)).state;
+    expect(rulesOf(site.id)).toEqual([]);
+    expect(env.emu.log.count({ method: "DELETE", route: REDIRECTS })).toBe(2);
+    expect(s.outs).not.toHaveProperty("oldPathRedirectRules");
+  });
+
+  it("never takes over a rule for the old path made elsewhere: the move is recorded, the failure names the rule, and the next up adds it once the rule is gone", async () => {
+    const site = await publishedSite("Held Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "x", redirectOldPath: true };
+    let s = (await env.up("SiteSection", given)).state;
+    const mine = await env.up("SiteRedirect", { siteId: site.id, source: "/x/*", destination: { url: "https://elsewhere.test" } });
+    const err = (await env.up("SiteSection", { ...given, path: "y" }, s).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as { message: string; properties: Record<string, unknown> };
+    expect(err.message).toMatch(new RegExp(`redirectOldPath: the site already has rule ${mine.state.id} \\(/x/\\*\\), which this resource did not create`));
+    expect(err.message).toMatch(/was updated but its old-path redirects could not be made; it is kept in state/);
+    const partial = err.properties;
+    expect(partial.path).toBe("y");
+    expect(partial.oldPathRedirects).toEqual([{ path: "x", status: "not created" }]);
+    expect(rulesOf(site.id)).toEqual([["/x/*", "https://elsewhere.test"]]);
+
+    // Once the other rule is gone, the next up adds the redirect.
+    await env.destroy("SiteRedirect", mine.state);
+    env.outOfBand();
+    const { __provider: _p, ...outs } = partial;
+    s = (await env.up("SiteSection", { ...given, path: "y" }, { id: s.id, outs })).state;
+    expect(rulesOf(site.id)).toEqual([["/x/*", `${site.url}/y`]]);
+    expect(s.outs.oldPathRedirects).toEqual([{ path: "x" }]);
+  });
+
+  it("refresh shows a rule deleted or changed in the app, and up puts it back", async () => {
+    const site = await publishedSite("Edited Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "p1", redirectOldPath: true };
+    let s = (await env.up("SiteSection", given)).state;
+    s = (await env.up("SiteSection", { ...given, path: "p2" }, s)).state;
+    const id = ownedId(s, "p1");
+
+    env.emu.store.siteRedirects.delete(id);
+    env.outOfBand();
+    const refreshed = (await env.refresh("SiteSection", s))!;
+    expect(refreshed.inputs.oldPathRedirects).toEqual([{ path: "p1", status: "deleted in GitBook" }]);
+    env.emu.log.reset();
+    const restored = await env.up("SiteSection", { ...given, path: "p2" }, refreshed.state);
+    expect(restored.step).toBe("update");
+    expect(env.emu.log.count({ method: "POST", route: REDIRECTS })).toBe(1);
+    expect(rulesOf(site.id)).toEqual([["/p1/*", `${site.url}/p2`]]);
+    s = restored.state;
+
+    const newId = ownedId(s, "p1");
+    env.emu.store.siteRedirects.get(newId)!.destination = { kind: "external", url: "https://app.test" };
+    env.outOfBand();
+    const changed = (await env.refresh("SiteSection", s))!;
+    expect(changed.inputs.oldPathRedirects).toEqual([{ path: "p1", status: "changed in GitBook" }]);
+    env.emu.log.reset();
+    s = (await env.up("SiteSection", { ...given, path: "p2" }, changed.state)).state;
+    expect(env.emu.log.count({ method: "PATCH", route: REDIRECTS })).toBe(1);
+    expect(rulesOf(site.id)).toEqual([["/p1/*", `${site.url}/p2`]]);
+
+    // Unchanged: a refresh and an up send no write.
+    env.emu.log.reset();
+    const again = (await env.refresh("SiteSection", s))!;
+    expect(again.inputs.oldPathRedirects).toEqual([{ path: "p1" }]);
+    expect((await env.up("SiteSection", { ...given, path: "p2" }, again.state)).step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+
+    // Deleting the section deletes its rules: they point at a path no longer there.
+    await env.destroy("SiteSection", again.state);
+    expect(rulesOf(site.id)).toEqual([]);
+  });
+
+  it("survives a lost answer to the rule's POST without making it twice", async () => {
+    const site = await publishedSite("Lossy Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "l1", redirectOldPath: true };
+    let s = (await env.up("SiteSection", given)).state;
+    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropAfterProcess: true, times: 1 });
+    s = (await env.up("SiteSection", { ...given, path: "l2" }, s)).state;
+    expect(rulesOf(site.id)).toEqual([["/l1/*", `${site.url}/l2`]]);
+    expect(ownedId(s, "l1")).toBe([...env.emu.store.siteRedirects.values()].find((r) => r.siteId === site.id)!.id);
+  });
+
+  it("a run killed between the PATCH and the rule's POST converges on the next up", async () => {
+    const site = await publishedSite("Killed Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "k1", redirectOldPath: true };
+    const before = (await env.up("SiteSection", given)).state;
+    // The run dies once the PATCH is through: every redirect request fails, and state keeps the old outputs.
+    env.emu.faults.add({ match: { route: /\/redirects/ }, errorRate: 1, status: 500 });
+    await expect(env.up("SiteSection", { ...given, path: "k2" }, before)).rejects.toThrow();
+    env.emu.faults.clear();
+    expect(rulesOf(site.id)).toEqual([]);
+    const s = (await env.up("SiteSection", { ...given, path: "k2" }, before)).state;
+    expect(rulesOf(site.id)).toEqual([["/k1/*", `${site.url}/k2`]]);
+    expect(s.outs.path).toBe("k2");
+  });
+});
+
+describe("SiteSpace redirectOldPath", () => {
+  it("redirects the site space's old path under its section to the new one", async () => {
+    const site = await publishedSite("Versioned Docs");
+    const sec = (await env.up("SiteSection", { siteId: site.id, spaceId: spaces[0], path: "guides" })).state;
+    const given = { siteId: site.id, sectionId: sec.id, spaceId: spaces[1], path: "v1", redirectOldPath: true };
+    let s: State = (await env.up("SiteSpace", given)).state;
+    env.emu.log.reset();
+    s = (await env.up("SiteSpace", { ...given, path: "v2" }, s)).state;
+    expect(rulesOf(site.id)).toEqual([["/guides/v1/*", `${site.url}/guides/v2`]]);
+    expect(env.emu.log.count({ method: "POST", route: REDIRECTS })).toBe(1);
+
+    // The section moves: the rule keeps the address published links use, and follows the site space's new URL.
+    await env.up("SiteSection", { siteId: site.id, spaceId: spaces[0], path: "manuals" }, sec);
+    env.outOfBand();
+    const refreshed = (await env.refresh("SiteSpace", s))!;
+    expect(refreshed.inputs.oldPathRedirects).toEqual([{ path: "v1", status: "changed in GitBook" }]);
+    s = (await env.up("SiteSpace", { ...given, path: "v2" }, refreshed.state)).state;
+    expect(rulesOf(site.id)).toEqual([["/guides/v1/*", `${site.url}/manuals/v2`]]);
+    // A later move of its own redirects from where it was then, under the section's new path.
+    s = (await env.up("SiteSpace", { ...given, path: "v3" }, s)).state;
+    expect(rulesOf(site.id).sort()).toEqual([
+      ["/guides/v1/*", `${site.url}/manuals/v3`],
+      ["/manuals/v2/*", `${site.url}/manuals/v3`],
+    ]);
+    await env.destroy("SiteSpace", s);
+    expect(rulesOf(site.id)).toEqual([]);
+  });
+});
