@@ -25,6 +25,8 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
+import { defined } from "../framework/discover";
+import { navigationOf } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -237,6 +239,29 @@ export const definition = defineResource({
   delete: remove,
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces },
   inProgram: placedByGroupId("SiteSection"),
+  // Every section of a site, wherever it sits, in navigation order (a group's where the group is), from the site's structure.
+  import: {
+    read: {
+      under: "Site",
+      into: "sections",
+      async find(ctx, site) {
+        const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(site!));
+        return nav.ofType("site-section", ApiSiteSection).map((s) =>
+          ctx.keep(
+            {
+              id: s.id,
+              title: s.title,
+              path: s.path,
+              ...defined({ icon: s.icon ?? undefined, condition: s.condition ?? undefined, description: s.description ?? undefined }),
+              default: s.default === true,
+              ...defined({ groupId: s.sectionGroup ?? undefined, draft: s.draft === true ? true : undefined }),
+            },
+            s,
+          ),
+        );
+      },
+    },
+  },
 });
 
 /** A section of a GitBook docs site, created with its first space. */

@@ -28,6 +28,9 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
+import { defined, type Discovery, type ImportRecord } from "../framework/discover";
+import { navigationOf } from "./siteStructure";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -229,7 +232,33 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  // Every site space of a section, the one it was made from first (the importer's SiteSection takes that one).
+  import: {
+    read: {
+      under: "SiteSection",
+      into: "siteSpaces",
+      async find(ctx, section) {
+        const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(ctx.parentOf(section!)!));
+        return nav.siteSpacesOf(ctx.sourceOf<ApiSiteSection>(section!)).map((ss) => siteSpaceRecord(ctx, ss));
+      },
+    },
+  },
 });
+
+/** A site space as the importer records it: the space it shows by ID, and by title for names. */
+export function siteSpaceRecord(ctx: Discovery, ss: ApiSiteSpace): ImportRecord {
+  const title = (ss.space as { title?: unknown }).title;
+  return ctx.keep(
+    {
+      id: ss.id,
+      path: ss.path,
+      ...defined({ condition: ss.condition ?? undefined }),
+      default: ss.default === true,
+      space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) },
+    },
+    ss,
+  );
+}
 
 /** A further space in a section of a GitBook docs site. */
 export const SiteSpace = resourceClass(definition);
