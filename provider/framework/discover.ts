@@ -100,14 +100,23 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-/** The records of `kind` in a snapshot, each with the records it is under (nearest first), by the kinds' `import.read`. */
-export function recordsOf(kinds: readonly Resource[], snapshot: Record<string, unknown>, kind: string): { record: ImportRecord; parents: ImportRecord[] }[] {
+/**
+ * The records of `kind` in a snapshot (or under one record of it, `from`), each with the records it is
+ * under (nearest first), by the kinds' `import.read`.
+ */
+export function recordsOf(
+  kinds: readonly Resource[],
+  snapshot: Record<string, unknown>,
+  kind: string,
+  from?: { kind: string; record: ImportRecord },
+): { record: ImportRecord; parents: ImportRecord[] }[] {
+  if (from?.kind === kind) return [{ record: from.record, parents: [] }];
   const read = kinds.find((k) => k.kind === kind)?.import?.read;
   if (!read) return [];
   const inside = (holder: Record<string, unknown>): ImportRecord[] => {
     const v = holder[read.into];
     return Array.isArray(v) ? (v as ImportRecord[]) : v && typeof v === "object" ? [v as ImportRecord] : [];
   };
-  if (read.under === undefined) return inside(snapshot).map((record) => ({ record, parents: [] }));
-  return recordsOf(kinds, snapshot, read.under).flatMap(({ record: parent, parents }) => inside(parent).map((record) => ({ record, parents: [parent, ...parents] })));
+  if (read.under === undefined) return from ? [] : inside(snapshot).map((record) => ({ record, parents: [] }));
+  return recordsOf(kinds, snapshot, read.under, from).flatMap(({ record: parent, parents }) => inside(parent).map((record) => ({ record, parents: [parent, ...parents] })));
 }
