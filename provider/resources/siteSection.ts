@@ -25,7 +25,7 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
-import { defined } from "../framework/discover";
+import { settingsOf, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -244,21 +244,14 @@ export const definition = defineResource({
     read: {
       under: "Site",
       into: "sections",
-      async find(ctx, site) {
+      async find(ctx, site): Promise<ImportRecord[]> {
         const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(site!));
-        return nav.ofType("site-section", ApiSiteSection).map((s) =>
-          ctx.keep(
-            {
-              id: s.id,
-              title: s.title,
-              path: s.path,
-              ...defined({ icon: s.icon ?? undefined, condition: s.condition ?? undefined, description: s.description ?? undefined }),
-              default: s.default === true,
-              ...defined({ groupId: s.sectionGroup ?? undefined, draft: s.draft === true ? true : undefined }),
-            },
-            s,
-          ),
-        );
+        // `live` reads `default` only where the program declares it: the import declares it as it is. The
+        // section's space is the generator's choice among its site spaces (the one it was made from).
+        return nav.ofType("site-section", ApiSiteSection).map((s) => {
+          const { spaceId: _chosenLater, ...settings } = settingsOf(definition, s);
+          return ctx.keep({ ...settings, id: s.id, default: s.default === true }, s);
+        });
       },
     },
   },

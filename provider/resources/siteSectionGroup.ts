@@ -27,7 +27,7 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
 import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
-import { defined } from "../framework/discover";
+import { defined, settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -195,13 +195,12 @@ export const definition = defineResource({
     read: {
       under: "Site",
       into: "sectionGroups",
-      async find(ctx, site) {
+      async find(ctx, site): Promise<ImportRecord[]> {
         const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(site!));
+        // What the group holds is its `itemIds`, in order (the order's business), not its `sections`, which `live` leaves out without them.
         return nav.ofType("site-section-group", ApiSiteSectionGroup).map((g) => ({
+          ...settingsOf(definition, g),
           id: g.id,
-          title: g.title,
-          ...defined({ icon: g.icon ?? undefined }),
-          draft: g.draft === true,
           ...defined({ groupId: g.sectionGroup ?? undefined }),
           itemIds: idsIn(nav.tree, groupContainer(g.id)),
         }));

@@ -28,7 +28,7 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
-import { defined, type Discovery, type ImportRecord } from "../framework/discover";
+import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
 import type { ApiSite } from "./site";
 
@@ -248,16 +248,8 @@ export const definition = defineResource({
 /** A site space as the importer records it: the space it shows by ID, and by title for names. */
 export function siteSpaceRecord(ctx: Discovery, ss: ApiSiteSpace): ImportRecord {
   const title = (ss.space as { title?: unknown }).title;
-  return ctx.keep(
-    {
-      id: ss.id,
-      path: ss.path,
-      ...defined({ condition: ss.condition ?? undefined }),
-      default: ss.default === true,
-      space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) },
-    },
-    ss,
-  );
+  // `live` reads `default` only where the program declares it: the import declares it as it is.
+  return ctx.keep({ ...settingsOf(definition, ss), id: ss.id, default: ss.default === true, space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) } }, ss);
 }
 
 /** A further space in a section of a GitBook docs site. */
