@@ -16,7 +16,10 @@
  *
  * What each kind's declaration says is written (which inputs, which of them name another object) comes
  * from its fields' rules (FieldRule.import, see argsOf), and the kinds from the registry
- * (resources/index.ts): adding a setting to a kind touches its module only.
+ * (resources/index.ts): adding a setting to a kind touches its module only. A kind found under a site
+ * that declares `import.declare` (a site space's branding overrides) is declared as it is beside its
+ * site (declaredBeside), with no code here; the rest of a site (its navigation, which a DocsSite holds
+ * and an order sorts) is this file's.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
