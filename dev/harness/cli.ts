@@ -20,7 +20,7 @@ const SYMBOL: Record<Step["op"], string> = {
   "read-gone": "-",
 };
 
-export function formatReport(r: RunReport, stack: string): string {
+function formatReport(r: RunReport, stack: string): string {
   const lines: string[] = [];
   const verb = r.op === "preview" ? "Previewing update" : r.op === "up" ? "Updating" : r.op === "refresh" ? "Refreshing" : "Destroying";
   lines.push(`${verb} (${stack}):`);

@@ -24,7 +24,7 @@ import { InitFailure, ProviderHost, type Props } from "./host";
 
 export type { Op, ResourceState, RunReport, StateFile, Step, StepKind };
 
-export const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 const SECRET_VALUE = "1b47061264138c4ac30d75fd1eb44270";
 const DYNAMIC_PREFIX = "pulumi-nodejs:dynamic";
 
@@ -54,7 +54,7 @@ function key(passphrase: string): Buffer {
   return crypto.scryptSync(passphrase, "pulumi-gitbook-harness", 32);
 }
 
-export function encryptSecret(value: unknown, passphrase: string): Props {
+function encryptSecret(value: unknown, passphrase: string): Props {
   const iv = crypto.randomBytes(12);
   const c = crypto.createCipheriv("aes-256-gcm", key(passphrase), iv);
   const body = Buffer.concat([c.update(JSON.stringify(value), "utf8"), c.final()]);
@@ -62,7 +62,7 @@ export function encryptSecret(value: unknown, passphrase: string): Props {
   return { [SECRET_SIG]: SECRET_VALUE, ciphertext };
 }
 
-export function decryptSecret(v: Props, passphrase: string): unknown {
+function decryptSecret(v: Props, passphrase: string): unknown {
   const raw = Buffer.from(String(v.ciphertext).slice(3), "base64");
   const d = crypto.createDecipheriv("aes-256-gcm", key(passphrase), raw.subarray(0, 12));
   d.setAuthTag(raw.subarray(12, 28));
@@ -83,7 +83,7 @@ function openOutputs(outputs: Props, passphrase: string): Props {
   return out;
 }
 
-export function loadState(file: string): StateFile {
+function loadState(file: string): StateFile {
   if (!fs.existsSync(file)) return { version: 1, resources: [] };
   return JSON.parse(fs.readFileSync(file, "utf8")) as StateFile;
 }

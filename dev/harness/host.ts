@@ -1,9 +1,10 @@
 /**
  * The SDK's dynamic-provider host, spawned the way the Pulumi engine spawns it
  * (`node <sdk>/cmd/dynamic-provider <engine-address>` in the program's folder) and driven over gRPC
- * with the SDK's own stubs. Every provider call in the lifecycle tests goes through here, so the
+ * with the SDK's own stubs, for the harness's engine (engine.ts; the bench only, no test): the
  * serialized `__provider`, its `require` from the program's node_modules, configure, and the host's
- * result encoding are all exercised exactly as in a real deployment.
+ * result encoding run as in a real deployment, and the host's own CPU can be reported exactly
+ * (HARNESS_HOST_USAGE).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";

@@ -18,6 +18,7 @@ import type { CreateSpec } from "./createOnce";
 import type { PatchRules } from "./patch";
 import { type Ctx, type Props, resourceProps } from "./resource";
 import { DECLARED_KEY } from "./state";
+import type { ImportRead, ImportRecord } from "./discover";
 
 /**
  * What tells a create's object from its namesakes: the objects a create with these inputs could have
@@ -123,6 +124,13 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
 export interface ImportSpec {
   /** Appended to the Pulumi name to make the program's variable name (`-space`), where the name alone would not say what the object is. */
   variableSuffix?: string;
+  /** How the importer finds the kind's objects (framework/discover.ts). */
+  read?: ImportRead;
+  /**
+   * The generator declares each record as it is, after its site's own declarations (beside a DocsSite),
+   * keyed from `key` within the site; kinds without it are declared by the generator's own code.
+   */
+  declare?: { key(record: ImportRecord, parents: readonly ImportRecord[]): string };
 }
 
 /**

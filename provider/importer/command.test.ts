@@ -85,6 +85,9 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/customization": 2,
       // Live and draft rules: one listing each.
       "GET /v1/orgs/:org/sites/:site/redirects": 4,
+      // The overrides of each section's variants: "Guides" shows 3 site spaces, "API reference" and
+      // "Integration guides" 2 each; the sections showing one space cost nothing.
+      "GET /v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization": 7,
       "GET /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/teams": 1,
       "GET /v1/orgs/:org/teams/:team/members": 2,
@@ -151,6 +154,7 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/publishing/auth",
       "GET /v1/orgs/:org/sites/:site/redirects",
       "GET /v1/orgs/:org/sites/:site/share-links",
+      "GET /v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization",
       "GET /v1/orgs/:org/sites/:site/structure",
       "GET /v1/spaces/:space/permissions/teams",
       "GET /v1/spaces/:space/permissions/users",

@@ -398,6 +398,20 @@ describe("generateProgram", () => {
     expect(index(org())).not.toContain("SiteRedirects");
   });
 
+  it("declares a site space's overrides of the branding as they are, referring to the site space where the program declares it", () => {
+    const customization = { id: "ss_ts", siteId: "site_1", siteSpaceId: "ss_ts", title: "Acme for TypeScript", styling: { primaryColor: { light: "#3178c6", dark: "#235a97" } } };
+    const base = site();
+    const withOverrides = site({ sections: [base.sections[0]!, { ...base.sections[1]!, siteSpaces: [base.sections[1]!.siteSpaces[0]!, { ...base.sections[1]!.siteSpaces[1]!, customization }] }] });
+    const text = index(org({ sites: [withOverrides] }));
+    expect(text).toContain(
+      'const acmeDocsTypescriptBranding = new gitbook.SiteSpaceCustomization("acme-docs/typescript-branding", {\n  siteId: acmeDocs.id,\n  siteSpaceId: acmeDocsGuidesTypescript.id,\n  title: "Acme for TypeScript",\n  styling: { primaryColor: { light: "#3178c6", dark: "#235a97" } },\n});',
+    );
+    // Beside a DocsSite: its site spaces have no variable of their own, so the ID is written as it is.
+    const docs = index(org({ sites: [withOverrides] }), { style: "docs-site" });
+    expect(docs).toContain('new gitbook.SiteSpaceCustomization("acme-docs/typescript-branding", {\n  siteId: acmeDocs.siteId,\n  siteSpaceId: "ss_ts",');
+    expect(index(org())).not.toContain("SiteSpaceCustomization");
+  });
+
   describe("--style docs-site", () => {
     it("writes one DocsSite per site, with every child adopted by key", () => {
       const text = index(org(), { style: "docs-site" });

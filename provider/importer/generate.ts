@@ -16,13 +16,17 @@
  *
  * What each kind's declaration says is written (which inputs, which of them name another object) comes
  * from its fields' rules (FieldRule.import, see argsOf), and the kinds from the registry
- * (resources/index.ts): adding a setting to a kind touches its module only.
+ * (resources/index.ts): adding a setting to a kind touches its module only. A kind found under a site
+ * that declares `import.declare` (a site space's branding overrides) is declared as it is beside its
+ * site (declaredBeside), with no code here; the rest of a site (its navigation, which a DocsSite holds
+ * and an order sorts) is this file's.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
 import type { Resource } from "../framework/define";
 import { ruleOf } from "../framework/fields";
 import { resources } from "../resources";
+import { recordsOf } from "../framework/discover";
 import { processingFailed } from "../resources/openApiSpec";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { definition as siteCustomization } from "../resources/siteCustomization";
@@ -81,6 +85,9 @@ class Code {
   constructor(readonly text: string) {}
 }
 
+/** How a declaration writes the ID of an object of `kind` it refers to: an expression, or the ID. */
+type Ref = (kind: Kind, id: string) => Code | string;
+
 interface Decl {
   kind: Kind;
   /** The Pulumi resource name. */
@@ -125,11 +132,14 @@ class Program {
     return kept !== undefined && namer.claim(kept) ? kept : namer.take(base);
   }
 
-  /** The declaration of an object from its settings (keyed like the kind's inputs, with `adoptId`), as argsOf writes them. */
-  decl(kind: Kind, name: string, key: string, settings: Record<string, unknown>, comments: string[] = []): Decl {
+  /**
+   * The declaration of an object from its settings (keyed like the kind's inputs, with `adoptId`), as
+   * argsOf writes them; `ref`, how it names the objects it refers to, where not as the program does.
+   */
+  decl(kind: Kind, name: string, key: string, settings: Record<string, unknown>, comments: string[] = [], ref: Ref = (k, id) => this.ref(k, id)): Decl {
     const def = kindOf(kind);
     const variable = this.identifiers.take(name + (def.import?.variableSuffix ?? ""));
-    const checked = checkArgs(def, argsOf(def, settings, (k, id) => this.ref(k, id)));
+    const checked = checkArgs(def, argsOf(def, settings, ref));
     for (const c of checked.comments) this.notes.push(`${kind} ${literal(name)}: ${c}`);
     const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
     if (typeof settings.adoptId === "string") this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
@@ -149,7 +159,7 @@ class Program {
  * declared is left out; the ID of an object of another kind is written as `ref` says. `adoptId` last.
  * Values are data: render() writes each through `literal` (emit.ts), never as code.
  */
-function argsOf(def: Resource, settings: Record<string, unknown>, ref: (kind: Kind, id: string) => Code | string): Record<string, unknown> {
+function argsOf(def: Resource, settings: Record<string, unknown>, ref: Ref): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(def.schema.shape as Record<string, z.ZodType>)) {
     const rule = ruleOf(schema);
@@ -426,7 +436,7 @@ function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] 
   const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
   if (style === "docs-site" && problems.length === 0) {
-    out.push(docsSite(d));
+    out.push(docsSite(d, declaredBeside(program, d, true)));
     return out;
   }
   if (problems.length) out.push(comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
@@ -434,7 +444,27 @@ function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] 
   out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
   for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
   out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
+  out.push(...declaredBeside(program, d, false).map(declaration));
   return out;
+}
+
+/**
+ * The site's objects of the kinds that declare themselves (ImportSpec.declare, e.g. a site space's
+ * overrides of the branding), each with its settings as they are, in the registry's order, keyed
+ * within the site. Inside a DocsSite (`inComponent`) the objects the component holds have no variable:
+ * the site is the component's `siteId`, any other object its ID.
+ */
+function declaredBeside(program: Program, d: SiteDecls, inComponent: boolean): Decl[] {
+  const siteId = new Code(`${d.site.variable}.siteId`);
+  const ref: Ref | undefined = inComponent ? (kind, id) => (kind === "Site" ? siteId : id) : undefined;
+  return resources.flatMap((def) => {
+    const declare = def.import?.declare;
+    if (!declare) return [];
+    return recordsOf(resources, {}, def.kind, { kind: "Site", record: d.snap }).map(({ record, parents }) => {
+      const key = program.name(def.kind, d.site.name, slug(declare.key(record, parents), slug(def.noun, "object")), String(record.id));
+      return program.decl(def.kind, `${d.site.name}/${key}`, key, record, [], ref);
+    });
+  });
 }
 
 function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
@@ -628,7 +658,7 @@ function withoutRefs(args: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function docsSite(d: SiteDecls): string {
+function docsSite(d: SiteDecls, extra: Decl[]): string {
   const t = topology(d);
   const children: [string, Decl][] = [
     ...d.groups.map((g) => [g.key, g] as [string, Decl]),
@@ -644,7 +674,7 @@ function docsSite(d: SiteDecls): string {
   // Share links of a site that is not `share-link` stay beside it, on the component's site.
   const siteId = new Code(`${d.site.variable}.siteId`);
   const beside = [...(shareLinksInside(d) ? [] : d.shareLinks), ...optional(d.branding)].map((l) => ({ ...l, args: { ...l.args, siteId } }));
-  return [lines.join("\n"), ...beside.map(declaration)].join("\n\n");
+  return [lines.join("\n"), ...beside.map(declaration), ...extra.map(declaration)].join("\n\n");
 }
 
 // ---- Files ---------------------------------------------------------------------------------------

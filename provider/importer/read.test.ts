@@ -73,6 +73,23 @@ describe("readOrganization", () => {
     }
   });
 
+  it("reads the overrides of a section's variants only (one GET each), as what a site space shows over its site's branding", async () => {
+    const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
+    try {
+      emu.log.reset();
+      const s = (await readSite(client, seeded.siteIds[0]!)).sites[0]!;
+      // "Guides" shows three site spaces and "API reference" two; the sections showing one space cost nothing.
+      expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization" })).toBe(5);
+      expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site/customization" })).toBe(1);
+      const overridden = s.sections.flatMap((x) => x.siteSpaces).filter((ss) => ss.customization !== undefined);
+      expect(overridden.map((ss) => [ss.path, ss.customization])).toEqual([
+        ["typescript", { id: overridden[0]!.id, siteId: s.id, siteSpaceId: overridden[0]!.id, title: "Acme for TypeScript", styling: { primaryColor: { light: "#3178c6", dark: "#235a97" } } }],
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("reads a site without a visitor schema (404) as having none, and an unpublished site as such", async () => {
     const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
     try {

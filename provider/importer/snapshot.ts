@@ -1,7 +1,9 @@
 /**
  * What the importer knows about an organization: the settings of every object it adopts, in the form
- * the resources declare them, and nothing else. The reader (read.ts) fills it from the API; the
- * generator (generate.ts) turns it into a program without any request.
+ * the resources declare them, and nothing else. Each kind's declaration says how its records are
+ * found and where they go (`import.read`, framework/discover.ts), and the reader (read.ts) walks them;
+ * the generator (generate.ts) turns the snapshot into a program without any request. The interfaces
+ * below name what the generator reads itself; a kind's settings need no line here.
  *
  * Each object's settings are keyed like its kind's inputs (`Settings`): the generator writes those the
  * kind's fields let it (see argsOf in generate.ts), so a setting a kind gains reaches the program

@@ -22,8 +22,10 @@ import { PartialFailure } from "../framework/failure";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import { count, mapLimit, type ImportRead } from "../framework/discover";
 import {
   accessDeclares,
+  accessPaths,
   describeTarget,
   FIELD_OF,
   invite,
@@ -229,9 +231,37 @@ function byId(list: unknown, who: Principal): unknown {
   return [...(list as Entry[])].sort((a, b) => (refOf(who, a) < refOf(who, b) ? -1 : refOf(who, a) > refOf(who, b) ? 1 : 0));
 }
 
+// ---- Import --------------------------------------------------------------------------------------
+
+/** A grant as the importer reads it: whoever it names, whatever else the answer holds. */
+const ApiGrant = z.looseObject({ permission: z.string().nullable(), team: z.looseObject({ id: z.string() }).optional(), user: z.looseObject({ id: z.string() }).optional() });
+
+/** The grants of every site, space and collection imported (two listings each), for each that has any: IDs and roles (null: a guest). */
+function importRead(): ImportRead {
+  return {
+    after: ["Site", "Space", "Collection"],
+    into: "access",
+    async find(ctx) {
+      const of = (on: Target["kind"], list: unknown) => (list as { id: string; title: string }[]).map((o) => ({ on, id: o.id, title: o.title }));
+      const objects = [...of("site", ctx.snapshot.sites), ...of("space", ctx.snapshot.spaces), ...of("collection", ctx.snapshot.collections)];
+      const found = await mapLimit(objects, ctx.limit, async (o) => {
+        const t: Target = { kind: o.on, id: o.id };
+        const grants = (who: Principal) => ctx.list(accessPaths.list(ctx.organizationId, t, who), ApiGrant);
+        return {
+          ...o,
+          teams: (await grants("team")).flatMap((g) => (g.team ? [{ teamId: g.team.id, role: g.permission }] : [])),
+          users: (await grants("user")).flatMap((g) => (g.user ? [{ userId: g.user.id, role: g.permission }] : [])),
+        };
+      });
+      return found.filter((a) => a.teams.length > 0 || a.users.length > 0);
+    },
+    progress: { done: (found) => `${count(found.length, "object")} with access grants` },
+  };
+}
+
 export const definition = defineResource({
   kind: "AccessList",
-  import: { variableSuffix: "-access" },
+  import: { variableSuffix: "-access", read: importRead() },
   adoptable:
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has grants the list would remove or change, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed). Once the resource is in state the field is ignored.",
   noun: "access list",

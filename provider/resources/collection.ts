@@ -20,6 +20,8 @@ import { getOrUndefined } from "../framework/lists";
 import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import { count, settingsOf, type ImportRead, type ImportRecord } from "../framework/discover";
+import type { SpaceSnapshot } from "../importer/snapshot";
 import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -137,11 +139,34 @@ async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<Hel
   ];
 }
 
+// ---- Import --------------------------------------------------------------------------------------
+
+/** The collections holding the imported spaces, and those holding them, up to the top level: one listing of every collection, only when a space is in one. */
+function importRead(): ImportRead {
+  return {
+    after: ["Space"],
+    into: "collections",
+    async find(ctx) {
+      const spaces = ctx.snapshot.spaces as SpaceSnapshot[];
+      if (!spaces.some((s) => s.parent !== undefined)) return [];
+      const all = new Map((await ctx.list(paths.collections(ctx.organizationId), ApiCollection)).map((c) => [c.id, c]));
+      const wanted = new Map<string, ImportRecord>();
+      for (const space of spaces) {
+        for (let c = space.parent === undefined ? undefined : all.get(space.parent); c && !wanted.has(c.id); c = c.parent ? all.get(c.parent) : undefined) {
+          wanted.set(c.id, { ...settingsOf(definition, c), id: c.id });
+        }
+      }
+      return [...wanted.values()];
+    },
+    progress: { done: (collections, ctx) => `${count((ctx.snapshot.spaces as unknown[]).length, "space")} shown, in ${count(collections.length, "collection")}` },
+  };
+}
+
 // ---- Declaration ---------------------------------------------------------------------------------
 
 export const definition = defineResource({
   kind: "Collection",
-  import: { variableSuffix: "-collection" },
+  import: { variableSuffix: "-collection", read: importRead() },
   adoptable: true,
   noun: "collection",
   holds: "the spaces and collections in it, and their pages,",

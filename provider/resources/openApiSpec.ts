@@ -33,6 +33,7 @@ import { PartialFailure } from "../framework/failure";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import { count, defined, mapLimit, type Discovery, type ImportRead } from "../framework/discover";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -377,11 +378,85 @@ async function remove(ctx: Ctx, id: string, props: OpenApiSpecOutputs): Promise<
   await ctx.client.delete(paths.openApiSpec(props.organizationId, props.slug));
 }
 
+// ---- Import --------------------------------------------------------------------------------------
+
+/** What `versions/latest/content/raw` answers: the text of the spec as it was uploaded. */
+const ApiOpenApiRawContent = z.looseObject({
+  text: z.string().describe("The text, exactly as uploaded."),
+  format: z.string().optional().describe("json or yaml."),
+});
+
+/** What `versions/latest/content` answers: where the processed document can be fetched. */
+const ApiOpenApiContent = z.looseObject({
+  urls: z
+    .looseObject({ source: z.string().optional().describe("URL of the processed document.") })
+    .optional()
+    .describe("Where the version's document is."),
+});
+
+/**
+ * Every spec of the organization. A spec GitBook holds by URL stays a URL: never fetched. For one
+ * uploaded as text, its document as the API gives it (`versions/latest/content/raw`); the processed
+ * version of an upload lives at a URL outside the API, downloaded from there only when the caller
+ * allows it (`ctx.download`, the command's --fetch-spec-urls) and the API has no text for it.
+ */
+function importRead(): ImportRead {
+  return {
+    organizationWide: true,
+    into: "openApiSpecs",
+    async find(ctx) {
+      const specs = await ctx.list(paths.openApiSpecs(ctx.organizationId), ApiOpenApiSpec);
+      return mapLimit(specs, ctx.limit, async (spec) => {
+        const base = {
+          id: spec.id,
+          slug: spec.slug,
+          visibility: spec.visibility ?? "private",
+          processingState: spec.processingState,
+          ...defined({ createdAt: spec.createdAt, lastProcessErrorCode: spec.lastProcessErrorCode ?? undefined }),
+        };
+        if (spec.sourceURL) return { ...base, source: { url: spec.sourceURL } };
+        return { ...base, source: { text: await processedDocument(ctx, spec) } };
+      });
+    },
+    progress: { done: (specs) => count(specs.length, "OpenAPI spec") },
+  };
+}
+
+/**
+ * The document of a spec uploaded as text: its text as the API gives it. Where the API has none, its
+ * last processed version lives at a URL outside the API, downloaded (without the token, which goes to
+ * the API only) only when `ctx.download` is given; why not, when it cannot be had.
+ */
+async function processedDocument(ctx: Discovery, spec: ApiOpenApiSpec): Promise<{ document?: { content: string; format: "json" | "yaml" }; unavailable?: string }> {
+  const latest = `${paths.openApiSpec(ctx.organizationId, spec.slug)}/versions/latest`;
+  const raw = await getOrUndefined(ctx.get(`${latest}/content/raw`, ApiOpenApiRawContent));
+  if (raw) {
+    if (raw.text.trim() === "") return { unavailable: "the API gives its text empty" };
+    return { document: { content: raw.text, format: raw.format === "json" || (raw.format === undefined && /^\s*[{[]/.test(raw.text)) ? "json" : "yaml" } };
+  }
+  const content = await getOrUndefined(ctx.get(`${latest}/content`, ApiOpenApiContent));
+  if (!content) return { unavailable: "GitBook has no processed version of it" };
+  const url = content.urls?.source;
+  if (!url) return { unavailable: "the API gives neither its text nor a URL for its processed version" };
+  if (!ctx.download) {
+    return { unavailable: `the API does not give its text; its processed version is at ${JSON.stringify(url)}, outside the API: download it from there, or import again with --fetch-spec-urls` };
+  }
+  try {
+    const text = await ctx.download(url);
+    if (text.trim() === "") return { unavailable: `its processed version at ${JSON.stringify(url)} is empty` };
+    return { document: { content: text, format: /^\s*[{[]/.test(text) ? "json" : "yaml" } };
+  } catch (e) {
+    // fetch says only "fetch failed"; the cause says why (ENOTFOUND, ECONNREFUSED, ...).
+    const why = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
+    return { unavailable: `its processed version could not be downloaded from ${JSON.stringify(url)} (${why})` };
+  }
+}
+
 // ---- Declaration ---------------------------------------------------------------------------------
 
 export const definition = defineResource({
   kind: "OpenApiSpec",
-  import: { variableSuffix: "-spec" },
+  import: { variableSuffix: "-spec", read: importRead() },
   adoptable: "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
   noun: "OpenAPI spec",
   summary: "An OpenAPI document GitBook turns into API reference pages.",

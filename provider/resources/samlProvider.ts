@@ -22,6 +22,7 @@ import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
 import { declared } from "../framework/state";
+import { count, defined } from "../framework/discover";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -140,7 +141,29 @@ async function remove(ctx: Ctx, id: string, props: SamlProviderOutputs): Promise
 
 export const definition = defineResource({
   kind: "SamlProvider",
-  import: { variableSuffix: "-saml" },
+  import: {
+    variableSuffix: "-saml",
+    read: {
+      organizationWide: true,
+      into: "samlProviders",
+      async find(ctx) {
+        return (await ctx.list(paths.samlProviders(ctx.organizationId), ApiSamlProvider)).map((s) => ({
+          id: s.id,
+          label: s.label,
+          // The API answers an empty string for what the provider does not have (as `live` reads it).
+          ...defined({
+            entityID: s.entityID || undefined,
+            certificate: s.certificate || undefined,
+            ssoURL: s.ssoURL || undefined,
+            defaultTeamId: s.defaultTeam?.id,
+            createdAt: s.createdAt,
+          }),
+          defaultRole: s.defaultRole ?? null,
+        }));
+      },
+      progress: { done: (providers) => count(providers.length, "SAML provider") },
+    },
+  },
   adoptable: true,
   noun: "SAML provider",
   summary: "Single sign-on for the organization through a SAML identity provider.",

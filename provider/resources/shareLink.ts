@@ -14,6 +14,7 @@ import { field, id, organizationIdField, text } from "../framework/fields";
 import { findListed } from "../framework/lists";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
+import { settingsOf, type ImportRecord } from "../framework/discover";
 import type { Ctx } from "../framework/resource";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -111,7 +112,6 @@ async function remove(ctx: Ctx, id: string, props: ShareLinkOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "ShareLink",
-  import: { variableSuffix: "-link" },
   adoptable: true,
   noun: "share link",
   summary: "A secret URL opening a site whose visibility is `share-link`.",
@@ -124,6 +124,18 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  // The link's URL (which carries the share key) is deliberately left behind.
+  import: {
+    variableSuffix: "-link",
+    read: {
+      under: "Site",
+      into: "shareLinks",
+      async find(ctx, site): Promise<ImportRecord[]> {
+        const links = await ctx.list(paths.shareLinks(ctx.organizationId, site!.id as string), ApiShareLink);
+        return links.map((l) => ({ ...settingsOf(definition, l), id: l.id, createdAt: l.createdAt }));
+      },
+    },
+  },
 });
 
 /** A secret link to a site whose visibility is `share-link`. Its `url` output is a secret. */

@@ -30,6 +30,10 @@ import { getOrUndefined } from "../framework/lists";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { defaultLevelField } from "./contentTree";
+import { count, mapLimit, settingsOf, type ImportRead } from "../framework/discover";
+import { navigationOf, TOP_LEVEL } from "./siteStructure";
+import { siteSpaceRecord } from "./siteSpace";
+import type { SiteSnapshot } from "../importer/snapshot";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -315,11 +319,50 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  import: { read: importRead() },
   cascade: {
     consequence: "GitBook deletes a site with its sections (and their site spaces), section groups, external links and share links.",
     held: heldBySite,
   },
 });
+
+/**
+ * How the importer finds sites: every site of the organization (or those --site names), each with its
+ * navigation's top level in order, the items it has no resource for, and the site spaces outside any
+ * section (which no resource can hold).
+ */
+function importRead(): ImportRead {
+  const KNOWN_ITEMS = new Set(["site-section", "site-section-group", "site-external-link", "site-space"]);
+  return {
+    into: "sites",
+    async find(ctx) {
+      const sites = ctx.siteIds.length
+        ? await mapLimit(ctx.siteIds, ctx.limit, (id) => ctx.get(paths.site(ctx.organizationId, id), ApiSite))
+        : await ctx.list(paths.sites(ctx.organizationId), ApiSite);
+      return sites.map((site) => ctx.keep({ ...settingsOf(definition, site), id: site.id, createdAt: site.createdAt }, site));
+    },
+    async complete(ctx, record) {
+      const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(record));
+      Object.assign(record, {
+        topLevel: nav.items.filter((l) => l.container === TOP_LEVEL && l.type !== "site-space").map((l) => l.id),
+        unknownItems: nav.items.filter((l) => !KNOWN_ITEMS.has(l.type)).map((l) => ({ id: l.id, object: l.item.object })),
+        rootSiteSpaces: nav.rootSiteSpaces.map((ss) => siteSpaceRecord(ctx, ss)),
+      });
+    },
+    progress: {
+      found: (sites) => `${count(sites.length, "site")} to read`,
+      each: (r, done, of) => {
+        const s = r as unknown as SiteSnapshot;
+        const siteSpaces = s.sections.reduce((n, x) => n + x.siteSpaces.length, s.rootSiteSpaces.length);
+        return (
+          `site ${done}/${of} ${JSON.stringify(s.title)}: ${count(s.sections.length, "section")}, ${count(siteSpaces, "site space")}, ` +
+          `${count(s.sectionGroups.length, "section group")}, ${count(s.externalLinks.length, "external link")}, ${count(s.shareLinks.length, "share link")}` +
+          `${s.adaptiveSchema ? ", a visitor schema" : ""}`
+        );
+      },
+    },
+  };
+}
 
 /** A GitBook docs site. */
 export const Site = resourceClass(definition);

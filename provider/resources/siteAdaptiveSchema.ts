@@ -211,6 +211,15 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  // The site's visitor schema as GitBook has it; a 404: the site has none.
+  import: {
+    read: {
+      under: "Site",
+      into: "adaptiveSchema",
+      one: true,
+      find: async (ctx, site) => (await getOrUndefined(ctx.get(paths.adaptiveSchema(ctx.organizationId, site!.id as string), ApiSiteAdaptiveSchema)))?.jsonSchema,
+    },
+  },
 });
 
 /** The visitor schema of an adaptive-content site. */

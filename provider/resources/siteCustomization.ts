@@ -94,7 +94,19 @@ async function update(ctx: Ctx, _id: string, _olds: SiteCustomizationOutputs, ne
 
 export const definition = defineResource({
   kind: "SiteCustomization",
-  import: { variableSuffix: "-branding" },
+  import: {
+    variableSuffix: "-branding",
+    // The site's settings as GitBook returns them; without `updatedAt` nobody customized the site: GitBook's defaults, nothing to declare.
+    read: {
+      under: "Site",
+      into: "customization",
+      one: true,
+      async find(ctx, site) {
+        const settings = await ctx.get(paths.siteCustomization(ctx.organizationId, site!.id as string), ApiSiteCustomization);
+        return typeof settings.updatedAt === "string" ? settings : undefined;
+      },
+    },
+  },
   noun: "site customization",
   summary:
     "A site's branding: theme, colours, logo, favicon, header and footer links, fonts, announcement, feedback, AI and the rest of GitBook's site customization, as far as the program declares it. " +

@@ -21,7 +21,9 @@ import { finishCreate, patchChanged, postBody, refreshed } from "../framework/re
 import { createOnce } from "../framework/createOnce";
 import type { Ctx, Props } from "../framework/resource";
 import { placedByGroupId } from "./placement";
-import { readStructure } from "./siteStructure";
+import { navigationOf, readStructure } from "./siteStructure";
+import { settingsOf, type ImportRecord } from "../framework/discover";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -174,6 +176,17 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: placedByGroupId("SiteExternalLink"),
+  // Every link of a site in navigation order, from the site's structure.
+  import: {
+    read: {
+      under: "Site",
+      into: "externalLinks",
+      async find(ctx, site): Promise<ImportRecord[]> {
+        const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(site!));
+        return nav.ofType("site-external-link", ApiSiteExternalLink).map((l) => ({ ...settingsOf(definition, l), id: l.id }));
+      },
+    },
+  },
 });
 
 /** A link to another website in a GitBook site's navigation. */

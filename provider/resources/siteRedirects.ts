@@ -279,6 +279,26 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: redirectDeclares("SiteRedirects"),
+  // The site's rules, live and draft, as this kind lists them; nothing when it has none.
+  import: {
+    read: {
+      under: "Site",
+      into: "redirects",
+      one: true,
+      async find(ctx, site) {
+        const path = paths.redirects(ctx.organizationId, site!.id as string);
+        const [live, draft] = await Promise.all([ctx.list(path, ApiSiteRedirect, { draft: false }), ctx.list(path, ApiSiteRedirect, { draft: true })]);
+        const rules = [...live, ...draft].map((r) => ({
+          source: r.source,
+          destination: liveDestination(r.destination),
+          ...(r.draft ? { draft: true } : {}),
+          ...(r.permanent ? { permanent: true } : {}),
+          ...(r.captureWildcard ? { captureWildcard: true } : {}),
+        }));
+        return rules.length > 0 ? rules : undefined;
+      },
+    },
+  },
 });
 
 /** Every redirect rule of a GitBook site, as one authoritative list. */

@@ -27,6 +27,8 @@ import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
 import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
+import { settingsOf, type ImportRecord } from "../framework/discover";
+import { navigationOf } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -249,6 +251,22 @@ export const definition = defineResource({
   inProgram: (name, args) => {
     redirectsOnMove("SiteSection")(name, args);
     return placedByGroupId("SiteSection")(name, args);
+  },
+  // Every section of a site, wherever it sits, in navigation order (a group's where the group is), from the site's structure.
+  import: {
+    read: {
+      under: "Site",
+      into: "sections",
+      async find(ctx, site): Promise<ImportRecord[]> {
+        const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(site!));
+        // `live` reads `default` only where the program declares it: the import declares it as it is. The
+        // section's space is the generator's choice among its site spaces (the one it was made from).
+        return nav.ofType("site-section", ApiSiteSection).map((s) => {
+          const { spaceId: _chosenLater, ...settings } = settingsOf(definition, s);
+          return ctx.keep({ ...settings, id: s.id, default: s.default === true }, s);
+        });
+      },
+    },
   },
 });
 

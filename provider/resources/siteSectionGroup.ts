@@ -26,7 +26,9 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
-import { oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { defined, settingsOf, type ImportRecord } from "../framework/discover";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -188,6 +190,23 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: groupDeclares,
+  // Every group of a site in navigation order, with what it holds, from the site's structure.
+  import: {
+    read: {
+      under: "Site",
+      into: "sectionGroups",
+      async find(ctx, site): Promise<ImportRecord[]> {
+        const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(site!));
+        // What the group holds is its `itemIds`, in order (the order's business), not its `sections`, which `live` leaves out without them.
+        return nav.ofType("site-section-group", ApiSiteSectionGroup).map((g) => ({
+          ...settingsOf(definition, g),
+          id: g.id,
+          ...defined({ groupId: g.sectionGroup ?? undefined }),
+          itemIds: idsIn(nav.tree, groupContainer(g.id)),
+        }));
+      },
+    },
+  },
 });
 
 /** A group of sections in a GitBook site's navigation. */

@@ -30,6 +30,9 @@ import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
 import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
+import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
+import { navigationOf } from "./siteStructure";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -240,7 +243,25 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: redirectsOnMove("SiteSpace"),
+  // Every site space of a section, the one it was made from first (the importer's SiteSection takes that one).
+  import: {
+    read: {
+      under: "SiteSection",
+      into: "siteSpaces",
+      async find(ctx, section) {
+        const nav = await navigationOf(ctx, ctx.sourceOf<ApiSite>(ctx.parentOf(section!)!));
+        return nav.siteSpacesOf(ctx.sourceOf<ApiSiteSection>(section!)).map((ss) => siteSpaceRecord(ctx, ss));
+      },
+    },
+  },
 });
+
+/** A site space as the importer records it: the space it shows by ID, and by title for names. */
+export function siteSpaceRecord(ctx: Discovery, ss: ApiSiteSpace): ImportRecord {
+  const title = (ss.space as { title?: unknown }).title;
+  // `live` reads `default` only where the program declares it: the import declares it as it is.
+  return ctx.keep({ ...settingsOf(definition, ss), id: ss.id, default: ss.default === true, space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) } }, ss);
+}
 
 /** A further space in a section of a GitBook docs site. */
 export const SiteSpace = resourceClass(definition);

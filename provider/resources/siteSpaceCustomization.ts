@@ -29,6 +29,7 @@ import { declaredPart, declaredSettings, overridesPatch, settingsGroup } from ".
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
 import { customizationView, siteSpaceSettings } from "./customization";
+import { paths as siteCustomizationPaths } from "./siteCustomization";
 
 /** Where GitBook answers for this kind. */
 export const paths = {
@@ -43,10 +44,10 @@ const settingsOf = (props: Props): Props => declaredSettings(settings, props);
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  siteId: id().describe("ID of the site the site space belongs to: the Site's `id` output. Changing it replaces the resource.").register(field, { change: "replace" }),
+  siteId: id().describe("ID of the site the site space belongs to: the Site's `id` output. Changing it replaces the resource.").register(field, { change: "replace", import: { ref: "Site" } }),
   siteSpaceId: id()
     .describe("ID of the site space whose overrides these are: the SiteSpace's `id` output (a SiteSection's `siteSpaceId` for its default one). Changing it replaces the resource: the old site space's declared overrides are cleared.")
-    .register(field, { change: "replace" }),
+    .register(field, { change: "replace", import: { ref: "SiteSpace" } }),
   ...settings.shape,
 });
 
@@ -120,7 +121,46 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: onePerTarget("SiteSpaceCustomization", "siteSpaceId", "site space"),
+  import: {
+    read: {
+      under: "SiteSpace",
+      into: "customization",
+      one: true,
+      async find(ctx, siteSpace) {
+        const section = ctx.parentOf(siteSpace!)!;
+        const site = ctx.parentOf(section)!;
+        // Overrides tell a section's variants apart (a language, a version): only variants are read, one
+        // GET each, so a site whose sections show one space each costs no request more.
+        if ((section.siteSpaces as unknown[]).length < 2) return undefined;
+        const [org, siteId, siteSpaceId] = [ctx.organizationId, site.id as string, siteSpace!.id as string];
+        const [own, effective] = await Promise.all([
+          ctx.get(siteCustomizationPaths.siteCustomization(org, siteId), ApiSiteCustomization),
+          getOrUndefined(ctx.get(paths.siteSpaceCustomization(org, siteId, siteSpaceId), ApiSiteCustomization)),
+        ]);
+        const overrides = effective && overridesOf(own, effective);
+        return overrides && { id: siteSpaceId, siteId, siteSpaceId, ...overrides };
+      },
+    },
+    declare: { key: (_override, [siteSpace]) => `${String(siteSpace!.path)}-branding` },
+  },
 });
+
+/**
+ * What a site space shows that its site does not (GitBook answers the site's settings with the
+ * overrides over them), as far as this kind declares it exactly: undefined when nothing. A value it
+ * would declare otherwise (one it refuses, or holding fields it does not know) is left as it is.
+ */
+function overridesOf(site: Props, effective: Props): Props | undefined {
+  const shape = settings.shape as Record<string, z.ZodType>;
+  const out: Props = {};
+  for (const [k, schema] of Object.entries(shape)) {
+    const v = overridesPatch(schema, site[k], effective[k]);
+    if (v === undefined || v === null) continue;
+    const parsed = schema.safeParse(v);
+    if (parsed.success && equal(parsed.data, v)) out[k] = v;
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
 
 /** A site space's overrides of its site's branding. */
 export const SiteSpaceCustomization = resourceClass(definition);

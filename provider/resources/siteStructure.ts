@@ -12,7 +12,9 @@
  * spaces). Sorting (PATCH @SITE/structure/sort) moves one item before or after a sibling of the same
  * container; `movesFor` says which moves put a container in a declared order with the fewest requests.
  */
-import { ApiSiteSection, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient, p } from "../client";
+import type { z } from "zod";
+import { ApiSiteSection, ApiSiteSpace, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient, p } from "../client";
+import type { Discovery } from "../framework/discover";
 import { paths as siteExternalLinkPaths } from "./siteExternalLink";
 import { paths as siteSectionPaths } from "./siteSection";
 import { paths as siteSectionGroupPaths } from "./siteSectionGroup";
@@ -193,4 +195,47 @@ export function oneAtATime<T>(client: GitbookClient, org: string, site: string, 
     if (bySite.get(key) === tail) bySite.delete(key);
   });
   return run;
+}
+
+// ---- Import --------------------------------------------------------------------------------------
+
+/** A site's navigation as the importer reads it (once per site, whichever kind asks first). */
+export interface Navigation {
+  tree: SiteTree;
+  /** Every item in navigation order, but the site spaces of sections: those come with their section. */
+  items: Located[];
+  /** The items of one type, as `schema` reads them. */
+  ofType<T>(type: ItemType, schema: z.ZodType<T>): T[];
+  /** A section's site spaces, in its order. */
+  siteSpacesOf(section: ApiSiteSection): ApiSiteSpace[];
+  /** Site spaces outside any section (a site without sections). */
+  rootSiteSpaces: ApiSiteSpace[];
+}
+
+/**
+ * A site's navigation, from its structure (one GET). The sections carry their site spaces. Only a
+ * site reporting more than the structure holds has some it does not show, and only an answer without
+ * them (the field is optional) leaves the sections' unknown: then, and only then, the site's own list
+ * of site spaces is read.
+ */
+export function navigationOf(ctx: Discovery, site: { id: string; siteSpaces?: number | undefined }): Promise<Navigation> {
+  return ctx.memo(`navigation ${site.id}`, async () => {
+    const sitePath = p`/orgs/${ctx.organizationId}/sites/${site.id}`;
+    const tree = treeOf(await ctx.get(paths.structure(ctx.organizationId, site.id), ApiSiteStructure));
+    const items = [...tree.byId.values()].filter((l) => l.type !== "site-space" || l.container === TOP_LEVEL);
+    const ofType = <T>(type: ItemType, schema: z.ZodType<T>) => items.filter((l) => l.type === type).map((l) => schema.parse(l.item));
+    const sections = ofType("site-section", ApiSiteSection);
+    // A site without sections has its site spaces for a structure.
+    const structureRoot = ofType("site-space", ApiSiteSpace);
+    const embedded = sections.every((s) => s.siteSpaces !== undefined);
+    const inStructure = sections.reduce((n, s) => n + (s.siteSpaces?.length ?? 0), structureRoot.length);
+    const listed = !embedded || (site.siteSpaces ?? 0) > inStructure ? await ctx.list(`${sitePath}/site-spaces`, ApiSiteSpace) : undefined;
+    return {
+      tree,
+      items,
+      ofType,
+      siteSpacesOf: (section) => section.siteSpaces ?? listed?.filter((ss) => ss.section === section.id) ?? [],
+      rootSiteSpaces: listed ? listed.filter((ss) => !ss.section) : structureRoot,
+    };
+  });
 }

@@ -21,6 +21,10 @@ import { changedBody, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declared } from "../framework/state";
+import { defined } from "../framework/discover";
+
+/** The settings of a site's visitor authentication, as the importer reads them (its private key is not read). */
+const ApiVisitorAuthSettings = z.looseObject({ backend: z.string(), fallbackURL: z.string().optional(), logoutURL: z.string().optional() });
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -180,7 +184,20 @@ async function regenerate(ctx: Ctx, org: string, site: string, before: ApiPublis
 
 export const definition = defineResource({
   kind: "SiteVisitorAuth",
-  import: { variableSuffix: "-visitor-auth" },
+  import: {
+    variableSuffix: "-visitor-auth",
+    // Only the settings are kept, never the private key; nothing when nothing about them is set (custom backend, no URLs, a site not `visitor-auth`).
+    read: {
+      under: "Site",
+      into: "visitorAuth",
+      one: true,
+      async find(ctx, site) {
+        const auth = await ctx.get(p`/orgs/${ctx.organizationId}/sites/${site!.id as string}/publishing/auth`, ApiVisitorAuthSettings);
+        if (auth.backend === "custom" && auth.fallbackURL === undefined && auth.logoutURL === undefined && site!.visibility !== "visitor-auth") return undefined;
+        return { backend: auth.backend, ...defined({ fallbackURL: auth.fallbackURL, logoutURL: auth.logoutURL }) };
+      },
+    },
+  },
   noun: "visitor authentication",
   summary:
     "A site's visitor authentication: its backend, fallback and logout URLs, and the private key visitors' JWTs are signed with (a secret output), regenerated when the `regenerate` trigger changes. Every site has these settings: creating the resource sends only the declared settings that differ, and deleting it leaves them as they are. A site has one: two SiteVisitorAuth resources of one site are refused at preview (the same site ID or `site.id` Output) or at create.",

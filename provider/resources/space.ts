@@ -22,6 +22,8 @@ import { getOrUndefined, listFresh } from "../framework/lists";
 import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import { mapLimit, settingsOf, type ImportRead } from "../framework/discover";
+import type { SiteSnapshot } from "../importer/snapshot";
 import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -215,11 +217,36 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
   await ctx.client.delete(paths.space(id));
 }
 
+// ---- Import --------------------------------------------------------------------------------------
+
+/**
+ * The spaces the imported sites show, each once, from the objects their site spaces embed (GitBook's
+ * SiteSpace carries the whole Space): no request, unless an answer embeds less than a space, which is
+ * then read alone. Only spaces a site shows: the others are content, not the structure of a site.
+ */
+function importRead(): ImportRead {
+  return {
+    after: ["Site"],
+    into: "spaces",
+    async find(ctx) {
+      const sites = ctx.snapshot.sites as SiteSnapshot[];
+      const shown = sites.flatMap((s) => [...s.sections.flatMap((x) => x.siteSpaces), ...s.rootSiteSpaces]).map((ss) => ctx.sourceOf<ApiSiteSpace>(ss).space);
+      const byId = new Map<string, ApiSiteSpace["space"]>();
+      for (const s of shown) if (!byId.has(s.id) || !ApiSpace.safeParse(byId.get(s.id)).success) byId.set(s.id, s);
+      const spaces = await mapLimit([...byId.values()], ctx.limit, async (s) => {
+        const embedded = ApiSpace.safeParse(s);
+        return embedded.success ? embedded.data : ctx.get(paths.space(s.id), ApiSpace);
+      });
+      return spaces.map((s) => ({ ...settingsOf(definition, s), id: s.id, createdAt: s.createdAt }));
+    },
+  };
+}
+
 // ---- Declaration ---------------------------------------------------------------------------------
 
 export const definition = defineResource({
   kind: "Space",
-  import: { variableSuffix: "-space" },
+  import: { variableSuffix: "-space", read: importRead() },
   adoptable: true,
   noun: "space",
   summary:

@@ -22,6 +22,7 @@ import { PartialFailure } from "../framework/failure";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
 import { declared } from "../framework/state";
+import { count, defined, mapLimit } from "../framework/discover";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -307,7 +308,27 @@ async function remove(ctx: Ctx, id: string, props: TeamOutputs): Promise<void> {
 
 export const definition = defineResource({
   kind: "Team",
-  import: { variableSuffix: "-team" },
+  import: {
+    variableSuffix: "-team",
+    // Every team, with its members (`user`: the e-mail address, or the user ID when the API shows none).
+    read: {
+      organizationWide: true,
+      into: "teams",
+      async find(ctx) {
+        const teams = await ctx.list(paths.teams(ctx.organizationId), ApiTeam);
+        return mapLimit(teams, ctx.limit, async (team) => {
+          const members = await ctx.list(paths.teamMembers(ctx.organizationId, team.id), ApiTeamMember);
+          return {
+            id: team.id,
+            title: team.title ?? team.id,
+            ...defined({ createdAt: team.createdAt }),
+            members: members.map((m) => ({ user: m.organization.user.email ?? m.organization.user.id, role: m.team.role })),
+          };
+        });
+      },
+      progress: { done: (teams) => `${count(teams.length, "team")}, ${count(teams.reduce((n, t) => n + (t.members as unknown[]).length, 0), "membership")}` },
+    },
+  },
   adoptable: true,
   noun: "team",
   summary: "A team of organization members, optionally with authoritative membership.",

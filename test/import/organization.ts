@@ -6,8 +6,9 @@
  *   favicon, footer), with a proxy, adaptive content on and a visitor
  *   schema whose claims its conditions use; 5 sections (the second one the default, one with a
  *   condition), 4 of them in 2 section groups; 3 further site spaces (conditions, a custom path, a
- *   section whose default is not the space it was made from); 2 external links, one in a group, one
- *   with a condition. Its navigation is sorted so that no container is in creation order: the
+ *   section whose default is not the space it was made from), one of them (the TypeScript variant of
+ *   "Guides") with its own title and colour over the site's branding; 2 external links, one in a group,
+ *   one with a condition. Its navigation is sorted so that no container is in creation order: the
  *   "Reference" group before "Build", the link first in "Reference", the site spaces of "Guides"
  *   swapped.
  * - "Acme Partner Portal": a premium `share-link` site, not published, 3 sections, 1 further site
@@ -132,6 +133,10 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
   await sort("site-external-link", status.id, ["site-section", devApi]);
   await sort("site-space", devInternal, ["site-space", devTypescript]);
   await client.put(`${sites}/${dev}/adaptive-schema`, { body: { jsonSchema: VISITOR_SCHEMA } });
+  // The TypeScript variant of "Guides" has its own title and colour over the site's branding.
+  await client.patch(`${sites}/${dev}/site-spaces/${devTypescript}/customization`, {
+    body: { title: "Acme for TypeScript", styling: { primaryColor: { light: "#3178c6", dark: "#235a97" } } },
+  });
   // Branded in the app: the whole object, read and sent back with some settings changed.
   const branding = (await client.get(`${sites}/${dev}/customization`)) as Record<string, any>;
   const { updatedAt: _never, ...settings } = branding;

@@ -108,6 +108,7 @@ for (const style of ["resources", "docs-site"] as const) {
       teams: emu.store.teams.size,
       teamMembers: emu.store.teamMembers.size,
       samlProviders: emu.store.samlProviders.size,
+      siteSpaceCustomizations: emu.store.siteSpaceCustomizations.size,
       openApiSpecs: emu.store.openApiSpecs.size,
     });
 
@@ -182,6 +183,8 @@ for (const style of ["resources", "docs-site"] as const) {
         SiteAdaptiveSchema: 1,
         // The branded site's: declared whole as GitBook has it, so adopting it sends nothing.
         SiteCustomization: 1,
+        // The TypeScript variant's own title and colour: its overrides as they are, so adopting them sends nothing.
+        SiteSpaceCustomization: 1,
         SiteStructureOrder: 2,
         Space: 6,
         Collection: 2,
@@ -199,7 +202,9 @@ for (const style of ["resources", "docs-site"] as const) {
       });
       // An order, a publication, a customization, visitor authentication and a site's redirect rules are not objects: their ID is their site's.
       const ofSite = (type: string) => [":SiteStructureOrder", ":SitePublication", ":SiteCustomization", ":SiteVisitorAuth", ":SiteRedirects"].some((k) => type.endsWith(k));
-      for (const r of custom) expect(r.id, r.urn).toBe(ofSite(r.type) ? r.inputs.siteId : r.inputs.adoptId);
+      // A site space's overrides are not an object either: their ID is the site space's.
+      const id = (r: (typeof custom)[number]) => (ofSite(r.type) ? r.inputs.siteId : r.type.endsWith(":SiteSpaceCustomization") ? r.inputs.siteSpaceId : r.inputs.adoptId);
+      for (const r of custom) expect(r.id, r.urn).toBe(id(r));
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);
       expect(up.steps.filter((s) => s.type.includes("gitbook:")).every((s) => s.op === "create")).toBe(true);
