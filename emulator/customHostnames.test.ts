@@ -17,7 +17,7 @@ describe("custom hostnames", () => {
   it("reads a seeded hostname, revalidates only a failed check, and removes it from its site", async () => {
     await start();
     const site = emu.seeded.ids.docs!;
-    const get = () => fetch(emu.url + route(HOST), { headers: { authorization: `Bearer ${emu.token}` } }).then((r) => r.json());
+    const get = async (): Promise<Record<string, unknown>> => (await fetch(emu.url + route(HOST), { headers: { authorization: `Bearer ${emu.token}` } })).json() as Promise<Record<string, unknown>>;
     expect(await get()).toEqual({ object: "custom-hostname", hostname: HOST, target: { type: "site", site }, isActive: true, status: "live", urls: { location: `${emu.url}${route(HOST)}` } });
     const c = (method: string, path: string) => call(method, path, undefined, emu.token, emu);
 
