@@ -16,13 +16,14 @@
  * text for it.
  */
 import { z } from "zod";
-import { ApiSiteCustomization, ApiSiteExternalLink, ApiSiteSection, ApiSiteSectionGroup, ApiSiteSpace, ApiSiteStructure, NotFoundError, p, type GitbookClient } from "../client";
+import { ApiSiteCustomization, ApiSiteExternalLink, ApiSiteSection, ApiSiteSectionGroup, ApiSiteSpace, ApiSiteStructure, AuthError, NotFoundError, p, type GitbookClient } from "../client";
 import { ApiCollection } from "../resources/collection";
 import { ApiOpenApiSpec } from "../resources/openApiSpec";
 import { ApiSamlProvider } from "../resources/samlProvider";
 import { ApiShareLink } from "../resources/shareLink";
 import { ApiSite } from "../resources/site";
 import { ApiSiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { ApiCustomHostname, hostnamePath } from "../resources/siteCustomHostname";
 import { ApiSpace } from "../resources/space";
 import { ApiTeam, ApiTeamMember } from "../resources/team";
 // Each object's settings are read as its resource reads them (its `live`), so the program declares what the resource compares with.
@@ -148,7 +149,7 @@ export async function readOrganization(client: GitbookClient, opts: ReadOptions)
 /** A site, and the spaces its site spaces show as the API embeds them (read into SpaceSnapshots once per organization). */
 async function readSite(client: GitbookClient, org: string, site: ApiSite): Promise<{ site: SiteSnapshot; shown: ApiSiteSpace["space"][] }> {
   const sitePath = p`/orgs/${org}/sites/${site.id}`;
-  const [structure, links, schema, customization, liveRules, draftRules] = await Promise.all([
+  const [structure, links, schema, customization, liveRules, draftRules, customHostname] = await Promise.all([
     client.get(`${sitePath}/structure`, { schema: ApiSiteStructure }),
     client.listAll(`${sitePath}/share-links`, ApiShareLink),
     // 404: the site has no visitor schema.
@@ -156,6 +157,7 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
     client.get(`${sitePath}/customization`, { schema: ApiSiteCustomization }),
     client.listAll(`${sitePath}/redirects`, ApiSiteRedirect, { draft: false }),
     client.listAll(`${sitePath}/redirects`, ApiSiteRedirect, { draft: true }),
+    site.hostname ? readCustomHostname(client, site.id, site.hostname) : undefined,
   ]);
   const redirects = [...liveRules, ...draftRules].map((r) => ({
     source: r.source,
@@ -182,7 +184,7 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
   const snapshot: SiteSnapshot = {
     ...settingsOf<SiteSnapshot>(siteDefinition, site),
     id: site.id,
-    ...defined({ adaptiveSchema: schema?.jsonSchema }),
+    ...defined({ adaptiveSchema: schema?.jsonSchema, customHostname }),
     // Without `updatedAt` nobody customized the site: GitBook's defaults, nothing to declare.
     ...defined({ customization: typeof customization.updatedAt === "string" ? customization : undefined }),
     createdAt: site.createdAt,
@@ -215,6 +217,20 @@ async function readSite(client: GitbookClient, org: string, site: ApiSite): Prom
   };
   const shown = [...sections.flatMap(siteSpacesOf), ...rootSiteSpaces].map((ss) => ss.space);
   return { site: snapshot, shown };
+}
+
+/** A site's custom hostname (one GET), and why it cannot be declared when it cannot. */
+async function readCustomHostname(client: GitbookClient, siteId: string, hostname: string): Promise<NonNullable<SiteSnapshot["customHostname"]>> {
+  try {
+    const h = await getOrUndefined(client.get(hostnamePath(hostname), { schema: ApiCustomHostname }));
+    if (!h) return { hostname, unavailable: `GitBook has no custom hostname ${hostname}, though the site names it` };
+    if (h.target.type !== "site" || h.target.site !== siteId) return { hostname, unavailable: `custom hostname ${hostname} points to ${h.target.type === "site" ? `site ${h.target.site}` : "the organization's content"}` };
+    return { hostname };
+  } catch (e) {
+    // GitBook's spec marks the route for its own tokens: the rest of the import goes on without it.
+    if (e instanceof AuthError) return { hostname, unavailable: `the token may not read custom hostnames (GitBook answered ${e.status})` };
+    throw e;
+  }
 }
 
 const KNOWN_ITEMS = new Set(["site-section", "site-section-group", "site-external-link", "site-space"]);

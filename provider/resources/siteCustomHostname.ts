@@ -37,7 +37,8 @@ const inputs = z.object({
     .describe(
       "ID of the site the hostname must point to: the Site's `id` output. Creating the resource fails when the hostname points elsewhere (another site, or the organization's content), since GitBook's API cannot re-point it. Changing it replaces the resource; refresh shows a hostname re-pointed in the app as a change of it.",
     )
-    .register(field, { change: "replace", import: { ref: "Site" } }),
+    // The importer writes it itself (a site written as a DocsSite has no Site variable).
+    .register(field, { change: "replace" }),
   revalidate: z
     .string({ error: "must be a string" })
     .min(1, "must not be empty")
@@ -91,16 +92,16 @@ export type SiteCustomHostnameOutputs = Outputs<typeof inputs, typeof outputs>;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
-const ApiCustomHostname = z.looseObject({
+export const ApiCustomHostname = z.looseObject({
   object: z.literal("custom-hostname"),
   hostname: z.string(),
   target: z.union([z.looseObject({ type: z.literal("site"), site: z.string() }), z.looseObject({ type: z.literal("organization"), organization: z.string() })]),
   isActive: z.boolean(),
   status: z.enum(STATUSES).optional(),
 });
-type ApiCustomHostname = z.infer<typeof ApiCustomHostname>;
+export type ApiCustomHostname = z.infer<typeof ApiCustomHostname>;
 
-const hostnamePath = (hostname: string) => p`/custom-hostnames/${hostname}`;
+export const hostnamePath = (hostname: string) => p`/custom-hostnames/${hostname}`;
 
 /** The site a hostname serves, or undefined when it serves the organization's content. */
 const siteOf = (h: ApiCustomHostname): string | undefined => (h.target.type === "site" ? h.target.site : undefined);
