@@ -85,6 +85,8 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/customization": 2,
       // Live and draft rules: one listing each.
       "GET /v1/orgs/:org/sites/:site/redirects": 4,
+      // The one site naming a custom hostname: it is read, to prove it points there.
+      "GET /v1/custom-hostnames/:hostname": 1,
       "GET /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/teams": 1,
       "GET /v1/orgs/:org/teams/:team/members": 2,
