@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { AuthError, ConflictError, GitbookError, p, ValidationError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text, triggerField, triggerFired } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
@@ -39,14 +39,9 @@ const inputs = z.object({
     )
     // The importer writes it itself (a site written as a DocsSite has no Site variable).
     .register(field, { change: "replace" }),
-  revalidate: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
-    .optional()
-    .describe(
-      "A trigger for GitBook's DNS check of the hostname: any text, e.g. a date. When its value changes, or it is added to a resource already in state, `up` asks GitBook to check the hostname's DNS records again (after a CNAME was fixed, say) and records the status GitBook then reports. Setting it on a new resource, removing it, or leaving it unchanged sends nothing: creating the resource never writes. GitBook refuses to revalidate an inactive hostname, or one whose status allows no revalidation (e.g. `live`); `up` then fails saying so, nothing changes, and the next `up` tries again unless the trigger is put back. Never read from GitBook.",
-    )
-    .register(field, { change: "custom" }),
+  revalidate: triggerField(
+    "A trigger for GitBook's DNS check of the hostname: any text, e.g. a date. When its value changes, or it is added to a resource already in state, `up` asks GitBook to check the hostname's DNS records again (after a CNAME was fixed, say) and records the status GitBook then reports. Setting it on a new resource, removing it, or leaving it unchanged sends nothing: creating the resource never writes. GitBook refuses to revalidate an inactive hostname, or one whose status allows no revalidation (e.g. `live`); `up` then fails saying so, nothing changes, and the next `up` tries again unless the trigger is put back. Never read from GitBook.",
+  ),
   removeOnDestroy: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -55,21 +50,6 @@ const inputs = z.object({
     )
     .register(field, { local: true }),
 });
-
-const STATUSES = [
-  "dns_passed",
-  "dns_wrong_cname",
-  "dns_no_cname",
-  "dns_cloudflare_proxied",
-  "dns_wrong_caa",
-  "live",
-  "ssl_unknown",
-  "ssl_pending",
-  "ssl_failed",
-  "ssl_retry_expired",
-  "invalid_domain",
-  "internal_error",
-] as const;
 
 const outputs = z.object({
   isActive: z.boolean().describe("Whether GitBook serves the site on the hostname."),
@@ -97,7 +77,8 @@ export const ApiCustomHostname = z.looseObject({
   hostname: z.string(),
   target: z.union([z.looseObject({ type: z.literal("site"), site: z.string() }), z.looseObject({ type: z.literal("organization"), organization: z.string() })]),
   isActive: z.boolean(),
-  status: z.enum(STATUSES).optional(),
+  // Read as text: a status GitBook adds later must not make every read fail.
+  status: z.string().optional(),
 });
 export type ApiCustomHostname = z.infer<typeof ApiCustomHostname>;
 
@@ -152,7 +133,7 @@ async function read(ctx: Ctx, _id: string, props: SiteCustomHostnameOutputs): Pr
 async function update(ctx: Ctx, _id: string, olds: SiteCustomHostnameOutputs, news: SiteCustomHostnameInputs): Promise<SiteCustomHostnameOutputs> {
   const { hostname, siteId } = news;
   // Only a new value asks for a check; removing the trigger sends nothing.
-  if (news.revalidate === undefined || news.revalidate === olds.revalidate) {
+  if (!triggerFired("revalidate", olds, news)) {
     const outs: Props = { ...olds };
     for (const f of Object.keys(inputs.shape)) delete outs[f];
     return { ...outs, ...declared(news) } as SiteCustomHostnameOutputs;
