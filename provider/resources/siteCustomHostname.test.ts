@@ -169,5 +169,17 @@ describe("delete", () => {
     const replaced = await env.up("SiteCustomHostname", { siteId: to, hostname: moved.hostname, removeOnDestroy: true }, first.state);
     expect(replaced.step).toBe("replace");
     expect(env.emu.store.customHostnames.get(moved.hostname)).toMatchObject({ targetId: to });
+
+    // Given to the organization's content in the app: a refresh records no site, and the delete,
+    // armed as it is, must not take the organization's hostname.
+    const org = await siteWithHostname();
+    const armedOrg = await env.up("SiteCustomHostname", { siteId: org.site, hostname: org.hostname, removeOnDestroy: true });
+    env.emu.edit("customHostname", org.hostname, { targetType: "organization", targetId: env.org });
+    const refreshed = (await env.refresh("SiteCustomHostname", armedOrg.state))!;
+    expect(refreshed.state.outs).not.toHaveProperty("siteId");
+    env.emu.log.reset();
+    await env.destroy("SiteCustomHostname", refreshed.state);
+    expect(env.emu.log.byRoute()).toEqual({ [`GET ${ROUTE}`]: 1 });
+    expect(env.emu.store.customHostnames.get(org.hostname)).toMatchObject({ targetType: "organization" });
   });
 });

@@ -164,8 +164,10 @@ async function remove(ctx: Ctx, _id: string, props: SiteCustomHostnameOutputs): 
   if (props.removeOnDestroy !== true) return;
   // Removed only while it serves the recorded site: after a re-pointing (in the app, or by the
   // replacement that now claims it for another site) it is no longer this resource's to remove.
+  // A refresh that found it serving the organization recorded no siteId: never a match.
   const h = await find(ctx, props.hostname);
-  if (!h || siteOf(h) !== props.siteId) return;
+  const serves = h && siteOf(h);
+  if (serves === undefined || serves !== props.siteId) return;
   await ctx.client.delete(hostnamePath(props.hostname));
 }
 
