@@ -14,6 +14,7 @@
 import { z } from "zod";
 import { AuthError, ConflictError, GitbookError, p, ValidationError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { PartialFailure } from "../framework/failure";
 import { field, id, organizationIdField, text, triggerField, triggerFired } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { refreshed } from "../framework/recipes";
@@ -146,7 +147,14 @@ async function update(ctx: Ctx, _id: string, olds: SiteCustomHostnameOutputs, ne
     if (e instanceof ValidationError || e instanceof ConflictError) throw refusedRevalidation(hostname, before, olds.revalidate, e);
     throw e;
   }
-  const after = await find(ctx, hostname);
+  // The revalidation went out: state records the trigger as fired even when the status cannot be
+  // read now, so the next `up` does not send it again (a refresh reads the status).
+  let after: ApiCustomHostname | undefined;
+  try {
+    after = await find(ctx, hostname);
+  } catch (e) {
+    throw new PartialFailure(hostname, definition.outputsOf(declared(news), before), [`the DNS of ${hostname} was revalidated, but its new status could not be read: ${(e as Error).message}`], { cause: e });
+  }
   if (!after) throw new Error(`SiteCustomHostname: hostname: custom hostname ${hostname} was removed while it was being revalidated. ${SET_UP_IN_APP}`);
   return definition.outputsOf(declared(news), after);
 }
