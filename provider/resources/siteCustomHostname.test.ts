@@ -116,7 +116,8 @@ describe("refresh and up", () => {
     await expect(env.up("SiteCustomHostname", { ...args, revalidate: "v2" }, added.state)).rejects.toThrow(
       /^SiteCustomHostname docs\d+\.acme\.test: revalidate: GitBook refused to revalidate the DNS of docs\d+\.acme\.test \(it answered 409\): its status is ssl_pending, and GitBook revalidates only .* Nothing changed: put revalidate back to "v1" to leave it as it is/,
     );
-    expect(env.emu.log.byRoute()).toEqual({ [`GET ${ROUTE}`]: 1, [`PATCH ${ROUTE}`]: 1 });
+    // The read after the refusal tells a refusal from a revalidation whose answer was lost (see faults).
+    expect(env.emu.log.byRoute()).toEqual({ [`GET ${ROUTE}`]: 2, [`PATCH ${ROUTE}`]: 1 });
 
     // An inactive hostname: 400 (which the spec gives a 409 body), explained the same way.
     expectContractViolation(/dnsRevalidateCustomHostname response 400 body \/error\/code: must be 409/);
@@ -138,6 +139,23 @@ describe("refresh and up", () => {
     expect(env.emu.log.count()).toBe(0);
     expect(removed.state.outs).not.toHaveProperty("revalidate");
     expect(removed.state.outs).toMatchObject({ status: "ssl_pending", target: { type: "site", id: site } });
+  });
+});
+
+describe("faults", () => {
+  it("counts a revalidation whose answer was lost as done, when the retry is refused because it already took effect", async () => {
+    const { site, hostname } = await siteWithHostname("dns_no_cname");
+    const created = await env.up("SiteCustomHostname", { siteId: site, hostname });
+    // GitBook revalidates, the answer is lost, the client sends the PATCH again: 409, the status having moved on.
+    env.emu.faults.add({ match: { method: "PATCH", route: ROUTE }, dropAfterProcess: true, times: 1 });
+    try {
+      env.emu.log.reset();
+      const r = await env.up("SiteCustomHostname", { siteId: site, hostname, revalidate: "v1" }, created.state);
+      expect(r.state.outs).toMatchObject({ revalidate: "v1", status: "ssl_pending" });
+      expect(env.emu.log.byRoute()[`PATCH ${ROUTE}`]).toBe(2);
+    } finally {
+      env.emu.faults.clear();
+    }
   });
 });
 

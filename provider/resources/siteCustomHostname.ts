@@ -144,8 +144,12 @@ async function update(ctx: Ctx, _id: string, olds: SiteCustomHostnameOutputs, ne
   try {
     await ctx.client.patch(hostnamePath(hostname));
   } catch (e) {
-    if (e instanceof ValidationError || e instanceof ConflictError) throw refusedRevalidation(hostname, before, olds.revalidate, e);
-    throw e;
+    if (!(e instanceof ValidationError || e instanceof ConflictError)) throw e;
+    // The client resends a PATCH whose answer was lost; GitBook then refuses the second because the
+    // first moved the status on. A status other than the one read before means it was revalidated.
+    const now = await find(ctx, hostname);
+    if (now && siteOf(now) === siteId && now.status !== before.status) return definition.outputsOf(declared(news), now);
+    throw refusedRevalidation(hostname, now ?? before, olds.revalidate, e);
   }
   // The revalidation went out: state records the trigger as fired even when the status cannot be
   // read now, so the next `up` does not send it again (a refresh reads the status).
