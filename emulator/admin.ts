@@ -79,6 +79,7 @@ const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
   openApiVersions: ["text"],
   permissions: [],
   publishingAuths: ["fallbackURL", "logoutURL", "integration"],
+  customHostnames: ["status"],
 };
 
 /** The table a kind names: its name in the store (`sites`) or the singular (`site`), any case. */

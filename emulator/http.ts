@@ -95,6 +95,8 @@ export const LIMITS = {
   externalLinkUrl: { max: 2048, uri: true },
   /** The spec's SiteRedirectSourcePath: a path of the site, optionally ending in a wildcard (`/*` or `*`). */
   redirectSource: { max: 512, pattern: /^\/(?!\*)(?!.*\*.+)(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+(?:\/(?:[A-Za-z0-9\-._~+]|%[0-9A-Fa-f]{2})+)*(?:\/\*|\*)?$/ },
+  /** The spec's SiteHostname: a DNS name of at least three labels, lowercase (e.g. docs.acme.test). */
+  siteHostname: { max: 512, pattern: /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?[.]){2,}[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$/ },
   /** A redirect's external destination (the spec's URL). */
   redirectUrl: { max: 2048, uri: true },
 } satisfies Record<string, StringLimit>;

@@ -106,7 +106,8 @@ const seedSchema = z.strictObject({
         visibility: z.enum(SITE_VISIBILITIES).optional(),
         published: z.boolean().optional(),
         basename: between(LIMITS.siteBasename).optional(),
-        hostname: z.string().min(1).max(253).optional(),
+        /** Its custom hostname (the spec's SiteHostname), active and live, as one set up in the app is. */
+        hostname: between(LIMITS.siteHostname).regex(LIMITS.siteHostname.pattern, "must be a lowercase DNS name of at least three labels, e.g. docs.acme.test").optional(),
         proxy: z.string().max(LIMITS.siteProxy.max).regex(LIMITS.siteProxy.pattern, "must be host/path, without a scheme").optional(),
         agentsContext: z.enum(AGENTS_CONTEXTS).optional(),
         adaptiveContent: z.boolean().optional(),
@@ -530,6 +531,12 @@ export function applySeed(store: Store, seed: SeedFile): Seeded {
     const id = permissionKey(target, byKey(g.on), principal, principalId);
     store.permissions.set(id, { ...store.newId("perm"), id, target, targetId: byKey(g.on), principal, principalId, role: g.role });
   }
+  // Custom hostnames last too, for the same reason.
+  (s.sites ?? []).forEach((st, i) => {
+    if (st.hostname === undefined) return;
+    const { seq, createdAt } = store.newId("host");
+    store.customHostnames.set(st.hostname, { id: st.hostname, seq, createdAt, targetType: "site", targetId: siteIds[i]!, isActive: true, status: "live" });
+  });
   return { organizationId: org.id, spaceIds, members, ids };
 }
 

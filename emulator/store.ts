@@ -289,6 +289,35 @@ export interface PublishingAuthRecord extends Base {
   integration?: string;
 }
 
+export const CUSTOM_HOSTNAME_STATUSES = [
+  "dns_passed",
+  "dns_wrong_cname",
+  "dns_no_cname",
+  "dns_cloudflare_proxied",
+  "dns_wrong_caa",
+  "live",
+  "ssl_unknown",
+  "ssl_pending",
+  "ssl_failed",
+  "ssl_retry_expired",
+  "invalid_domain",
+  "internal_error",
+] as const;
+export type CustomHostnameStatus = (typeof CUSTOM_HOSTNAME_STATUSES)[number];
+
+/**
+ * A custom hostname (e.g. docs.acme.test) and what it points to: keyed by the hostname itself, which
+ * is its \`id\`. GitBook's API cannot create one or re-point it (the app does); it reads one, retriggers
+ * its DNS check and removes it. A site's \`hostname\` is kept in step by whoever changes either.
+ */
+export interface CustomHostnameRecord extends Base {
+  targetType: "site" | "organization";
+  targetId: string;
+  isActive: boolean;
+  /** Absent: GitBook has reported none yet. */
+  status?: CustomHostnameStatus;
+}
+
 export interface StoreSettings {
   /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
   openApiProcessingReads: number;
@@ -343,6 +372,7 @@ export const TABLES = [
   "openApiVersions",
   "permissions",
   "publishingAuths",
+  "customHostnames",
 ] as const satisfies readonly (keyof Store)[];
 export type TableName = (typeof TABLES)[number];
 
@@ -390,6 +420,8 @@ export class Store {
   readonly permissions = new Map<string, PermissionRecord>();
   /** By site ID (one per site). */
   readonly publishingAuths = new Map<string, PublishingAuthRecord>();
+  /** By hostname. */
+  readonly customHostnames = new Map<string, CustomHostnameRecord>();
   readonly settings: StoreSettings;
 
   private seqCounter = 0;
@@ -465,6 +497,8 @@ export class Store {
         return this.deleteTeam(id);
       case "openApiSpecs":
         return this.deleteOpenApiSpec(id);
+      case "customHostnames":
+        return this.removeCustomHostname(id);
       default:
         return this.table(name).delete(id);
     }
@@ -727,7 +761,17 @@ export class Store {
     this.siteCustomizations.delete(id);
     this.publishingAuths.delete(id);
     this.deletePermissionsOf("site", id);
+    for (const h of [...this.customHostnames.values()]) if (h.targetType === "site" && h.targetId === id) this.customHostnames.delete(h.id);
     return this.sites.delete(id);
+  }
+
+  /** Removes a custom hostname: the site it served is published on the organization's hostname again. */
+  removeCustomHostname(hostname: string): boolean {
+    const h = this.customHostnames.get(hostname);
+    if (!h) return false;
+    const site = h.targetType === "site" ? this.sites.get(h.targetId) : undefined;
+    if (site?.hostname === hostname) delete site.hostname;
+    return this.customHostnames.delete(hostname);
   }
 
   deleteTeam(id: string): boolean {

@@ -32,6 +32,7 @@ export { Team, type TeamArgs, type TeamInputs, type TeamOutputs, type TeamMember
 export { Permission, type PermissionArgs, type PermissionInputs, type PermissionOutputs } from "./resources/permission";
 export { AccessList, type AccessListArgs, type AccessListInputs, type AccessListOutputs } from "./resources/accessList";
 export { SiteVisitorAuth, type SiteVisitorAuthArgs, type SiteVisitorAuthInputs, type SiteVisitorAuthOutputs } from "./resources/siteVisitorAuth";
+export { SiteCustomHostname, type SiteCustomHostnameArgs, type SiteCustomHostnameInputs, type SiteCustomHostnameOutputs } from "./resources/siteCustomHostname";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";
 export {

@@ -143,6 +143,14 @@ export function SiteVisitorAuth() {
   export_("visitorAuthKey", auth.privateKey); // a secret: `pulumi stack output --show-secrets`
 }
 
+export function SiteCustomHostname() {
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  // docs.acme.test is set up in the GitBook app as this site's custom domain: this checks that it
+  // points here, reads its status, and retriggers its DNS check when `revalidate` changes.
+  const hostname = new gitbook.SiteCustomHostname("docs-hostname", { siteId: site.id, hostname: "docs.acme.test", revalidate: "2026-11-24" });
+  export_("hostnameStatus", hostname.status);
+}
+
 export function SitePublication() {
   const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
   const start = new gitbook.SiteSection("start", { siteId: site.id, spaceId: "spc_getting_started" });

@@ -14,6 +14,7 @@ import * as adaptiveSchema from "./adaptiveSchema";
 import * as externalLinks from "./externalLinks";
 import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
+import * as customHostnames from "./customHostnames";
 import * as customization from "./customization";
 import * as organizations from "./organizations";
 import * as permissions from "./permissions";
@@ -51,6 +52,7 @@ export const RESOURCES: readonly Resource[] = [
   openApiSpecs,
   permissions,
   visitorAuth,
+  customHostnames,
 ];
 
 export function buildRouter(): Router<Ctx> {

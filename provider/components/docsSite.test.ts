@@ -19,6 +19,8 @@ interface Registration {
   names?: Record<string, any>;
   /** Input name -> URNs it depends on. */
   propertyDeps: Record<string, string[]>;
+  /** Outputs the engine keeps encrypted (additionalSecretOutputs). */
+  secretOutputs: string[];
   /** The names the resource is also known by (its aliases, each with the same parent and type). */
   aliases: string[];
 }
@@ -76,6 +78,7 @@ beforeAll(async () => {
       inputs,
       ...(names === undefined ? {} : { names }),
       propertyDeps,
+      secretOutputs: req.getAdditionalsecretoutputsList(),
       aliases: [
         ...req.getAliasurnsList().map((u: string) => u.split("::").pop()!),
         ...req.getAliasesList().map((a: any) => a.getSpec()?.getName()).filter((n: unknown) => typeof n === "string"),
@@ -120,6 +123,9 @@ async function build(name: string, t: DocsSiteTopology) {
     ...(c.visitorSchema ? [value(c.visitorSchema.urn)] : []),
     ...(c.publication ? [value(c.publication.urn)] : []),
     ...(c.redirects ? [value(c.redirects.urn)] : []),
+    ...(c.access ? [value(c.access.urn)] : []),
+    ...(c.visitorAuth ? [value(c.visitorAuth.urn)] : []),
+    ...(c.customHostname ? [value(c.customHostname.urn)] : []),
   ]);
   return c;
 }
@@ -508,6 +514,51 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(validateTopology({ ...navigation(), branding: { styling: { theme: "neon" } } } as never).map((p) => p.message)).toEqual([
       'branding.styling.theme must be one of "clean", "muted", "bold", "gradient"',
     ]);
+  });
+
+  it("declares access, visitor authentication and the custom hostname as children of the site, the key a secret", async () => {
+    const t: DocsSiteTopology = {
+      ...navigation(),
+      site: { title: "Acme Docs", visibility: "visitor-auth", published: true },
+      access: { teams: [{ teamId: "team_writers", role: "edit" }], users: [{ userId: "usr_ada", role: "admin" }], adoptId: "docs#id" },
+      visitorAuth: { backend: "custom", fallbackURL: "https://login.acme.test/", regenerate: "2026-11" },
+      customHostname: { hostname: "docs.acme.test", removeOnDestroy: true },
+    };
+    const c = await build("docs", t);
+    const docs = registered.find((r) => kind(r.type) === "Site")!.urn;
+    expect(kind(byName("docs/access").type)).toBe("AccessList");
+    expect(byName("docs/access").inputs).toEqual({ siteId: "docs#id", teams: [{ teamId: "team_writers", role: "edit" }], users: [{ userId: "usr_ada", role: "admin" }], adoptId: "docs#id" });
+    expect(kind(byName("docs/visitor-auth").type)).toBe("SiteVisitorAuth");
+    expect(byName("docs/visitor-auth").inputs).toEqual({ siteId: "docs#id", backend: "custom", fallbackURL: "https://login.acme.test/", regenerate: "2026-11" });
+    expect(byName("docs/visitor-auth").secretOutputs).toEqual(["privateKey"]);
+    expect(kind(byName("docs/hostname").type)).toBe("SiteCustomHostname");
+    expect(byName("docs/hostname").inputs).toEqual({ siteId: "docs#id", hostname: "docs.acme.test", removeOnDestroy: true });
+    for (const n of ["docs/access", "docs/visitor-auth", "docs/hostname"]) expect(byName(n).parent).toBe(registered.find((r) => r.type === "gitbook:components:DocsSite")!.urn);
+    for (const n of ["docs/access", "docs/visitor-auth", "docs/hostname"]) expect(byName(n).propertyDeps.siteId).toEqual([docs]);
+    // Visitors meet the declared authentication from the moment the site goes live.
+    expect(publicationDeps.get("docs/publication")).toContain(byName("docs/visitor-auth").urn);
+    expect(publicationDeps.get("docs/publication")).not.toContain(byName("docs/hostname").urn);
+    expect([c.access, c.visitorAuth, c.customHostname].every((r) => r !== undefined)).toBe(true);
+  });
+
+  it("checks access, visitor authentication and the custom hostname as their resources do, naming each path", () => {
+    const problems = validateTopology({
+      ...navigation(),
+      access: { teams: [{ teamId: "team_a", role: "read" }, { teamId: "team_a", role: "edit" }], users: [{ userId: "usr_1", role: "owner" }] },
+      visitorAuth: { backend: "oauth", fallbackURL: "login page", privateKey: "x" },
+      customHostname: { hostname: "Docs.Acme.test", revalidate: "" },
+    } as never).map((p) => p.message);
+    expect(problems).toEqual([
+      "access.teams[1].teamId lists the same team as teams[0].teamId; list each team once, with one role",
+      expect.stringMatching(/^access\.users\[0\]\.role must be one of /),
+      "visitorAuth.backend must be one of custom, integration",
+      expect.stringMatching(/^visitorAuth\.fallbackURL must be an absolute URI/),
+      "visitorAuth has unknown field privateKey",
+      expect.stringMatching(/^customHostname\.hostname must be a lowercase DNS name of at least three labels/),
+      "customHostname.revalidate must not be empty",
+    ]);
+    expect(validateTopology({ ...navigation(), access: {} } as never).map((p) => p.message)).toEqual(["access must declare teams, users or both (an empty list removes every grant of its kind)"]);
+    expect(validateTopology({ ...navigation(), customHostname: {} } as never).map((p) => p.message)).toEqual(["customHostname.hostname is required"]);
   });
 
   it("publishes through a SitePublication that waits for every other child, never with the Site", async () => {

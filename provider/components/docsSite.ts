@@ -44,6 +44,8 @@ import { nameAs, nameOf } from "../framework/shown";
 import { ShareLink, definition as shareLinkDef } from "../resources/shareLink";
 import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
+import { AccessList } from "../resources/accessList";
+import { SiteCustomHostname } from "../resources/siteCustomHostname";
 import { SiteCustomization } from "../resources/siteCustomization";
 import { SiteExternalLink, definition as externalLinkDef } from "../resources/siteExternalLink";
 import { SiteRedirects } from "../resources/siteRedirects";
@@ -52,6 +54,7 @@ import { SiteSection, definition as sectionDef } from "../resources/siteSection"
 import { SiteSectionGroup, definition as sectionGroupDef } from "../resources/siteSectionGroup";
 import { SiteSpace, definition as siteSpaceDef } from "../resources/siteSpace";
 import { SiteStructureOrder } from "../resources/siteStructureOrder";
+import { SiteVisitorAuth } from "../resources/siteVisitorAuth";
 import { Space } from "../resources/space";
 import { validateTopology, type DocsSiteLink, type DocsSiteSection, type DocsSiteSpace, type DocsSiteTopology } from "./topology";
 
@@ -85,6 +88,12 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly publication?: SitePublication;
   /** The SiteRedirects child, when the topology lists `redirects`. */
   readonly redirects?: SiteRedirects;
+  /** The AccessList child, when the topology declares `access`. */
+  readonly access?: AccessList;
+  /** The SiteVisitorAuth child, when the topology declares `visitorAuth` (its `privateKey` output is a secret). */
+  readonly visitorAuth?: SiteVisitorAuth;
+  /** The SiteCustomHostname child, when the topology declares `customHostname` (its `status` and `isActive` outputs say how GitBook serves it). */
+  readonly customHostname?: SiteCustomHostname;
 
   /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
@@ -216,6 +225,9 @@ export class DocsSite extends pulumi.ComponentResource {
     }
 
     if (topology.branding) this.branding = new SiteCustomization(`${name}/branding`, { ...withOrg, siteId, ...topology.branding }, parent);
+    if (topology.access) this.access = new AccessList(`${name}/access`, { ...withOrg, siteId, ...topology.access }, parent);
+    if (topology.visitorAuth) this.visitorAuth = new SiteVisitorAuth(`${name}/visitor-auth`, { ...withOrg, siteId, ...topology.visitorAuth }, parent);
+    if (topology.customHostname) this.customHostname = new SiteCustomHostname(`${name}/hostname`, { ...withOrg, siteId, ...topology.customHostname }, parent);
 
     if (topology.order !== "unmanaged") {
       // Each section's own space first, then its site spaces as declared.
@@ -253,6 +265,8 @@ export class DocsSite extends pulumi.ComponentResource {
         ...(this.visitorSchema ? [this.visitorSchema] : []),
         // Live once branded, not in GitBook's default look first.
         ...(this.branding ? [this.branding] : []),
+        // Visitors are asked to authenticate as the declared backend says from the first moment.
+        ...(this.visitorAuth ? [this.visitorAuth] : []),
       ];
       this.publication = new SitePublication(`${name}/publication`, { ...withOrg, siteId, published }, { parent: this, dependsOn: children });
     }

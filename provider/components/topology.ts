@@ -19,6 +19,9 @@ import { definition as externalLink } from "../resources/siteExternalLink";
 import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
 import { brandingSchema, type SiteCustomizationSettings } from "../resources/siteCustomization";
 import { definition as siteRedirects, type SiteRedirectsArgs } from "../resources/siteRedirects";
+import { definition as accessList, type AccessListArgs } from "../resources/accessList";
+import { definition as visitorAuth, type SiteVisitorAuthArgs } from "../resources/siteVisitorAuth";
+import { definition as customHostname, type SiteCustomHostnameArgs } from "../resources/siteCustomHostname";
 import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
@@ -114,6 +117,12 @@ export interface DocsSiteTopology {
   visitorSchemaAdoptId?: In<string>;
   /** The site's branding (a SiteCustomization child): only the settings declared are managed. */
   branding?: SiteCustomizationSettings;
+  /** Who has access to the site (an AccessList child): teams and users with their roles, authoritative per list. */
+  access?: Pick<AccessListArgs, "teams" | "users" | "adoptId">;
+  /** The site's visitor authentication (a SiteVisitorAuth child): only the settings declared are managed. */
+  visitorAuth?: Omit<SiteVisitorAuthArgs, "siteId" | "organizationId">;
+  /** The site's custom hostname, set up in the GitBook app (a SiteCustomHostname child). */
+  customHostname?: Omit<SiteCustomHostnameArgs, "siteId" | "organizationId">;
   /** `declared` (the default): the navigation follows the order of `sections`; `unmanaged`: left to the app. */
   order?: "declared" | "unmanaged";
   /** `redirectOldPath` for every section and site space that does not set its own. */
@@ -279,6 +288,34 @@ export const docsSiteTopologySchema = z.strictObject({
     .optional()
     .describe(
       "The site's branding (a SiteCustomization child, see there for every setting): theme, colours, logo, favicon, header, footer and the rest. Only the settings declared are managed; every other stays as the site has it, and removing `branding` leaves the site's settings as they are.",
+    ),
+  access: z
+    .strictObject({ teams: accessList.schema.shape.teams, users: accessList.schema.shape.users, adoptId: accessList.schema.shape.adoptId })
+    .refine((a) => a.teams !== undefined || a.users !== undefined, { message: "must declare teams, users or both (an empty list removes every grant of its kind)" })
+    .optional()
+    .describe(
+      "Who has access to the site (an AccessList child, see there): `teams` and `users`, each with its role, checked like the AccessList's (one team or user listed twice fails, naming both entries). Each list declared is authoritative: a grant made in the app on the site that it does not list is removed by the next `up`. Over a site that already has grants, set `adoptId` to the site's ID to take them over (else the first `up` refuses, listing them).",
+    ),
+  visitorAuth: z
+    .strictObject({
+      backend: visitorAuth.schema.shape.backend,
+      fallbackURL: visitorAuth.schema.shape.fallbackURL,
+      logoutURL: visitorAuth.schema.shape.logoutURL,
+      regenerate: visitorAuth.schema.shape.regenerate,
+    })
+    .optional()
+    .describe(
+      "The site's visitor authentication (a SiteVisitorAuth child, see there): `backend`, `fallbackURL`, `logoutURL`, and `regenerate`, a trigger for a new private key. Only the settings declared are sent; the private key is the child's `privateKey` output, a Pulumi secret. Applied before the site is published, when the topology publishes it. Removing it leaves the settings as they are; whether visitors must authenticate is `site.visibility` (`visitor-auth`).",
+    ),
+  customHostname: z
+    .strictObject({
+      hostname: customHostname.schema.shape.hostname,
+      revalidate: customHostname.schema.shape.revalidate,
+      removeOnDestroy: customHostname.schema.shape.removeOnDestroy,
+    })
+    .optional()
+    .describe(
+      "The site's custom hostname (a SiteCustomHostname child, see there), e.g. `{ hostname: \"docs.example.com\" }`: it must already be set up in the GitBook app as this site's custom domain (GitBook's API cannot set one up), and the child only proves that it points to the site, reads its status, retriggers its DNS check when `revalidate` changes, and removes it on delete only with `removeOnDestroy: true`.",
     ),
   order: z
     .enum(["declared", "unmanaged"], { error: "must be declared or unmanaged" })

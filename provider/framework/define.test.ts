@@ -115,6 +115,7 @@ const expected: Record<string, string[]> = {
   SiteCustomization: ["siteId"],
   SiteSpaceCustomization: ["siteId", "siteSpaceId"],
   SiteVisitorAuth: ["siteId"],
+  SiteCustomHostname: ["siteId"],
   Permission: ["siteId", "spaceId", "collectionId", "teamId", "userId"],
   // Its lists' entries hold team and user IDs inside objects: not named.
   AccessList: ["siteId", "spaceId", "collectionId"],

@@ -193,3 +193,17 @@ export function draftField(noun: string) {
     .describe(`Whether the ${noun} is a draft, hidden from the published site. A ${noun} created without it is live; removing it makes the ${noun} live.`)
     .register(field, { remove: { reset: false }, create: "post", import: { omit: false } });
 }
+
+/**
+ * A trigger: any non-empty text whose change asks for a one-off action (a new key, a DNS check), done by
+ * the kind's update. Never a setting of the object, so never sent as one nor read from GitBook;
+ * `description` says what it triggers. Whether a run fires it is `triggerFired`.
+ */
+export function triggerField(description: string) {
+  return z.string({ error: "must be a string" }).min(1, "must not be empty").optional().describe(description).register(field, { change: "custom" });
+}
+
+/** Whether an update fires the trigger `name`: a new value (added or changed), never a removal, and never at creation (which has no olds). */
+export function triggerFired(name: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
+  return news[name] !== undefined && news[name] !== olds[name];
+}

@@ -88,6 +88,8 @@ describe("pulumi-gitbook import", () => {
       // The overrides of each section's variants: "Guides" shows 3 site spaces, "API reference" and
       // "Integration guides" 2 each; the sections showing one space cost nothing.
       "GET /v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization": 7,
+      // The one site naming a custom hostname: it is read, to prove it points there.
+      "GET /v1/custom-hostnames/:hostname": 1,
       "GET /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/teams": 1,
       "GET /v1/orgs/:org/teams/:team/members": 2,

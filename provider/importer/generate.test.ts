@@ -307,6 +307,14 @@ describe("generateProgram", () => {
     expect(refused.notes).toEqual([expect.stringMatching(/^Site "Acme Docs": its visitor schema was not imported \(jsonSchema\.properties\.plan\.description /)]);
   });
 
+  it("declares a custom hostname that points to its site, and says why it leaves out one that cannot be declared", () => {
+    const text = index(org({ sites: [site({ customHostname: { hostname: "docs.acme.test" } })] }));
+    expect(text).toContain('const acmeDocsHostname = new gitbook.SiteCustomHostname("acme-docs", {\n  hostname: "docs.acme.test",\n  siteId: acmeDocs.id,\n});');
+    const left = program(org({ sites: [site({ customHostname: { hostname: "docs.acme.test", unavailable: "the token may not read custom hostnames (GitBook answered 403)" } })] }));
+    expect(left.files["index.ts"]).not.toContain("SiteCustomHostname");
+    expect(left.notes).toEqual(['Site "Acme Docs": its custom hostname docs.acme.test is not imported: the token may not read custom hostnames (GitBook answered 403).']);
+  });
+
   it("says what the navigation holds that it cannot declare, and declares a draft section as one", () => {
     const s = site({ unknownItems: [{ id: "x_1", object: "site-widget" }] });
     s.sections[0]!.draft = true;

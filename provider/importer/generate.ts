@@ -221,6 +221,7 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     ...spacesPart(spaces),
     ...sites,
     ...part("Teams", [...teams.values()]),
+    ...part("Custom hostnames", hostnameDecls(program, snapshot, opts.style)),
     ...part("Access", accessDecls(program, snapshot, opts.style)),
     ...part("Single sign-on", saml),
     ...part("OpenAPI specs", specs.decls),
@@ -264,10 +265,34 @@ function part(title: string, decls: Decl[]): string[] {
  * with grants, adopting them as they are. An object with a guest grant gets none: GitBook's null role
  * cannot be declared, and an AccessList would remove it.
  */
+/** A site's ID as the program writes it: a site written as a DocsSite has no Site variable of its own, so its ID is written as is. */
+function siteRefIn(program: Program, style: Style): (id: string) => unknown {
+  return (id) => (style === "docs-site" ? id : program.ref("Site", id));
+}
+
+/**
+ * Each site's custom hostname that GitBook shows pointing to it: a SiteCustomHostname, whose create
+ * only reads it. One that cannot be declared (see SiteSnapshot.customHostname) is a note instead.
+ */
+function hostnameDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
+  const out: Decl[] = [];
+  const siteRef = siteRefIn(program, style);
+  for (const s of byCreation(snapshot.sites)) {
+    const h = s.customHostname;
+    if (!h) continue;
+    if (h.unavailable !== undefined) {
+      program.notes.push(`Site ${literal(s.title)}: its custom hostname ${h.hostname} is not imported: ${h.unavailable}.`);
+      continue;
+    }
+    const name = program.name("SiteCustomHostname", "", slug(s.title, "site"), s.id);
+    out.push(program.decl("SiteCustomHostname", name, name, { siteId: siteRef(s.id), hostname: h.hostname }));
+  }
+  return out;
+}
+
 function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
   const out: Decl[] = [];
-  // A site written as a DocsSite has no Site variable of its own: its ID is written as is.
-  const siteRef = (id: string) => (style === "docs-site" ? id : program.ref("Site", id));
+  const siteRef = siteRefIn(program, style);
   for (const s of byCreation(snapshot.sites)) {
     if (!s.visitorAuth) continue;
     const name = program.name("SiteVisitorAuth", "", slug(s.title, "site"), s.id);

@@ -59,6 +59,11 @@ export interface SiteSnapshot extends Settings {
   published: boolean;
   /** Its visitor authentication settings, never its private key; absent when nothing about them is set (custom backend, no URLs, a site not `visitor-auth`). */
   visitorAuth?: { backend: string; fallbackURL?: string; logoutURL?: string };
+  /**
+   * The custom hostname the site reports, once read from GitBook's custom-hostname route: `unavailable`
+   * says why it cannot be declared (it is not there, points elsewhere, or the token may not read it).
+   */
+  customHostname?: { hostname: string; unavailable?: string };
   /** The visitor schema, as GitBook returns it; absent when the site has none (404). */
   adaptiveSchema?: Record<string, unknown>;
   /** The site's customization settings as GitBook returns them; absent when nobody customized the site (GitBook's defaults). */

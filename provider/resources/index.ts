@@ -11,6 +11,7 @@ import { definition as samlProvider } from "./samlProvider";
 import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
 import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
+import { definition as siteCustomHostname } from "./siteCustomHostname";
 import { definition as siteCustomization } from "./siteCustomization";
 import { definition as siteExternalLink } from "./siteExternalLink";
 import { definition as siteRedirect } from "./siteRedirect";
@@ -37,6 +38,7 @@ export const resources: readonly Resource[] = [
   siteCustomization,
   siteSpaceCustomization,
   siteVisitorAuth,
+  siteCustomHostname,
   siteRedirect,
   siteRedirects,
   shareLink,

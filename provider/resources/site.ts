@@ -109,7 +109,7 @@ const outputs = z.object({
   hostname: z
     .string()
     .describe(
-      "Hostname the site is published on. A custom hostname (e.g. `docs.example.com`) is set up in the GitBook app: GitBook's API cannot assign one to a site (its `/custom-hostnames/{hostname}` routes only read one's DNS and SSL status, retrigger its DNS check, or remove it), so this package has no input for it.",
+      "Hostname the site is published on. A custom hostname (e.g. `docs.example.com`) is set up in the GitBook app: GitBook's API cannot assign one to a site (its `/custom-hostnames/{hostname}` routes only read one's DNS and SSL status, retrigger its DNS check, or remove it), so the Site has no input for it: declare a SiteCustomHostname to check that the hostname points to this site, read its status, retrigger its DNS check or remove it.",
     ),
   urls: z
     .object({

@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { AmbiguousRequestError, p, redactSecrets } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { field, id, organizationIdField, uri } from "../framework/fields";
+import { field, id, organizationIdField, triggerField, triggerFired, uri } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { changedBody, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
@@ -48,14 +48,9 @@ const inputs = z.object({
     .optional()
     .describe("Where visitors are sent to log out of your authentication backend: an absolute URI (GitBook gives no length limit). Removing it unsets it.")
     .register(field, { remove: "clear" }),
-  regenerate: z
-    .string({ error: "must be a string" })
-    .min(1, "must not be empty")
-    .optional()
-    .describe(
-      "A trigger for a new private key: any text, e.g. a date. When its value changes, or it is added to an existing resource, `up` regenerates the key (GitBook's regenerate call; JWTs signed with the old key stop working) and `privateKey` shows the new one. Setting it on a new resource, removing it, or leaving it unchanged regenerates nothing. Never sent as a setting nor read from GitBook.",
-    )
-    .register(field, { change: "custom" }),
+  regenerate: triggerField(
+    "A trigger for a new private key: any text, e.g. a date. When its value changes, or it is added to an existing resource, `up` regenerates the key (GitBook's regenerate call; JWTs signed with the old key stop working) and `privateKey` shows the new one. Setting it on a new resource, removing it, or leaving it unchanged regenerates nothing. Never sent as a setting nor read from GitBook.",
+  ),
 });
 
 const outputs = z.object({
@@ -152,7 +147,7 @@ async function update(ctx: Ctx, _id: string, olds: SiteVisitorAuthOutputs, news:
       auth = body ? await patch(ctx, org, site, body, keys) : now;
     }
     // Only a new value asks for a new key; removing the trigger does not.
-    if (changed.includes("regenerate") && news.regenerate !== undefined && news.regenerate !== olds.regenerate) {
+    if (changed.includes("regenerate") && triggerFired("regenerate", olds, news)) {
       auth = await regenerate(ctx, org, site, auth ?? (await get(ctx, org, site, keys)), keys);
     }
     auth ??= await get(ctx, org, site, keys);

@@ -3,7 +3,7 @@
  * the GitBook app would build it (the emulator seeds only the organization, its spaces and members):
  *
  * - "Acme Developer Docs": public and published, branded (title, theme, colours, logo, header links,
- *   favicon, footer), with a proxy, adaptive content on and a visitor
+ *   favicon, footer), with a proxy, the custom hostname docs.acme.test, adaptive content on and a visitor
  *   schema whose claims its conditions use; 5 sections (the second one the default, one with a
  *   condition), 4 of them in 2 section groups; 3 further site spaces (conditions, a custom path, a
  *   section whose default is not the space it was made from), one of them (the TypeScript variant of
@@ -161,6 +161,10 @@ async function seed(client: GitbookClient, emu: Emulator): Promise<SeededOrganiz
     },
   });
   await client.post(`${sites}/${dev}/publish`, { schema: ApiSite, idempotent: true });
+  // Its custom domain, set up in the app (GitBook's API cannot): the hostname and the site both show it.
+  const { seq, createdAt } = emu.store.newId("host");
+  emu.store.customHostnames.set("docs.acme.test", { id: "docs.acme.test", seq, createdAt, targetType: "site", targetId: dev, isActive: true, status: "live" });
+  emu.store.sites.get(dev)!.hostname = "docs.acme.test";
 
   // ---- Acme Partner Portal
   const partners = (await client.post(sites, { body: { title: "Acme Partner Portal", type: "premium", visibility: "share-link" }, schema: ApiSite })).id;

@@ -197,13 +197,16 @@ for (const style of ["resources", "docs-site"] as const) {
         SiteVisitorAuth: 1,
         // The developer site's redirect rules, taken over as they are.
         SiteRedirects: 1,
+        // The developer site's custom hostname, read and proven to point to it.
+        SiteCustomHostname: 1,
         // DocsSite publishes through a child that waits for the navigation; the resources style uses Site's own input.
         ...(style === "docs-site" ? { SitePublication: 2 } : {}),
       });
       // An order, a publication, a customization, visitor authentication and a site's redirect rules are not objects: their ID is their site's.
       const ofSite = (type: string) => [":SiteStructureOrder", ":SitePublication", ":SiteCustomization", ":SiteVisitorAuth", ":SiteRedirects"].some((k) => type.endsWith(k));
-      // A site space's overrides are not an object either: their ID is the site space's.
-      const id = (r: (typeof custom)[number]) => (ofSite(r.type) ? r.inputs.siteId : r.type.endsWith(":SiteSpaceCustomization") ? r.inputs.siteSpaceId : r.inputs.adoptId);
+      // A site space's overrides are not an object either: their ID is the site space's; a custom hostname's is the hostname.
+      const id = (r: (typeof custom)[number]) =>
+        ofSite(r.type) ? r.inputs.siteId : r.type.endsWith(":SiteSpaceCustomization") ? r.inputs.siteSpaceId : r.type.endsWith(":SiteCustomHostname") ? r.inputs.hostname : r.inputs.adoptId;
       for (const r of custom) expect(r.id, r.urn).toBe(id(r));
       // Guests, declared as null, reach the provider as null (and so are managed), not as absent.
       expect(custom.find((r) => r.inputs.label === "Contractors")!.outputs).toHaveProperty("defaultRole", null);
