@@ -140,6 +140,23 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    kind: "SiteCustomHostname",
+    async prepare() {
+      // A hostname set up for the site "in the app": create only reads it; the writes are the DNS
+      // revalidation (a trigger added to the resource in state) and, with removeOnDestroy, the DELETE.
+      const siteId = await site();
+      const hostname = `docs-${siteId.toLowerCase().replace(/[^a-z0-9]/g, "")}.acme.test`;
+      env.emu.store.customHostnames.set(hostname, { id: hostname, seq: 0, createdAt: new Date(0).toISOString(), targetType: "site", targetId: siteId, isActive: true, status: "dns_wrong_cname" });
+      env.emu.store.sites.get(siteId)!.hostname = hostname;
+      const base = { siteId, hostname, removeOnDestroy: true };
+      return {
+        create: base,
+        update: { ...base, revalidate: "v1" },
+        count: () => (env.emu.store.customHostnames.has(hostname) ? 1 : 0),
+      };
+    },
+  },
+  {
     kind: "SiteRedirect",
     async prepare() {
       const siteId = await site();
