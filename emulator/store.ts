@@ -564,6 +564,7 @@ export class Store {
   /** Site spaces by container, and each site's sections in order, while `reading` runs: see there. */
   private grouped: Map<string, SiteSpaceRecord[]> | undefined;
   private sectionsRead = new Map<string, SectionRecord[]>();
+  private defaultsRead = new Map<string, SectionRecord | undefined>();
 
   /**
    * Runs `read`, which must change nothing, with every container's site spaces grouped once. A listing
@@ -588,18 +589,26 @@ export class Store {
     } finally {
       this.grouped = undefined;
       this.sectionsRead.clear();
+      this.defaultsRead.clear();
     }
   }
 
   /** Site spaces of one container: a section, or the root level when `sectionId` is undefined. */
   siteSpacesIn(siteId: string, sectionId: string | undefined): SiteSpaceRecord[] {
     if (this.grouped) return [...(this.grouped.get(`${siteId}\0${sectionId ?? ""}`) ?? [])];
-    return [...this.siteSpaces.values()].filter((s) => s.siteId === siteId && s.sectionId === sectionId).sort((a, b) => this.positionOf(a) - this.positionOf(b));
+    // A loop, not a copy of every site space filtered: each write's answer asks this a few times.
+    const list: SiteSpaceRecord[] = [];
+    for (const s of this.siteSpaces.values()) if (s.siteId === siteId && s.sectionId === sectionId) list.push(s);
+    return list.sort((a, b) => this.positionOf(a) - this.positionOf(b));
   }
 
   defaultSection(site: SiteRecord): SectionRecord | undefined {
+    // While `reading`, once per site: every section of a listing asks whether it is the default.
+    if (this.grouped && this.defaultsRead.has(site.id)) return this.defaultsRead.get(site.id);
     const sections = this.sectionsOf(site.id);
-    return sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+    const found = sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+    if (this.grouped) this.defaultsRead.set(site.id, found);
+    return found;
   }
 
   defaultSiteSpaceIn(site: SiteRecord, sectionId: string | undefined): SiteSpaceRecord | undefined {
