@@ -612,8 +612,12 @@ export class Store {
   }
 
   defaultSiteSpaceIn(site: SiteRecord, sectionId: string | undefined): SiteSpaceRecord | undefined {
-    const list = this.siteSpacesIn(site.id, sectionId);
     const pointer = sectionId === undefined ? site.defaultSiteSpaceId : this.sections.get(sectionId)?.defaultSiteSpaceId;
+    // The pointer, when it names a site space of this container, is the one the list would find:
+    // no need to gather the container (a pass over every site space, for each site space answered).
+    const named = pointer === undefined ? undefined : this.siteSpaces.get(pointer);
+    if (named && named.siteId === site.id && named.sectionId === sectionId) return named;
+    const list = this.siteSpacesIn(site.id, sectionId);
     return list.find((s) => s.id === pointer) ?? list[0];
   }
 
