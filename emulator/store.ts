@@ -605,10 +605,32 @@ export class Store {
   defaultSection(site: SiteRecord): SectionRecord | undefined {
     // While `reading`, once per site: every section of a listing asks whether it is the default.
     if (this.grouped && this.defaultsRead.has(site.id)) return this.defaultsRead.get(site.id);
-    const sections = this.sectionsOf(site.id);
-    const found = sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+    const found =
+      this.topLevelDefault(site) ??
+      ((sections) => sections.find((s) => s.id === site.defaultSectionId) ?? sections[0])(this.sectionsOf(site.id));
     if (this.grouped) this.defaultsRead.set(site.id, found);
     return found;
+  }
+
+  /**
+   * The default section without walking the whole structure (each write's answer asks): the pointed
+   * section when it sits at the top level, else, with no pointer, the first top-level item when it is
+   * a section; undefined when only the walk can tell (a grouped or dangling pointer, a group or link first).
+   */
+  private topLevelDefault(site: SiteRecord): SectionRecord | undefined {
+    const pointed = site.defaultSectionId === undefined ? undefined : this.sections.get(site.defaultSectionId);
+    if (pointed) return pointed.siteId === site.id && this.groupOfSection(pointed) === undefined ? pointed : undefined;
+    if (site.defaultSectionId !== undefined) return undefined;
+    // The first of childrenOf(site, top level): the least position, the earliest in its order on a tie.
+    const index = this.sectionGroupIndex(site.id);
+    let first: { record: Base; section?: SectionRecord } | undefined;
+    const consider = (record: Base, section?: SectionRecord) => {
+      if (first === undefined || this.positionOf(record) < this.positionOf(first.record)) first = section ? { record, section } : { record };
+    };
+    for (const s of this.sections.values()) if (s.siteId === site.id && !index.has(s.id)) consider(s, s);
+    for (const g of this.sectionGroups.values()) if (g.siteId === site.id && g.parentId === undefined) consider(g);
+    for (const l of this.externalLinks.values()) if (l.siteId === site.id && l.groupId === undefined) consider(l);
+    return first?.section;
   }
 
   defaultSiteSpaceIn(site: SiteRecord, sectionId: string | undefined): SiteSpaceRecord | undefined {
