@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   // The emulator's router and the body it would send, without the socket.
   const router = (emu as unknown as { router: { match(m: string, p: string): { params: Record<string, string>; handler(c: unknown): { status: number; body?: unknown } } | undefined } }).router;
   let bytes = 0;
-  const call = (method: string, path: string, body?: unknown): any => {
+  const call = (method: string, path: string, body?: unknown): { id: string } => {
     const url = new URL(path, "http://x");
     const m = router.match(method, url.pathname);
     if (!m) throw new Error(`no route ${method} ${path}`);
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     if (reply.status >= 400) throw new Error(`${method} ${path}: ${JSON.stringify(reply.body)}`);
     const text = reply.body === undefined ? "" : JSON.stringify(reply.body);
     bytes += text.length;
-    return reply.body;
+    return reply.body as { id: string };
   };
   const cpu = () => {
     const u = process.cpuUsage();
