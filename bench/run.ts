@@ -500,20 +500,28 @@ async function main(): Promise<void> {
     `machine: ${machine.cpus as number} cores (${machine.cpuModel as string}), Node ${machine.node as string}, Pulumi CLI ${(machine.cliVersion as string | null) ?? "-"}, ${machine.platform as string}; load average (1 / 5 / 15 min) ${load(machine.loadAverage as number[])}`,
   );
   const results: SizeResult[] = [];
+  fs.mkdirSync(f.out, { recursive: true });
+  const file = path.join(f.out, `${started.toISOString().replace(/[:.]/g, "-")}.json`);
+  // Rewritten after every size, so that a long run stopped at its largest size keeps the others.
+  const write = (done: boolean) => {
+    const loadNow = os.loadavg();
+    const summaries = results.map((r) => ({ engine: r.engine, sections: r.topology.sections, resources: r.resources, rows: summary(r) }));
+    const machineNow = { ...machine, [done ? "loadAverageAtEnd" : "loadAverageSoFar"]: loadNow };
+    fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), flags: f, machine: machineNow, summaries, results }, null, 2));
+    return loadNow;
+  };
   for (const n of f.sizes) {
     for (const engine of f.engines) {
       const r = await runSize(engine, n, f);
       print(r, f);
       printSummary(r);
       results.push(r);
+      write(false);
+      console.log(`(so far: ${path.relative(process.cwd(), file)}, load average ${load(os.loadavg())})`);
     }
   }
-  fs.mkdirSync(f.out, { recursive: true });
-  const file = path.join(f.out, `${started.toISOString().replace(/[:.]/g, "-")}.json`);
-  const loadAtEnd = os.loadavg();
+  const loadAtEnd = write(true);
   console.log(`\nload average at the end: ${load(loadAtEnd)}`);
-  const summaries = results.map((r) => ({ engine: r.engine, sections: r.topology.sections, resources: r.resources, rows: summary(r) }));
-  fs.writeFileSync(file, JSON.stringify({ startedAt: started.toISOString(), flags: f, machine: { ...machine, loadAverageAtEnd: loadAtEnd }, summaries, results }, null, 2));
   console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
 }
 

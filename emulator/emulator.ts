@@ -307,9 +307,10 @@ function send(res: http.ServerResponse, reply: Reply): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(reply.body);
+  // Encoded once: Buffer.byteLength and then end(text) went over a 1 MB listing twice.
+  const bytes = Buffer.from(JSON.stringify(reply.body), "utf8");
   headers["Content-Type"] = "application/json; charset=utf-8";
-  headers["Content-Length"] = Buffer.byteLength(text);
+  headers["Content-Length"] = bytes.length;
   res.writeHead(reply.status, headers);
-  res.end(text);
+  res.end(bytes);
 }

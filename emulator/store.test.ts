@@ -40,3 +40,33 @@ it("keeps each emulator's tables its own", async () => {
     await other.close();
   }
 });
+
+it("finds a site's default section without walking its structure, as the walk would", async () => {
+  const site = (await call("POST", "/sites", { title: "Site A" })).body.id;
+  const record = emu.store.sites.get(site)!;
+  const ids: string[] = [];
+  for (const spaceId of emu.seeded.spaceIds.slice(0, 3)) ids.push((await call("POST", `/sites/${site}/sections`, { spaceId })).body.id);
+  // What defaultSection answered before it had a shortcut: the pointed section among the walked ones, else the first.
+  const walked = () => {
+    const sections = emu.store.sectionsOf(site);
+    return sections.find((s) => s.id === record.defaultSectionId) ?? sections[0];
+  };
+  const same = () => expect(emu.store.defaultSection(record)?.id).toBe(walked()?.id);
+  same();
+  const group = (await call("POST", `/sites/${site}/section-groups`, { title: "Group" })).body.id;
+  const link = (await call("POST", `/sites/${site}/external-links`, { title: "Link", url: "https://example.com" })).body.id;
+  // A group first, holding the second section; then a link first; then a section again.
+  emu.store.setSectionGroup(emu.store.sections.get(ids[1]!)!, group);
+  emu.store.setOrder([group, link, ids[0]!, ids[2]!]);
+  same();
+  emu.store.setOrder([link, group, ids[2]!, ids[0]!]);
+  same();
+  emu.store.setOrder([ids[2]!, link, group, ids[0]!]);
+  same();
+  // A pointer at the top level, into a group, dangling, and to another site's section.
+  for (const pointer of [ids[0]!, ids[1]!, "sitesc_gone", (await call("POST", `/sites/${(await call("POST", "/sites", { title: "Site B" })).body.id}/sections`, { spaceId: emu.seeded.spaceIds[3] })).body.id]) {
+    record.defaultSectionId = pointer;
+    same();
+    emu.store.reading(() => same());
+  }
+});

@@ -598,6 +598,7 @@ export class Store {
   /** Site spaces by container, and each site's sections in order, while `reading` runs: see there. */
   private grouped: Map<string, SiteSpaceRecord[]> | undefined;
   private sectionsRead = new Map<string, SectionRecord[]>();
+  private defaultsRead = new Map<string, SectionRecord | undefined>();
 
   /**
    * Runs `read`, which must change nothing, with every container's site spaces grouped once. A listing
@@ -622,23 +623,57 @@ export class Store {
     } finally {
       this.grouped = undefined;
       this.sectionsRead.clear();
+      this.defaultsRead.clear();
     }
   }
 
   /** Site spaces of one container: a section, or the root level when `sectionId` is undefined. */
   siteSpacesIn(siteId: string, sectionId: string | undefined): SiteSpaceRecord[] {
     if (this.grouped) return [...(this.grouped.get(`${siteId}\0${sectionId ?? ""}`) ?? [])];
-    return [...this.siteSpaces.values()].filter((s) => s.siteId === siteId && s.sectionId === sectionId).sort((a, b) => this.positionOf(a) - this.positionOf(b));
+    // A loop, not a copy of every site space filtered: each write's answer asks this a few times.
+    const list: SiteSpaceRecord[] = [];
+    for (const s of this.siteSpaces.values()) if (s.siteId === siteId && s.sectionId === sectionId) list.push(s);
+    return list.sort((a, b) => this.positionOf(a) - this.positionOf(b));
   }
 
   defaultSection(site: SiteRecord): SectionRecord | undefined {
-    const sections = this.sectionsOf(site.id);
-    return sections.find((s) => s.id === site.defaultSectionId) ?? sections[0];
+    // While `reading`, once per site: every section of a listing asks whether it is the default.
+    if (this.grouped && this.defaultsRead.has(site.id)) return this.defaultsRead.get(site.id);
+    const found =
+      this.topLevelDefault(site) ??
+      ((sections) => sections.find((s) => s.id === site.defaultSectionId) ?? sections[0])(this.sectionsOf(site.id));
+    if (this.grouped) this.defaultsRead.set(site.id, found);
+    return found;
+  }
+
+  /**
+   * The default section without walking the whole structure (each write's answer asks): the pointed
+   * section when it sits at the top level, else, with no pointer, the first top-level item when it is
+   * a section; undefined when only the walk can tell (a grouped or dangling pointer, a group or link first).
+   */
+  private topLevelDefault(site: SiteRecord): SectionRecord | undefined {
+    const pointed = site.defaultSectionId === undefined ? undefined : this.sections.get(site.defaultSectionId);
+    if (pointed) return pointed.siteId === site.id && this.groupOfSection(pointed) === undefined ? pointed : undefined;
+    if (site.defaultSectionId !== undefined) return undefined;
+    // The first of childrenOf(site, top level): the least position, the earliest in its order on a tie.
+    const index = this.sectionGroupIndex(site.id);
+    let first: { record: Base; section?: SectionRecord } | undefined;
+    const consider = (record: Base, section?: SectionRecord) => {
+      if (first === undefined || this.positionOf(record) < this.positionOf(first.record)) first = section ? { record, section } : { record };
+    };
+    for (const s of this.sections.values()) if (s.siteId === site.id && !index.has(s.id)) consider(s, s);
+    for (const g of this.sectionGroups.values()) if (g.siteId === site.id && g.parentId === undefined) consider(g);
+    for (const l of this.externalLinks.values()) if (l.siteId === site.id && l.groupId === undefined) consider(l);
+    return first?.section;
   }
 
   defaultSiteSpaceIn(site: SiteRecord, sectionId: string | undefined): SiteSpaceRecord | undefined {
-    const list = this.siteSpacesIn(site.id, sectionId);
     const pointer = sectionId === undefined ? site.defaultSiteSpaceId : this.sections.get(sectionId)?.defaultSiteSpaceId;
+    // The pointer, when it names a site space of this container, is the one the list would find:
+    // no need to gather the container (a pass over every site space, for each site space answered).
+    const named = pointer === undefined ? undefined : this.siteSpaces.get(pointer);
+    if (named && named.siteId === site.id && named.sectionId === sectionId) return named;
+    const list = this.siteSpacesIn(site.id, sectionId);
     return list.find((s) => s.id === pointer) ?? list[0];
   }
 

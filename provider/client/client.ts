@@ -252,6 +252,14 @@ export class GitbookClient {
    * to a next one fail with a ContractError naming the path, instead of requesting pages forever.
    */
   async *paginate<T>(path: string, item: z.ZodType<T>, query: Query = {}): AsyncGenerator<T> {
+    for await (const page of this.pages(path, item, query)) yield* page;
+  }
+
+  /**
+   * The pages of a listing (see paginate), each page's items whole: collecting a listing item by
+   * item through an async generator cost a promise per item, 1000 per page.
+   */
+  private async *pages<T>(path: string, item: z.ZodType<T>, query: Query): AsyncGenerator<T[]> {
     const schema = listEnvelope(item);
     const ctx: ErrorContext = { method: "GET", path: `/v1${path}` };
     const followed = new Set<string>();
@@ -263,7 +271,7 @@ export class GitbookClient {
       const res = await this.get(path, { query: { ...query, limit: query.limit ?? MAX_PAGE_SIZE, page }, schema });
       pages++;
       items += res.items.length;
-      for (const it of res.items) yield it;
+      yield res.items;
       const next = res.next?.page;
       if (!next) return;
       const stop = (why: string) => new ContractError(`next.page: ${why}; stopped after ${pages} page request${pages === 1 ? "" : "s"} rather than list forever`, ctx);
@@ -304,9 +312,9 @@ export class GitbookClient {
   }
 
   private async collect<T>(path: string, item: z.ZodType<T>, query: Query): Promise<T[]> {
-    const out: T[] = [];
-    for await (const it of this.paginate(path, item, query)) out.push(it);
-    return out;
+    let out: T[] | undefined;
+    for await (const page of this.pages(path, item, query)) out = out === undefined ? page : out.concat(page);
+    return out ?? [];
   }
 
   /**
