@@ -4,16 +4,18 @@
  * Each list the program declares (`teams`, `users`) is the whole truth for its kind of principal:
  * every team (user) listed gets the declared role, and every team (user) with a grant on the object
  * that is not listed loses it, including grants made in the GitBook app since the last `up`. A list
- * left out is not managed. Creating an AccessList over an object whose grants it would remove or
- * change refuses, listing them, unless `adoptId` names the object: taking over an object's access is
+ * left out is not managed. Creating an AccessList over an object that has any grant of a declared
+ * kind refuses, listing them, unless `adoptId` names the object: taking over an object's access is
  * said once, in the program.
  *
  * One team or user listed twice is refused at preview, naming both entries (IDs compare exactly, as
  * the API takes IDs only). Nothing here ever deletes the object: removing a grant only takes that
  * team's or user's access away, and deleting the AccessList removes the grants it lists.
  *
- * Grants already there exactly as listed are taken without `adoptId` (an interrupted create's retry
- * converges that way), so a second stack listing the same grants takes them too (see the summary).
+ * Even grants exactly as listed are refused without `adoptId`: nothing proves this resource made them,
+ * and two resources never share an object's access. A create whose writes failed part way is kept in
+ * state (apply's partial failure), so its retry is an update; a run killed before the state write is
+ * resolved by `pulumi-gitbook recover` (see `pending`).
  */
 import { z } from "zod";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
@@ -184,19 +186,20 @@ async function create(ctx: Ctx, given: AccessListInputs): Promise<{ id: string; 
   const lists = declaredLists(given);
   const live = await readLists(ctx, org, target, lists, true);
   if (!live) throw new Error(`AccessList: ${Object.keys(targetProps(target))[0]}: no ${describeTarget(target)}${target.kind === "site" ? ` in organization ${org}` : ""}; it was deleted, or the ID is wrong.`);
-  // Grants made outside this stack are taken over only when the program says so (adoptId): a new list
-  // that would remove or change one refuses, naming them, before any write.
-  const foreign = lists.flatMap((l) => {
-    const c = changesOf(LISTS[l], given[l] as Entry[], live.grants[l]!);
-    return [
-      ...c.remove.map((g) => `${LISTS[l]} ${g.name ? `${g.name} (${g.id})` : g.id} (${g.role ?? "guest"}, not listed)`),
-      ...c.roles.map((r) => `${LISTS[l]} ${r.id} (${live.grants[l]!.find((g) => g.id === r.id)?.role ?? "guest"}, listed as ${r.role})`),
-    ];
-  });
-  if (foreign.length > 0) {
+  // Any grant of a declared kind was made by someone else, as far as the provider can prove: even one
+  // exactly as listed may be another stack's AccessList's, and two resources must never share an
+  // object's access. Taken over only when the program says so (adoptId); refused before any write.
+  const there = lists.flatMap((l) =>
+    live.grants[l]!.map((g) => {
+      const w = (given[l] as Entry[]).find((e) => refOf(LISTS[l], e) === g.id);
+      return `${LISTS[l]} ${g.name ? `${g.name} (${g.id})` : g.id} (${g.role ?? "guest"}, ${!w ? "not listed" : w.role === g.role ? "listed" : `listed as ${w.role}`})`;
+    }),
+  );
+  if (there.length > 0) {
     throw new Error(
-      `AccessList: ${lists.join(", ")}: ${describeTarget(target)} already has grants this list would remove or change: ${foreign.join("; ")}. ` +
-        `An AccessList is authoritative. To take over the object's access as the program lists it, set adoptId: "${target.id}"; or list those grants as they are. Nothing was changed.`,
+      `AccessList: ${lists.join(", ")}: ${describeTarget(target)} already has grants this resource cannot prove it made (another stack's AccessList or the GitBook app may hold them): ${there.join("; ")}. ` +
+        `To take over the object's access as the program lists it (unlisted grants removed), set adoptId: "${target.id}"; or remove those grants in the GitBook app. Nothing was changed. ` +
+        "If a `pulumi up` of this stack was killed while creating this resource, run `pulumi-gitbook recover` instead.",
     );
   }
   return { id: target.id, outs: await apply(ctx, given, live, lists) };
@@ -263,10 +266,10 @@ export const definition = defineResource({
   kind: "AccessList",
   import: { variableSuffix: "-access", read: importRead() },
   adoptable:
-    "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has grants the list would remove or change, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed). Once the resource is in state the field is ignored.",
+    "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has any grant of a kind the list declares, even one exactly as listed, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed; no write when they are exactly as listed). Once the resource is in state the field is ignored.",
   noun: "access list",
   summary:
-    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over existing grants it would remove or change refuses unless `adoptId` names the object. Deleting it removes the grants it lists; the object is never deleted. Grants already there exactly as listed are taken as they are, without `adoptId` and without a write (so that a create interrupted after its write converges): an AccessList of another stack listing the same grants of the same object is taken over the same way, and nothing tells the two apart; both stacks then hold the grants, a change made by one is undone by the other's next `up`, and deleting one removes the grants the other still lists (given back by the other's next `up`; until then those teams and users have no access). Declare an object's access in one stack. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
+    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over an object that already has any grant of a declared kind refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's AccessList may hold them), and two resources never share an object's access; `adoptId` naming the object takes them over. A create that failed after a write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the grants when they are exactly the listed ones on a site created since the run began, and otherwise names them for `--adopt` or `--drop` (grants carry no creation time). Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
   inputs,
   outputs,
   view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),

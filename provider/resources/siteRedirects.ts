@@ -8,11 +8,12 @@
  * `up` that changes one rule sends one item. Items GitBook refuses leave the rest applied: the
  * resource is kept in state with the rules the site really has, and the next `up` converges.
  *
- * Creating it on a site that already has rules other than the listed ones (exactly as listed) fails,
- * naming them, before anything is written: taking a site's rules over, which deletes the unlisted
- * ones, is asked for with `adoptId` (the site's ID). Rules exactly as listed are taken as they are,
- * which is what lets an interrupted create's retry and an imported program converge, and also what
- * lets a second stack listing the same rules take them without a word (see the summary).
+ * Creating it on a site that already has any rule fails, naming them, before anything is written,
+ * even when they are exactly the listed ones: the provider cannot prove it made them (another
+ * stack's SiteRedirects, or the app's), and two resources never share a site's rules. Taking a site's
+ * rules over is asked for with `adoptId` (the site's ID). A create whose PUT went through but whose
+ * run then failed is kept in state (a partial failure), so its retry is an update; a run killed
+ * before the state write is resolved by `pulumi-gitbook recover` (see `pending`).
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
@@ -217,19 +218,38 @@ async function create(ctx: Ctx, given: SiteRedirectsInputs): Promise<{ id: strin
   const { organizationId: org, siteId: site } = given;
   const current = await fetchRules(ctx, org, site);
   if (!current) throw new Error(`SiteRedirects: siteId: no site ${site} in organization ${org}; pass the Site's \`id\` output.`);
-  // Only rules exactly as listed may already be there (e.g. from an interrupted run of this resource).
   const wanted = given.rules.map(normal);
-  const siteUrl = usesPath(wanted) ? await publishedUrl(ctx, org, site) : undefined;
-  const foreign = liveRules(given.rules, current, siteUrl).filter((r) => !wanted.some((w) => sameRule(w, r)));
-  if (foreign.length > 0) {
-    const shown = foreign.slice(0, 10).map(describeRule).join("; ");
+  // Any rule there was made by someone else, as far as the provider can prove: even one exactly as
+  // listed may be another stack's, and two resources must never share a site's rules.
+  if (current.length > 0) {
+    const siteUrl = usesPath(wanted) ? await publishedUrl(ctx, org, site) : undefined;
+    const there = liveRules(given.rules, current, siteUrl);
+    const shown = there.slice(0, 10).map(describeRule).join("; ");
     throw new Error(
-      `SiteRedirects: rules: site ${site} already has ${foreign.length} redirect rule${foreign.length === 1 ? "" : "s"} this program does not list as they are (${shown}${foreign.length > 10 ? "; …" : ""}). ` +
-        `Creating this resource would delete or change them, so nothing was written. List them in rules as they are, or delete them in the GitBook app; ` +
-        `or, to take the site's rules over (deleting the unlisted ones and updating the listed ones), set adoptId: "${site}".`,
+      `SiteRedirects: rules: site ${site} already has ${there.length} redirect rule${there.length === 1 ? "" : "s"} (${shown}${there.length > 10 ? "; …" : ""}), which this resource cannot prove it created (another stack's SiteRedirects or the GitBook app may hold them), so nothing was written. ` +
+        `To take the site's rules over (deleting the unlisted ones and updating the listed ones), set adoptId: "${site}"; or delete them in the GitBook app. ` +
+        "If a `pulumi up` of this stack was killed while creating this resource, run `pulumi-gitbook recover` instead.",
     );
   }
-  return { id: site, outs: await converge(ctx, given, current) };
+  try {
+    return { id: site, outs: await converge(ctx, given, current) };
+  } catch (e) {
+    if (e instanceof PartialFailure) throw e;
+    // The PUT may have gone through before the failure (a later chunk failed, an answer was lost): the
+    // rules of the listed sources the site now has are this create's (it had none). Kept in state, so
+    // the retry is an update; a fresh create would refuse them.
+    const now = await fetchRules(ctx, org, site).catch(() => undefined);
+    const keys = new Set(wanted.map(keyOf));
+    const made = (now ?? []).filter((r) => keys.has(keyOf(r)));
+    if (made.length === 0) throw e;
+    const siteUrl = usesPath(wanted) ? await publishedUrl(ctx, org, site).catch(() => undefined) : undefined;
+    throw new PartialFailure(
+      site,
+      definition.outputsOf({ ...declared(given), rules: liveRules(given.rules, made, siteUrl) }, { id: site, rules: made, count: now!.length }),
+      [`site ${site}: ${made.length} of the ${wanted.length} listed rules were written before the create failed: ${(e as Error).message}`],
+      { cause: e, field: "rules" },
+    );
+  }
 }
 
 async function read(ctx: Ctx, site: string, props: SiteRedirectsOutputs): Promise<SiteRedirectsOutputs | undefined> {
@@ -263,11 +283,11 @@ async function remove(ctx: Ctx, site: string, props: SiteRedirectsOutputs): Prom
 export const definition = defineResource({
   kind: "SiteRedirects",
   adoptable:
-    "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`). Without it, creating the resource on a site that has rules other than the listed ones fails, naming them, and writes nothing; with it, the first `up` deletes the site's unlisted rules and updates the listed ones. Used only when the resource is not yet in state.",
+    "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`). Without it, creating the resource on a site that has any rule fails, naming them, and writes nothing, even when they are exactly the listed ones; with it, the first `up` deletes the site's unlisted rules and updates the listed ones (no write when they are exactly as listed). Used only when the resource is not yet in state.",
   noun: "redirect set",
   summary:
     "Every redirect rule of a site, as one authoritative list: the site keeps exactly the rules listed and the rest are deleted, including rules added in the GitBook app (a refresh shows them in the plan). Written with GitBook's bulk PUT, only the rules that differ. A site's rules are declared either by one SiteRedirects or by SiteRedirect resources, not both (refused at preview). Deleting the resource deletes the rules it lists. " +
-    "Created on a site whose rules are each listed exactly as they are, it takes them over without `adoptId` and without a write (so that a create interrupted after its write, or a program written by `pulumi-gitbook import`, converges): a SiteRedirects of another stack listing the same rules of the same site is taken over the same way, and nothing tells the two apart. Both stacks then hold the rules: a change made by one is undone by the other's next `up`, and deleting one deletes the rules the other still lists (restored by the other's next `up`). Declare a site's rules in one stack.",
+    "Created on a site that already has any rule, it refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's SiteRedirects may hold them), and two resources never share a site's rules; `adoptId` takes them over. A create that failed after its write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the rules when they were all created since the run began and are exactly the listed ones, and otherwise names them for `--adopt` or `--drop`.",
   inputs,
   outputs,
   // Inputs keep the program's order (errors name entries by index); order means nothing to a site's rules.
