@@ -28,7 +28,7 @@
  *   renaming a link is an update of the same link, and the URL already handed out keeps working.
  * - Every child takes an `adoptId`, as its resource does, so an existing site can be declared as a
  *   DocsSite without recreating anything (what `pulumi-gitbook import --style docs-site` writes). The
- *   visitor schema's is `visitorSchemaAdoptId`: explicit rather than the site's `adoptId`, because a
+ *   visitor schema's is `visitorSchemaAdoptId` (the redirects' `redirectsAdoptId`): explicit rather than the site's `adoptId`, because a
  *   site adopted without a schema has none to adopt when `visitorSchema` is added later.
  * - Order is the topology's: a SiteStructureOrder child lists the items' IDs per container, so a
  *   reorder in the program is a few sort requests, never a replacement (names come from keys, and a
@@ -273,7 +273,7 @@ export class DocsSite extends pulumi.ComponentResource {
 
     // After the publication: a `path` destination is sent as the published site's URL followed by the path.
     if (topology.redirects !== undefined) {
-      this.redirects = new SiteRedirects(`${name}/redirects`, { ...withOrg, siteId, rules: topology.redirects }, { parent: this, ...(this.publication ? { dependsOn: [this.publication] } : {}) });
+      this.redirects = new SiteRedirects(`${name}/redirects`, { ...withOrg, siteId, rules: topology.redirects, ...defined({ adoptId: topology.redirectsAdoptId }) }, { parent: this, ...(this.publication ? { dependsOn: [this.publication] } : {}) });
     }
 
     this.sections = sections;

@@ -111,6 +111,8 @@ export interface DocsSiteTopology {
   shareLinks?: DocsSiteShareLink[];
   /** The site's redirect rules, authoritative (a SiteRedirects child). */
   redirects?: SiteRedirectsArgs["rules"];
+  /** The site's ID, to take over the rules the site already has (the SiteRedirects' `adoptId`). */
+  redirectsAdoptId?: In<string>;
   /** The site's visitor schema (a SiteAdaptiveSchema child); conditions are checked against it. */
   visitorSchema?: SiteAdaptiveSchemaInputs["jsonSchema"];
   /** The site's ID, to adopt the schema the site already has (the SiteAdaptiveSchema's `adoptId`). */
@@ -276,6 +278,9 @@ export const docsSiteTopologySchema = z.strictObject({
     .describe(
       "The site's redirect rules (a SiteRedirects child, see there), checked when the component is constructed (malformed paths, a source named twice, chains, loops): authoritative, so rules added in the app are deleted by the next `up` after a refresh. Applied after the site is published, when the topology publishes it, so `path` destinations resolve against its address.",
     ),
+  redirectsAdoptId: siteRedirects.schema.shape.adoptId.describe(
+    "The site's ID, to take over the redirect rules the site already has (the SiteRedirects child's `adoptId`): without it, a site that has any rule refuses the child, naming them. Only with `redirects`. Used only at the child's first creation.",
+  ),
   visitorSchema: adaptiveSchema.schema.shape.jsonSchema
     .optional()
     .describe(
@@ -469,6 +474,7 @@ function relations(t: Record<string, unknown>): Issue[] {
       `open only a site whose visibility is share-link, but site.visibility is ${visibility === undefined ? "not set (a new site is public)" : visibility}`,
     );
   }
+  if (t.redirectsAdoptId !== undefined && t.redirects === undefined) issue(["redirectsAdoptId"], "needs redirects: it adopts the rules redirects declares");
   if (t.visitorSchemaAdoptId !== undefined && t.visitorSchema === undefined) issue(["visitorSchemaAdoptId"], "needs visitorSchema: it adopts the schema visitorSchema declares");
   // Beyond GitBook, which accepts any expression: a condition naming a claim the site's visitors
   // never carry would hide its entry from everyone.

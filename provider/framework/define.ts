@@ -28,6 +28,21 @@ import type { ImportRead, ImportRecord } from "./discover";
  */
 export type Lookalikes<T extends { id: string } = { id: string }> = Omit<CreateSpec<T>, "send">;
 
+/**
+ * What a create that takes entries of an existing object (a site's redirect rules, an object's
+ * grants) may have left when its run was killed: the object's entries of the kinds it declares.
+ */
+export interface PendingEntries {
+  /** The ID the resource would have: the object's. */
+  id: string;
+  /** Names the entries for the user, e.g. `redirect rules of site site_1`. */
+  what: string;
+  /** Each entry there now, with its creation time when GitBook gives one. */
+  entries: { id: string; createdAt?: string }[];
+  /** Whether the entries are exactly the declared ones (none missing, none otherwise, none more). */
+  exact: boolean;
+}
+
 /** A resource's inputs after check: what its schema produces. */
 export type Inputs<S extends z.ZodObject> = z.output<S>;
 
@@ -105,6 +120,12 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    */
   lookalikes?(ctx: Ctx, inputs: Inputs<S>): Lookalikes;
   /**
+   * For kinds whose create writes entries of an existing object rather than making one (and refuses
+   * entries it finds): the entries there now, which `pulumi-gitbook recover` adopts for a killed run's
+   * pending create only with proof the run made them (provider/recover/plan.ts). Undefined: no object.
+   */
+  pending?(ctx: Ctx, inputs: Inputs<S>): Promise<PendingEntries | undefined>;
+  /**
    * Runs in the program's process as the class is constructed, before the resource is registered, for
    * rules no provider call can check because they span resources (a provider call sees one resource, and
    * at preview not even its IDs): it may refuse the declaration by throwing a pulumi.RunError that names
@@ -140,7 +161,7 @@ export interface ImportSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "inProgram" | "shown" | "import"
+    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -237,6 +258,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     delete: spec.delete,
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
+    ...(spec.pending ? { pending: spec.pending } : {}),
     inProgram: spec.inProgram,
     display,
     references,

@@ -572,8 +572,9 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
     }
   }
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
-  // The rules exactly as they are: the resource takes them over without writing (see SiteRedirects' create).
-  const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects });
+  // The rules exactly as they are, adopted: the first up reads them and writes nothing (a create without
+  // adoptId refuses any rule it finds, see SiteRedirects' create).
+  const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id });
   return { snap, site, groups, sections, links, byId, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
 }
 
@@ -670,7 +671,7 @@ function topology(d: SiteDecls): Record<string, unknown> {
   const t: Record<string, unknown> = { site: withoutRefs(d.site.args), sections: d.snap.topLevel.flatMap(entry) };
   if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l.args) }));
   if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
-  if (d.redirects) t.redirects = d.redirects.args.rules;
+  if (d.redirects) Object.assign(t, { redirects: d.redirects.args.rules, redirectsAdoptId: d.redirects.args.adoptId });
   return t;
 }
 

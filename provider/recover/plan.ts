@@ -138,14 +138,14 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
       out.push({ ...base, kind: r.type, action: "keep", why: "not a pulumi-gitbook resource: left for `pulumi refresh`" });
       continue;
     }
-    const res = await resolve(ctx, pending, kind, held, decisions);
+    const res = await resolve(ctx, pending, kind, held, decisions, state);
     if (res.action === "adopt") held.add(res.id);
     out.push(res);
   }
   return out;
 }
 
-async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: Set<string>, decisions: Decisions): Promise<Resolution> {
+async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: Set<string>, decisions: Decisions, state: readonly StateResource[]): Promise<Resolution> {
   const r = pending.resource;
   const base = { urn: r.urn, kind, op: pending.type };
   if (pending.type !== "creating") {
@@ -159,12 +159,16 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
   if (!def) return { ...base, action: "undecided", candidates: [], why: `unknown kind ${kind} (state written by a newer pulumi-gitbook?): upgrade the package` };
   const inputs = callInputs(r.inputs);
   const given = decisions.adopt.get(r.urn) ?? (typeof inputs.adoptId === "string" && inputs.adoptId ? inputs.adoptId : undefined);
+  // A kind holding entries of another object shares its ID with that object's resource: only another
+  // resource of the same kind holds what it would.
+  const holds = (id: string) => (def.pending ? sameKindHolds(state, kind, id) : held.has(id));
   if (given !== undefined) {
-    if (held.has(given)) return { ...base, action: "undecided", candidates: [], why: `${given} is already held by a resource in state: adopt another object, or --drop this one` };
+    if (holds(given)) return { ...base, action: "undecided", candidates: [], why: `${given} is already held by a resource in state: adopt another object, or --drop this one` };
     const how = decisions.adopt.has(r.urn) ? "named by --adopt" : "the program's adoptId";
     return { ...base, action: "adopt", id: given, why: how };
   }
   if (decisions.drop.has(r.urn)) return { ...base, action: "drop", why: "--drop: the next `pulumi up` creates it" };
+  if (def.pending) return resolveEntries(ctx, base, def, inputs, decisions, holds);
   if (!def.lookalikes) return { ...base, action: "drop", why: "its create sets the object with a request that may be sent again: the next `pulumi up` sends it" };
   const look = def.lookalikes(ctx, inputs as never);
   const free = (await look.candidates()).filter((c) => !held.has(c.id));
@@ -192,6 +196,48 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
     return { ...base, action: "undecided", candidates: shown, why: `created shortly before the run began (${iso(start)}): the run's own only if GitBook's clock is behind this machine's` };
   }
   return { ...base, action: "drop", why: `every ${look.what} not held by state was created before the run began (${iso(start)}): not this run's; the next \`pulumi up\` creates it` };
+}
+
+/** Whether a resource of this kind in state (not pending) has this ID. */
+function sameKindHolds(state: readonly StateResource[], kind: string, id: string): boolean {
+  return state.some((r) => r.id === id && !r.delete && kindOf(r) === kind);
+}
+
+/**
+ * A pending create of a kind that writes entries of an existing object (SiteRedirects' rules,
+ * AccessList's grants), whose next create refuses any entry there. Adopted only with proof the run
+ * made them: exactly the declared entries, each created since the run began (or, for entries GitBook
+ * gives no creation time, in a site created since). Entries there otherwise are named for the user.
+ */
+async function resolveEntries(
+  ctx: Ctx,
+  base: { urn: string; kind: string; op: string },
+  def: Resource,
+  inputs: Props,
+  decisions: Decisions,
+  holds: (id: string) => boolean,
+): Promise<Resolution> {
+  const found = await def.pending!(ctx, inputs as never);
+  if (!found || found.entries.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${found?.what ?? "object for it"}: the next \`pulumi up\` creates it` };
+  const named = (why: string): Resolution => ({
+    ...base,
+    action: "undecided",
+    candidates: [{ id: found.id }],
+    why: `${why}; ${found.entries.length} ${found.what} there (${found.entries.map((e) => (e.createdAt ? `${e.id}, created ${e.createdAt}` : e.id)).join("; ")}): --adopt takes them over as the program lists them, --drop leaves them and the next \`pulumi up\` refuses to create over them`,
+  });
+  if (holds(found.id)) return named(`${found.id} is already held by another ${base.kind} in state`);
+  if (!found.exact) return named("they are not exactly what the program declares, so nothing proves the interrupted run made them");
+  const start = decisions.runStart;
+  if (start === undefined) return named("when the interrupted run began is not known (no lock of it left in the backend; give it with --since)");
+  if (found.entries.every((e) => e.createdAt !== undefined)) {
+    if (found.entries.every((e) => createdSince(e.createdAt, start, 0))) {
+      return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, each created since the run began (${iso(start)})` };
+    }
+    return named(`some were created before the run began (${iso(start)})`);
+  }
+  const site = await newSite(ctx, inputs, start);
+  if (site) return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, in site ${site.id}, itself created ${site.createdAt}, after the run began (${iso(start)})` };
+  return named(`the ${found.what} carry no creation time and the site is not newer than the run, so nothing proves the interrupted run made them`);
 }
 
 /**

@@ -18,7 +18,7 @@
  * resolved by `pulumi-gitbook recover` (see `pending`).
  */
 import { z } from "zod";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
 import { refreshed } from "../framework/recipes";
@@ -205,6 +205,20 @@ async function create(ctx: Ctx, given: AccessListInputs): Promise<{ id: string; 
   return { id: target.id, outs: await apply(ctx, given, live, lists) };
 }
 
+/** The object's grants of the declared kinds, for `pulumi-gitbook recover` (grants carry no creation time). */
+async function pending(ctx: Ctx, given: AccessListInputs): Promise<PendingEntries | undefined> {
+  const target = targetOf(given);
+  const lists = declaredLists(given);
+  const live = await readLists(ctx, given.organizationId, target, lists, true);
+  if (!live) return undefined;
+  const exact = lists.every((l) => {
+    const c = changesOf(LISTS[l], given[l] as Entry[], live.grants[l]!);
+    return c.add.size === 0 && c.roles.length === 0 && c.remove.length === 0;
+  });
+  const entries = lists.flatMap((l) => live.grants[l]!.map((g) => ({ id: `${LISTS[l]} ${g.id} (${g.role ?? "guest"})` })));
+  return { id: target.id, what: `grants on ${describeTarget(target)}`, entries, exact };
+}
+
 async function read(ctx: Ctx, objectId: string, props: AccessListOutputs): Promise<AccessListOutputs | undefined> {
   // Adoption reads the adoptId: the object's ID, of the declared kind.
   const target = { ...targetOf(props), id: objectId };
@@ -285,6 +299,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  pending,
   inProgram: accessDeclares("AccessList"),
 });
 

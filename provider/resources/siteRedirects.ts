@@ -17,7 +17,7 @@
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
 import { refreshed } from "../framework/recipes";
@@ -252,6 +252,18 @@ async function create(ctx: Ctx, given: SiteRedirectsInputs): Promise<{ id: strin
   }
 }
 
+/** The site's rules, for `pulumi-gitbook recover`: GitBook dates each, which proves a killed create made them. */
+async function pending(ctx: Ctx, given: SiteRedirectsInputs): Promise<PendingEntries | undefined> {
+  const { organizationId: org, siteId: site } = given;
+  const current = await fetchRules(ctx, org, site);
+  if (!current) return undefined;
+  const wanted = given.rules.map(normal);
+  const siteUrl = usesPath(wanted) && current.length > 0 ? await publishedUrl(ctx, org, site) : undefined;
+  const there = liveRules(given.rules, current, siteUrl);
+  const exact = there.length === wanted.length && wanted.every((w) => there.some((r) => sameRule(r, w)));
+  return { id: site, what: `redirect rules of site ${site}`, entries: current.map((r) => ({ id: `${r.draft ? "draft " : ""}${r.source}`, createdAt: r.createdAt })), exact };
+}
+
 async function read(ctx: Ctx, site: string, props: SiteRedirectsOutputs): Promise<SiteRedirectsOutputs | undefined> {
   const rules = await fetchRules(ctx, props.organizationId, site, true);
   if (!rules) return undefined;
@@ -298,6 +310,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  pending,
   inProgram: redirectDeclares("SiteRedirects"),
   // The site's rules, live and draft, as this kind lists them; nothing when it has none.
   import: {
