@@ -1,9 +1,9 @@
 /**
  * What the README's safety section says of SiteRedirects and AccessList across stacks: a create finding
- * the object's rules or grants exactly as listed takes them without `adoptId` and without a write (what
- * lets an interrupted create's retry converge), so a second stack listing the same ones takes them
- * too; from then on a delete in one takes away what the other still lists, until the other's next up.
- * And a list that differs from what is there is refused, naming it, with nothing written.
+ * any rule or grant of the object refuses, naming them, with nothing written, even when they are exactly
+ * as listed (the provider cannot prove it made them), so a second stack listing the same ones never
+ * co-owns them; `adoptId` takes them over. A create that failed after its write stays in state, so its
+ * retry is an update rather than a create that would refuse its own rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startProviderEnv, type ProviderEnv } from "../support/provider";
@@ -23,7 +23,8 @@ const kinds = [
     },
     other: (i: Record<string, any>) => ({ ...i, rules: [{ source: "/older", destination: { url: "https://acme.test/new" } }] }),
     live: (i: Record<string, any>) => [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === i.siteId).length,
-    refused: /already has 1 redirect rule this program does not list as they are \(\/old → https:\/\/acme.test\/new\)/,
+    exact: /already has 1 redirect rule \(\/old → https:\/\/acme.test\/new\), which this resource cannot prove it created/,
+    refused: /already has 1 redirect rule \(\/old → https:\/\/acme.test\/new\)/,
   },
   {
     kind: "AccessList",
@@ -34,29 +35,28 @@ const kinds = [
     },
     other: (i: Record<string, any>) => ({ ...i, teams: [{ ...i.teams[0], role: "read" }] }),
     live: (i: Record<string, any>) => env.emu.store.permissionsOn("site", i.siteId, "team").length,
-    refused: /already has grants this list would remove or change: team .* \(edit, listed as read\)/,
+    exact: /already has grants this resource cannot prove it made .*: team .* \(edit, listed\)/,
+    refused: /already has grants this resource cannot prove it made .*: team .* \(edit, listed as read\)/,
   },
 ];
 
 describe.each(kinds)("$kind in two stacks", (k) => {
-  it("is taken by a second stack listing the same entries, with no write; its delete removes them from under the first", async () => {
+  it("is refused to a second stack listing exactly the same entries, naming them and adoptId, with no write; the first keeps them", async () => {
     const inputs = await k.inputs();
     const first = await env.up(k.kind, inputs);
     // The second stack: another provider process, no state of the first.
     env.outOfBand();
     env.emu.log.reset();
-    const second = await env.up(k.kind, inputs);
-    expect(second.state.id).toBe(first.state.id);
+    await expect(env.up(k.kind, inputs)).rejects.toThrow(new RegExp(`${k.exact.source}[^]*adoptId: "${inputs.siteId}"`));
     expect(env.emu.log.writes()).toBe(0);
-    env.outOfBand();
-    await env.destroy(k.kind, second.state);
-    expect(k.live(inputs)).toBe(0);
-    // The first stack's refresh shows them gone; its next up puts them back.
+    expect(k.live(inputs)).toBe(1);
+    // The first stack still holds them alone: its refresh and next up find nothing to do.
     env.outOfBand();
     const refreshed = (await env.refresh(k.kind, first.state))!;
-    const back = await env.up(k.kind, inputs, refreshed.state);
-    expect(back.step).toBe("update");
-    expect(k.live(inputs)).toBe(1);
+    env.emu.log.reset();
+    const again = await env.up(k.kind, inputs, refreshed.state);
+    expect(again.step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
   });
 
   it("is refused to a second stack listing them otherwise, naming what is there, with no write", async () => {
@@ -65,6 +65,16 @@ describe.each(kinds)("$kind in two stacks", (k) => {
     env.outOfBand();
     env.emu.log.reset();
     await expect(env.up(k.kind, k.other(inputs))).rejects.toThrow(k.refused);
+    expect(env.emu.log.writes()).toBe(0);
+  });
+
+  it("takes them over with adoptId, with no write when they are exactly as listed", async () => {
+    const inputs = await k.inputs();
+    await env.up(k.kind, inputs);
+    env.outOfBand();
+    env.emu.log.reset();
+    const adopted = await env.up(k.kind, { ...inputs, adoptId: inputs.siteId });
+    expect(adopted.state.id).toBe(inputs.siteId);
     expect(env.emu.log.writes()).toBe(0);
   });
 });
