@@ -103,12 +103,15 @@ describe("SiteRedirects", () => {
     ]);
   });
 
-  it("refuses to take over a site's unlisted rules without adoptId, naming them and writing nothing; adoptId takes them over", async () => {
+  it("refuses to take over any rule of the site without adoptId, even one exactly as listed, naming them and writing nothing; adoptId takes them over", async () => {
     const site = await newSite("Foreign Docs");
     env.emu.store.siteRedirects.set("redir_old", { id: "redir_old", seq: 99998, createdAt: new Date().toISOString(), siteId: site, source: "/legacy", draft: false, captureWildcard: false, permanent: true, destination: { kind: "external", url: "https://old.test" } });
     const given = { siteId: site, rules: [{ source: "/a", destination: url("https://x.test/a") }] };
     env.emu.log.reset();
-    await expect(env.up("SiteRedirects", given)).rejects.toThrow(/rules: site .* already has 1 redirect rule this program does not list as they are \(\/legacy → https:\/\/old.test\)\. .*nothing was written.*adoptId: "/);
+    await expect(env.up("SiteRedirects", given)).rejects.toThrow(/rules: site .* already has 1 redirect rule \(\/legacy → https:\/\/old.test\), which this resource cannot prove it created .*nothing was written.*adoptId: "/);
+    expect(env.emu.log.writes()).toBe(0);
+    // Rules exactly as listed may be another stack's: refused all the same.
+    await expect(env.up("SiteRedirects", { siteId: site, rules: [{ source: "/legacy", destination: url("https://old.test"), permanent: true }] })).rejects.toThrow(/already has 1 redirect rule .*cannot prove it created.*adoptId: "/);
     expect(env.emu.log.writes()).toBe(0);
     const adopted = await env.up("SiteRedirects", { ...given, adoptId: site });
     expect(adopted.state.id).toBe(site);
@@ -124,6 +127,24 @@ describe("SiteRedirects", () => {
     expect(err.properties.rules).toEqual([{ source: "/a", destination: url("https://x.test/a") }]);
     const fixed = await env.up("SiteRedirects", { ...given, rules: [given.rules[0]] }, { id: err.id, outs: err.properties });
     expect(fixed.step).toBe("same");
+  });
+
+  it("keeps a create in state whose PUT went through before the run failed, so the retry is no create (which would refuse the rules)", async () => {
+    const site = await newSite("Failed After Write");
+    const given = { siteId: site, rules: [{ source: "/a", destination: url("https://x.test/a") }] };
+    // Every PUT is applied and its answer lost: the client gives up, the rules are there.
+    const fault = env.emu.faults.add({ match: { method: "PUT", route: REDIRECTS }, dropAfterProcess: true });
+    const err = await env.up("SiteRedirects", given).catch((e) => e);
+    fault.remove();
+    expect(err).toMatchObject({ name: "PartialFailure", id: site });
+    expect(err.message).toMatch(/^SiteRedirects site_\w+: rules: [^]*\n.*1 of the 1 listed rules were written before the create failed; it is kept in state/);
+    expect(err.properties.rules).toEqual(given.rules);
+    env.outOfBand();
+    env.emu.log.reset();
+    const next = await env.up("SiteRedirects", given, { id: err.id, outs: err.properties });
+    expect(next.step).toBe("same");
+    expect(env.emu.log.writes()).toBe(0);
+    expect(rulesOf(site).map((x) => x.source)).toEqual(["/a"]);
   });
 
   it("survives a lost answer to the bulk PUT: the resent request's refusals of what the first applied are no failure", async () => {
