@@ -175,6 +175,46 @@ describe("recover's plan", () => {
     ]);
   });
 
+  it("resolves a SiteRedirects killed mid-create (its next create refuses any rule): adopted when the rules are exactly the declared ones, each dated since the run began; named otherwise", async () => {
+    const [a, b, c, d] = [await site("Site A"), await site("Site B"), await site("Site C"), await site("Site D")];
+    const runStart = Date.now() - 1000;
+    let seq = 90_000;
+    const rule = (siteId: string, source: string, url: string, minutesAgo = 0) =>
+      emu.store.siteRedirects.set(`redir_${++seq}`, { id: `redir_${seq}`, seq, createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(), siteId, source, draft: false, captureWildcard: false, permanent: false, destination: { kind: "external", url } });
+    rule(a.id, "/a", "https://x.test/a");
+    rule(b.id, "/a", "https://x.test/a", 10);
+    rule(c.id, "/a", "https://x.test/other");
+    const op = (name: string, siteId: string) => pendingCreate("SiteRedirects", name, { siteId, rules: [{ source: "/a", destination: { url: "https://x.test/a" } }] });
+    // The Site resources hold the sites' IDs: no SiteRedirects does.
+    const sites = [a, b, c, d].map((s): StateResource => ({ urn: urn("Site", s.id), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {}, inputs: { __provider: shim("Site") } }));
+    const plan = await planRecovery(ctx, checkpoint([op("a", a.id), op("b", b.id), op("c", c.id), op("d", d.id)], sites), { ...none, runStart });
+    expect(plan).toMatchObject([
+      { action: "adopt", id: a.id, why: expect.stringMatching(/exactly the declared ones, each created since the run began/) },
+      { action: "undecided", candidates: [{ id: b.id }], why: expect.stringMatching(/created before the run began.*--adopt takes them over/) },
+      { action: "undecided", candidates: [{ id: c.id }], why: expect.stringMatching(/not exactly what the program declares/) },
+      { action: "drop" },
+    ]);
+    // Another SiteRedirects in state holding the site: never adopted.
+    const held: StateResource = { urn: urn("SiteRedirects", "other"), type: "pulumi-nodejs:dynamic/gitbook:SiteRedirects", id: a.id, outputs: {}, inputs: { __provider: shim("SiteRedirects") } };
+    expect(await planRecovery(ctx, checkpoint([op("a", a.id)], [held]), { ...none, runStart })).toMatchObject([{ action: "undecided", why: expect.stringMatching(/already held by another SiteRedirects/) }]);
+  });
+
+  it("resolves an AccessList killed mid-create: adopted when its grants are exactly the declared ones on a site made since the run began, named elsewhere (grants carry no creation time)", async () => {
+    const team = await ctx.client.put(teamPaths.teams(org), { body: { title: "Writers" }, schema: ApiTeam, idempotent: false });
+    const runStart = Date.now() - 1000;
+    const fresh = await site("New");
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const invite = (path: string) => ctx.client.post(path, { body: { role: "read", teams: [team.id] }, idempotent: true });
+    await invite(`/orgs/${org}/sites/${fresh.id}/permissions`);
+    await invite(`/spaces/${spaceId}/permissions`);
+    const op = (name: string, target: Record<string, string>) => pendingCreate("AccessList", name, { ...target, teams: [{ teamId: team.id, role: "read" }] });
+    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId })]), { ...none, runStart });
+    expect(plan).toMatchObject([
+      { action: "adopt", id: fresh.id },
+      { action: "undecided", candidates: [{ id: spaceId }], why: expect.stringMatching(/carry no creation time.*team .* \(read\)/) },
+    ]);
+  });
+
   it("knows a gitbook resource by its type or its serialized shim, and nothing else", () => {
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic/gitbook:Team", inputs: { __provider: shim("Team") } })).toBe("Team");
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: shim("Space") } })).toBe("Space");
