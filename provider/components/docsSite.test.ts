@@ -198,6 +198,17 @@ describe("DocsSite registration", () => {
     expect(redirects.parent).toBe(byName("docs").urn);
     expect(publicationDeps.get("docs/redirects")).toContain(byName("docs/publication").urn);
     expect(c.redirects).toBeDefined();
+    expect(redirects.inputs.adoptId).toBeUndefined();
+  });
+
+  it("adopts the site's existing redirect rules when given redirectsAdoptId, and only with redirects", async () => {
+    const t = topology();
+    t.redirects = [{ source: "/old", destination: { url: "https://x.test" } }];
+    t.redirectsAdoptId = "site_1";
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(byName("docs/redirects").inputs.adoptId).toBe("site_1");
+    expect(validateTopology({ ...topology(), redirectsAdoptId: "site_1" }).map((p) => p.message)).toEqual(["redirectsAdoptId needs redirects: it adopts the rules redirects declares"]);
   });
 
   it("passes redirectOldPath to sections and site spaces, the site-wide redirectOldPaths to those that do not set their own, and refuses it beside redirects", async () => {

@@ -393,7 +393,7 @@ describe("generateProgram", () => {
     });
   });
 
-  it("declares a site's redirect rules as they are, in one SiteRedirects, which takes them over without writing", () => {
+  it("declares a site's redirect rules as they are, in one SiteRedirects adopting them (a create without adoptId refuses any rule)", () => {
     const redirects = [
       { source: "/old", destination: { url: "https://acme.test/new" }, permanent: true },
       { source: "/beta/*", destination: { siteSectionId: "sec_guides" }, draft: true, captureWildcard: true },
@@ -401,8 +401,10 @@ describe("generateProgram", () => {
     const text = index(org({ sites: [site({ redirects })] }));
     expect(text).toContain('const acmeDocsRedirects = new gitbook.SiteRedirects("acme-docs/redirects", {\n  siteId: acmeDocs.id,\n  rules: [');
     expect(text).toContain('{ source: "/old", destination: { url: "https://acme.test/new" }, permanent: true },');
+    expect(text).toMatch(/new gitbook.SiteRedirects\("acme-docs\/redirects", \{[^]*?\n  adoptId: "site_\w+",\n\}/);
     const docs = declarationOf(index(org({ sites: [site({ redirects })] }), { style: "docs-site" }), "acme-docs");
     expect(docs).toContain('  redirects: [\n    { source: "/old", destination: { url: "https://acme.test/new" }, permanent: true },');
+    expect(docs).toMatch(/\n  redirectsAdoptId: "site_\w+",/);
     expect(index(org())).not.toContain("SiteRedirects");
   });
 
