@@ -48,6 +48,23 @@ const none = { adopt: new Map<string, string>(), drop: new Set<string>() };
 const site = (title: string) => ctx.client.post(sitePaths.sites(org), { body: { title }, schema: ApiSite });
 const backdate = (id: string, minutes: number) => (emu.store.sites.get(id)!.createdAt = new Date(Date.now() - minutes * 60_000).toISOString());
 
+/**
+ * A team granted read, since a run began, on a site made since (`fresh`) and on a space; and a site
+ * made before the run (`old`, no grant).
+ */
+async function grantedSinceStart() {
+  const team = await ctx.client.put(teamPaths.teams(org), { body: { title: "Writers" }, schema: ApiTeam, idempotent: false });
+  const old = await site("Old");
+  backdate(old.id, 10);
+  const runStart = Date.now() - 1000;
+  const fresh = await site("New");
+  const spaceId = emu.seeded.spaceIds[0]!;
+  const invite = (path: string) => ctx.client.post(path, { body: { role: "read", teams: [team.id] }, idempotent: true });
+  await invite(`/orgs/${org}/sites/${fresh.id}/permissions`);
+  await invite(`/spaces/${spaceId}/permissions`);
+  return { team, old, runStart, fresh, spaceId };
+}
+
 describe("recover's plan", () => {
   it("adopts the one unheld object created since the run began, never an older namesake or one state holds", async () => {
     const older = await site("Docs");
@@ -157,15 +174,7 @@ describe("recover's plan", () => {
 
   it("resolves a Permission whose invite went through before the kill: adopted on a site made since the run began, named elsewhere, dropped when no grant is there", async () => {
     // The next up's create would refuse such a grant as made elsewhere: dropping the pending create left the run stuck.
-    const team = await ctx.client.put(teamPaths.teams(org), { body: { title: "Writers" }, schema: ApiTeam, idempotent: false });
-    const old = await site("Old");
-    backdate(old.id, 10);
-    const runStart = Date.now() - 1000;
-    const fresh = await site("New");
-    const spaceId = emu.seeded.spaceIds[0]!;
-    const invite = (path: string) => ctx.client.post(path, { body: { role: "read", teams: [team.id] }, idempotent: true });
-    await invite(`/orgs/${org}/sites/${fresh.id}/permissions`);
-    await invite(`/spaces/${spaceId}/permissions`);
+    const { team, old, runStart, fresh, spaceId } = await grantedSinceStart();
     const op = (name: string, target: Record<string, string>) => pendingCreate("Permission", name, { ...target, teamId: team.id, role: "read" });
     const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId }), op("c", { siteId: old.id })]), { ...none, runStart });
     expect(plan).toMatchObject([
@@ -200,13 +209,7 @@ describe("recover's plan", () => {
   });
 
   it("resolves an AccessList killed mid-create: adopted when its grants are exactly the declared ones on a site made since the run began, named elsewhere (grants carry no creation time)", async () => {
-    const team = await ctx.client.put(teamPaths.teams(org), { body: { title: "Writers" }, schema: ApiTeam, idempotent: false });
-    const runStart = Date.now() - 1000;
-    const fresh = await site("New");
-    const spaceId = emu.seeded.spaceIds[0]!;
-    const invite = (path: string) => ctx.client.post(path, { body: { role: "read", teams: [team.id] }, idempotent: true });
-    await invite(`/orgs/${org}/sites/${fresh.id}/permissions`);
-    await invite(`/spaces/${spaceId}/permissions`);
+    const { team, runStart, fresh, spaceId } = await grantedSinceStart();
     const op = (name: string, target: Record<string, string>) => pendingCreate("AccessList", name, { ...target, teams: [{ teamId: team.id, role: "read" }] });
     const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId })]), { ...none, runStart });
     expect(plan).toMatchObject([
