@@ -85,7 +85,8 @@ describe.skipIf(!!missing)("the main example through the Pulumi CLI", () => {
         }
       });
 
-      it("shows old and new values in `preview --diff`, and a plan a pull-request comment can be built from in `preview --json`", async () => {
+      // The plans do not depend on where the token came from: one stack shows them.
+      it.runIf(stackName === "dev")("shows old and new values in `preview --diff`, and a plan a pull-request comment can be built from in `preview --json`", async () => {
         const changed = { ...config, "docs-site:title": "Acme Docs, renamed" };
         const diff = await stack.run("preview", changed, { flags: ["--diff"] });
         expect(diff.code, diff.stdout).toBe(0);
@@ -98,8 +99,6 @@ describe.skipIf(!!missing)("the main example through the Pulumi CLI", () => {
         expect(updates.length).toBe(1);
         expect(plan.changeSummary.update).toBeGreaterThanOrEqual(1);
         expect(emu.log.writes()).toBe(0);
-        // Back to the declared config, so the following steps see the converged stack.
-        expect((await stack.run("preview", config)).code).toBe(0);
       });
 
       it("destroys to nothing", async () => {

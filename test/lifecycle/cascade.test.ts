@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { api, ref } from "../support/scenarios";
 
-/** Each test runs the CLI up to nine times, on a 2-core machine shared with other runs. */
+/** A test or a shared deployment runs the CLI up to nine times, on a 2-core machine shared with other runs. */
 const LONG = 400_000;
 const org = (d: Deployment) => d.emu.seeded.organizationId;
 const deletes = (d: Deployment) => d.emu.log.count({ method: "DELETE" });
@@ -23,78 +23,92 @@ const refusal = (kind: string, id: string, held: [string, string, string][]) =>
     "s",
   );
 
-describeDeployments("a Collection holding a space made in the app", () => {
+/**
+ * Three containers in one stack, each holding what the stack does not delete first: a Collection holding
+ * a space made in the app, a Collection holding a declared Space that names it by a fixed ID, a Space
+ * shown on a site made in the app. They are independent, so one `up` asks for all three deletes
+ * (`--continue-on-error`, so that each is attempted whatever the others do) and each refusal is
+ * checked on its own; every attempt is a new provider process.
+ */
+describeDeployments("containers holding what the stack does not delete", () => {
   let d: Deployment;
+  let ids: { app: string; appSpace: string; fixed: string; guide: string; handbook: string; shown: string };
+  const attempts: Array<{ error?: string; deleted: string[]; names: string[]; archive2?: string; guide?: string }> = [];
+  /**
+   * Every attempt refused the delete of `kind` `id`, naming what it holds, and no DELETE of the attempt
+   * touched it or what it holds (the other containers' DELETEs are theirs to check); `also` checks the rest.
+   */
+  const expectRefused = (kind: string, id: string, held: [string, string, string], also: (a: (typeof attempts)[number]) => void) =>
+    attempts.forEach((a, i) => {
+      expect(a.error, `attempt ${i + 1}`).toMatch(refusal(kind, id, [held]));
+      expect(a.deleted.filter((p) => p.includes(id) || p.includes(held[2])), `attempt ${i + 1}`).toEqual([]);
+      also(a);
+    });
+  const appCol = (extra: Record<string, unknown> = {}): Decl => ({ kind: "Collection", name: "archive", args: { title: "Archive", ...extra } });
+  const fixedCol: Decl = { kind: "Collection", name: "archive2", args: { title: "Shelf" } };
+  const handbook = (extra: Record<string, unknown> = {}): Decl => ({ kind: "Space", name: "handbook", args: { title: "Handbook", ...extra } });
+  const guide = (): Decl => ({ kind: "Space", name: "guide", args: { title: "Guide", parent: ids.fixed } });
+
   beforeAll(async () => {
     d = await startDeployment();
-  });
+    expect((await d.run("up", [appCol(), fixedCol, handbook()])).error).toBeUndefined();
+    const [app, fixed, hb] = ["archive", "archive2", "handbook"].map((n) => d.resource(n).id!);
+    const appSpace = (await api(d.emu, "POST", `/orgs/${org(d)}/spaces`, { title: "Team notes", parent: app })).id as string;
+    // Another team's site shows the space: GitBook would take that site space off its site with the space.
+    const site = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Partner Docs" })).id as string;
+    const section = await api(d.emu, "POST", `/orgs/${org(d)}/sites/${site}/sections`, { spaceId: hb, title: "Handbook" });
+    ids = { app, appSpace, fixed, guide: "", handbook: hb!, shown: (section.siteSpaces as Array<{ id: string }>)[0]!.id };
+    expect((await d.run("up", [appCol(), fixedCol, guide(), handbook()])).error).toBeUndefined();
+    ids.guide = d.resource("guide").id!;
+
+    for (let i = 0; i < 2; i++) {
+      d.emu.log.reset();
+      const r = await d.run("up", [guide()], { flags: ["--continue-on-error"] });
+      const names = d.state().resources.map((x) => x.name);
+      const idOf = (n: string) => d.state().resources.find((x) => x.name === n)?.id;
+      const deleted = d.emu.log.entries.filter((e) => e.method === "DELETE").map((e) => e.path);
+      attempts.push({ error: r.error, deleted, names, archive2: idOf("archive2"), guide: idOf("guide") });
+    }
+  }, LONG);
   afterAll(async () => d?.close());
 
-  it("fails before any DELETE naming the space, and goes with it once forceDestroy is recorded", async () => {
-    const col = (extra: Record<string, unknown> = {}): Decl => ({ kind: "Collection", name: "archive", args: { title: "Archive", ...extra } });
-    expect((await d.run("up", [col()])).error).toBeUndefined();
-    const colId = d.resource("archive").id!;
-    const space = (await api(d.emu, "POST", `/orgs/${org(d)}/spaces`, { title: "Team notes", parent: colId })).id as string;
+  it("a Collection holding a space made in the app fails before any DELETE naming the space", () => {
+    expectRefused("Collection", ids.app, ["Space", "Team notes", ids.appSpace], (a) => expect(a.names).toContain("archive"));
+    expect(d.emu.store.spaces.get(ids.appSpace)!.deletedAt).toBeUndefined();
+    expect(d.emu.store.spaces.get(ids.appSpace)!.parentId).toBe(ids.app);
+  });
 
-    for (const attempt of [1, 2]) {
-      d.emu.log.reset();
-      const r = await d.run("up", []);
-      expect(r.error, `attempt ${attempt}`).toMatch(refusal("Collection", colId, [["Space", "Team notes", space]]));
-      expect(deletes(d)).toBe(0);
-      expect(d.emu.store.spaces.get(space)!.deletedAt).toBeUndefined();
-      expect(d.emu.store.spaces.get(space)!.parentId).toBe(colId);
-      expect(d.state().resources.map((x) => x.name)).toContain("archive");
-    }
+  it("a Collection holding a declared Space whose parent is a fixed ID fails before any DELETE naming the space; state and GitBook still agree", () => {
+    expectRefused("Collection", ids.fixed, ["Space", "Guide", ids.guide], (a) => expect([a.archive2, a.guide]).toEqual([ids.fixed, ids.guide]));
+    expect(d.emu.store.spaces.get(ids.guide)).toMatchObject({ parentId: ids.fixed });
+    expect(d.emu.store.spaces.get(ids.guide)!.deletedAt).toBeUndefined();
+  });
 
-    // forceDestroy is recorded by an up that sends nothing, and refresh sees no drift in it.
+  it("a Space shown on a site made in the app fails before any DELETE naming the site space it would take off the site", () => {
+    expectRefused("Space", ids.handbook, ["SiteSpace", "Partner Docs / Handbook", ids.shown], (a) => expect(a.names).toContain("handbook"));
+    expect(d.emu.store.spaces.get(ids.handbook)!.deletedAt).toBeUndefined();
+    expect(d.emu.store.siteSpaces.has(ids.shown)).toBe(true);
+  });
+
+  it("forceDestroy is recorded by an up that sends nothing (the fixed-ID pair converged), refresh sees no drift in it, and the deletes then take along what they hold", async () => {
     d.emu.log.reset();
-    const set = await d.run("up", [col({ forceDestroy: true })]);
+    const set = await d.run("up", [appCol({ forceDestroy: true }), fixedCol, guide(), handbook({ forceDestroy: true })]);
     expect(set.error).toBeUndefined();
-    expect(steps(set)).toEqual(["update archive"]);
+    // Nothing was lost behind state's back: the pair whose delete was refused needs nothing.
+    expect(steps(set).filter((s) => !s.startsWith("same")).sort()).toEqual(["update archive", "update handbook"]);
     expect(d.emu.log.count()).toBe(0);
     expect(d.resource("archive").outputs.forceDestroy).toBe(true);
     const refreshed = await d.run("refresh");
     expect(steps(refreshed).filter((s) => !s.startsWith("same"))).toEqual([]);
     expect(d.resource("archive").outputs.forceDestroy).toBe(true);
+    expect(d.resource("handbook").outputs.forceDestroy).toBe(true);
 
-    const r = await d.run("up", []);
+    const r = await d.run("up", [fixedCol, guide()]);
     expect(r.error).toBeUndefined();
-    expect(d.emu.store.spaces.get(space)!.deletedAt).toBeTruthy();
-    expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
-  }, LONG);
-});
-
-describeDeployments("a Collection holding a declared Space whose parent is a fixed ID", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  it("fails before any DELETE naming the space; state and GitBook still agree", async () => {
-    const col: Decl = { kind: "Collection", name: "archive", args: { title: "Archive" } };
-    expect((await d.run("up", [col])).error).toBeUndefined();
-    const colId = d.resource("archive").id!;
-    const guide: Decl = { kind: "Space", name: "guide", args: { title: "Guide", parent: colId } };
-    expect((await d.run("up", [col, guide])).error).toBeUndefined();
-    const spaceId = d.resource("guide").id!;
-
-    for (const attempt of [1, 2]) {
-      d.emu.log.reset();
-      const r = await d.run("up", [guide]);
-      expect(r.error, `attempt ${attempt}`).toMatch(refusal("Collection", colId, [["Space", "Guide", spaceId]]));
-      expect(deletes(d)).toBe(0);
-      expect(d.emu.store.spaces.get(spaceId)).toMatchObject({ parentId: colId });
-      expect(d.emu.store.spaces.get(spaceId)!.deletedAt).toBeUndefined();
-      expect(d.resource("archive").id).toBe(colId);
-      expect(d.resource("guide").id).toBe(spaceId);
-    }
-    // The next run is converged: nothing was lost behind state's back.
-    d.emu.log.reset();
-    const again = await d.run("up", [col, guide]);
-    expect(again.error).toBeUndefined();
-    expect(steps(again).filter((s) => !s.startsWith("same"))).toEqual([]);
-    expect(d.emu.log.writes()).toBe(0);
+    expect(d.emu.store.spaces.get(ids.appSpace)!.deletedAt).toBeTruthy();
+    expect(d.emu.store.spaces.get(ids.handbook)!.deletedAt).toBeTruthy();
+    expect(d.emu.store.siteSpaces.has(ids.shown)).toBe(false);
+    expect(d.state().resources.filter((x) => x.custom).map((x) => x.name).sort()).toEqual(["archive2", "guide"]);
   }, LONG);
 });
 
@@ -224,45 +238,5 @@ describeDeployments("a Site holding a section made in the app", () => {
     expect(d.emu.store.sites.has(siteId)).toBe(false);
     expect(d.emu.store.sections.has(section)).toBe(false);
     expect(d.emu.store.shareLinks.has(link)).toBe(false);
-  }, LONG);
-});
-
-describeDeployments("a Space shown on a site made in the app", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  it("fails before any DELETE naming the site space it would take off the site, and goes with it once forceDestroy is recorded", async () => {
-    const space = (extra: Record<string, unknown> = {}): Decl => ({ kind: "Space", name: "handbook", args: { title: "Handbook", ...extra } });
-    expect((await d.run("up", [space()])).error).toBeUndefined();
-    const spaceId = d.resource("handbook").id!;
-    // Another team's site shows the space: GitBook would take that site space off its site with the space.
-    const site = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Partner Docs" })).id as string;
-    const section = await api(d.emu, "POST", `/orgs/${org(d)}/sites/${site}/sections`, { spaceId, title: "Handbook" });
-    const shown = (section.siteSpaces as Array<{ id: string }>)[0]!.id;
-
-    for (const attempt of [1, 2]) {
-      d.emu.log.reset();
-      const r = await d.run("up", []);
-      expect(r.error, `attempt ${attempt}`).toMatch(refusal("Space", spaceId, [["SiteSpace", "Partner Docs / Handbook", shown]]));
-      expect(deletes(d)).toBe(0);
-      expect(d.emu.store.spaces.get(spaceId)!.deletedAt).toBeUndefined();
-      expect(d.emu.store.siteSpaces.has(shown)).toBe(true);
-      expect(d.state().resources.map((x) => x.name)).toContain("handbook");
-    }
-
-    d.emu.log.reset();
-    const set = await d.run("up", [space({ forceDestroy: true })]);
-    expect(set.error).toBeUndefined();
-    expect(steps(set)).toEqual(["update handbook"]);
-    expect(d.emu.log.count()).toBe(0);
-
-    const r = await d.run("up", []);
-    expect(r.error).toBeUndefined();
-    expect(d.emu.store.spaces.get(spaceId)!.deletedAt).toBeTruthy();
-    expect(d.emu.store.siteSpaces.has(shown)).toBe(false);
-    expect(d.state().resources.filter((x) => x.custom)).toEqual([]);
   }, LONG);
 });

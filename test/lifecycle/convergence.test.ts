@@ -30,52 +30,137 @@ function checkpoint(d: Deployment): Record<string, unknown> {
   return Object.fromEntries(d.state().resources.map((r) => [r.urn, sealed({ id: r.id, inputs: r.inputs, outputs: r.outputs })]));
 }
 
-/** up, then refresh and preview: the refresh changes nothing in state, and the preview plans nothing. */
-async function expectConverged(d: Deployment, run: (op: "up" | "refresh" | "preview", flags?: string[]) => Promise<{ error?: string; steps: { op: string; name: string; type: string; changed?: string[] }[] }>) {
+type Run = (op: "up" | "refresh" | "preview", flags?: string[]) => Promise<{ error?: string; steps: { op: string; name: string; type: string; changed?: string[] }[] }>;
+type Converging = Awaited<ReturnType<typeof converge>>;
+
+/** up, then refresh and `preview --expect-no-changes`, keeping what each reported and the checkpoint before and after the refresh. */
+async function converge(d: Deployment, run: Run) {
   const up = await run("up");
-  expect(up.error).toBeUndefined();
   const before = checkpoint(d);
   const refresh = await run("refresh");
-  expect(refresh.error).toBeUndefined();
-  expect(refresh.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name} [${(s.changed ?? []).join(", ")}]`)).toEqual([]);
-  // Field by field, so a difference names its resource and field.
   const after = checkpoint(d);
-  for (const urn of Object.keys(before)) expect(after[urn], urn).toEqual(before[urn]);
-  expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
   const preview = await run("preview", ["--expect-no-changes", "--diff"]);
-  expect(preview.error).toBeUndefined();
-  expect(preview.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name} [${(s.changed ?? []).join(", ")}]`)).toEqual([]);
+  return { up, before, refresh, after, preview };
 }
 
-describeDeployments("every kind, declared minimally: refresh hands back only what the program declares", () => {
+/**
+ * The refresh changed nothing in state, and the preview plans nothing, for the resources `mine` names
+ * (several cases share one stack: each checks its own resources).
+ */
+function expectConverged(c: Converging, mine: (name: string) => boolean = () => true): void {
+  expect(c.up.error).toBeUndefined();
+  expect(c.refresh.error).toBeUndefined();
+  const changes = (r: Converging["refresh"]) => r.steps.filter((s) => s.op !== "same" && mine(s.name)).map((s) => `${s.op} ${s.name} [${(s.changed ?? []).join(", ")}]`);
+  expect(changes(c.refresh)).toEqual([]);
+  // Field by field, so a difference names its resource and field.
+  const ours = (cp: Record<string, unknown>) => Object.keys(cp).filter((urn) => mine(urn.split("::").pop()!));
+  for (const urn of ours(c.before)) expect(c.after[urn], urn).toEqual(c.before[urn]);
+  expect(ours(c.after).sort()).toEqual(ours(c.before).sort());
+  expect(ours(c.before).length).toBeGreaterThan(0);
+  expect(changes(c.preview)).toEqual([]);
+  expect(c.preview.error).toBeUndefined();
+}
+
+const visitorSchema = {
+  type: "object",
+  properties: {
+    beta: { type: "boolean", description: "Beta tester" },
+    plan: { type: "string", description: "The visitor's plan", enum: ["free", "pro"] },
+  },
+  additionalProperties: false,
+};
+
+/** Every kind declared minimally. */
+function minimal(d: Deployment): Decl[] {
+  const s = d.emu.seeded.spaceIds;
+  return [
+    { kind: "Site", name: "site", args: { title: "Minimal Docs" } },
+    { kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId: s[0] } },
+    { kind: "SiteSpace", name: "siteSpace", args: { siteId: ref("site.id"), sectionId: ref("section.id"), spaceId: s[1] } },
+    { kind: "SiteSectionGroup", name: "group", args: { siteId: ref("site.id"), title: "Group" }, dependsOn: ["section"] },
+    { kind: "SiteExternalLink", name: "link", args: { siteId: ref("site.id"), title: "Status", url: "https://status.acme.test" }, dependsOn: ["section"] },
+    { kind: "SiteStructureOrder", name: "order", args: { siteId: ref("site.id"), items: [ref("section.id"), ref("group.id"), ref("link.id")] } },
+    { kind: "SiteAdaptiveSchema", name: "schema", args: { siteId: ref("site.id"), jsonSchema: { type: "object", properties: { beta: { type: "boolean", description: "Beta tester" } }, additionalProperties: false } } },
+    { kind: "SitePublication", name: "publication", args: { siteId: ref("site.id"), published: true }, dependsOn: ["section", "siteSpace"] },
+    { kind: "Site", name: "shared", args: { title: "Shared Docs", visibility: "share-link" } },
+    { kind: "ShareLink", name: "shareLink", args: { siteId: ref("shared.id"), name: "Reviewers" } },
+    { kind: "Space", name: "space", args: { title: "Notes" } },
+    { kind: "Collection", name: "collection", args: { title: "Folder" } },
+    { kind: "Team", name: "team", args: { title: "Writers" } },
+    { kind: "SamlProvider", name: "saml", args: { label: "SSO" } },
+    { kind: "OpenApiSpec", name: "spec", args: { slug: "minimal-api", source: { file: `${EXAMPLE_DIR}/examples/docs-site/openapi.yaml` } } },
+  ];
+}
+
+/** Every DocsSite option the reference documents: a published share-link site with everything. */
+function everything(d: Deployment): Decl {
+  const s = d.emu.seeded.spaceIds;
+  const topology = {
+    site: { title: "Everything Docs", visibility: "share-link", published: true, basename: "everything", adaptiveContent: { enabled: true }, proxy: "acme.test/docs" },
+    sections: [
+      {
+        key: "start",
+        spaceId: s[0],
+        title: "Start here",
+        path: "start",
+        icon: "rocket",
+        description: "Where to begin",
+        default: true,
+        siteSpaces: [{ key: "v2", spaceId: s[1], path: "v2", condition: "visitor.claims.beta == true", default: true }],
+      },
+      {
+        type: "group",
+        key: "reference",
+        title: "Reference",
+        icon: "book",
+        draft: false,
+        sections: [
+          { key: "api", spaceId: s[2], condition: 'visitor.claims.plan == "pro"' },
+          { type: "link", key: "status", title: "Status", url: "https://status.acme.test", description: "Uptime", icon: "signal", draft: false },
+        ],
+      },
+      { key: "tutorials", space: { title: "Tutorials", emoji: "📘", editMode: "live", language: "en" }, siteSpaces: [{ key: "adv", space: { title: "Advanced", key: "advanced" } }] },
+      { type: "link", key: "blog", title: "Blog", url: "https://blog.acme.test", condition: "visitor.claims.beta == true" },
+    ],
+    shareLinks: [{ key: "reviewers", name: "Reviewers", active: true }],
+    visitorSchema,
+    order: "declared",
+  };
+  return { kind: "DocsSite", name: "docs", args: topology };
+}
+
+/** An unpublished public site whose order is left to the app. */
+function plain(d: Deployment): Decl {
+  const s = d.emu.seeded.spaceIds;
+  return {
+    kind: "DocsSite",
+    name: "plain",
+    args: { site: { title: "Plain Docs", visibility: "public", published: false }, sections: [{ key: "only", spaceId: s[3], siteSpaces: [{ key: "more", spaceId: s[4] }] }], order: "unmanaged" },
+  };
+}
+
+/** A DocsSite's resources are the component and its children, named `<component>/<key>`. */
+const of = (component: string) => (name: string) => name === component || name.startsWith(`${component}/`);
+
+/**
+ * The cases are independent programs, declared side by side in one stack: one up, one refresh and one
+ * preview serve them all, and each checks its own resources.
+ */
+describeDeployments("every kind declared minimally, and every DocsSite option of the reference, in one stack", () => {
   let d: Deployment;
+  let decls: Decl[];
+  let c: Converging;
   beforeAll(async () => {
     d = await startDeployment();
-  });
+    decls = [...minimal(d), everything(d), plain(d)];
+    c = await converge(d, (op, flags) => d.run(op, decls, { flags }));
+  }, 300_000);
   afterAll(async () => d?.close());
+  const inMinimal = (name: string) => !of("docs")(name) && !of("plain")(name);
 
-  it("converges, and a change to one field plans that field alone", async () => {
-    const s = d.emu.seeded.spaceIds;
-    const decls: Decl[] = [
-      { kind: "Site", name: "site", args: { title: "Minimal Docs" } },
-      { kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId: s[0] } },
-      { kind: "SiteSpace", name: "siteSpace", args: { siteId: ref("site.id"), sectionId: ref("section.id"), spaceId: s[1] } },
-      { kind: "SiteSectionGroup", name: "group", args: { siteId: ref("site.id"), title: "Group" }, dependsOn: ["section"] },
-      { kind: "SiteExternalLink", name: "link", args: { siteId: ref("site.id"), title: "Status", url: "https://status.acme.test" }, dependsOn: ["section"] },
-      { kind: "SiteStructureOrder", name: "order", args: { siteId: ref("site.id"), items: [ref("section.id"), ref("group.id"), ref("link.id")] } },
-      { kind: "SiteAdaptiveSchema", name: "schema", args: { siteId: ref("site.id"), jsonSchema: { type: "object", properties: { beta: { type: "boolean", description: "Beta tester" } }, additionalProperties: false } } },
-      { kind: "SitePublication", name: "publication", args: { siteId: ref("site.id"), published: true }, dependsOn: ["section", "siteSpace"] },
-      { kind: "Site", name: "shared", args: { title: "Shared Docs", visibility: "share-link" } },
-      { kind: "ShareLink", name: "shareLink", args: { siteId: ref("shared.id"), name: "Reviewers" } },
-      { kind: "Space", name: "space", args: { title: "Notes" } },
-      { kind: "Collection", name: "collection", args: { title: "Folder" } },
-      { kind: "Team", name: "team", args: { title: "Writers" } },
-      { kind: "SamlProvider", name: "saml", args: { label: "SSO" } },
-      { kind: "OpenApiSpec", name: "spec", args: { slug: "minimal-api", source: { file: `${EXAMPLE_DIR}/examples/docs-site/openapi.yaml` } } },
-    ];
-    const run = (op: "up" | "refresh" | "preview", flags?: string[]) => d.run(op, decls, { flags });
-    await expectConverged(d, run);
-    const kinds = new Set(d.state().resources.filter((r) => r.custom).map((r) => r.type.split(":").pop()));
+  it("every kind, declared minimally: converges, and a change to one field plans that field alone", async () => {
+    expectConverged(c, inMinimal);
+    const kinds = new Set(d.state().resources.filter((r) => r.custom && inMinimal(r.name)).map((r) => r.type.split(":").pop()));
     expect(kinds.size).toBe(14);
     // After the refresh, a change of one declared field plans that field alone: nothing the program
     // leaves to GitBook (a site's type, visibility, publication) shows as removed.
@@ -83,9 +168,21 @@ describeDeployments("every kind, declared minimally: refresh hands back only wha
     const preview = await d.run("preview", renamed, { flags: ["--diff"] });
     expect(preview.error).toBeUndefined();
     expect(preview.steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name} [${(x.changed ?? []).join(", ")}]`)).toEqual(["update site [title]"]);
+  }, 300_000);
+
+  it("DocsSite: converges a published share-link site with groups, links, created spaces, site spaces, share links, a visitor schema and the declared order", () => {
+    expectConverged(c, of("docs"));
+    const site = [...d.emu.store.sites.values()].find((x) => x.title === "Everything Docs")!;
+    expect(site.published).toBe(true);
+    // The publication's fact is recorded by the resource that made it.
+    expect(d.resource("docs/publication").outputs.publishedUrl).toEqual(expect.stringMatching(/^https:\/\//));
   });
 
-  it("clears the undeclared fields an earlier version's refresh recorded as inputs, at the next refresh", async () => {
+  it("DocsSite: converges an unpublished public site whose order is left to the app", () => {
+    expectConverged(c, of("plain"));
+  });
+
+  it("every kind, declared minimally: clears the undeclared fields an earlier version's refresh recorded as inputs, at the next refresh", async () => {
     // The checkpoint as 0.1.0 left it after a refresh: no list of declared live fields, and the
     // site's live settings recorded as if the program declared them.
     await d.editState((resources) => {
@@ -99,77 +196,7 @@ describeDeployments("every kind, declared minimally: refresh hands back only wha
     expect(Object.keys(site.inputs).filter((k) => !k.startsWith("__")).sort()).toEqual(["organizationId", "title"]);
     // The site's settings are still its outputs, as GitBook reports them.
     expect(site.outputs).toMatchObject({ type: expect.any(String), visibility: "public" });
-  });
-});
-
-describeDeployments("every DocsSite option of the reference", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  const visitorSchema = {
-    type: "object",
-    properties: {
-      beta: { type: "boolean", description: "Beta tester" },
-      plan: { type: "string", description: "The visitor's plan", enum: ["free", "pro"] },
-    },
-    additionalProperties: false,
-  };
-
-  it("converges a published share-link site with groups, links, created spaces, site spaces, share links, a visitor schema and the declared order", async () => {
-    const s = d.emu.seeded.spaceIds;
-    const topology = {
-      site: { title: "Everything Docs", visibility: "share-link", published: true, basename: "everything", adaptiveContent: { enabled: true }, proxy: "acme.test/docs" },
-      sections: [
-        {
-          key: "start",
-          spaceId: s[0],
-          title: "Start here",
-          path: "start",
-          icon: "rocket",
-          description: "Where to begin",
-          default: true,
-          siteSpaces: [{ key: "v2", spaceId: s[1], path: "v2", condition: "visitor.claims.beta == true", default: true }],
-        },
-        {
-          type: "group",
-          key: "reference",
-          title: "Reference",
-          icon: "book",
-          draft: false,
-          sections: [
-            { key: "api", spaceId: s[2], condition: 'visitor.claims.plan == "pro"' },
-            { type: "link", key: "status", title: "Status", url: "https://status.acme.test", description: "Uptime", icon: "signal", draft: false },
-          ],
-        },
-        { key: "tutorials", space: { title: "Tutorials", emoji: "📘", editMode: "live", language: "en" }, siteSpaces: [{ key: "adv", space: { title: "Advanced", key: "advanced" } }] },
-        { type: "link", key: "blog", title: "Blog", url: "https://blog.acme.test", condition: "visitor.claims.beta == true" },
-      ],
-      shareLinks: [{ key: "reviewers", name: "Reviewers", active: true }],
-      visitorSchema,
-      order: "declared",
-    };
-    const decls: Decl[] = [{ kind: "DocsSite", name: "docs", args: topology }];
-    await expectConverged(d, (op, flags) => d.run(op, decls, { flags }));
-    const site = [...d.emu.store.sites.values()].find((x) => x.title === "Everything Docs")!;
-    expect(site.published).toBe(true);
-    // The publication's fact is recorded by the resource that made it.
-    expect(d.resource("docs/publication").outputs.publishedUrl).toEqual(expect.stringMatching(/^https:\/\//));
-  });
-
-  it("converges an unpublished public site whose order is left to the app", async () => {
-    const s = d.emu.seeded.spaceIds;
-    const decls: Decl[] = [
-      {
-        kind: "DocsSite",
-        name: "plain",
-        args: { site: { title: "Plain Docs", visibility: "public", published: false }, sections: [{ key: "only", spaceId: s[3], siteSpaces: [{ key: "more", spaceId: s[4] }] }], order: "unmanaged" },
-      },
-    ];
-    await expectConverged(d, (op, flags) => d.run(op, decls, { flags }));
-  });
+  }, 300_000);
 });
 
 for (const stack of ["dev", "prod"] as const) {
@@ -181,7 +208,7 @@ for (const stack of ["dev", "prod"] as const) {
     afterAll(async () => d?.close());
 
     it("converges: refresh changes nothing, and the preview plans nothing", async () => {
-      await expectConverged(d, (op, flags) => d.run(op, undefined, { programDir: EXAMPLE_DIR, config: exampleConfig(d.emu), flags }));
+      expectConverged(await converge(d, (op, flags) => d.run(op, undefined, { programDir: EXAMPLE_DIR, config: exampleConfig(d.emu), flags })));
     });
   });
 }

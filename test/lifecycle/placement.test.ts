@@ -81,20 +81,6 @@ function drag(d: Deployment, sectionId: string, groupId: string | undefined): vo
   d.emu.store.setSectionGroup(d.emu.store.sections.get(sectionId)!, groupId);
 }
 
-/** Refresh shows `field` changed on `resource` (its exported state changed, and `preview --diff` lists the field). */
-async function expectRefreshShows(d: Deployment, resource: string, field: string): Promise<void> {
-  const before = d.resource(resource).outputs[field];
-  const r = await d.run("refresh");
-  expect(r.error).toBeUndefined();
-  expect(d.resource(resource).outputs[field], `${resource}.${field} after refresh`).not.toEqual(before);
-  const plan = await d.run("preview", undefined, { flags: ["--diff"] });
-  expect(plan.error).toBeUndefined();
-  const updated = plan.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack");
-  expect(updated.map((s) => `${s.op} ${s.name}`)).toContain(`update ${resource}`);
-  // `~ items` when the list changed, `+ groupId` when refresh found the field gone.
-  expect(plan.stdout).toMatch(new RegExp(`[~+-] ${field}\\b`));
-}
-
 /**
  * How a program declares the navigation `Alpha, Group [Gamma], Beta`, and how to find each resource in
  * state: by program name, or by kind and title for a component's children, whatever it names them.
@@ -123,7 +109,12 @@ const plain: Form = {
       },
     ];
   },
-  find: (d, kind, title) => d.resource(({ Site: "site", SiteSectionGroup: "group", SiteStructureOrder: "order" } as Record<string, string>)[kind] ?? title!.toLowerCase()),
+  find: (d, kind, title) => {
+    const name = ({ Site: "site", SiteSectionGroup: "group", SiteStructureOrder: "order" } as Record<string, string>)[kind] ?? title!.toLowerCase();
+    const found = d.state().resources.find((r) => r.name === name && !r.urn.includes("DocsSite$"));
+    if (!found) throw new Error(`no ${name} in state`);
+    return found;
+  },
 };
 
 const docsSite: Form = {
@@ -138,7 +129,8 @@ const docsSite: Form = {
     return [{ kind: "DocsSite", name: "docs", args: { site: { title: "Placement Docs" }, sections } }];
   },
   find: (d, kind, title) => {
-    const found = d.state().resources.find((r) => r.type.endsWith(`:${kind}`) && (title === undefined || r.outputs.title === title));
+    // The component's children: their type in the URN follows the component's.
+    const found = d.state().resources.find((r) => r.urn.includes("DocsSite$") && r.type.endsWith(`:${kind}`) && (title === undefined || r.outputs.title === title));
     if (!found) throw new Error(`no ${kind} ${title ?? ""} in state`);
     return found;
   },
@@ -146,46 +138,70 @@ const docsSite: Form = {
 
 const DECLARED = ["Alpha", { Group: ["Gamma"] }, "Beta"];
 
-for (const form of [plain, docsSite]) {
-  describeDeployments(`a section moved to another container in the app, ${form.label}`, () => {
-    let d: Deployment;
-    beforeAll(async () => {
-      d = await startDeployment();
-    });
-    afterAll(async () => d?.close());
-    const id = (kind: string, title?: string) => form.find(d, kind, title).id!;
+const FORMS = [plain, docsSite];
 
-    /** After an app move: refresh shows it on `shownOn`'s `field`, up restores it with exactly `requests`, then nothing to do. */
-    async function expectRestored(shownOn: string, field: string, requests: Record<string, number>): Promise<void> {
-      await expectRefreshShows(d, shownOn, field);
-      d.emu.log.reset();
-      const r = await d.run("up");
-      expect(r.error).toBeUndefined();
-      expect(navigation(d, id("Site"))).toEqual(DECLARED);
-      expect(d.emu.log.byRoute()).toEqual(requests);
-      expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
+/**
+ * Both forms side by side in one stack, moved in the app at once: each step is one refresh and one
+ * `up --diff`, whose steps must be exactly the forms' updates, each showing the field; the next step's
+ * exact list proves the one before left nothing to do, and a final preview proves it of the last.
+ */
+describeDeployments(`a section moved to another container in the app, ${FORMS.map((f) => f.label).join(" and ")}`, () => {
+  let d: Deployment;
+  beforeAll(async () => {
+    d = await startDeployment();
+    expect((await d.run("up", FORMS.flatMap((f) => f.program(d)))).error).toBeUndefined();
+  }, 240_000);
+  afterAll(async () => d?.close());
+  const id = (form: Form, kind: string, title?: string) => form.find(d, kind, title).id!;
+
+  /**
+   * After the app moves: refresh shows each on its form's `shownOn` `field`, up restores them with exactly
+   * `requests` per form, updating nothing but those and the resources of kinds `alsoShows`.
+   */
+  async function expectRestored(shownOn: (f: Form) => ReturnType<Deployment["resource"]>, field: string, requests: Record<string, number>, alsoShows: string[] = []): Promise<void> {
+    const shown = FORMS.map((f) => shownOn(f).name);
+    const before = shown.map((n) => d.resource(n).outputs[field]);
+    expect((await d.run("refresh")).error).toBeUndefined();
+    shown.forEach((n, i) => expect(d.resource(n).outputs[field], `${n}.${field} after refresh`).not.toEqual(before[i]));
+    d.emu.log.reset();
+    const r = await d.run("up", undefined, { flags: ["--diff"] });
+    expect(r.error).toBeUndefined();
+    // `~ items` when the list changed, `+ groupId` when refresh found the field gone.
+    expect(r.stdout).toMatch(new RegExp(`[~+-] ${field}\\b`));
+    const updated = r.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack" && !s.type.endsWith(":DocsSite"));
+    const also = FORMS.flatMap((f) => alsoShows.map((kind) => f.find(d, kind).name));
+    expect(updated.map((s) => `${s.op} ${s.name}`).sort()).toEqual([...shown, ...also].map((n) => `update ${n}`).sort());
+    for (const form of FORMS) expect(navigation(d, id(form, "Site")), form.label).toEqual(DECLARED);
+    expect(d.emu.log.byRoute()).toEqual(Object.fromEntries(Object.entries(requests).map(([k, n]) => [k, n * FORMS.length])));
+  }
+
+  it("a top-level section dragged into a group: refresh shows it on the order's items, and up puts it back", async () => {
+    for (const form of FORMS) {
+      expect(navigation(d, id(form, "Site")), form.label).toEqual(DECLARED);
+      drag(d, id(form, "SiteSection", "Beta"), id(form, "SiteSectionGroup"));
+      expect(navigation(d, id(form, "Site")), form.label).toEqual(["Alpha", { Group: ["Gamma", "Beta"] }]);
     }
+    // One read of the structure, one move back to the top level (last there, where it belongs).
+    await expectRestored((f) => f.find(d, "SiteStructureOrder"), "items", {
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+    });
+  }, 240_000);
 
-    it("a top-level section dragged into a group: refresh shows it on the order's items, and up puts it back", async () => {
-      expect((await d.run("up", form.program(d))).error).toBeUndefined();
-      expect(navigation(d, id("Site"))).toEqual(DECLARED);
-      drag(d, id("SiteSection", "Beta"), id("SiteSectionGroup"));
-      expect(navigation(d, id("Site"))).toEqual(["Alpha", { Group: ["Gamma", "Beta"] }]);
-      // One read of the structure, one move back to the top level (last there, where it belongs).
-      await expectRestored(form.find(d, "SiteStructureOrder").name, "items", {
-        "GET /v1/orgs/:org/sites/:site/structure": 1,
-        "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
-      });
-    }, 240_000);
+  it("a grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
+    for (const form of FORMS) {
+      drag(d, id(form, "SiteSection", "Gamma"), undefined);
+      expect(navigation(d, id(form, "Site")), form.label).toEqual(["Alpha", { Group: [] }, "Beta", "Gamma"]);
+    }
+    // The section's own move back (last in the group, its only section), then the order's one read.
+    await expectRestored((f) => f.find(d, "SiteSection", "Gamma"), "groupId", {
+      "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
+      "GET /v1/orgs/:org/sites/:site/structure": 1,
+      // The order lists it in the group: its list there shows the move too.
+    }, ["SiteStructureOrder"]);
+  }, 240_000);
 
-    it("a grouped section dragged to the top level: refresh shows it on the section's groupId, and up puts it back", async () => {
-      drag(d, id("SiteSection", "Gamma"), undefined);
-      expect(navigation(d, id("Site"))).toEqual(["Alpha", { Group: [] }, "Beta", "Gamma"]);
-      // The section's own move back (last in the group, its only section), then the order's one read.
-      await expectRestored(form.find(d, "SiteSection", "Gamma").name, "groupId", {
-        "PATCH /v1/orgs/:org/sites/:site/sections/:section": 1,
-        "GET /v1/orgs/:org/sites/:site/structure": 1,
-      });
-    }, 240_000);
-  });
-}
+  it("then nothing to do", async () => {
+    expect((await d.run("preview", undefined, { flags: ["--expect-no-changes"] })).error).toBeUndefined();
+  }, 240_000);
+});
