@@ -4,21 +4,14 @@
  * cannot tell which object is its own it stops naming the candidates instead of guessing.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { AmbiguousRequestError, ConnectionError, type GitbookClient } from "../client";
-import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
+import { providerEnvPerFile, type ProviderEnv } from "../../test/support/provider";
 import { AmbiguousCreateError, createOnce } from "./createOnce";
 import type { Ctx } from "./resource";
 
 let env: ProviderEnv;
-beforeAll(async () => {
-  env = await startProviderEnv();
-});
-afterAll(async () => env.close());
-beforeEach(() => {
-  env.emu.faults.clear();
-  env.emu.log.reset();
-});
+providerEnvPerFile((e) => (env = e));
 
 let n = 0;
 const unique = (base: string) => `${base} ${++n}`;

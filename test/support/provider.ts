@@ -6,7 +6,7 @@
  * test/support/program.ts runs whole programs (several resources referring to each other) on it.
  * (The out-of-process path, through the real Pulumi CLI, is test/support/lifecycle.ts.)
  */
-import { expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { ClientOptions } from "../../provider/client";
 import type { RuntimeOptions } from "../../provider/config";
@@ -130,4 +130,18 @@ export function rejectsAtCheck(getEnv: () => ProviderEnv, kind: string, base: Pr
       expect(env.emu.log.count()).toBe(0);
     });
   }
+}
+
+/**
+ * One provider environment for a whole test file, with no fault and an empty request log at the start
+ * of each test: `let env: ProviderEnv; providerEnvPerFile((e) => (env = e));`.
+ */
+export function providerEnvPerFile(set: (env: ProviderEnv) => void, opts?: Parameters<typeof startProviderEnv>[0]): void {
+  let env: ProviderEnv | undefined;
+  beforeAll(async () => set((env = await startProviderEnv(opts))));
+  afterAll(async () => env?.close());
+  beforeEach(() => {
+    env!.emu.faults.clear();
+    env!.emu.log.reset();
+  });
 }

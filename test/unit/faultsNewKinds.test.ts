@@ -19,7 +19,7 @@
  * The kinds come from the registry: a kind not covered here must be named in OLDER_KINDS (covered by
  * test/faults/* and provider/framework/recovery.test.ts) or the test listing the kinds fails.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FaultSpec } from "../../emulator/faults";
 import { GitbookClient } from "../../provider/client";
 import { resolveConfig } from "../../provider/config";
@@ -27,17 +27,10 @@ import { PartialFailure } from "../../provider/framework/failure";
 import { planRecovery, type Exported } from "../../provider/recover/plan";
 import type { Props } from "../../provider/framework/resource";
 import { resources } from "../../provider/resources";
-import { startProviderEnv, type ProviderEnv, type State } from "../support/provider";
+import { providerEnvPerFile, type ProviderEnv, type State } from "../support/provider";
 
 let env: ProviderEnv;
-beforeAll(async () => {
-  env = await startProviderEnv();
-});
-afterAll(async () => env.close());
-beforeEach(() => {
-  env.emu.faults.clear();
-  env.emu.log.reset();
-});
+providerEnvPerFile((e) => (env = e));
 
 let n = 0;
 const unique = (base: string) => `${base} ${++n}`;
