@@ -145,3 +145,50 @@ describe("seeded redirects", () => {
     expect((e as SeedError).problems.join("\n")).toMatch(/sites\[0\]\.redirects\[0\]\.source/);
   });
 });
+
+describe("site redirects to a site space or a page", () => {
+  it("resolves a rule to a site space under its section's path, and a page under that with ~page/ID", async () => {
+    const { section, base } = await siteWithSection();
+    const [ss] = await listAll(`${base}/site-spaces`);
+    expect(ss.section).toBe(section.id);
+    await must("POST", `${base}/redirects`, { source: "/space", destination: { kind: "site-space", siteSpaceId: ss.id } }, 201);
+    const page = await must("POST", `${base}/redirects`, { source: "/page", permanent: true, destination: { kind: "site-page", siteSpaceId: ss.id, pageId: "pg_1" } }, 201);
+    expect(page.destination).toEqual({ kind: "site-page", siteSpaceId: ss.id, pageId: "pg_1" });
+    const spaceTarget = (await must("GET", `${base}/redirect?source=%2Fspace`, undefined, 200)).target as string;
+    expect(spaceTarget).toMatch(new RegExp(`^https?://.+/${section.path}/${ss.path}$`));
+    expect((await must("GET", `${base}/redirect?source=%2Fpage`, undefined, 200)).target).toBe(`${spaceTarget}/~page/pg_1`);
+    expectError(await call("POST", `${base}/redirects`, { source: "/p2", destination: { kind: "site-page", siteSpaceId: ss.id, pageId: "" } }), 400, "destination.pageId");
+    expectError(await call("POST", `${base}/redirects`, { source: "/p3", destination: { kind: "site-page", siteSpaceId: "ss_nope", pageId: "pg_1" } }), 400, "destination.siteSpaceId");
+    // A page by its path needs pages, which the emulator does not model: refused, naming what works instead.
+    expectError(await call("POST", `${base}/redirects`, { source: "/p4", destination: { kind: "path", spaceId: "spc_x", path: "intro" } }), 400, "destination.kind");
+  });
+
+  it("publishes a draft over the live rule of its source: the live rule keeps its id and takes the draft's settings", async () => {
+    const { base } = await siteWithSection();
+    const live = await must("POST", `${base}/redirects`, { source: "/a", destination: ext("https://example.com/live") }, 201);
+    await must("POST", `${base}/redirects`, { source: "/a", draft: true, permanent: true, captureWildcard: true, destination: ext("https://example.com/draft") }, 201);
+    const r = await must("PUT", `${base}/redirects`, { redirects: [{ source: "/a", intent: "publish" }, { source: "/none", intent: "publish" }] }, 200);
+    expect(r.results).toEqual([
+      { status: "published", source: "/a", draft: false, id: live.id },
+      { status: "error", source: "/none", draft: false, error: expect.stringMatching(/^draft redirect "\/none" not found/) },
+    ]);
+    expect(await listAll(`${base}/redirects`)).toEqual([
+      expect.objectContaining({ id: live.id, permanent: true, captureWildcard: true, destination: ext("https://example.com/draft"), updatedAt: expect.any(String) }),
+    ]);
+    expect(await listAll(`${base}/redirects?draft=true`)).toEqual([]);
+  });
+
+  it("lists by last update, newest first, a rule never updated by its creation; refuses another order", async () => {
+    const { base } = await siteWithSection();
+    const rules: Json[] = [];
+    for (const source of ["/a", "/b", "/c"]) rules.push(await must("POST", `${base}/redirects`, { source, destination: ext(`https://example.com${source}`) }, 201));
+    // Dates set in the app, so that the order does not rest on the clock's resolution.
+    emu.edit("siteRedirect", rules[0].id, { createdAt: "2030-01-01T00:00:00.000Z", updatedAt: "2030-01-05T00:00:00.000Z" });
+    emu.edit("siteRedirect", rules[1].id, { createdAt: "2030-01-02T00:00:00.000Z" });
+    emu.edit("siteRedirect", rules[2].id, { createdAt: "2030-01-03T00:00:00.000Z", updatedAt: "2030-01-04T00:00:00.000Z" });
+    expect((await listAll(`${base}/redirects?orderBy=updatedAt`)).map((r: Json) => r.source)).toEqual(["/a", "/c", "/b"]);
+    expect((await listAll(`${base}/redirects?orderBy=createdAt`)).map((r: Json) => r.source)).toEqual(["/c", "/b", "/a"]);
+    expectContractViolation(/listSiteRedirects .*orderBy/);
+    expectError(await call("GET", `${base}/redirects?orderBy=title`), 400, "orderBy");
+  });
+});

@@ -180,6 +180,10 @@ describe("site structure", () => {
     expectError(await call("PATCH", `${base}/section-groups/${outer.id}`, { parentSectionGroupId: outer.id }), 400, "parentSectionGroupId: ");
     expect(await must("PATCH", `${base}/section-groups/${inner.id}`, { parentSectionGroupId: null }, 200)).not.toHaveProperty("sectionGroup");
     expect((await structure(base)).at(-1)).toEqual(grp(inner.id, [sec(a.id)]));
+    // Moved back in by PATCH: last in its new container, with what it holds.
+    const other = await must("POST", `${base}/section-groups`, { title: "Other", parent: outer.id }, 201);
+    expect(await must("PATCH", `${base}/section-groups/${inner.id}`, { parentSectionGroupId: outer.id }, 200)).toMatchObject({ sectionGroup: outer.id });
+    expect((await structure(base)).find((t) => t[1] === outer.id)).toEqual(grp(outer.id, [grp(other.id, []), grp(inner.id, [sec(a.id)])]));
   });
 
   it("external links: at the top level or in a group, never in a site without sections", async () => {
