@@ -34,8 +34,13 @@ describe("OpenAPI specs", () => {
     expect(versions.map((v: Json) => v.id)).toEqual([done.lastVersion, again.lastVersion]);
     expect(versions[1]).toMatchObject({ object: "openapi-spec-version", url: "https://specs.acme.test/petstore.yaml" });
     expect((await must("GET", `${spec("petstore")}/versions/${done.lastVersion}`, undefined, 200)).id).toBe(done.lastVersion);
+    // Each version's content by its id: the URL it came from, public only once the spec is.
+    expect(await must("GET", `${spec("petstore")}/versions/${again.lastVersion}/content`, undefined, 200)).toEqual({ filesystem: {}, urls: { source: "https://specs.acme.test/petstore.yaml", public: null } });
+    expectError(await call("GET", `${spec("petstore")}/versions/v_nope/content`), 404, 'OpenAPI spec version "v_nope" not found');
+    expectError(await call("GET", `${spec("petstore")}/versions/${again.lastVersion}/content`.replace("petstore", "nope")), 404);
 
     expect((await must("PATCH", spec("petstore"), { visibility: "public" }, 200)).visibility).toBe("public");
+    expect((await must("GET", `${spec("petstore")}/versions/${again.lastVersion}/content`, undefined, 200)).urls).toEqual({ source: "https://specs.acme.test/petstore.yaml", public: "https://specs.acme.test/petstore.yaml" });
     expectContractViolation(/updateOpenAPISpecBySlug request body \/visibility: must be one of "private", "public"/);
     expectError(await call("PATCH", spec("petstore"), { visibility: "internal" }), 400, "visibility: ");
 
