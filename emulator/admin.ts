@@ -101,15 +101,22 @@ function find(store: Store, kind: string, id: string): { table: TableName; rec: 
  * itself for a text field. `null` removes a field the record may lack, and sets null elsewhere.
  */
 function valueFor(field: string, current: unknown, value: unknown): unknown {
-  if (value === "null") return null;
-  if (typeof value !== "string" || typeof current === "string") return value;
-  try {
-    const parsed = JSON.parse(value) as unknown;
-    if (current === undefined || current === null || typeof parsed === typeof current) return parsed;
-  } catch {
-    if (current === undefined || current === null) return value;
+  if (value === "null" || value === null) return null;
+  const fits = (v: unknown) => current === undefined || current === null || (typeof v === typeof current && Array.isArray(v) === Array.isArray(current));
+  if (typeof value === "string" && typeof current !== "string") {
+    try {
+      const parsed = JSON.parse(value) as unknown;
+      if (fits(parsed)) return parsed;
+    } catch {
+      if (current === undefined || current === null) return value;
+    }
+  } else if (fits(value)) {
+    // Text for a text field, or a value given as JSON (emu.edit, the edit route): held to the field's
+    // type all the same, since a record the app could not hold makes later reads answer 500.
+    return value;
   }
-  return fail(400, `set.${field}: must be ${Array.isArray(current) ? "an array" : typeof current === "object" ? "an object" : `a ${typeof current}`} (JSON), as it is now: ${JSON.stringify(current)}`);
+  const type = Array.isArray(current) ? "an array (JSON)" : typeof current === "object" ? "an object (JSON)" : typeof current === "string" ? "a string" : `a ${typeof current} (JSON)`;
+  return fail(400, `set.${field}: must be ${type}, as it is now: ${JSON.stringify(current)}`);
 }
 
 /**

@@ -123,6 +123,11 @@ describe("edits in the app", () => {
     expect((await edit({ kind: "sites", id: "site_nope", set: { title: "x" } }))).toEqual({ status: 404, body: { error: { code: 404, message: 'site "site_nope" not found' } } });
     expect((await edit({ kind: "page", id: ids.docs, set: { title: "x" } })).body.error.message).toMatch(/^kind: unknown kind "page" \(one of org, member, space/);
     expect((await edit({ kind: "site", set: { title: "x" } })).body.error.message).toBe("id: required");
+    // A value given as JSON (not text) is held to the field's type too: the app cannot store a number as a title.
+    expect((await edit({ kind: "site", id: ids.docs, set: { published: 1 } })).body.error.message).toBe("set.published: must be a boolean (JSON), as it is now: true");
+    expect((await edit({ kind: "site", id: ids.docs, set: { title: 5 } })).body.error.message).toBe('set.title: must be a string, as it is now: "Product docs"');
+    expect((await edit({ kind: "sectionGroup", id: ids.learn, set: { sectionIds: {} } })).body.error.message).toMatch(/^set\.sectionIds: must be an array \(JSON\), as it is now: \[/);
+    expect(() => emu.edit("sectionGroup", ids.learn!, { sectionIds: 7 })).toThrow(/^set\.sectionIds: must be an array/);
     expect(emu.exportState()).toEqual(before);
   });
 
