@@ -35,6 +35,10 @@ describe("requests", () => {
     expect(problems(v)).toEqual(["GET /v1/orgs/org_1/site: no operation of the spec has this path"]);
   });
 
+  it("reports a path whose percent-encoding cannot be decoded", () => {
+    expect(problems(contract.checkRequest({ method: "GET", path: "/v1/spaces/%E0%A4", query: {} }))).toEqual(["GET /v1/spaces/%E0%A4: malformed percent-encoding in the path"]);
+  });
+
   it("reports a path outside /v1", () => {
     expect(problems(contract.checkRequest({ method: "GET", path: "/orgs/org_1", query: {} }))).toEqual(["GET /orgs/org_1: the API is rooted at /v1"]);
   });
@@ -144,6 +148,20 @@ describe("responses", () => {
     ]);
     expect(problems(contract.checkResponse(create, { status: 400, body: { message: "bad" } }))).toEqual([
       "createSiteShareLink response 400 body /error: is required",
+    ]);
+  });
+
+  it("reports a JSON body under a content type that is not JSON", () => {
+    expect(problems(contract.checkResponse(create, { status: 201, body: shareLink, contentType: "text/html" }))).toEqual([
+      'createSiteShareLink response 201: content type "text/html" is not JSON',
+    ]);
+  });
+
+  it("holds a response the spec declares in another media type (an event stream) to that type only", () => {
+    const stream = { method: "GET", path: "/v1/orgs/org_1/ask/stream" };
+    expect(contract.checkResponse(stream, { status: 200, body: "data: {}", contentType: "text/event-stream" })).toBeUndefined();
+    expect(problems(contract.checkResponse(stream, { status: 200, body: { answer: "x" }, contentType: "application/json" }))).toEqual([
+      expect.stringMatching(/^\w+ response 200: content type "application\/json" is not one of text\/event-stream$/),
     ]);
   });
 

@@ -527,8 +527,6 @@ function problemOf(e: ErrorObject, unknownName: string): Problem {
       return { at: child(params.missingProperty), text: "is required" };
     case "additionalProperties":
       return { at: child(params.additionalProperty), text: unknownName };
-    case "unevaluatedProperties":
-      return { at: child(params.unevaluatedProperty), text: "is not allowed here (unevaluatedProperties: false)" };
     case "enum": {
       const allowed = (params.allowedValues as unknown[]).map((v) => JSON.stringify(v));
       return { at: e.instancePath, text: allowed.length === 1 ? `must be ${allowed[0]}` : `must be one of ${allowed.join(", ")}`, value: e.data };
