@@ -128,6 +128,8 @@ describe("usage", () => {
     expect(s.code).toBe(2);
     expect(s.stderr).toBe(`--seed-file ${seed}: spaces[0].title: Too small: expected string to have >=1 characters\n`);
     expect(s.stdout).toBe("");
+    const notJson = tmp("seed.json", "{ spaces: [] }");
+    expect(await run("--seed-file", notJson)).toMatchObject({ code: 2, stderr: expect.stringMatching(new RegExp(`^--seed-file ${notJson}: .*JSON`)) });
   });
 
   it("refuses a fault it cannot inject, naming the file and the fault's place in it", async () => {

@@ -247,6 +247,8 @@ describe("validation limits", () => {
       ["PUT", `${org()}/teams`, {}, "title: is required", /createOrganizationTeam request body \/title: is required/],
       ["PUT", `${org()}/teams`, { title: "T", members: ["nobody@acme.test"] }, 'members: unknown user "nobody@acme.test"'],
       ["POST", `${org()}/saml`, { label: "Okta", ssoURL: "not a url" }, "ssoURL: must be an absolute URI", /createOrganizationSAMLProvider request body \/ssoURL: must match format "uri"/],
+      // A scheme, then what no URL parser reads (an unclosed IPv6 host).
+      ["POST", `${org()}/saml`, { label: "Okta", ssoURL: "https://[::1" }, "ssoURL: must be an absolute URI", /createOrganizationSAMLProvider request body \/ssoURL: must match format "uri" \(got "https:\/\/\[::1"\)/],
       ["POST", `${org()}/saml`, { label: "Okta", defaultRole: "boss" }, "defaultRole: ", /createOrganizationSAMLProvider request body \/defaultRole: matches none/],
       ["POST", `${org()}/saml`, { label: "Okta", defaultTeam: "team_nope" }, "defaultTeam: "],
       ["POST", `${org()}/saml`, {}, "label: is required", /createOrganizationSAMLProvider request body \/label: is required/],
