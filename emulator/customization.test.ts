@@ -72,6 +72,10 @@ describe("site space customization", () => {
     await must("PATCH", override(site.id, ss.id), { styling: { theme: "muted", corners: "straight" } }, 200);
     const after = await must("PATCH", override(site.id, ss.id), { styling: { theme: null } }, 200);
     expect(after.styling).toMatchObject({ theme: "clean", corners: "straight" });
+    // Its last override cleared, the group holds none: the site's whole group shows through again.
+    const cleared = await must("PATCH", override(site.id, ss.id), { styling: { corners: null } }, 200);
+    expect(cleared.styling).toEqual((await must("GET", custom(site.id), undefined, 200)).styling);
+    expect(emu.store.siteSpaceCustomizations.get(ss.id)?.overrides ?? {}).not.toHaveProperty("styling");
   });
 
   it("refuses what the PATCH body does not accept, naming the path", async () => {

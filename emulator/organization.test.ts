@@ -21,6 +21,8 @@ describe("OpenAPI specs", () => {
     const done = await must("GET", spec("petstore"), undefined, 200);
     expect(done).toMatchObject({ processingState: "complete", lastVersion: expect.any(String), lastProcessedAt: expect.any(String) });
     expect((await must("GET", `${spec("petstore")}/versions/latest`, undefined, 200)).id).toBe(done.lastVersion);
+    // The text as uploaded, with its format; none for a spec GitBook fetches from a URL (below).
+    expect(await must("GET", `${spec("petstore")}/versions/latest/content/raw`, undefined, 200)).toEqual({ text: "openapi: 3.1.0\ninfo: {}", format: "yaml" });
 
     expectError(await call("POST", `${org()}/openapi`, { slug: "petstore", source: { text: "openapi" } }), 409, "slug: ");
 
@@ -30,6 +32,7 @@ describe("OpenAPI specs", () => {
     const again = await must("GET", spec("petstore"), undefined, 200);
     expect(again.processingState).toBe("complete");
     expect(again.lastVersion).not.toBe(done.lastVersion);
+    expectError(await call("GET", `${spec("petstore")}/versions/latest/content/raw`), 404, "OpenAPI spec raw content");
     const versions = await listAll(`${spec("petstore")}/versions`);
     expect(versions.map((v: Json) => v.id)).toEqual([done.lastVersion, again.lastVersion]);
     expect(versions[1]).toMatchObject({ object: "openapi-spec-version", url: "https://specs.acme.test/petstore.yaml" });

@@ -63,6 +63,17 @@ describe("deletes in the app", () => {
     expect([...emu.store.openApiVersions.values()]).toEqual([]);
   });
 
+  it("a custom hostname: the site it served is published on the organization's hostname again", async () => {
+    expect(emu.store.sites.get(ids().docs!)!.hostname).toBe("docs.acme.test");
+    const before = await must("GET", docs(), undefined, 200);
+    emu.delete("customHostname", "docs.acme.test");
+    expectError(await call("GET", "/v1/custom-hostnames/docs.acme.test"), 404);
+    const after = await must("GET", docs(), undefined, 200);
+    expect(after).not.toHaveProperty("hostname");
+    expect(after.urls.published).not.toBe(before.urls.published);
+    expect(after.urls.published).not.toContain("docs.acme.test");
+  });
+
   it("a share link (a kind nothing goes with) is just gone", async () => {
     const { preview } = ids();
     expect((await listAll(`${docs()}/share-links`)).map((l: Json) => l.id)).toEqual([preview]);
