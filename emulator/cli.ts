@@ -247,7 +247,14 @@ async function admin(command: string, argv: string[]): Promise<void> {
         ...(body !== undefined && { body: JSON.stringify(body) }),
       });
       const text = await res.text();
-      const json = text ? (JSON.parse(text) as { error?: { message?: string } }) : undefined;
+      let json: { error?: { message?: string } } | undefined;
+      try {
+        json = text ? (JSON.parse(text) as { error?: { message?: string } }) : undefined;
+      } catch {
+        // Another server on that port: a JSON parser's stack would not say so.
+        const type = res.headers.get("content-type")?.split(";")[0] ?? "without a content type";
+        throw new AdminError(`emulator ${command}: ${url} answered ${res.status} ${type}, not the emulator's JSON: is it the URL of the emulator (its banner's base URL)?`);
+      }
       if (!res.ok) throw new AdminError(`emulator ${command}: ${json?.error?.message ?? `${res.status} ${text.slice(0, 200)}`}`);
       return json;
     };

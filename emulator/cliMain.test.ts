@@ -3,6 +3,8 @@
 // answer is checked in milliseconds. cli.test.ts keeps the few runs of the compiled bin in its own
 // process (the bin wiring, a real SIGTERM, a real exit code).
 import * as fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -292,6 +294,19 @@ describe("edit, delete, export, import", () => {
     expect(await run("export", "--url", emu.url, "--token", "wrong")).toEqual({ code: 1, stdout: "", stderr: "emulator export: Invalid or revoked API token\n" });
     const state = tmp("state.json", JSON.stringify({ format: "pulumi-gitbook-emulator-state/1" }));
     expect(await run("import", state, ...env)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^emulator import: not an exported emulator state: /) });
+    // Something else answers there (another local server): said so, not a JSON parser's stack.
+    const other = http.createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<html>Welcome</html>"));
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      expect(await run("export", "--url", otherUrl, "--token", "t")).toEqual({
+        code: 1,
+        stdout: "",
+        stderr: `emulator export: ${otherUrl} answered 200 text/html, not the emulator's JSON: is it the URL of the emulator (its banner's base URL)?\n`,
+      });
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
     // Port 9 (discard) on the loopback: nothing listens there.
     expect(await run("export", "--url", "http://127.0.0.1:9", "--token", "t")).toEqual({ code: 1, stdout: "", stderr: "emulator export: no emulator answers at http://127.0.0.1:9\n" });
   });
