@@ -47,7 +47,13 @@ beforeEach(() => {
   vi.stubEnv("GITBOOK_TOKEN", "");
 });
 
-afterEach(() => {
+afterEach(async () => {
+  // An emulator a failed test left running is stopped, and its exit awaited while process.exit is still the mock.
+  const stop = signals.get("SIGTERM");
+  if (stop) {
+    stop();
+    await exited;
+  }
   vi.restoreAllMocks();
   vi.unstubAllEnvs();
   process.exitCode = undefined;
