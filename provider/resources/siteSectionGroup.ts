@@ -29,6 +29,7 @@ import { groupDeclares } from "./placement";
 import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "./site";
+import { literal } from "../importer/emit";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -205,6 +206,12 @@ export const definition = defineResource({
           itemIds: idsIn(nav.tree, groupContainer(g.id)),
         }));
       },
+    },
+    navigation: {
+      name: (g) => String(g.title),
+      fallback: "group",
+      docsSite: { type: "group", holds: "itemIds" },
+      comments: (g) => (g.groupId === undefined ? [] : [`It is nested in section group ${literal(String(g.groupId))}; SiteSectionGroup has no input for that, so it stays where it is.`]),
     },
   },
 });
