@@ -18,8 +18,12 @@
  * from its fields' rules (FieldRule.import, see argsOf), and the kinds from the registry
  * (resources/index.ts): adding a setting to a kind touches its module only. A kind found under a site
  * that declares `import.declare` (a site space's branding overrides) is declared as it is beside its
- * site (declaredBeside), with no code here; the rest of a site (its navigation, which a DocsSite holds
- * and an order sorts) is this file's.
+ * site (declaredBeside), with no code here. The navigation's kinds declare `import.navigation` (how an
+ * item is named, its DocsSite entry, what it holds): their names, declaration order, DocsSite entries
+ * and the order's groups are derived from it, so an item kind of its own needs no code here. What is
+ * still this file's: what a section is made from (its first space, its site spaces), and the site's
+ * other parts (visitor schema, branding, share links, redirects), which the DocsSite component wires
+ * by name.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
