@@ -97,14 +97,19 @@ function afterReferences(kinds: readonly Kind[]): Kind[] {
   const visit = (kind: Kind, path: readonly Kind[]) => {
     if (out.includes(kind) || path.includes(kind)) return;
     for (const schema of Object.values(kindOf(kind).schema.shape as Record<string, z.ZodType>)) {
-      const rule = ruleOf(schema).import;
-      const ref = rule ? rule.ref : undefined;
+      const ref = refOf(schema);
       if (ref !== undefined && kinds.includes(ref)) visit(ref, [...path, kind]);
     }
     out.push(kind);
   };
   for (const kind of kinds) visit(kind, []);
   return out;
+}
+
+/** The kind whose ID a field holds, as it declares (FieldRule.import.ref). */
+function refOf(schema: z.ZodType | undefined): Kind | undefined {
+  const rule = schema && ruleOf(schema).import;
+  return rule ? rule.ref : undefined;
 }
 
 /** How a navigation kind is written (its ImportSpec.navigation). */
@@ -715,11 +720,11 @@ function topology(d: SiteDecls): Record<string, unknown> {
     if (!decl) return [];
     const { type, holds } = navigationOf(decl.kind).docsSite;
     const inside = holds === undefined ? {} : { sections: (d.records.get(id)![holds] as string[]).flatMap(entry) };
-    const siteSpaces = (sectionsById.get(id)?.siteSpaces ?? []).map((ss) => ({ key: ss.key, ...withoutRefs(ss.args) }));
-    return [{ ...(type === undefined ? {} : { type }), key: decl.key, ...withoutRefs(decl.args), ...inside, ...(siteSpaces.length ? { siteSpaces } : {}) }];
+    const siteSpaces = (sectionsById.get(id)?.siteSpaces ?? []).map((ss) => ({ key: ss.key, ...withoutRefs(ss) }));
+    return [{ ...(type === undefined ? {} : { type }), key: decl.key, ...withoutRefs(decl), ...inside, ...(siteSpaces.length ? { siteSpaces } : {}) }];
   };
-  const t: Record<string, unknown> = { site: withoutRefs(d.site.args), sections: d.snap.topLevel.flatMap(entry) };
-  if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l.args) }));
+  const t: Record<string, unknown> = { site: withoutRefs(d.site), sections: d.snap.topLevel.flatMap(entry) };
+  if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l) }));
   if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
   if (d.redirects) Object.assign(t, { redirects: d.redirects.args.rules, redirectsAdoptId: d.redirects.args.adoptId });
   return t;
@@ -728,10 +733,14 @@ function topology(d: SiteDecls): Record<string, unknown> {
 /** The component takes share links of a `share-link` site only; others are declared beside it. */
 const shareLinksInside = (d: SiteDecls) => d.site.args.visibility === "share-link";
 
-/** The arguments a DocsSite child does not take: the component supplies its site, section and group. */
-function withoutRefs(args: Record<string, unknown>): Record<string, unknown> {
-  const { siteId: _site, sectionId: _section, groupId: _group, ...rest } = args;
-  return rest;
+/**
+ * The arguments a DocsSite child does not take: those naming its site or the navigation item it sits
+ * in (a section, a group), which the component supplies.
+ */
+function withoutRefs(decl: Decl): Record<string, unknown> {
+  const shape = kindOf(decl.kind).schema.shape as Record<string, z.ZodType>;
+  const supplied = (ref: Kind | undefined) => ref === "Site" || (ref !== undefined && NAVIGATION.includes(ref));
+  return Object.fromEntries(Object.entries(decl.args).filter(([k]) => !supplied(refOf(shape[k]))));
 }
 
 function docsSite(d: SiteDecls, extra: Decl[]): string {
