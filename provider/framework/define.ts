@@ -169,8 +169,11 @@ export interface NavigationSpec {
   fallback: string;
   /** Its entry among a DocsSite's `sections`: `type` (absent: a section); `holds`, the record's key listing the IDs of the items it holds, in order. */
   docsSite: { type?: string; holds?: string };
-  /** What the record has that the kind has no input for, as comments above its declaration. */
-  comments?(record: ImportRecord): string[];
+  /**
+   * What the record has that the kind has no input for, as comments above its declaration: any text
+   * from GitBook in them quoted with `quote` (the generator's literal, so that it never becomes code).
+   */
+  comments?(record: ImportRecord, quote: (text: string) => string): string[];
 }
 
 /**

@@ -565,7 +565,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   for (const kind of NAVIGATION_DECLARED) {
     for (const item of itemsOf(kind)) {
       if (kind !== SECTION) {
-        navigation.push({ id: item.id, decl: navDecl(kind, item.id, item, navigationOf(kind).comments?.(item) ?? []), siteSpaces: [] });
+        navigation.push({ id: item.id, decl: navDecl(kind, item.id, item, navigationOf(kind).comments?.(item, literal) ?? []), siteSpaces: [] });
         continue;
       }
       const s = item as SectionSnapshot;

@@ -29,7 +29,6 @@ import { groupDeclares } from "./placement";
 import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "./site";
-import { literal } from "../importer/emit";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -211,7 +210,7 @@ export const definition = defineResource({
       name: (g) => String(g.title),
       fallback: "group",
       docsSite: { type: "group", holds: "itemIds" },
-      comments: (g) => (g.groupId === undefined ? [] : [`It is nested in section group ${literal(String(g.groupId))}; SiteSectionGroup has no input for that, so it stays where it is.`]),
+      comments: (g, quote) => (g.groupId === undefined ? [] : [`It is nested in section group ${quote(String(g.groupId))}; SiteSectionGroup has no input for that, so it stays where it is.`]),
     },
   },
 });
