@@ -152,6 +152,28 @@ export interface ImportSpec {
    * keyed from `key` within the site; kinds without it are declared by the generator's own code.
    */
   declare?: { key(record: ImportRecord, parents: readonly ImportRecord[]): string };
+  /**
+   * An item of a site's navigation (a section, a group, a link), whose records `read` puts under the
+   * site: the generator names it within the site together with the other items (a DocsSite keys them
+   * in one space), declares it after the items it refers to, lists it in the site's order, and writes
+   * it as an entry of a DocsSite's `sections`.
+   */
+  navigation?: NavigationSpec;
+}
+
+/** How the importer writes an item of a site's navigation (ImportSpec.navigation). */
+export interface NavigationSpec {
+  /** What its name is made from (`slug(name(record), fallback)`): a title, a path. */
+  name(record: ImportRecord): string;
+  /** The word its name falls back to where `name` gives nothing to slug (`"group"`). */
+  fallback: string;
+  /** Its entry among a DocsSite's `sections`: `type` (absent: a section); `holds`, the record's key listing the IDs of the items it holds, in order. */
+  docsSite: { type?: string; holds?: string };
+  /**
+   * What the record has that the kind has no input for, as comments above its declaration: any text
+   * from GitBook in them quoted with `quote` (the generator's literal, so that it never becomes code).
+   */
+  comments?(record: ImportRecord, quote: (text: string) => string): string[];
 }
 
 /**

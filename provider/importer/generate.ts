@@ -18,15 +18,19 @@
  * from its fields' rules (FieldRule.import, see argsOf), and the kinds from the registry
  * (resources/index.ts): adding a setting to a kind touches its module only. A kind found under a site
  * that declares `import.declare` (a site space's branding overrides) is declared as it is beside its
- * site (declaredBeside), with no code here; the rest of a site (its navigation, which a DocsSite holds
- * and an order sorts) is this file's.
+ * site (declaredBeside), with no code here. The navigation's kinds declare `import.navigation` (how an
+ * item is named, its DocsSite entry, what it holds): their names, declaration order, DocsSite entries
+ * and the order's groups are derived from it, so an item kind of its own needs no code here. What is
+ * still this file's: what a section is made from (its first space, its site spaces), and the site's
+ * other parts (visitor schema, branding, share links, redirects), which the DocsSite component wires
+ * by name.
  */
 import { isDeepStrictEqual } from "node:util";
 import type { z } from "zod";
-import type { Resource } from "../framework/define";
+import type { NavigationSpec, Resource } from "../framework/define";
 import { ruleOf } from "../framework/fields";
 import { resources } from "../resources";
-import { recordsOf } from "../framework/discover";
+import { recordsOf, type ImportRecord } from "../framework/discover";
 import { processingFailed } from "../resources/openApiSpec";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { definition as siteCustomization } from "../resources/siteCustomization";
@@ -75,8 +79,43 @@ function kindOf(kind: Kind): Resource {
   return def;
 }
 
-/** The kinds of a site's navigation, named alike (a DocsSite keys them all in one space). */
-const NAVIGATION: Kind[] = ["SiteSection", "SiteSectionGroup", "SiteExternalLink"];
+/** The kinds of a site's navigation (ImportSpec.navigation), in the registry's order: named alike (a DocsSite keys them all in one space). */
+const NAVIGATION: Kind[] = resources.filter((r) => r.import?.navigation).map((r) => r.kind);
+
+/** The navigation's kinds in the order they are declared: each after those its fields refer to (a section after the groups). */
+const NAVIGATION_DECLARED: Kind[] = afterReferences(NAVIGATION);
+
+/**
+ * The navigation's kind made from a space: its record's first site space (or the one an earlier import
+ * chose) is its `spaceId`, and the others are SiteSpaces declared with it (siteDecls).
+ */
+const SECTION: Kind = "SiteSection";
+
+/** `kinds`, each after the ones among them that its fields refer to (FieldRule.import.ref), else in their order. */
+function afterReferences(kinds: readonly Kind[]): Kind[] {
+  const out: Kind[] = [];
+  const visit = (kind: Kind, path: readonly Kind[]) => {
+    if (out.includes(kind) || path.includes(kind)) return;
+    for (const schema of Object.values(kindOf(kind).schema.shape as Record<string, z.ZodType>)) {
+      const ref = refOf(schema);
+      if (ref !== undefined && kinds.includes(ref)) visit(ref, [...path, kind]);
+    }
+    out.push(kind);
+  };
+  for (const kind of kinds) visit(kind, []);
+  return out;
+}
+
+/** The kind whose ID a field holds, as it declares (FieldRule.import.ref). */
+function refOf(schema: z.ZodType | undefined): Kind | undefined {
+  const rule = schema && ruleOf(schema).import;
+  return rule ? rule.ref : undefined;
+}
+
+/** How a navigation kind is written (its ImportSpec.navigation). */
+function navigationOf(kind: Kind): NavigationSpec {
+  return kindOf(kind).import!.navigation!;
+}
 
 // ---- Values and declarations ------------------------------------------------------------------------
 
@@ -442,12 +481,13 @@ function spaceTitle(ss: SiteSpaceSnapshot): string {
 interface SiteDecls {
   snap: SiteSnapshot;
   site: Decl;
-  /** Each in navigation order. */
-  groups: Decl[];
+  /** The navigation's items in the order they are declared (NAVIGATION_DECLARED, each kind in navigation order), a section with its site spaces. */
+  navigation: { id: string; decl: Decl; siteSpaces: Decl[] }[];
   sections: { id: string; decl: Decl; siteSpaces: Decl[] }[];
-  links: Decl[];
   /** Every declared item of the navigation (section, group, link), by its ID. */
   byId: Map<string, Decl>;
+  /** Every item's record, by its ID. */
+  records: Map<string, ImportRecord>;
   schema?: Decl;
   /** The site's SiteCustomization, when it was customized. */
   branding?: Decl;
@@ -466,9 +506,9 @@ function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] 
   }
   if (problems.length) out.push(comment(`Declared resource by resource: as a DocsSite, ${problems.join("; ")}.`));
   const order = orderDecl(program, d);
-  out.push(declaration(d.site), ...optional(d.schema).map(declaration), ...d.groups.map(declaration));
-  for (const s of d.sections) out.push(declaration(s.decl), ...s.siteSpaces.map(declaration));
-  out.push(...d.links.map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
+  out.push(declaration(d.site), ...optional(d.schema).map(declaration));
+  for (const n of d.navigation) out.push(declaration(n.decl), ...n.siteSpaces.map(declaration));
+  out.push(...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
   out.push(...declaredBeside(program, d, false).map(declaration));
   return out;
 }
@@ -503,42 +543,48 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   // Keys are handed out sections first (their paths, which they had before groups and links were
   // read), then groups and links, each by ID: where an item sits never decides its name, so a reorder
   // in the app renames nothing. Declarations follow in the order references need.
-  const key = (kind: Kind, id: string, base: string) => [id, program.name(kind, siteName, base, id)] as const;
-  const keys = new Map([
-    ...byIdOrder(snap.sections).map((s) => key("SiteSection", s.id, slug(s.path, "section"))),
-    ...byIdOrder(snap.sectionGroups).map((g) => key("SiteSectionGroup", g.id, slug(g.title, "group"))),
-    ...byIdOrder(snap.externalLinks).map((l) => key("SiteExternalLink", l.id, slug(l.title, "link"))),
-  ]);
+  // Each navigation kind's records, where its `import.read` put them in the site's record.
+  const itemsOf = (kind: Kind) => snap[kindOf(kind).import!.read!.into] as (ImportRecord & { id: string })[];
+  const records = new Map(NAVIGATION.flatMap((kind) => itemsOf(kind).map((r) => [r.id, r] as const)));
+  const keys = new Map(
+    NAVIGATION.flatMap((kind) => {
+      const nav = navigationOf(kind);
+      return byIdOrder(itemsOf(kind)).map((r) => [r.id, program.name(kind, siteName, slug(nav.name(r), nav.fallback), r.id)] as const);
+    }),
+  );
   const byId = new Map<string, Decl>();
-  const navDecl = (kind: Kind, id: string, settings: Record<string, unknown>, comments: string[] = []) => {
+  const navDecl = (kind: Kind, id: string, settings: Record<string, unknown>, comments: string[]) => {
     const k = keys.get(id)!;
     const decl = program.decl(kind, `${siteName}/${k}`, k, { ...settings, siteId: snap.id, adoptId: id }, comments);
     byId.set(id, decl);
     return decl;
   };
 
-  const groups = snap.sectionGroups.map((g) =>
-    navDecl("SiteSectionGroup", g.id, g, [
-      ...(g.groupId === undefined ? [] : [`It is nested in section group ${literal(g.groupId)}; SiteSectionGroup has no input for that, so it stays where it is.`]),
-    ]),
-  );
+  const navigation: SiteDecls["navigation"] = [];
   const sections: SiteDecls["sections"] = [];
-  for (const s of snap.sections) {
-    const [own, ...others] = ownFirst(s, program.previous);
-    if (!own) {
-      notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
-      continue;
+  for (const kind of NAVIGATION_DECLARED) {
+    for (const item of itemsOf(kind)) {
+      if (kind !== SECTION) {
+        navigation.push({ id: item.id, decl: navDecl(kind, item.id, item, navigationOf(kind).comments?.(item, literal) ?? []), siteSpaces: [] });
+        continue;
+      }
+      const s = item as SectionSnapshot;
+      const [own, ...others] = ownFirst(s, program.previous);
+      if (!own) {
+        notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
+        continue;
+      }
+      const decl = navDecl(SECTION, s.id, { ...s, spaceId: own.space.id }, sectionComments(s, own));
+      // Named by ID, as the navigation is; declared in the section's order.
+      const ssKeys = new Map(byIdOrder(others).map((ss) => [ss.id, program.name("SiteSpace", decl.name, slug(ss.path, "space"), ss.id)]));
+      const siteSpaces = others.map((ss) => {
+        const k = ssKeys.get(ss.id)!;
+        return program.decl("SiteSpace", `${decl.name}/${k}`, k, { ...ss, siteId: snap.id, sectionId: s.id, spaceId: ss.space.id, adoptId: ss.id });
+      });
+      sections.push({ id: s.id, decl, siteSpaces });
+      navigation.push({ id: s.id, decl, siteSpaces });
     }
-    const decl = navDecl("SiteSection", s.id, { ...s, spaceId: own.space.id }, sectionComments(s, own));
-    // Named by ID, as the navigation is; declared in the section's order.
-    const ssKeys = new Map(byIdOrder(others).map((ss) => [ss.id, program.name("SiteSpace", decl.name, slug(ss.path, "space"), ss.id)]));
-    const siteSpaces = others.map((ss) => {
-      const k = ssKeys.get(ss.id)!;
-      return program.decl("SiteSpace", `${decl.name}/${k}`, k, { ...ss, siteId: snap.id, sectionId: s.id, spaceId: ss.space.id, adoptId: ss.id });
-    });
-    sections.push({ id: s.id, decl, siteSpaces });
   }
-  const links = snap.externalLinks.map((l) => navDecl("SiteExternalLink", l.id, l));
   for (const item of snap.unknownItems) {
     notImported(
       `The navigation holds ${literal(item.id)}, a ${literal(item.object)} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
@@ -575,7 +621,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   // The rules exactly as they are, adopted: the first up reads them and writes nothing (a create without
   // adoptId refuses any rule it finds, see SiteRedirects' create).
   const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id });
-  return { snap, site, groups, sections, links, byId, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
+  return { snap, site, navigation, sections, byId, records, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
 }
 
 /**
@@ -617,6 +663,15 @@ function sectionComments(s: SectionSnapshot, own: SiteSpaceSnapshot): string[] {
   ];
 }
 
+/** The declared items that hold others (a group), in declaration order, with the IDs they hold in order. */
+function heldBy(d: SiteDecls): { decl: Decl; record: ImportRecord; held: string[] }[] {
+  return d.navigation.flatMap(({ id, decl }) => {
+    const holds = navigationOf(decl.kind).docsSite.holds;
+    const record = d.records.get(id)!;
+    return holds === undefined ? [] : [{ decl, record, held: record[holds] as string[] }];
+  });
+}
+
 /**
  * The site's navigation order as it is now, for a SiteStructureOrder: adopting it sends no sort
  * request. Undefined when the site has no declared item to order.
@@ -625,9 +680,10 @@ function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
   const ids = (list: readonly string[]) => list.flatMap((id) => optional(d.byId.get(id)).map((decl) => decl.id));
   const items = ids(d.snap.topLevel);
   if (items.length === 0) return undefined;
-  const groups = d.snap.sectionGroups.flatMap((g) => {
-    const inside = ids(g.itemIds);
-    return inside.length ? optional(d.byId.get(g.id)).map((decl) => ({ groupId: decl.id, items: inside })) : [];
+  // Each item holding others (a group), with what it holds, as its kind declares (ImportSpec.navigation.docsSite.holds).
+  const groups = heldBy(d).flatMap(({ decl, held }) => {
+    const inside = ids(held);
+    return inside.length ? [{ groupId: decl.id, items: inside }] : [];
   });
   // A section's own site space is its SiteSection's `siteSpaceId`, an output that may be absent (a
   // SiteStructureOrder takes IDs that are there): only the further site spaces are listed, in order.
@@ -645,8 +701,8 @@ function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
 /** Why the site cannot be one DocsSite (empty when it can), as DocsSite's own check says. */
 function docsSiteProblems(d: SiteDecls): string[] {
   if (d.sections.length === 0) return ["a site needs at least one section"];
-  const nested = d.snap.sectionGroups.filter((g) => g.groupId !== undefined && d.byId.has(g.id));
-  if (nested.length) return nested.map((g) => `section group ${literal(g.title)} is nested in another group, which a DocsSite cannot hold`);
+  const nested = heldBy(d).filter(({ record }) => record.groupId !== undefined);
+  if (nested.length) return nested.map(({ decl, record }) => `${kindOf(decl.kind).noun} ${literal(navigationOf(decl.kind).name(record))} is nested in another group, which a DocsSite cannot hold`);
   // References (`guidesSpace.id`) stand in as their text: two site spaces of one space then compare
   // equal, as they would at run time.
   return validateTopology(asText(topology(d))).map((p) => p.message);
@@ -657,19 +713,18 @@ function docsSiteProblems(d: SiteDecls): string[] {
  * share links when the component takes them (a `share-link` site), the visitor schema, adoptIds.
  */
 function topology(d: SiteDecls): Record<string, unknown> {
-  const groupsById = new Map(d.snap.sectionGroups.map((g) => [g.id, g]));
   const sectionsById = new Map(d.sections.map((s) => [s.id, s]));
+  // An entry as its kind declares it (ImportSpec.navigation.docsSite): its type, then what it holds, in order.
   const entry = (id: string): Record<string, unknown>[] => {
     const decl = d.byId.get(id);
     if (!decl) return [];
-    const args = withoutRefs(decl.args);
-    if (decl.kind === "SiteSectionGroup") return [{ type: "group", key: decl.key, ...args, sections: groupsById.get(id)!.itemIds.flatMap(entry) }];
-    if (decl.kind === "SiteExternalLink") return [{ type: "link", key: decl.key, ...args }];
-    const siteSpaces = sectionsById.get(id)!.siteSpaces.map((ss) => ({ key: ss.key, ...withoutRefs(ss.args) }));
-    return [{ key: decl.key, ...args, ...(siteSpaces.length ? { siteSpaces } : {}) }];
+    const { type, holds } = navigationOf(decl.kind).docsSite;
+    const inside = holds === undefined ? {} : { sections: (d.records.get(id)![holds] as string[]).flatMap(entry) };
+    const siteSpaces = (sectionsById.get(id)?.siteSpaces ?? []).map((ss) => ({ key: ss.key, ...withoutRefs(ss) }));
+    return [{ ...(type === undefined ? {} : { type }), key: decl.key, ...withoutRefs(decl), ...inside, ...(siteSpaces.length ? { siteSpaces } : {}) }];
   };
-  const t: Record<string, unknown> = { site: withoutRefs(d.site.args), sections: d.snap.topLevel.flatMap(entry) };
-  if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l.args) }));
+  const t: Record<string, unknown> = { site: withoutRefs(d.site), sections: d.snap.topLevel.flatMap(entry) };
+  if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l) }));
   if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
   if (d.redirects) Object.assign(t, { redirects: d.redirects.args.rules, redirectsAdoptId: d.redirects.args.adoptId });
   return t;
@@ -678,18 +733,20 @@ function topology(d: SiteDecls): Record<string, unknown> {
 /** The component takes share links of a `share-link` site only; others are declared beside it. */
 const shareLinksInside = (d: SiteDecls) => d.site.args.visibility === "share-link";
 
-/** The arguments a DocsSite child does not take: the component supplies its site, section and group. */
-function withoutRefs(args: Record<string, unknown>): Record<string, unknown> {
-  const { siteId: _site, sectionId: _section, groupId: _group, ...rest } = args;
-  return rest;
+/**
+ * The arguments a DocsSite child does not take: those naming its site or the navigation item it sits
+ * in (a section, a group), which the component supplies.
+ */
+function withoutRefs(decl: Decl): Record<string, unknown> {
+  const shape = kindOf(decl.kind).schema.shape as Record<string, z.ZodType>;
+  const supplied = (ref: Kind | undefined) => ref === "Site" || (ref !== undefined && NAVIGATION.includes(ref));
+  return Object.fromEntries(Object.entries(decl.args).filter(([k]) => !supplied(refOf(shape[k]))));
 }
 
 function docsSite(d: SiteDecls, extra: Decl[]): string {
   const t = topology(d);
   const children: [string, Decl][] = [
-    ...d.groups.map((g) => [g.key, g] as [string, Decl]),
-    ...d.sections.flatMap((s) => [s.decl, ...s.siteSpaces].map((x) => [s.decl.key, x] as [string, Decl])),
-    ...d.links.map((l) => [l.key, l] as [string, Decl]),
+    ...d.navigation.flatMap((n) => [n.decl, ...n.siteSpaces].map((x) => [n.decl.key, x] as [string, Decl])),
     ...(shareLinksInside(d) ? d.shareLinks.map((l) => [l.key, l] as [string, Decl]) : []),
   ];
   const lines = [

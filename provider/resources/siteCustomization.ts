@@ -16,18 +16,14 @@
  *   GitBook keeps no record of what they were before, and putting back guesses could undo edits made
  *   since. Nothing is sent.
  * - A site has one: a second SiteCustomization of the same site is refused (framework/singleton.ts).
+ * All of it is framework/settingsObject.ts's `replace` write.
  */
-import equal from "fast-deep-equal";
 import { z } from "zod";
 import { ApiSiteCustomization, p } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { refreshed } from "../framework/recipes";
-import { getOrUndefined } from "../framework/lists";
-import type { Ctx, Props } from "../framework/resource";
-import { declaredSettings, mergeDeclared, settingsGroup } from "../framework/settings";
-import { claimOnly, onePerTarget } from "../framework/singleton";
-import { declared } from "../framework/state";
+import { settingsGroup } from "../framework/settings";
+import { defineSettingsObject } from "../framework/settingsObject";
 import { customizationView, siteSettings } from "./customization";
 
 /** Where GitBook answers for this kind. */
@@ -39,8 +35,6 @@ export const paths = {
 
 /** The declared settings, as one group: what read compares and what a write merges in. */
 const settings = settingsGroup(siteSettings, "The site's customization settings the program declares.");
-/** The settings `props` declares. */
-const settingsOf = (props: Props): Props => declaredSettings(settings, props);
 
 const inputs = z.object({
   organizationId: organizationIdField,
@@ -61,38 +55,9 @@ export type SiteCustomizationSettings = z.input<typeof settings>;
 export type SiteCustomizationInputs = Inputs<typeof inputs>;
 export type SiteCustomizationOutputs = Outputs<typeof inputs, typeof outputs>;
 
-// ---- CRUD ----------------------------------------------------------------------------------------
-
-const getSettings = (ctx: Ctx, org: string, site: string) => ctx.client.get(paths.siteCustomization(org, site), { schema: ApiSiteCustomization });
-
-/** Read, merge, write: the declared settings over what the site has; no request beyond the read when they already hold. */
-async function converge(ctx: Ctx, given: SiteCustomizationInputs): Promise<SiteCustomizationOutputs> {
-  const { organizationId: org, siteId: site } = given;
-  const now = await getOrUndefined(getSettings(ctx, org, site));
-  if (!now) throw new Error(`SiteCustomization: siteId: no site ${site} in organization ${org}; it was deleted, or the ID is wrong (pass the Site's id output).`);
-  const { updatedAt: _stamp, ...current } = now;
-  const merged = mergeDeclared(settings, current, settingsOf(given)) as Props;
-  const after = equal(merged, current) ? now : await ctx.client.put(paths.siteCustomization(org, site), { body: merged, schema: ApiSiteCustomization });
-  return definition.outputsOf(declared(given), after);
-}
-
-async function create(ctx: Ctx, given: SiteCustomizationInputs): Promise<{ id: string; outs: SiteCustomizationOutputs }> {
-  claimOnly(ctx.client, "SiteCustomization", given.siteId, "site");
-  return { id: given.siteId, outs: await converge(ctx, given) };
-}
-
-async function read(ctx: Ctx, id: string, props: SiteCustomizationOutputs): Promise<SiteCustomizationOutputs | undefined> {
-  const now = await getOrUndefined(getSettings(ctx, props.organizationId, id));
-  return now && refreshed(definition, props, now);
-}
-
-async function update(ctx: Ctx, _id: string, _olds: SiteCustomizationOutputs, news: SiteCustomizationInputs): Promise<SiteCustomizationOutputs> {
-  return converge(ctx, news);
-}
-
 // ---- Declaration ---------------------------------------------------------------------------------
 
-export const definition = defineResource({
+export const definition = defineSettingsObject({
   kind: "SiteCustomization",
   import: {
     variableSuffix: "-branding",
@@ -116,12 +81,10 @@ export const definition = defineResource({
   inputs,
   outputs,
   ...customizationView(settings),
-  create,
-  read,
-  update,
-  // The settings are the site's: removing the resource leaves them as they are.
-  delete: async () => {},
-  inProgram: onePerTarget("SiteCustomization", "siteId", "site"),
+  target: { field: "siteId", noun: "site", within: (given) => `organization ${given.organizationId}`, wrongId: "the ID is wrong (pass the Site's id output)", one: true },
+  path: (given) => paths.siteCustomization(given.organizationId, given.siteId),
+  schema: ApiSiteCustomization,
+  write: { replace: settings },
 });
 
 /** A site's branding: the customization settings the program declares. */

@@ -186,6 +186,7 @@ export const definition = defineResource({
         return nav.ofType("site-external-link", ApiSiteExternalLink).map((l) => ({ ...settingsOf(definition, l), id: l.id }));
       },
     },
+    navigation: { name: (l) => String(l.title), fallback: "link", docsSite: { type: "link" } },
   },
 });
 

@@ -8,18 +8,14 @@
  * It manages one setting of an existing site: there is no object to create, so creating it reads the
  * site and sends the publish (or unpublish) call only when the site is not already in the declared
  * state, and deleting it sends nothing (the site stays as it is). Its ID is the site's. Declare
- * `published` in one place only: here or on the Site.
+ * `published` in one place only: here or on the Site. The CRUD is framework/settingsObject.ts's, with
+ * the publish call as its `call` write.
  */
 import { z } from "zod";
-import { ApiSite } from "./site";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { paths as sitePaths } from "./site";
-import { refreshed } from "../framework/recipes";
-import { getOrUndefined } from "../framework/lists";
-import type { Ctx } from "../framework/resource";
-import { declared } from "../framework/state";
-import { setPublished } from "./site";
+import { defineSettingsObject } from "../framework/settingsObject";
+import { ApiSite, paths as sitePaths, setPublished } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -42,32 +38,9 @@ const outputs = z.object({
 export type SitePublicationInputs = Inputs<typeof inputs>;
 export type SitePublicationOutputs = Outputs<typeof inputs, typeof outputs>;
 
-// ---- CRUD ----------------------------------------------------------------------------------------
-
-async function converge(ctx: Ctx, given: SitePublicationInputs): Promise<SitePublicationOutputs> {
-  const { organizationId: org, siteId: site } = given;
-  const now = await getOrUndefined(ctx.client.get(sitePaths.site(org, site), { schema: ApiSite }));
-  if (!now) throw new Error(`SitePublication: siteId: no site ${site} in organization ${org}; it was deleted, or the ID is wrong (pass the Site's id output).`);
-  const after = now.published === given.published ? now : await setPublished(ctx, org, site, given.published);
-  return definition.outputsOf(declared(given), after);
-}
-
-async function create(ctx: Ctx, given: SitePublicationInputs): Promise<{ id: string; outs: SitePublicationOutputs }> {
-  return { id: given.siteId, outs: await converge(ctx, given) };
-}
-
-async function read(ctx: Ctx, _id: string, props: SitePublicationOutputs): Promise<SitePublicationOutputs | undefined> {
-  const site = await getOrUndefined(ctx.client.get(sitePaths.site(props.organizationId, props.siteId), { schema: ApiSite }));
-  return site && refreshed(definition, props, site);
-}
-
-async function update(ctx: Ctx, _id: string, _olds: SitePublicationOutputs, news: SitePublicationInputs): Promise<SitePublicationOutputs> {
-  return converge(ctx, news);
-}
-
 // ---- Declaration ---------------------------------------------------------------------------------
 
-export const definition = defineResource({
+export const definition = defineSettingsObject({
   kind: "SitePublication",
   noun: "site publication",
   summary:
@@ -76,11 +49,12 @@ export const definition = defineResource({
   outputs,
   live: (site: ApiSite) => ({ published: site.published }),
   computed: (site) => (site.published && site.urls?.published ? { publishedUrl: site.urls.published } : {}),
-  create,
-  read,
-  update,
-  // The site's publication is the site's: removing the resource leaves it as it is.
-  delete: async () => {},
+  // The site's publication is the site's: removing the resource leaves it as it is. No `one`: a
+  // SitePublication was never refused beside another of its site.
+  target: { field: "siteId", noun: "site", within: (given) => `organization ${given.organizationId}`, wrongId: "the ID is wrong (pass the Site's id output)" },
+  path: (given) => sitePaths.site(given.organizationId, given.siteId),
+  schema: ApiSite,
+  write: { call: (ctx, given) => setPublished(ctx, given.organizationId, given.siteId, given.published) },
 });
 
 /** Whether a site is live, applied after the resources it depends on. */

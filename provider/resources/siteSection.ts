@@ -267,6 +267,8 @@ export const definition = defineResource({
         });
       },
     },
+    // A DocsSite's default entry; the generator writes what a section is made from (its first space, its site spaces) itself.
+    navigation: { name: (s) => String(s.path), fallback: "section", docsSite: {} },
   },
 });
 

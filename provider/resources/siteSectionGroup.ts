@@ -206,6 +206,12 @@ export const definition = defineResource({
         }));
       },
     },
+    navigation: {
+      name: (g) => String(g.title),
+      fallback: "group",
+      docsSite: { type: "group", holds: "itemIds" },
+      comments: (g, quote) => (g.groupId === undefined ? [] : [`It is nested in section group ${quote(String(g.groupId))}; SiteSectionGroup has no input for that, so it stays where it is.`]),
+    },
   },
 });
 

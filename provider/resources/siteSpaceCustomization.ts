@@ -16,18 +16,17 @@
  * - Only overrides the API can clear one by one are declared: not `announcement` (the PATCH takes no
  *   null for it), nor the fonts (the site's alone), nor the spec's deprecated settings.
  * - A site space has one set of overrides: a second SiteSpaceCustomization of it is refused.
+ * All of it but what only the importer needs is framework/settingsObject.ts's `overrides` write.
  */
 import equal from "fast-deep-equal";
 import { z } from "zod";
 import { ApiSiteCustomization, p } from "../client";
-import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
+import { resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
-import { goneFromState, refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
-import type { Ctx, Props } from "../framework/resource";
-import { declaredPart, declaredSettings, overridesPatch, settingsGroup } from "../framework/settings";
-import { claimOnly, onePerTarget } from "../framework/singleton";
-import { declared } from "../framework/state";
+import type { Props } from "../framework/resource";
+import { overridesPatch, settingsGroup } from "../framework/settings";
+import { defineSettingsObject } from "../framework/settingsObject";
 import { customizationView, siteSpaceSettings } from "./customization";
 import { paths as siteCustomizationPaths } from "./siteCustomization";
 
@@ -39,8 +38,6 @@ export const paths = {
 // ---- Schema --------------------------------------------------------------------------------------
 
 const settings = settingsGroup(siteSpaceSettings, "The site space's overrides the program declares.");
-/** The settings `props` declares. */
-const settingsOf = (props: Props): Props => declaredSettings(settings, props);
 
 const inputs = z.object({
   organizationId: organizationIdField,
@@ -58,54 +55,9 @@ const outputs = z.object({
 export type SiteSpaceCustomizationInputs = Inputs<typeof inputs>;
 export type SiteSpaceCustomizationOutputs = Outputs<typeof inputs, typeof outputs>;
 
-// ---- CRUD ----------------------------------------------------------------------------------------
-
-const path = (p: { organizationId: string; siteId: string }, siteSpace: string) => paths.siteSpaceCustomization(p.organizationId, p.siteId, siteSpace);
-
-/** What the site space shows, as far as `given` declares it. */
-const shown = (effective: ApiSiteCustomization, given: Props): Props => declaredPart(settings, effective, settingsOf(given)) as Props;
-
-/** Sends the PATCH taking the overrides from `from` to what `given` declares; the settings as they are after it. */
-async function converge(ctx: Ctx, given: SiteSpaceCustomizationInputs, from: Props): Promise<SiteSpaceCustomizationOutputs> {
-  const body = overridesPatch(settings, from, settingsOf(given));
-  const after =
-    body === undefined
-      ? await getOrUndefined(ctx.client.get(path(given, given.siteSpaceId), { schema: ApiSiteCustomization }))
-      : await ctx.client.patch(path(given, given.siteSpaceId), { body, schema: ApiSiteCustomization });
-  if (!after) throw goneFromState(definition, given.siteSpaceId, ` (the site space is gone from site ${given.siteId})`);
-  return definition.outputsOf(declared(given), after);
-}
-
-async function create(ctx: Ctx, given: SiteSpaceCustomizationInputs): Promise<{ id: string; outs: SiteSpaceCustomizationOutputs }> {
-  claimOnly(ctx.client, "SiteSpaceCustomization", given.siteSpaceId, "site space");
-  const now = await getOrUndefined(ctx.client.get(path(given, given.siteSpaceId), { schema: ApiSiteCustomization }));
-  if (!now) {
-    throw new Error(`SiteSpaceCustomization: siteSpaceId: no site space ${given.siteSpaceId} in site ${given.siteId}; it was deleted, or an ID is wrong (pass the SiteSpace's id and the Site's id outputs).`);
-  }
-  // Only what the site space does not already show is sent: its own overrides, or the site's values, taken as they are.
-  const current = shown(now, given);
-  const outs = equal(current, settingsOf(given)) ? definition.outputsOf(declared(given), now) : await converge(ctx, given, current);
-  return { id: given.siteSpaceId, outs };
-}
-
-async function read(ctx: Ctx, id: string, props: SiteSpaceCustomizationOutputs): Promise<SiteSpaceCustomizationOutputs | undefined> {
-  const now = await getOrUndefined(ctx.client.get(path(props, id), { schema: ApiSiteCustomization }));
-  return now && refreshed(definition, props, now);
-}
-
-async function update(ctx: Ctx, _id: string, olds: SiteSpaceCustomizationOutputs, news: SiteSpaceCustomizationInputs): Promise<SiteSpaceCustomizationOutputs> {
-  return converge(ctx, news, settingsOf(olds));
-}
-
-/** Clears the declared overrides (and no others); a site space already gone is success. */
-async function remove(ctx: Ctx, id: string, props: SiteSpaceCustomizationOutputs): Promise<void> {
-  const body = overridesPatch(settings, settingsOf(props), {});
-  if (body !== undefined) await getOrUndefined(ctx.client.patch(path(props, id), { body, schema: ApiSiteCustomization }));
-}
-
 // ---- Declaration ---------------------------------------------------------------------------------
 
-export const definition = defineResource({
+export const definition = defineSettingsObject({
   kind: "SiteSpaceCustomization",
   noun: "site space customization",
   summary:
@@ -116,11 +68,16 @@ export const definition = defineResource({
   inputs,
   outputs,
   ...customizationView(settings),
-  create,
-  read,
-  update,
-  delete: remove,
-  inProgram: onePerTarget("SiteSpaceCustomization", "siteSpaceId", "site space"),
+  target: {
+    field: "siteSpaceId",
+    noun: "site space",
+    within: (given) => `site ${given.siteId}`,
+    wrongId: "an ID is wrong (pass the SiteSpace's id and the Site's id outputs)",
+    one: true,
+  },
+  path: (given) => paths.siteSpaceCustomization(given.organizationId, given.siteId, given.siteSpaceId),
+  schema: ApiSiteCustomization,
+  write: { overrides: settings },
   import: {
     read: {
       under: "SiteSpace",
