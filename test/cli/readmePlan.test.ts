@@ -34,6 +34,9 @@ function normalised(plan: string): string {
   return plan
     .split("\n")
     .filter((l) => !l.startsWith("warning: using pulumi-resource"))
+    // The CLI's progress ticker ("@ previewing update...."), printed only when a preview is slow: a loaded
+    // machine's, never the README's.
+    .filter((l) => !/^@ [a-z]+ [a-z]+\.*$/.test(l))
     .map((l) => l.trimEnd())
     .join("\n")
     .trim()
