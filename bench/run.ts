@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call] [--profile-host DIR]`
+ * `npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call] [--profile-host DIR] [--phases converge,refresh,destroy]`
  *
  * Runs the benchmark program (bench/program) through the real `pulumi` CLI (.pulumi-cli, built by
  * `npm run pulumi-cli`) or through the lifecycle harness (dev/harness), a process per run, against
@@ -49,10 +49,12 @@ interface Flags {
   checkpointEveryCall: boolean;
   /** Where the provider host's CPU profiles go (bench/hostProfile.ts); CLI engine only. */
   profileHost?: string;
+  /** The phases to run, in their usual order; converge always runs (every other phase needs the stack). */
+  phases: Phase[];
 }
 
 const USAGE =
-  "usage: npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call] [--profile-host DIR]";
+  "usage: npm run bench -- [--engine harness|cli|both] [--sizes 10,100,1000] [--latency 20] [--parallel 16] [--site-spaces 1] [--share-links 3] [--out bench/results] [--checkpoint-every-call] [--profile-host DIR] [--phases converge,refresh,destroy]";
 
 function parseFlags(argv: string[]): Flags {
   const get = (name: string, fallback: string) => {
@@ -83,7 +85,11 @@ function parseFlags(argv: string[]): Flags {
     if (missing) engineNote = `measuring through the lifecycle harness: ${missing}`;
   } else throw new Error(`--engine must be harness, cli or both (got "${asked}")`);
   if (engines.includes("cli") && missing) throw new Error(missing);
+  const phases = get("phases", PHASES.join(",")).split(",").map((s) => s.trim()) as Phase[];
+  const unknown = phases.filter((p) => !PHASES.includes(p));
+  if (unknown.length > 0) throw new Error(`--phases: unknown phase ${unknown.join(", ")} (the phases: ${PHASES.join(", ")})`);
   return {
+    phases: PHASES.filter((p) => p === "converge" || phases.includes(p)),
     engines,
     engineNote,
     sizes,
@@ -288,6 +294,17 @@ interface SizeResult {
   phases: PhaseResult[];
 }
 
+/** Every phase, in the order they run: the operation, and whether the program declares the one-field change. */
+const PLAN: [Phase, Op, boolean][] = [
+  ["converge", "up", false],
+  ["noop", "up", false],
+  ["preview", "preview", true],
+  ["refresh", "refresh", false],
+  ["change", "up", true],
+  ["destroy", "destroy", true],
+];
+const PHASES = PLAN.map(([phase]) => phase);
+
 async function runSize(engine: EngineName, sections: number, f: Flags): Promise<SizeResult> {
   const t: Topology = { sections, siteSpacesPerSection: f.siteSpacesPerSection, shareLinks: f.shareLinks };
   // The contract check (every exchange validated against GitBook's spec with ajv) belongs to the test
@@ -307,14 +324,7 @@ async function runSize(engine: EngineName, sections: number, f: Flags): Promise<
       "gitbook:organizationId": emu.seeded.organizationId,
       "bench:topology": JSON.stringify({ ...t, spacePrefix: SPACE_PREFIX, change, nullProvider }),
     });
-    const plan: [Phase, Op, boolean][] = [
-      ["converge", "up", false],
-      ["noop", "up", false],
-      ["preview", "preview", true],
-      ["refresh", "refresh", false],
-      ["change", "up", true],
-      ["destroy", "destroy", true],
-    ];
+    const plan = PLAN.filter(([phase]) => f.phases.includes(phase));
     const phases: PhaseResult[] = [];
     const resources = resourceCount(t);
     for (const [phase, op, change] of plan) {

@@ -62,6 +62,8 @@ const ENV: Record<keyof Raw, string> = {
   requestTimeoutSeconds: "GITBOOK_REQUEST_TIMEOUT_SECONDS",
 };
 
+const ENV_NAMES = Object.values(ENV);
+
 interface Found {
   key: keyof Raw;
   value: string;
@@ -248,7 +250,7 @@ export interface RuntimeOptions {
  */
 export class ProviderRuntime {
   private settings: Raw = {};
-  private resolved?: { key: string; cfg: ProviderConfig };
+  private resolved?: { settings: Raw; env: (string | undefined)[]; cfg: ProviderConfig };
   /** One client (one keep-alive pool, one list cache) per API URL, token and timeout. */
   private readonly clients = new Map<string, GitbookClient>();
 
@@ -263,12 +265,15 @@ export class ProviderRuntime {
     // Every provider call asks (some three times), and resolving parses the API URL: kept while the
     // settings and the environment variables it reads are unchanged. A malformed setting is not
     // kept, so it throws again on every call.
+    // configure() replaces the settings object, so it is compared by identity (a key made with
+    // JSON.stringify on every call was 2 % of a refresh's reads).
     const env = this.options.env ?? process.env;
-    const key = JSON.stringify([this.settings, Object.values(ENV).map((name) => env[name] ?? null)]);
-    if (this.resolved?.key === key) return this.resolved.cfg;
+    const values = ENV_NAMES.map((name) => env[name]);
+    const r = this.resolved;
+    if (r && r.settings === this.settings && r.env.every((v, i) => v === values[i])) return r.cfg;
     const cfg = resolveConfig(this.settings, env);
     const out = this.options.openApiPoll ? { ...cfg, openApiPoll: this.options.openApiPoll } : cfg;
-    this.resolved = { key, cfg: out };
+    this.resolved = { settings: this.settings, env: values, cfg: out };
     return out;
   }
 

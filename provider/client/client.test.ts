@@ -143,6 +143,18 @@ describe("error mapping", () => {
     for (let i = 0; i < 3; i++) await c.delete("/orgs/o/sites/s");
     expect(s.seen).toHaveLength(3);
   });
+
+  it("remembers a DELETE answered 204 or 205 as a fact (wasDeleted), and no other answer or request", async () => {
+    const answers: Record<string, number> = { "/v1/x/deleted": 205, "/v1/x/absent": 204, "/v1/x/not-found": 404, "/v1/x/failed": 500, "/v1/x/read": 200 };
+    const s = await serve((req, res) => (answers[req.url]! >= 400 ? apiError(res, answers[req.url]!, "no") : json(res, answers[req.url]!, req.method === "GET" ? {} : undefined)));
+    const { c } = client(s.url);
+    await c.delete("/x/deleted");
+    await c.delete("/x/absent");
+    await c.delete("/x/not-found");
+    await failure(c.delete("/x/failed"));
+    await c.get("/x/read");
+    expect(["/x/deleted", "/x/absent", "/x/not-found", "/x/failed", "/x/read"].filter((p) => c.wasDeleted(p))).toEqual(["/x/deleted", "/x/absent"]);
+  });
 });
 
 describe("retries", () => {

@@ -160,8 +160,13 @@ interface CacheEntry {
  * - "joinSinceWrites": as "joinInFlight", but only a listing sent after every write this client saw
  *   settle: one sent before a write may still show what that write removed (a delete guard would then
  *   refuse for a site space already deleted) or miss what it made.
+ * - "joinPastDeletes": as "joinSinceWrites", except that the writes settled since the listing was sent
+ *   may include DELETEs that GitBook answered 204 or 205 (see wasDeleted): such a listing misses
+ *   nothing this client made or moved, and may still show only what those DELETEs removed. So it is
+ *   only for a caller that discounts every object wasDeleted names, and only for objects that cannot
+ *   come back under their ID once deleted (a site space; never a space, which the trash restores).
  */
-export type ListingMode = "fresh" | "joinInFlight" | "joinSinceWrites";
+export type ListingMode = "fresh" | "joinInFlight" | "joinSinceWrites" | "joinPastDeletes";
 
 /**
  * The one client for the GitBook API: bearer auth, JSON, typed errors, retries with jittered backoff
@@ -190,9 +195,13 @@ export class GitbookClient {
    * to come any older). Only the joining modes read it; memory of this process only, it saves
    * requests and proves nothing (another process simply lists again).
    */
-  private readonly inFlight = new Map<string, { value: Promise<unknown>; writes: number }>();
+  private readonly inFlight = new Map<string, { value: Promise<unknown>; writes: number; otherWrites: number }>();
   /** How many writes (any method but GET) have settled: a listing sent since shows each of them. */
   private writesSettled = 0;
+  /** How many of those were not a DELETE answered 204 or 205 (see wasDeleted). */
+  private otherWritesSettled = 0;
+  /** The paths of the DELETEs GitBook answered 204 or 205: nothing is there any more (see wasDeleted). */
+  private readonly deleted = new Set<string>();
   private readonly listingMode = new AsyncLocalStorage<ListingMode>();
   private readonly organization?: { id: string; setting: string };
   /** Per organization ID: whether this token can see it (see organizationError). */
@@ -338,6 +347,17 @@ export class GitbookClient {
   }
 
   /**
+   * Whether a DELETE of `path` through this client was answered 204 (nothing was there) or 205
+   * (deleted): a fact GitBook stated, not a guess, so an object of a kind that cannot come back under
+   * its ID is gone for good. A listing answered since may still show it (sent before the DELETE), so
+   * a caller in "joinPastDeletes" mode discounts it. Memory of this process only: another process
+   * knows fewer deletes, and its guard lists again rather than discounting.
+   */
+  wasDeleted(path: string): boolean {
+    return this.deleted.has(path);
+  }
+
+  /**
    * Forgets every cached list, so the next listing is taken now: what a create compares with after a
    * lost answer must not be a list fetched before some other object was made.
    */
@@ -353,9 +373,15 @@ export class GitbookClient {
   private joinable<T>(key: string, fetch: () => Promise<T>): Promise<T> {
     const mode = this.listingMode.getStore();
     const flying = this.inFlight.get(key);
-    if (flying && (mode === "joinInFlight" || (mode === "joinSinceWrites" && flying.writes === this.writesSettled))) return flying.value as Promise<T>;
+    if (
+      flying &&
+      (mode === "joinInFlight" ||
+        (mode === "joinSinceWrites" && flying.writes === this.writesSettled) ||
+        (mode === "joinPastDeletes" && flying.otherWrites === this.otherWritesSettled))
+    )
+      return flying.value as Promise<T>;
     const value = fetch();
-    const entry = { value, writes: this.writesSettled };
+    const entry = { value, writes: this.writesSettled, otherWrites: this.otherWritesSettled };
     this.inFlight.set(key, entry);
     const leave = () => {
       if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
@@ -384,17 +410,24 @@ export class GitbookClient {
 
   async request<T>(method: string, path: string, opts: RequestOptions<T> = {}): Promise<T> {
     let value: T;
+    const answered = { status: 0 };
     try {
-      value = await this.send(method, path, opts);
+      value = await this.send(method, path, opts, answered);
     } catch (e) {
       throw (await this.organizationError(path, e)) ?? e;
     } finally {
-      if (method !== "GET") this.writesSettled++;
+      if (method !== "GET") this.writeSettled(method, path, answered.status);
     }
     // Any success under an organization shows the token can see it: no need to ask later.
     const org = ORG_PATH.exec(path)?.[1];
     if (org !== undefined) this.orgReachable.set(decodeURIComponent(org), REACHABLE);
     return value;
+  }
+
+  private writeSettled(method: string, path: string, status: number): void {
+    this.writesSettled++;
+    if (method === "DELETE" && (status === 204 || status === 205)) this.deleted.add(path);
+    else this.otherWritesSettled++;
   }
 
   /**
@@ -426,13 +459,14 @@ export class GitbookClient {
     return (await known) === "no" ? new OrganizationError(e, org, setting) : undefined;
   }
 
-  private async send<T>(method: string, path: string, opts: RequestOptions<T>): Promise<T> {
+  /** `answered.status` is set to the status of the answer it returns (a success's). */
+  private async send<T>(method: string, path: string, opts: RequestOptions<T>, answered?: { status: number }): Promise<T> {
     const idempotent = opts.idempotent ?? method !== "POST";
     const ctx: ErrorContext = { method, path: `/v1${path}`, target: this.target };
     if (method !== "GET") this.listCache.clear();
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
-      let outcome: { ok: true; value: T } | { ok: false; error: GitbookError; wait?: number; sent: boolean };
+      let outcome: { ok: true; value: T; status: number } | { ok: false; error: GitbookError; wait?: number; sent: boolean };
       try {
         outcome = await this.attempt(method, path, opts, ctx, attempt);
       } catch (e) {
@@ -442,7 +476,10 @@ export class GitbookClient {
         const err = toConnectionError(e, ctx, this.token);
         outcome = { ok: false, error: err, sent: !NOT_SENT_CODES.has(err.code) };
       }
-      if (outcome.ok) return outcome.value;
+      if (outcome.ok) {
+        if (answered) answered.status = outcome.status;
+        return outcome.value;
+      }
       const { error } = outcome;
       if (method !== "GET") this.listCache.clear();
 
@@ -477,7 +514,7 @@ export class GitbookClient {
     opts: RequestOptions<T>,
     ctx: ErrorContext,
     attempt: number,
-  ): Promise<{ ok: true; value: T } | { ok: false; error: GitbookError; wait?: number; sent: boolean }> {
+  ): Promise<{ ok: true; value: T; status: number } | { ok: false; error: GitbookError; wait?: number; sent: boolean }> {
     const url = new URL(`${this.apiUrl}/v1${path}`);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {
@@ -540,14 +577,14 @@ export class GitbookClient {
       if (typeof parsed === "string" && parsed === text) {
         throw new NotApiError(res.statusCode, notApiSummary(res.statusCode, { contentType, text: redact(text, this.token) }, ctx), ctx);
       }
-      if (!opts.schema) return { ok: true, value: parsed as T };
+      if (!opts.schema) return { ok: true, value: parsed as T, status: res.statusCode };
       const result = opts.schema.safeParse(parsed);
       if (!result.success) {
         const issue = result.error.issues[0]!;
         const field = issue.path.length ? issue.path.join(".") : "(body)";
         throw new ContractError(`${field}: ${issue.message}`, ctx);
       }
-      return { ok: true, value: result.data };
+      return { ok: true, value: result.data, status: res.statusCode };
     }
     const safeBody = typeof parsed === "string" ? redact(parsed, this.token) : redactDeep(parsed, this.token);
     const resetAt = rateLimitResetAt(res.headers);

@@ -26,6 +26,12 @@ export interface Cascade {
   consequence: string;
   /** Reads fresh from GitBook what deleting the object would take along; empty when nothing (or the object is gone). */
   held(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]>;
+  /**
+   * Set when `held` leaves out every object it finds whose DELETE this client saw answered 204 or 205
+   * (GitbookClient.wasDeleted), and every kind it reports cannot come back under its ID once deleted:
+   * its listings may then join one sent before such DELETEs settled ("joinPastDeletes").
+   */
+  discountsDeleted?: true;
 }
 
 /** The input that lets a delete take along what the object holds. */
@@ -35,11 +41,17 @@ export const FORCE_DESTROY = "forceDestroy";
 export async function refuseCascade(def: { kind: string; cascade?: Cascade }, ctx: Ctx, id: string, props: Props): Promise<void> {
   if (!def.cascade || props[FORCE_DESTROY] === true) return;
   // The guard's listings may join ones of the same path already in flight (e.g. another section's
-  // guard on the same site), but only one sent after every write this process saw settle: it then
-  // shows the site spaces Pulumi deleted first as gone (one sent before would show them and refuse
-  // for nothing), and it is never a completed or cached one, so it is at most one listing's latency
-  // older than today's. Without it, deleting N sections of one site read the site's N sections N times.
-  const held = await ctx.client.listings("joinSinceWrites", () => def.cascade!.held(ctx, id, props));
+  // guard on the same site), never a completed or cached one, so what they show is at most one
+  // listing's latency older than a listing sent now. Without it, deleting N sections of one site read
+  // the site's N sections N times. Only one sent after every write this process saw settle: one sent
+  // before could miss what a write made, or show what a write deleted (the site spaces Pulumi deleted
+  // first) and refuse for nothing. Except, for a guard that discounts what this client saw deleted,
+  // the DELETEs GitBook answered 204 or 205: those are facts, and when nothing else was written since
+  // the listing was sent it shows what one sent now would (up to that latency), less what the guard
+  // discounts. So parallel section deletes stop waiting for a listing sent after the last site space
+  // deleted (bench/README.md, "Destroy's listings").
+  const mode = def.cascade.discountsDeleted ? "joinPastDeletes" : "joinSinceWrites";
+  const held = await ctx.client.listings(mode, () => def.cascade!.held(ctx, id, props));
   if (held.length === 0) return;
   const list = held.map((h) => `${h.kind} ${JSON.stringify(h.title)} (${h.id})`).join(", ");
   const them = held.length > 1 ? "them" : "it";

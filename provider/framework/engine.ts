@@ -182,7 +182,8 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
   const outs = cleanOutputs({ ...live, ...nameOf(props) });
   // Only what the program declares: an undeclared live field's output is not an input (see DECLARED_KEY).
   const inputs = pickInputs(schemaFields(def), asDeclared(def.diff.liveFields ?? [], outs), def.diff.nullValues);
-  return { id, props: outs, inputs: cleanOutputs({ ...inputs, ...nameOf(props) }) } as pulumi.dynamic.ReadResult;
+  // Picked from the outputs, already plain JSON: no second cleanOutputs.
+  return { id, props: outs, inputs: { ...inputs, ...nameOf(props) } } as pulumi.dynamic.ReadResult;
 }
 
 export async function update(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {

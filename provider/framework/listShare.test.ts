@@ -15,21 +15,47 @@ import { refuseCascade } from "./cascade";
 import { createOnce } from "./createOnce";
 import { listFresh } from "./lists";
 import { paths as shareLinkPaths } from "../resources/shareLink";
+import { ApiSiteSection } from "../client";
+import { definition as siteSection, paths as sectionPaths } from "../resources/siteSection";
+import { paths as siteSpacePaths } from "../resources/siteSpace";
 import type { Ctx } from "./resource";
 
 let env: ProviderEnv;
 let client: GitbookClient;
 let ctx: Ctx;
-/** While set, GETs whose path contains `holding.path` wait for `holding.open` before they are sent. */
-let holding: { path: string; open: Promise<void>; held: number } | undefined;
+/**
+ * While set, GETs whose path contains `holding.path` wait for `holding.open` before they are sent; or,
+ * with `answers`, are sent at once (the API answers with what it holds then) and their answers are
+ * held until `open`: a listing that arrives after later writes, showing what was there before them.
+ */
+let holding: { path: string; open: Promise<void>; held: number; answers?: boolean; answered: number } | undefined;
 
-function hold(path: string): () => void {
+function hold(path: string, answers = false): () => void {
   let open!: () => void;
-  holding = { path, open: new Promise<void>((r) => (open = r)), held: 0 };
+  holding = { path, open: new Promise<void>((r) => (open = r)), held: 0, answers, answered: 0 };
   return () => {
     holding = undefined;
     open();
   };
+}
+
+/** A handler whose answer callbacks wait for `h.open`; `h.answered` counts answers that reached it. */
+function heldAnswers(h: NonNullable<typeof holding>, handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler {
+  let first = true;
+  return new Proxy(handler, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== "function") return v;
+      // undici's handlers keep private fields: every method runs on the handler itself, not the proxy.
+      if (typeof prop !== "string" || !/^on(Response|Headers|Data|Complete|Error)/.test(prop)) return (v as (...a: unknown[]) => unknown).bind(target);
+      return (...args: unknown[]) => {
+        if (first) h.answered++;
+        first = false;
+        void h.open.then(() => (v as (...a: unknown[]) => unknown).apply(target, args));
+        return true;
+      };
+    },
+  });
 }
 
 beforeAll(async () => {
@@ -38,6 +64,7 @@ beforeAll(async () => {
     const h = holding;
     if (h && opts.method === "GET" && String(opts.path).includes(h.path)) {
       h.held++;
+      if (h.answers) return dispatch(opts, heldAnswers(h, handler));
       void h.open.then(() => dispatch(opts, handler));
       return true;
     }
@@ -183,5 +210,97 @@ describe("the cascade guard", () => {
     open();
     await Promise.all([first, second]);
     expect(env.emu.log.count(LIST)).toBe(2);
+  });
+
+  it("without discountsDeleted, does not join a listing sent before even a DELETE GitBook answered 205", async () => {
+    const { site, path } = await newSite("Guard After A Delete");
+    const link = (await client.post<{ id: string }>(path, { body: { name: "deleted meanwhile" } })).id;
+    env.emu.log.reset();
+    const held = async (c: Ctx) => ((await listFresh(c, path, ApiShareLink)) ?? []).map((l) => ({ kind: "ShareLink", title: l.id, id: l.id }));
+    const strict = { kind: "Thing", cascade: { consequence: "", held } };
+    const open = hold(path);
+    const first = refuseCascade(strict, ctx, "a", {});
+    await vi.waitFor(() => expect(holding?.held).toBe(1));
+    await client.delete(shareLinkPaths.shareLink(env.org, site, link));
+    expect(client.wasDeleted(shareLinkPaths.shareLink(env.org, site, link))).toBe(true);
+    // A guard that does not discount deletes (a space's: the trash gives one back) lists anew.
+    const second = refuseCascade(strict, ctx, "b", {});
+    await vi.waitFor(() => expect(holding?.held).toBe(2));
+    open();
+    await Promise.all([first, second]);
+    expect(env.emu.log.count(LIST)).toBe(2);
+  });
+});
+
+describe("a section's delete guard (SiteSection)", () => {
+  const SECTIONS = { method: "GET", route: "/v1/orgs/:org/sites/:site/sections" };
+
+  /** A site with one section, and a site space in that section besides the section's own. */
+  async function sectionWithSiteSpace(title: string) {
+    const site = (await env.up("Site", { title })).state.id;
+    const section = (await env.up("SiteSection", { siteId: site, spaceId: env.emu.seeded.spaceIds[0], title: "Guides" })).state;
+    const siteSpaceState = (await env.up("SiteSpace", { siteId: site, sectionId: section.id, spaceId: env.emu.seeded.spaceIds[1] })).state;
+    env.emu.log.reset();
+    return { site, section, siteSpace: siteSpaceState.id, siteSpaceState, path: sectionPaths.sections(env.org, site) };
+  }
+
+  it("joins a listing sent before its site space's DELETE was answered, and does not count that site space as held", async () => {
+    const { site, section, siteSpace, path } = await sectionWithSiteSpace("Stale Listing");
+    // Sent and answered by GitBook now, while the site space is there; the answer arrives after the DELETE.
+    const open = hold(path, true);
+    const early = client.listNow(path, ApiSiteSection);
+    await vi.waitFor(() => expect(holding?.answered).toBe(1));
+    // Pulumi deletes the site space first (it names the section by its id output); GitBook answers 205.
+    await client.delete(siteSpacePaths.siteSpace(env.org, site, siteSpace));
+    const listNow = vi.spyOn(client, "listNow");
+    const guard = refuseCascade(siteSection, ctx, section.id, section.outs);
+    await vi.waitFor(() => expect(listNow).toHaveBeenCalledTimes(1));
+    listNow.mockRestore();
+    open();
+    await guard;
+    // The listing it joined still showed the deleted site space: discounted, not refused for.
+    expect((await early).find((s) => s.id === section.id)?.siteSpaces?.map((ss) => ss.id)).toContain(siteSpace);
+    expect(env.emu.log.count(SECTIONS)).toBe(1);
+  });
+
+  it("does not join a listing sent before this client made a site space in the section, and refuses for it", async () => {
+    const { site, section, siteSpace, path } = await sectionWithSiteSpace("Made Meanwhile");
+    await client.delete(siteSpacePaths.siteSpace(env.org, site, siteSpace));
+    const open = hold(path, true);
+    const early = client.listNow(path, ApiSiteSection);
+    await vi.waitFor(() => expect(holding?.answered).toBe(1));
+    // Made after that listing was answered: a listing sent before it cannot show it.
+    const made = await client.post<{ id: string }>(siteSpacePaths.siteSpaces(env.org, site), { body: { spaceId: env.emu.seeded.spaceIds[2], sectionId: section.id } });
+    const guard = refuseCascade(siteSection, ctx, section.id, section.outs).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await vi.waitFor(() => expect(holding?.answered).toBe(2));
+    open();
+    await early;
+    expect((await guard)?.message).toContain(made.id);
+    expect(env.emu.log.count(SECTIONS)).toBe(2);
+    expect(env.emu.store.siteSpaces.has(made.id)).toBe(true);
+  });
+
+  it("still refuses for a site space another client deleted: only this client's answered DELETEs are discounted", async () => {
+    const { section, siteSpace, siteSpaceState, path } = await sectionWithSiteSpace("Deleted Elsewhere");
+    const open = hold(path, true);
+    const early = client.listNow(path, ApiSiteSection);
+    await vi.waitFor(() => expect(holding?.answered).toBe(1));
+    // Deleted through another client (another provider process): this one has no answer to go by.
+    await env.destroy("SiteSpace", siteSpaceState);
+    const listNow = vi.spyOn(client, "listNow");
+    const guard = refuseCascade(siteSection, ctx, section.id, section.outs).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    await vi.waitFor(() => expect(listNow).toHaveBeenCalledTimes(1));
+    listNow.mockRestore();
+    open();
+    await early;
+    // Refused for nothing, never deleted blind: the next attempt lists anew and goes ahead.
+    expect((await guard)?.message).toContain(siteSpace);
+    await refuseCascade(siteSection, ctx, section.id, section.outs);
   });
 });

@@ -44,7 +44,7 @@ describe("resource classes", () => {
   for (const [kind, make] of cases) {
     it(`${kind} exposes every input as an Output, set or not, and registers as gitbook:${kind}`, async () => {
       const r = make() as unknown as Record<string, unknown>;
-      const def = definitionOf(kind) as ReturnType<typeof definitionOf> & { outputs: { shape: object } };
+      const def = (await definitionOf(kind)) as Awaited<ReturnType<typeof definitionOf>> & { outputs: { shape: object } };
       for (const key of [...Object.keys(def.schema.shape), ...Object.keys(def.outputs.shape)]) {
         expect(pulumi.Output.isInstance(r[key]), `${kind}.${key}`).toBe(true);
       }

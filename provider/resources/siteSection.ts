@@ -17,6 +17,8 @@ import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
 import { paths as sitePaths } from "./site";
+// Circular (siteSpace.ts imports this module's paths too): read only when a call runs.
+import { paths as siteSpacePaths } from "./siteSpace";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -221,7 +223,12 @@ async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldO
   const { organizationId: org, siteId: site } = props as SiteSectionOutputs;
   const sections = await listFresh(ctx, paths.sections(org, site), ApiSiteSection);
   const section = sections?.find((s) => s.id === id);
-  return (section?.siteSpaces ?? []).filter((ss) => ss.id !== props.siteSpaceId).map((ss) => ({ kind: "SiteSpace", title: ss.title ?? ss.space.id, id: ss.id }));
+  // A site space whose DELETE GitBook answered 204 or 205 is gone for good (none is ever restored):
+  // a listing sent before that DELETE may still show it (see `discountsDeleted` below).
+  const gone = (ssId: string) => ctx.client.wasDeleted(siteSpacePaths.siteSpace(org, site, ssId));
+  return (section?.siteSpaces ?? [])
+    .filter((ss) => ss.id !== props.siteSpaceId && !gone(ss.id))
+    .map((ss) => ({ kind: "SiteSpace", title: ss.title ?? ss.space.id, id: ss.id }));
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -247,7 +254,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
-  cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces },
+  cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces, discountsDeleted: true },
   inProgram: (name, args) => {
     redirectsOnMove("SiteSection")(name, args);
     return placedByGroupId("SiteSection")(name, args);
