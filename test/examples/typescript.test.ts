@@ -3,7 +3,8 @@
  * tsconfig.json, no build step), deployed through the CLI against the emulator: the language host
  * runs index.ts through the SDK's ts-node support, which type-checks it against the package's
  * published declarations. Under the host that ran index.ts as JavaScript, the first `up` failed with
- * a SyntaxError.
+ * a SyntaxError. (Destroying runs no program: the docs-site example's destroy covers it, for these
+ * kinds and more.)
  */
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -22,7 +23,7 @@ describeDeployments("the TypeScript example (examples/typescript)", () => {
       "gitbook-typescript:guidesV2SpaceId": byTitle("SDK for TypeScript"),
     };
   };
-  const run = (op: "preview" | "up" | "destroy", flags: string[] = []) => d.run(op, undefined, { programDir: PROGRAM, config: config(), flags });
+  const run = (op: "preview" | "up", flags: string[] = []) => d.run(op, undefined, { programDir: PROGRAM, config: config(), flags });
 
   beforeAll(async () => {
     d = await startDeployment({ stack: "dev" });
@@ -48,12 +49,5 @@ describeDeployments("the TypeScript example (examples/typescript)", () => {
     expect(r.code).toBe(0);
     expect(steps(r).every((s) => s.startsWith("same "))).toBe(true);
     expect(d.emu.log.writes()).toBe(writes);
-  });
-
-  it("destroys what it made", async () => {
-    const r = await run("destroy");
-    expect(r.error).toBeUndefined();
-    expect(d.emu.store.sites.size).toBe(0);
-    expect(d.emu.store.siteSpaces.size).toBe(0);
   });
 });

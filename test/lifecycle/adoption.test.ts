@@ -5,149 +5,184 @@
  * - a site's `type` is sent and managed only when declared, so adopting a site of another type than
  *   the old default is not refused (item 2);
  * - `adoptId` affects only the first creation: a replacing change with `adoptId` still in the program
- *   fails at preview, before anything is deleted, saying to remove it (issue 19: a replacement's create
- *   sees `adoptId`, and only memory of the run could tell it the object is the one being replaced), for
- *   a kind replaced delete-first (SiteSection) and create-first (Site); once removed, the replacement
+ *   fails, before anything is deleted, saying to remove it (issue 19: a replacement's create sees
+ *   `adoptId`, and only memory of the run could tell it the object is the one being replaced), for a
+ *   kind replaced delete-first (SiteSection) and create-first (Site); once removed, the replacement
  *   creates a new object. No path adopts the object it then deletes.
+ *
+ * Every case is a resource of one program in one stack (issue 23: engine runs are the suite's cost), so
+ * each run below checks all the cases at its stage: the first `up` adopts them all, one `refresh` finds
+ * nothing changed on any, one `up` makes the declared changes, an `up` per replacing kind is refused,
+ * one `up` replaces both, and one more finds nothing to do.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { api, ref } from "../support/scenarios";
+import type { RunReport } from "../../dev/report";
 
 const org = (d: Deployment) => d.emu.seeded.organizationId;
+const changes = (r: RunReport) => steps(r).filter((s) => !s.startsWith("same "));
 
-describeDeployments("adoption converges only what the program declares", () => {
+describeDeployments("adoption, in one stack", () => {
   let d: Deployment;
-  let siteId: string;
-  let linkId: string;
-  const program = (): Decl[] => [
-    { kind: "Site", name: "site", args: { title: "Partner Docs", adoptId: siteId } },
-    { kind: "ShareLink", name: "link", args: { siteId: ref("site.id"), name: "Partner", adoptId: linkId } },
-  ];
+  /** Objects made in the GitBook app before the program first runs. */
+  const made = {} as Record<"partner" | "link" | "sponsored" | "adopted" | "replaceSite" | "section" | "other", string>;
+  let space0: string;
+  let space1: string;
+
+  /**
+   * The program at each stage: `adopt` first, then `declare` adds declared fields; `moved` also moves
+   * the section to another space and `typed` also follows the app's change of the subject's type (both
+   * replacing changes, with adoptId still set); `removed` makes both changes without adoptId.
+   */
+  const program = (stage: "adopt" | "declare" | "moved" | "typed" | "removed"): Decl[] => {
+    const later = stage !== "adopt";
+    const moved = stage === "moved" || stage === "removed";
+    const typed = stage === "typed" || stage === "removed";
+    const keepAdoptId = stage !== "removed";
+    return [
+      // A share-link site and its revoked link: adopted, and only declared fields converged.
+      { kind: "Site", name: "site", args: { title: "Partner Docs", adoptId: later ? made.other : made.partner } },
+      { kind: "ShareLink", name: "link", args: { siteId: ref("site.id"), name: "Partner", adoptId: made.link, ...(later ? { active: true } : {}) } },
+      // A site whose type the program leaves to GitBook; then declares another type, which replaces it.
+      { kind: "Site", name: "typeless", args: { title: "Typeless Docs", ...(later ? { type: "premium" } : {}) } },
+      // A sponsored site adopted without declaring its type; then declared as the type it has.
+      { kind: "Site", name: "sponsored", args: { title: "Sponsored Docs", adoptId: made.sponsored, ...(later ? { type: "sponsored" } : {}) } },
+      // Site (replaced create-first): its type changed in the app, and the program follows it.
+      { kind: "Site", name: "subject", args: { title: "Adopted Docs", ...(keepAdoptId ? { adoptId: made.adopted } : {}), ...(typed ? { type: "premium" } : {}) } },
+      // SiteSection (replaced delete-first): its spaceId changed in the program.
+      { kind: "Site", name: "rsite", args: { title: "Replace Docs", adoptId: made.replaceSite } },
+      {
+        kind: "SiteSection",
+        name: "section",
+        args: { siteId: ref("rsite.id"), spaceId: moved ? space1 : space0, title: "Guides", ...(keepAdoptId ? { adoptId: made.section } : {}) },
+      },
+    ];
+  };
 
   beforeAll(async () => {
     d = await startDeployment();
-    // Made in the GitBook app: a share-link site, and a link to it that was revoked.
-    siteId = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Partner Docs", visibility: "share-link" })).id;
-    linkId = (await api(d.emu, "POST", `/orgs/${org(d)}/sites/${siteId}/share-links`, { name: "Partner" })).id;
-    await api(d.emu, "PATCH", `/orgs/${org(d)}/sites/${siteId}/share-links/${linkId}`, { active: false });
+    [space0, space1] = d.emu.seeded.spaceIds as [string, string];
+    const post = async (path: string, body: Record<string, unknown>) => (await api(d.emu, "POST", `/orgs/${org(d)}${path}`, body)).id as string;
+    made.partner = await post("/sites", { title: "Partner Docs", visibility: "share-link" });
+    made.link = await post(`/sites/${made.partner}/share-links`, { name: "Partner" });
+    await api(d.emu, "PATCH", `/orgs/${org(d)}/sites/${made.partner}/share-links/${made.link}`, { active: false });
+    made.sponsored = await post("/sites", { title: "Sponsored Docs", type: "sponsored" });
+    made.adopted = await post("/sites", { title: "Adopted Docs" });
+    made.replaceSite = await post("/sites", { title: "Replace Docs" });
+    made.section = await post(`/sites/${made.replaceSite}/sections`, { spaceId: space0, title: "Guides" });
+    made.other = await post("/sites", { title: "Someone Else's Docs" });
   });
   afterAll(async () => d?.close());
 
-  it("keeps the site's visibility and the link revoked, sending no write", async () => {
-    const preview = await d.run("preview", program());
+  it("previews every adoption as a create", async () => {
+    const preview = await d.run("preview", program("adopt"));
     expect(preview.error).toBeUndefined();
-    expect(steps(preview)).toEqual(["create site", "create link"]);
+    expect(steps(preview).sort()).toEqual(["create link", "create rsite", "create section", "create site", "create sponsored", "create subject", "create typeless"]);
+  });
+
+  it("adopts each object, writing nothing to any: the share-link site and its revoked link, a sponsored site", async () => {
     d.emu.log.reset();
-    const r = await d.run("up");
+    const r = await d.run("up", program("adopt"));
     expect(r.error).toBeUndefined();
-    expect(d.resource("site").id).toBe(siteId);
-    expect(d.resource("link").id).toBe(linkId);
-    expect(d.emu.log.writes()).toBe(0);
-    expect(d.emu.store.sites.get(siteId)).toMatchObject({ visibility: "share-link", type: "ultimate" });
-    expect(d.emu.store.shareLinks.get(linkId)!.active).toBe(false);
+    for (const [name, id] of [["site", made.partner], ["link", made.link], ["sponsored", made.sponsored], ["subject", made.adopted], ["rsite", made.replaceSite], ["section", made.section]]) {
+      expect(d.resource(name!).id, name).toBe(id);
+    }
+    // The one write is the creation of the site no adoptId names.
+    expect(d.emu.log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.route}`)).toEqual(["POST /v1/orgs/:org/sites"]);
+    expect(d.emu.store.sites.get(made.partner)).toMatchObject({ visibility: "share-link", type: "ultimate" });
+    expect(d.emu.store.shareLinks.get(made.link)!.active).toBe(false);
+    expect(d.emu.store.sites.get(made.sponsored)!.type).toBe("sponsored");
     // The outputs say what the objects really are.
     expect(d.resource("site").outputs).toMatchObject({ visibility: "share-link", type: "ultimate" });
     expect(d.resource("link").outputs).toMatchObject({ active: false });
   });
 
-  it("leaves them alone on later runs, and a refresh finds nothing changed", async () => {
+  it("a site's type the program does not declare is not sent: GitBook makes the site ultimate", () => {
+    expect(d.emu.store.sites.get(d.resource("typeless").id!)!.type).toBe("ultimate");
+    expect(d.resource("typeless").outputs.type).toBe("ultimate");
+  });
+
+  it("a refresh finds nothing changed on any adopted object, and writes nothing", async () => {
     d.emu.log.reset();
-    const again = await d.run("up");
-    expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
     const refreshed = await d.run("refresh");
+    expect(refreshed.error).toBeUndefined();
     expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
-    expect(d.emu.store.shareLinks.get(linkId)!.active).toBe(false);
-    expect(d.emu.store.sites.get(siteId)!.visibility).toBe("share-link");
+    expect(d.emu.store.shareLinks.get(made.link)!.active).toBe(false);
+    expect(d.emu.store.sites.get(made.partner)!.visibility).toBe("share-link");
   });
 
-  it("changes only the declared field once the program declares it", async () => {
-    const declared = program();
-    declared[1]!.args.active = true;
-    d.emu.log.reset();
-    const r = await d.run("up", declared);
-    expect(r.steps.find((s) => s.name === "link")).toMatchObject({ op: "update" });
-    expect(d.emu.log.writes()).toBe(1);
-    expect(d.emu.store.shareLinks.get(linkId)!.active).toBe(true);
-    expect(d.emu.store.sites.get(siteId)!.visibility).toBe("share-link");
-  });
-});
-
-describeDeployments("a site's type", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  it("is not sent when the program does not declare it: GitBook makes the site ultimate", async () => {
-    const r = await d.run("up", [{ kind: "Site", name: "site", args: { title: "Typeless Docs" } }]);
-    expect(r.error).toBeUndefined();
-    expect(d.emu.store.sites.get(d.resource("site").id!)!.type).toBe("ultimate");
-    expect(d.resource("site").outputs.type).toBe("ultimate");
-  });
-
-  it("declared as the type the site has, changes nothing; declared as another, replaces the site", async () => {
-    const same = await d.run("preview", [{ kind: "Site", name: "site", args: { title: "Typeless Docs", type: "ultimate" } }]);
-    expect(steps(same)).toEqual(["same site"]);
-    const other = await d.run("preview", [{ kind: "Site", name: "site", args: { title: "Typeless Docs", type: "premium" } }]);
-    expect(other.steps.find((s) => s.name === "site")).toMatchObject({ op: "replace", replaces: ["type"] });
-  });
-
-  it("is not a reason to refuse adopting a site when the program does not declare it", async () => {
-    const existing = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Sponsored Docs", type: "sponsored" })).id;
-    d.emu.log.reset();
-    const r = await d.run("up", [
-      { kind: "Site", name: "site", args: { title: "Typeless Docs" } },
-      { kind: "Site", name: "adopted", args: { title: "Sponsored Docs", adoptId: existing } },
-    ]);
-    expect(r.error).toBeUndefined();
-    expect(d.resource("adopted").id).toBe(existing);
-    expect(d.emu.log.writes()).toBe(0);
-    expect(d.emu.store.sites.get(existing)!.type).toBe("sponsored");
-  });
-});
-
-describeDeployments("adoptId with a replacing change", () => {
-  let d: Deployment;
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  it("SiteSection (replaced delete-first): refuses the replacement while adoptId is set, deleting nothing, then replaces once it is removed", async () => {
-    const [space0, space1] = d.emu.seeded.spaceIds as [string, string];
-    const site: Decl = { kind: "Site", name: "site", args: { title: "Replace Docs" } };
-    expect((await d.run("up", [site])).error).toBeUndefined();
-    const siteId = d.resource("site").id!;
-    const adopted = (await api(d.emu, "POST", `/orgs/${org(d)}/sites/${siteId}/sections`, { spaceId: space0, title: "Guides" })).id as string;
-    const section = (spaceId: string, adopt = true): Decl => ({
-      kind: "SiteSection",
-      name: "section",
-      args: { siteId: ref("site.id"), spaceId, title: "Guides", ...(adopt ? { adoptId: adopted } : {}) },
+  describe("once the program declares more", () => {
+    let r: Awaited<ReturnType<Deployment["run"]>>;
+    let typeless: string;
+    beforeAll(async () => {
+      typeless = d.resource("typeless").id!;
+      d.emu.log.reset();
+      r = await d.run("up", program("declare"));
     });
 
-    const first = await d.run("up", [site, section(space0)]);
-    expect(first.error).toBeUndefined();
-    expect(d.resource("section").id).toBe(adopted);
+    it("changes only the declared field of an adopted object, once", () => {
+      expect(r.error).toBeUndefined();
+      expect(r.steps.find((s) => s.name === "link")).toMatchObject({ op: "update", changed: expect.arrayContaining(["active"]) });
+      expect(d.emu.log.entries.filter((e) => e.route.includes("share-links") && e.method !== "GET")).toHaveLength(1);
+      expect(d.emu.store.shareLinks.get(made.link)!.active).toBe(true);
+      expect(d.emu.store.sites.get(made.partner)!.visibility).toBe("share-link");
+    });
 
-    // adoptId stays in the program; spaceId forces a replacement.
+    it("a type declared as the one the site has changes nothing; declared as another, replaces the site", () => {
+      expect(changes(r).sort()).toEqual(["replace typeless", "update link"]);
+      expect(r.steps.find((s) => s.name === "typeless")).toMatchObject({ op: "replace", replaces: ["type"] });
+      expect(d.resource("typeless").id).not.toBe(typeless);
+      expect(d.emu.store.sites.get(made.sponsored)!.type).toBe("sponsored");
+    });
+
+    it("ignores a changed adoptId once the resource is in state", () => {
+      expect(d.resource("site").id).toBe(made.partner);
+      expect(d.emu.store.sites.get(made.other)!.title).toBe("Someone Else's Docs");
+      // Besides the link's PATCH, only the replacement of `typeless`: its create and its old site's delete.
+      expect(d.emu.log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.route}`).sort()).toEqual(
+        ["DELETE /v1/orgs/:org/sites/:site", "PATCH /v1/orgs/:org/sites/:site/share-links/:shareLink", "POST /v1/orgs/:org/sites"].sort(),
+      );
+    });
+  });
+
+  // A refusal fails diff, which ends the engine's run (--continue-on-error does not go on past it), so
+  // each kind is refused by a run of its own.
+  it("refuses a replacing change while adoptId is set: SiteSection (replaced delete-first), deleting nothing", async () => {
     d.emu.log.reset();
-    const preview = await d.run("preview", [site, section(space1)]);
-    expect(preview.error).toMatch(new RegExp(`SiteSection section: adoptId: spaceId changed, which replaces the resource.*Remove adoptId`));
-    const r = await d.run("up");
-    expect(r.error).toMatch(/adoptId: spaceId changed, which replaces the resource.*Remove adoptId/);
+    const r = await d.run("up", program("moved"));
+    expect(r.error).toMatch(/SiteSection section: adoptId: spaceId changed, which replaces the resource.*Remove adoptId/);
     expect(d.emu.log.writes()).toBe(0);
-    expect(d.resource("section").id).toBe(adopted);
-    expect(d.emu.store.sections.get(adopted)).toMatchObject({ spaceId: space0 });
+    expect(d.resource("section").id).toBe(made.section);
+    expect(d.emu.store.sections.get(made.section)).toMatchObject({ spaceId: space0 });
+  });
 
-    const replaced = await d.run("up", [site, section(space1, false)]);
-    expect(replaced.error).toBeUndefined();
-    const replacement = d.resource("section").id!;
-    expect(replacement).not.toBe(adopted);
-    expect(d.emu.store.sections.has(adopted)).toBe(false);
-    expect(d.emu.store.sections.get(replacement)).toMatchObject({ spaceId: space1 });
+  it("refuses it for Site (replaced create-first): never adopts the site it would then delete, even when it already matches the program", async () => {
+    // The plan changes in the app, and the program follows without a refresh: state says ultimate, the
+    // site is premium, so diff plans a replacement whose create would find adoptId's site matching.
+    d.emu.store.sites.get(made.adopted)!.type = "premium";
+    d.emu.log.reset();
+    const r = await d.run("up", program("typed"));
+    expect(r.error).toMatch(/Site subject: adoptId: type changed, which replaces the resource.*Remove adoptId/);
+    expect(d.emu.log.writes()).toBe(0);
+    expect(d.resource("subject").id).toBe(made.adopted);
+    expect(d.emu.store.sites.has(made.adopted)).toBe(true);
+  });
+
+  it("replaces both once adoptId is removed, creating new objects, and the next run has nothing to do", async () => {
+    const r = await d.run("up", program("removed"));
+    expect(r.error).toBeUndefined();
+    expect(changes(r).sort()).toEqual(["replace section", "replace subject"]);
+    expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: ["type"] });
+    const section = d.resource("section").id!;
+    expect(section).not.toBe(made.section);
+    expect(d.emu.store.sections.has(made.section)).toBe(false);
+    expect(d.emu.store.sections.get(section)).toMatchObject({ spaceId: space1 });
+    const site = d.resource("subject").id!;
+    expect(site).not.toBe(made.adopted);
+    expect(d.emu.store.sites.has(made.adopted)).toBe(false);
+    expect(d.emu.store.sites.get(site)).toMatchObject({ type: "premium", title: "Adopted Docs" });
 
     d.emu.log.reset();
     const again = await d.run("up");
@@ -155,51 +190,4 @@ describeDeployments("adoptId with a replacing change", () => {
     expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
   }, 300_000);
-
-  it("Site (replaced create-first): never adopts the site it would then delete, even when the site already matches the program", async () => {
-    const adopted = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Adopted Docs" })).id as string;
-    const site = (extra: Record<string, unknown>, adopt = true): Decl => ({
-      kind: "Site",
-      name: "subject",
-      args: { title: "Adopted Docs", ...(adopt ? { adoptId: adopted } : {}), ...extra },
-    });
-
-    const first = await d.run("up", [site({})]);
-    expect(first.error).toBeUndefined();
-    expect(d.resource("subject").id).toBe(adopted);
-
-    // The plan changes in the app, and the program follows without a refresh: state says ultimate, the
-    // site is premium, so diff plans a replacement whose create would find adoptId's site matching.
-    d.emu.store.sites.get(adopted)!.type = "premium";
-    d.emu.log.reset();
-    const r = await d.run("up", [site({ type: "premium" })]);
-    expect(r.error).toMatch(/Site subject: adoptId: type changed, which replaces the resource.*Remove adoptId/);
-    expect(d.emu.log.writes()).toBe(0);
-    expect(d.resource("subject").id).toBe(adopted);
-    expect(d.emu.store.sites.has(adopted)).toBe(true);
-
-    const replaced = await d.run("up", [site({ type: "premium" }, false)]);
-    expect(replaced.error).toBeUndefined();
-    expect(replaced.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: ["type"] });
-    const replacement = d.resource("subject").id!;
-    expect(replacement).not.toBe(adopted);
-    expect(d.emu.store.sites.has(adopted)).toBe(false);
-    expect(d.emu.store.sites.get(replacement)).toMatchObject({ type: "premium", title: "Adopted Docs" });
-
-    d.emu.log.reset();
-    const again = await d.run("up");
-    expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
-    expect(d.emu.log.writes()).toBe(0);
-  }, 300_000);
-
-  it("ignores a changed adoptId once the resource is in state", async () => {
-    const other = (await api(d.emu, "POST", `/orgs/${org(d)}/sites`, { title: "Someone Else's Docs" })).id as string;
-    const id = d.resource("subject").id!;
-    d.emu.log.reset();
-    const r = await d.run("up", [{ kind: "Site", name: "subject", args: { title: "Adopted Docs", type: "premium", adoptId: other } }]);
-    expect(r.error).toBeUndefined();
-    expect(d.resource("subject").id).toBe(id);
-    expect(d.emu.log.writes()).toBe(0);
-    expect(d.emu.store.sites.get(other)!.title).toBe("Someone Else's Docs");
-  });
 });

@@ -459,4 +459,4 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
 ] as Scenario[]).map((s) => [s.kind, s]),
 );
 
-export { api, ref, site };
+export { api, otherOrg, ref, site };
