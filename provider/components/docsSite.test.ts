@@ -456,7 +456,8 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(byName("docs/guides/py").inputs.spaceId).toBe("docs/spaces/py#id");
     // Known too by the names earlier versions gave them (by place), so upgrading replaces nothing.
     expect(byName("docs/spaces/start").aliases).toEqual(["docs/start/space"]);
-    expect(byName("docs/spaces/py").aliases).toEqual(["docs/guides/py/space"]);
+    // A site space's, also under every other section it may have stood in before an upgrade (see below).
+    expect(byName("docs/spaces/py").aliases).toEqual(["docs/guides/py/space", "docs/start/py/space", "docs/api/py/space"]);
     expect(byName("docs/api").inputs.groupId).toBe("docs/products#id");
     expect(byName("docs/status").inputs).toMatchObject({ groupId: "docs/products#id", title: "Status", url: "https://status.acme.test" });
     expect(byName("docs/blog").inputs.groupId).toBeUndefined();
@@ -644,7 +645,20 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(byName("docs/spaces/py").inputs).toEqual({ title: "Python guide" });
     // The site space is a new pointer in its new section (GitBook cannot move one between sections); the space is the same.
     expect(byName("docs/start/py").inputs.spaceId).toBe("docs/spaces/py#id");
-    expect(byName("docs/spaces/py").aliases).toEqual(["docs/start/py/space"]);
+    // Where it stands now first; then where it may have stood when an earlier version named it by place:
+    // moved in the very `up` that upgrades, it is still the same space (issue 19: no space trashed).
+    expect(byName("docs/spaces/py").aliases).toEqual(["docs/start/py/space", "docs/api/py/space", "docs/guides/py/space"]);
+  });
+
+  it("guesses an earlier place only where no other entry claims it: site spaces of one key in two sections refuse nothing", async () => {
+    const t: any = navigation();
+    // The guides section's site space "py" creates a space; the start section gets a site space "py" of its own.
+    t.sections[0].siteSpaces = [{ key: "py", space: { key: "py-start", title: "Python quickstart" } }];
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    // Each is known by its own place; neither takes the other's (claimed), nor a place both could have had.
+    expect(byName("docs/spaces/py").aliases).toEqual(["docs/guides/py/space"]);
+    expect(byName("docs/spaces/py-start").aliases).toEqual(["docs/start/py/space"]);
   });
 
   it("keeps every child of a renamed entry through formerKeys, and names a created space by space.key when given", async () => {
@@ -661,7 +675,14 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     expect(byName("docs/handbook/py").aliases.sort()).toEqual(["docs/guides/py", "docs/guides/python", "docs/handbook/python"].sort());
     expect(byName("docs/handbook/ts").aliases).toEqual(["docs/guides/ts"]);
     expect(byName("docs/spaces/py").aliases.sort()).toEqual(
-      ["docs/spaces/python", "docs/handbook/py/space", "docs/handbook/python/space", "docs/guides/py/space", "docs/guides/python/space"].sort(),
+      [
+        "docs/spaces/python",
+        "docs/handbook/py/space",
+        "docs/handbook/python/space",
+        "docs/guides/py/space",
+        "docs/guides/python/space",
+        ...["start", "api"].flatMap((a) => [`docs/${a}/py/space`, `docs/${a}/python/space`]),
+      ].sort(),
     );
     expect(byName("docs/spaces/intro").aliases).toEqual(["docs/spaces/start", "docs/start/space"]);
     expect(byName("docs/blog").aliases).toEqual(["docs/news"]);

@@ -328,23 +328,33 @@ function aliased(names: readonly string[]): pulumi.CustomResourceOptions {
  * (`<name>/spaces/<key>`), with the names it had under former keys and where earlier versions put it
  * (named by its place). Computed before anything is registered, so two spaces claiming one old name
  * fail the construction instead of handing the engine an ambiguous alias.
+ *
+ * A site space's place in an earlier version named its section, and the entry may have moved to
+ * another section in the very `up` that upgrades: its old name is then under a section it no longer
+ * stands in, and without an alias the engine would delete that Space (its pages to the trash) and
+ * create an empty one. So a created space of a site space is also known as `<sectionKey>/<key>/space`
+ * under every other section key of the topology (current or former). Those names are only guesses
+ * at where it stood: one claimed by another entry's own names, or by two such guesses (site-space
+ * keys are unique only within a section), is left out rather than refused, and the move then needs
+ * the first upgrade on its own, as before.
  */
 function plannedSpaces(name: string, topology: DocsSiteTopology): Map<string, { name: string; aliases: string[] }> {
   const plan = new Map<string, { name: string; aliases: string[] }>();
+  const guesses = new Map<string, string[]>();
+  const sections: DocsSiteSection[] = topology.sections.flatMap((e) => (e.type === "group" ? e.sections.filter((i): i is DocsSiteSection => i.type !== "link") : e.type === "link" ? [] : [e]));
+  const sectionKeys = sections.flatMap(keysOf);
   const add = (key: string, e: Keyed & { space?: DocsSiteSpace }, placed: string[]) => {
     if (!e.space) return;
     const own = e.space.key ?? e.key;
     const former = [...(e.space.formerKeys ?? []), ...(e.space.key === undefined ? (e.formerKeys ?? []) : [])];
     plan.set(key, { name: `${name}/spaces/${own}`, aliases: [...former.map((k) => `${name}/spaces/${k}`), ...placed.map((p) => `${p}/space`)] });
   };
-  const section = (s: DocsSiteSection) => {
+  for (const s of sections) {
     add(s.key, s, keysOf(s).map((k) => `${name}/${k}`));
-    for (const ss of s.siteSpaces ?? []) add(`${s.key}/${ss.key}`, ss, siteSpaceNames(name, s, ss));
-  };
-  for (const e of topology.sections) {
-    if (e.type === "group") {
-      for (const item of e.sections) if (item.type !== "link") section(item);
-    } else if (e.type !== "link") section(e);
+    for (const ss of s.siteSpaces ?? []) {
+      add(`${s.key}/${ss.key}`, ss, siteSpaceNames(name, s, ss));
+      if (ss.space) guesses.set(`${s.key}/${ss.key}`, sectionKeys.flatMap((a) => keysOf(ss).map((b) => `${name}/${a}/${b}/space`)));
+    }
   }
   const owner = new Map<string, string>();
   for (const [key, p] of plan) {
@@ -358,6 +368,9 @@ function plannedSpaces(name: string, topology: DocsSiteTopology): Map<string, { 
       owner.set(n, key);
     }
   }
+  const guessedBy = new Map<string, Set<string>>();
+  for (const [key, names] of guesses) for (const n of names) if (!owner.has(n)) guessedBy.set(n, (guessedBy.get(n) ?? new Set()).add(key));
+  for (const [n, keys] of guessedBy) if (keys.size === 1) plan.get([...keys][0]!)!.aliases.push(n);
   return plan;
 }
 

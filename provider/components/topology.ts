@@ -177,7 +177,7 @@ const spaceSchema = z
   })
   .optional()
   .describe(
-    "A space to create for this entry (a Space child named `<name>/spaces/<key>`, its `key` or the entry's), instead of `spaceId`: give exactly one of the two. Its identity does not depend on where the entry stands: moving the entry keeps the space. A Space created by an earlier version under `<name>/<sectionKey>/space` or `<name>/<sectionKey>/<siteSpaceKey>/space` is recognised by that name (an alias), so upgrading replaces nothing; move entries after that first upgrade, or list the old keys in `formerKeys`.",
+    "A space to create for this entry (a Space child named `<name>/spaces/<key>`, its `key` or the entry's), instead of `spaceId`: give exactly one of the two. Its identity does not depend on where the entry stands: moving the entry keeps the space. A Space created by an earlier version under `<name>/<sectionKey>/space` or `<name>/<sectionKey>/<siteSpaceKey>/space` is recognised by that name (an alias), so upgrading replaces nothing, also when the same `up` moves a site space's entry to another section (provided its old section is still declared, under its key or in `formerKeys`, and no other entry could have stood there under the same key; else upgrade first, then move).",
   );
 
 const spaceIdOf = (what: string) => siteSpace.schema.shape.spaceId.optional().describe(`ID of the space the ${what} shows; or declare \`space\` to create it. Exactly one of the two.`);

@@ -1,7 +1,7 @@
 /**
  * What a DocsSite creates keeps its identity wherever its entry stands (issue 19 part 2): through the
  * real CLI, a Space created for a `space:` entry survives the upgrade from the names earlier versions
- * gave it (by place), its entry moving to another section, and the section around it renamed with
+ * gave it (by place) in the same `up` as its entry moving to another section, and the section around it renamed with
  * `formerKeys`, as the same GitBook space, never trashed, and no plan deletes or replaces a Space.
  * A change that would replace a Space fails the preview, naming it, unless the program opts in.
  *
@@ -53,9 +53,11 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
     expect(d.emu.store.spaces.get(id)!.deletedAt).toBeUndefined();
   });
 
-  // One up for both: the upgraded checkpoint's first run replaces nothing of the DocsSite, and the
-  // other Space, whose program now opts in, is replaced.
-  it("recognises the space under the name an earlier version gave it (by place): upgrading replaces nothing; a program that opts in may replace a space", async () => {
+  // One up for all three: the upgraded checkpoint's first run also moves the entry to another section
+  // (the old name is then under a section the entry no longer stands in: before the guess of earlier
+  // places, this run trashed the space and created an empty one), and the other Space, whose program
+  // now opts in, is replaced.
+  it("recognises the space under the name an earlier version gave it (by place), even when the same up moves its entry: nothing trashed; a program that opts in may replace a space", async () => {
     // The checkpoint as 0.1.0 wrote it: the Space named by where its entry stood.
     await d.editState((resources) => {
       for (const r of resources) {
@@ -65,28 +67,20 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
     });
     expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/guides/tut/space", "loose"]);
     const id = d.resource("loose").id!;
-    const r = await d.run("up", [...start(), loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
-    expect(r.error).toBeUndefined();
-    expect(losses(r)).toEqual(["replace loose"]);
-    expect(r.steps.find((s) => s.name === "loose")).toMatchObject({ op: "replace", replaces: ["organizationId"] });
-    expect(d.resource("docs/spaces/tut").id).toBe(spaceId);
-    expect(d.emu.store.spaces.get(id)!.deletedAt).toBeDefined();
-    expect(d.emu.store.spaces.get(d.resource("loose").id!)).toMatchObject({ orgId: otherOrg(d.emu) });
-  });
-
-  // Not in the same `up` as the upgrade: the old name is the entry's old place, which a moved entry no
-  // longer names (the reference says to move entries after the first upgrade).
-  it("moves the entry to another section: the same space, shown by a new site space there, nothing trashed", async () => {
     const moved = docs([{ key: "start", spaceId: spaces()[0], siteSpaces: [tutorials] }, { key: "guides", spaceId: spaces()[1] }]);
     const r = await d.run("up", [...moved, loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
     expect(r.error).toBeUndefined();
     // GitBook moves no site space between sections: the pointer is replaced, never the space it shows.
-    expect(losses(r)).toEqual(["delete docs/guides/tut"]);
+    expect(losses(r).sort()).toEqual(["delete docs/guides/tut", "replace loose"]);
+    expect(r.steps.find((s) => s.name === "loose")).toMatchObject({ op: "replace", replaces: ["organizationId"] });
     expect(d.resource("docs/spaces/tut").id).toBe(spaceId);
     expect(space().deletedAt).toBeUndefined();
+    expect([...d.emu.store.spaces.values()].filter((s) => s.title === "Tutorials")).toHaveLength(1);
     const site = [...d.emu.store.sites.values()][0]!;
-    const start = d.emu.store.sectionsOf(site.id).find((s) => s.id === d.resource("docs/start").id)!;
-    expect(d.emu.store.siteSpacesIn(site.id, start.id).map((ss) => ss.spaceId)).toContain(spaceId);
+    const startSection = d.emu.store.sectionsOf(site.id).find((s) => s.id === d.resource("docs/start").id)!;
+    expect(d.emu.store.siteSpacesIn(site.id, startSection.id).map((ss) => ss.spaceId)).toContain(spaceId);
+    expect(d.emu.store.spaces.get(id)!.deletedAt).toBeDefined();
+    expect(d.emu.store.spaces.get(d.resource("loose").id!)).toMatchObject({ orgId: otherOrg(d.emu) });
   });
 
   it("renames the section around it with formerKeys: every child updated in place, nothing deleted or created", async () => {
