@@ -126,28 +126,31 @@ describeDeployments("deletes that would take along what the stack does not delet
   const FINAL: Step = { containers: "gone", x: { spaceOfA: 5, fixed: "ref" }, y: { a: "gone", fixed: true }, app: "gone", z1: { spaceOfA: 5 }, z23: "after" };
 
   /** What each refused attempt saw, for each case to check its own part of. */
-  const attempts: Array<{ op: string; r: Report; deleted: string[]; names: string[]; idOf: Record<string, string | undefined> }> = [];
-  const upAttempts = () => attempts.filter((a) => a.op === "up");
+  const attempts: Array<{ op: string; r: Report; deleted: string[]; names: string[]; idOf: Record<string, string | undefined>; untrue: string[] }> = [];
+  const attemptsOf = (op: string) => attempts.filter((a) => a.op === op);
   let forced: Report;
   let refreshed: Report;
   let final: Report;
   let finalRefresh: Report;
   let forceAfterRefresh: Record<string, unknown>;
+  /** What state listed that GitBook no longer held, after the forced and the final up. */
+  const untrueAfter: { forced?: string[]; final?: string[] } = {};
   let z1Before: { section: string; follower: string };
   let finalRequests: Array<{ method: string; path: string }>;
   let forcedRequests: Array<{ method: string; path: string }>;
   /** The Z sites' IDs, to tell their requests apart. */
   const siteOf = (p: string) => d.resource(`${p}-site`).id!;
 
-  /** Every SiteSection and SiteSpace state lists exists on the emulator, each site space in the section state says (but `except`). */
-  function expectStateTrue(label: string, except: string[] = []): void {
+  /** The SiteSections and SiteSpaces state lists that GitBook does not hold (a site space: in the section state says). */
+  function stateUntrue(): string[] {
     const st = d.emu.store;
     // A resource deleted by a delete-before-replace that the failed run did not finish stays in state
     // marked pendingReplacement: state says it is gone, and the next up creates it.
-    for (const r of d.state().resources.filter((x) => !x.pendingReplacement && !except.includes(x.name))) {
-      if (r.type.endsWith(":SiteSection")) expect(st.sections.has(r.id!), `${label}: ${r.name} in state but deleted`).toBe(true);
-      if (r.type.endsWith(":SiteSpace")) expect(st.siteSpaces.get(r.id!)?.sectionId, `${label}: ${r.name} in state but deleted`).toBe(r.outputs.parentSectionId);
-    }
+    return d
+      .state()
+      .resources.filter((x) => !x.pendingReplacement)
+      .filter((r) => (r.type.endsWith(":SiteSection") && !st.sections.has(r.id!)) || (r.type.endsWith(":SiteSpace") && st.siteSpaces.get(r.id!)?.sectionId !== r.outputs.parentSectionId))
+      .map((r) => `${r.name} in state but deleted`);
   }
 
   const attempt = async (op: "up" | "replace" | "destroy", ...args: Parameters<Deployment["run"]>) => {
@@ -156,8 +159,8 @@ describeDeployments("deletes that would take along what the stack does not delet
     const names = d.state().resources.map((x) => x.name);
     const idOf = Object.fromEntries(d.state().resources.map((x) => [x.name, x.id]));
     const deleted = d.emu.log.entries.filter((e) => e.method === "DELETE").map((e) => e.path);
-    expectStateTrue(`${op} attempt`);
-    attempts.push({ op, r, deleted, names, idOf });
+    // Checked by each case on its own objects, so that one defect fails its case alone.
+    attempts.push({ op, r, deleted, names, idOf, untrue: stateUntrue() });
   };
 
   beforeAll(async () => {
@@ -197,8 +200,14 @@ describeDeployments("deletes that would take along what the stack does not delet
   it("asks for every refused delete twice by up (a replacement and the rest) and twice by a targeted destroy, each a new provider process", async () => {
     for (let i = 0; i < 2; i++) await attempt("up", "up", program(REFUSED), { flags: ["--continue-on-error"] });
     for (let i = 0; i < 2; i++) await attempt("replace", "up", program(REPLACED));
-    const targets = ["y-sectionA", "app-site"].flatMap((n) => ["--target", d.resource(n).urn]);
-    for (let i = 0; i < 2; i++) await attempt("destroy", "destroy", undefined, { flags: [...targets, "--continue-on-error"] });
+    for (let i = 0; i < 2; i++) {
+      // Whichever is still in state: a missing guard must fail its own case, not the other's.
+      const targets = d
+        .state()
+        .resources.filter((x) => ["y-sectionA", "app-site"].includes(x.name))
+        .flatMap((x) => ["--target", x.urn]);
+      await attempt("destroy", "destroy", undefined, { flags: [...targets, "--continue-on-error"] });
+    }
     for (const a of attempts) expect(a.r.error).toBeDefined();
   }, 600_000);
 
@@ -208,7 +217,7 @@ describeDeployments("deletes that would take along what the stack does not delet
      * touched it or what it holds (the other cases' DELETEs are theirs to check); `also` checks the rest.
      */
     const expectRefused = (kind: string, id: string, held: [string, string, string], also: (a: (typeof attempts)[number]) => void) =>
-      upAttempts().forEach((a, i) => {
+      attemptsOf("up").forEach((a, i) => {
         expect(a.r.error, `attempt ${i + 1}`).toMatch(refusal(kind, id, [held]));
         expect(a.deleted.filter((p) => p.includes(id) || p.includes(held[2])), `attempt ${i + 1}`).toEqual([]);
         also(a);
@@ -245,33 +254,24 @@ describeDeployments("deletes that would take along what the stack does not delet
         expect(a.r.error, label).toMatch(new RegExp(`SiteSection \\S+: deleting it \\(${section}\\) would also delete .*\\(${fixed}\\).*name this SiteSection by its id output`));
         expect(a.deleted.filter((x) => x.includes(section) || x.includes(fixed)), label).toEqual([]);
         expect([a.idOf[`${p}-sectionA`], a.idOf[`${p}-fixed`]], label).toEqual([section, fixed]);
+        expect(a.untrue.filter((x) => x.startsWith(`${p}-`)), label).toEqual([]);
       });
       expect(d.emu.store.sections.has(section)).toBe(true);
       expect(d.emu.store.siteSpaces.get(fixed)).toMatchObject({ sectionId: section, path: "v3" });
     };
 
     it("refuses the section's replacement before deleting anything, every time", () => {
-      expectRefusedUntouched(
-        attempts.filter((a) => a.op === "replace"),
-        ids.xA,
-        ids.xFixed,
-        "x",
-      );
+      expectRefusedUntouched(attemptsOf("replace"), ids.xA, ids.xFixed, "x");
     });
 
     it("refuses the section's removal, by up or by a targeted destroy, every time", () => {
-      expectRefusedUntouched(upAttempts(), ids.yA, ids.yFixed, "y");
-      expectRefusedUntouched(
-        attempts.filter((a) => a.op === "destroy"),
-        ids.yA,
-        ids.yFixed,
-        "y",
-      );
+      expectRefusedUntouched(attemptsOf("up"), ids.yA, ids.yFixed, "y");
+      expectRefusedUntouched(attemptsOf("destroy"), ids.yA, ids.yFixed, "y");
     });
   });
 
   it("a Site holding a section made in the app fails a targeted destroy before any DELETE, naming the section and the share link", () => {
-    const destroys = attempts.filter((a) => a.op === "destroy");
+    const destroys = attemptsOf("destroy");
     expect(destroys.length).toBe(2);
     destroys.forEach((a, i) => {
       expect(a.r.error, `attempt ${i + 1}`).toMatch(
@@ -293,6 +293,7 @@ describeDeployments("deletes that would take along what the stack does not delet
     forced = await d.run("up", program(FORCED));
     forcedRequests = d.emu.log.entries.map((e) => ({ method: e.method, path: e.path }));
     expect(forced.error).toBeUndefined();
+    untrueAfter.forced = stateUntrue();
     // Nothing was lost behind state's back: what was refused needs nothing; x's fixed site space named by the section's `id` output changes nothing.
     expect(
       steps(forced)
@@ -313,6 +314,7 @@ describeDeployments("deletes that would take along what the stack does not delet
     final = await d.run("up", program(FINAL));
     finalRequests = d.emu.log.entries.map((e) => ({ method: e.method, path: e.path }));
     expect(final.error).toBeUndefined();
+    untrueAfter.final = stateUntrue();
     finalRefresh = await d.run("refresh");
     expect(finalRefresh.error).toBeUndefined();
   }, 600_000);
@@ -336,7 +338,7 @@ describeDeployments("deletes that would take along what the stack does not delet
       expect(d.emu.store.sections.has(ids.yA)).toBe(false);
       expect(d.emu.store.siteSpaces.has(ids.yFixed)).toBe(false);
       expect(d.state().resources.map((x) => x.name)).not.toContain("y-fixed");
-      expectStateTrue("after the final refresh");
+      expect(stateUntrue()).toEqual([]);
     });
 
     it("the site goes with the section and the share link made in the app", () => {
@@ -353,6 +355,10 @@ describeDeployments("deletes that would take along what the stack does not delet
   });
 
   describe("a section holding site spaces that follow it (sectionId: section.id)", () => {
+    it("no up ends with state listing a site space or a section it caused GitBook to delete (but the one forceDestroy took along)", () => {
+      expect(untrueAfter).toEqual({ forced: [], final: ["y-fixed in state but deleted"] });
+    });
+
     it("replaces them with the section, and a re-run then finds nothing to do; refresh finds them as state says", () => {
       expect(steps(forced)).toEqual(expect.arrayContaining(["replace z1-sectionA", "replace z1-follower"]));
       const section = d.resource("z1-sectionA").id!;
