@@ -1,0 +1,334 @@
+/**
+ * A site's settings through the real CLI, one stack for all (each case its own site, side by side, so
+ * that each step is one `pulumi` run for every case; each case reads its own steps, its own part of the
+ * `--diff` output and the requests whose path names its own objects, and every request of a step must
+ * belong to one case):
+ * - `published`: created unpublished, published by declaring it (exactly the publish call), unpublished
+ *   in the app and shown as drift, converged, left alone once no longer declared, and a checkout GitBook
+ *   asks for reported as such.
+ * - branding: a site branded in the app gets the program's three settings and keeps every other, a site
+ *   space's overrides are set and cleared one by one, a second customization of one site is refused at
+ *   preview with nothing sent, refresh shows app edits of declared settings, and removing them leaves
+ *   the site's settings as they are. (Not in everyKind: like SitePublication, deleting a customization
+ *   leaves the settings in place, so its replace and destroy checks do not apply.)
+ * - visitor authentication: the private key GitBook returns is a secret in state and appears in no file,
+ *   log or plan; the `regenerate` trigger sends exactly one regenerate call when its value changes; app
+ *   edits show at refresh; removing it sends nothing and leaves the settings.
+ * - a custom hostname: declaring one set up in the app writes nothing (one GET, even with a `revalidate`
+ *   trigger); a new trigger value sends one revalidation and records the status GitBook then reports; a
+ *   hostname re-pointed in the app shows at refresh, and the next `up` fails naming the hostname, both
+ *   sites and the fix, and writes nothing.
+ * - `redirectOldPath`: what the plan shows when the program changes a section's path (the path change
+ *   and the redirect it adds, as an `oldPathRedirects` entry), the one rule the up makes, and a rule
+ *   deleted in the app seen by refresh and put back by the next up.
+ * The runs that fail on purpose (the re-pointed hostname, the checkout) use `--continue-on-error`, so
+ * that every other case's steps are carried out whatever the failing one does. Eight engine runs.
+ */
+import * as fs from "node:fs";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { defaultCustomization } from "../../emulator/resources/customization";
+import { describeDeployments, filesUnder, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+
+const ref = (s: string) => ({ $ref: s });
+type Json = Record<string, any>;
+type Report = Awaited<ReturnType<Deployment["run"]>>;
+
+const PUBLISH = "POST /v1/orgs/:org/sites/:site/publish";
+const CUSTOM = "/v1/orgs/:org/sites/:site/customization";
+const OVERRIDE = "/v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization";
+const AUTH = "/v1/orgs/:org/sites/:site/publishing/auth";
+const HOSTNAME = "/v1/custom-hostnames/:hostname";
+const HOST = "docs.acme.test";
+
+/** What the program declares, step by step: each case's part. */
+interface Step {
+  /** The Site `published`'s `published` (undefined: not declared). */
+  published?: boolean;
+  /** The checkout case's site's `published`. */
+  checkout: boolean;
+  branding: boolean;
+  /** SiteVisitorAuth's `regenerate` trigger; undefined: no SiteVisitorAuth. */
+  regenerate?: string;
+  /** SiteCustomHostname's `revalidate` trigger and the site it names; undefined: no hostname. */
+  hostname?: { revalidate: string; site: "docs" | "other" };
+  path: string;
+}
+
+function program(d: Deployment, s: Step): Decl[] {
+  const spaces = d.emu.seeded.spaceIds;
+  const decls: Decl[] = [
+    { kind: "Site", name: "published", args: { title: "Published Docs", ...(s.published === undefined ? {} : { published: s.published }) } },
+    { kind: "Site", name: "checkout", args: { title: "Checkout Docs", published: s.checkout } },
+    { kind: "Site", name: "branded", args: { title: "Branded Docs" } },
+    { kind: "SiteSection", name: "guides", args: { siteId: ref("branded.id"), spaceId: spaces[0] } },
+    { kind: "Site", name: "private", args: { title: "Private Docs" } },
+    { kind: "Site", name: "docs", args: { title: "Product Docs" } },
+    { kind: "Site", name: "other", args: { title: "Other Docs" } },
+    { kind: "Site", name: "moving", args: { title: "Moving Docs", published: true } },
+    { kind: "SiteSection", name: "moving-guides", args: { siteId: ref("moving.id"), spaceId: spaces[1], path: s.path, redirectOldPath: true } },
+  ];
+  if (s.branding) decls.push(branding(), overrides());
+  if (s.regenerate) {
+    decls.push({ kind: "SiteVisitorAuth", name: "auth", args: { siteId: ref("private.id"), backend: "custom", fallbackURL: "https://login.acme.test/", regenerate: s.regenerate } });
+  }
+  if (s.hostname) {
+    decls.push({
+      kind: "SiteCustomHostname",
+      name: "hostname",
+      args: { siteId: ref(`${s.hostname.site}.id`), hostname: HOST, revalidate: s.hostname.revalidate, removeOnDestroy: true },
+    });
+  }
+  return decls;
+}
+
+const branding = (args: Json = {}): Decl => ({
+  kind: "SiteCustomization",
+  name: "branding",
+  args: { siteId: ref("branded.id"), styling: { primaryColor: { light: "#346ddb", dark: "#8fb3ff" } }, footer: { copyright: "© Acme Inc." }, themes: { default: "dark" }, ...args },
+});
+const overrides = (): Decl => ({ kind: "SiteSpaceCustomization", name: "guides-branding", args: { siteId: ref("branded.id"), siteSpaceId: ref("guides.siteSpaceId"), title: "Guides FR" } });
+
+const BASE: Step = { checkout: false, branding: false, regenerate: "v1", path: "guides-v1" };
+/** Every case's change at once: published, branded, a new regenerate trigger, a hostname adopted, a path moved. */
+const CHANGED: Step = { published: true, checkout: false, branding: true, regenerate: "v2", hostname: { revalidate: "v1", site: "docs" }, path: "guides-v2" };
+const REVALIDATED: Step = { ...CHANGED, hostname: { revalidate: "v2", site: "docs" } };
+/** The program stops declaring `published`, the branding and the visitor authentication; the checkout site asks to be published; the hostname is followed to the site it now points to. */
+const LAST: Step = { checkout: true, branding: false, hostname: { revalidate: "v2", site: "other" }, path: "guides-v2" };
+
+
+describeDeployments("a site's settings through the dynamic-provider host, each case on its own site in one stack", () => {
+  let d: Deployment;
+  const ids = {} as Record<"published" | "checkout" | "branded" | "private" | "docs" | "other" | "moving", string>;
+  let siteSpaceId: string;
+  let movingUrl: string;
+  /** The site branded in the app before the program declares its branding. */
+  let before: Json;
+  /** Every key the private site has had must be nowhere but encrypted in state. */
+  const keys: string[] = [];
+  /** The last run's requests, keyed "METHOD route", whose path names `id` (an object of one case). */
+  const requestsOf = (id: string): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const e of d.emu.log.entries) if (e.path.split("/").includes(id)) out[`${e.method} ${e.route}`] = (out[`${e.method} ${e.route}`] ?? 0) + 1;
+    return out;
+  };
+  /** Runs `op`, resetting the request log first; every request of the run must belong to one case, or it would escape every case's count. */
+  const run = async (...args: Parameters<Deployment["run"]>) => {
+    d.emu.log.reset();
+    const r = await d.run(...args);
+    const mine = [...Object.values(ids), HOST];
+    expect(d.emu.log.entries.filter((e) => !e.path.split("/").some((p) => mine.includes(p))).map((e) => `${e.method} ${e.path}`)).toEqual([]);
+    return r;
+  };
+  const stepOf = (r: Report, name: string) => r.steps.find((s) => s.name === name);
+  const expectKeysNowhere = (stdout: string) => {
+    for (const key of keys) {
+      expect(stdout).not.toContain(key);
+      expect(JSON.stringify(d.state())).not.toContain(key);
+      expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(key);
+      // The harness runs the CLI with debug logging, in which the Node SDK prints each RegisterResource
+      // answer, secrets included (as it does for every secret output): a user who turns debug logging on
+      // gets them. Every other line of every file must not hold the key.
+      for (const [file, text] of filesUnder(d.dir)) {
+        const lines = text.split("\n").filter((l) => !l.includes('"prefix":"debug: "') && !/^\S*\s*debug:|RegisterResource RPC finished/.test(l));
+        expect(lines.join("\n"), file).not.toContain(key);
+      }
+    }
+  };
+  const site = (name: "published" | "checkout") => d.emu.store.sites.get(ids[name])!;
+  const settings = () => d.emu.store.siteCustomizations.get(ids.branded)!.settings as Json;
+  const stored = () => d.emu.store.siteSpaceCustomizations.get(siteSpaceId)?.overrides;
+  const auth = () => d.emu.store.publishingAuths.get(ids.private)!;
+  const hostname = () => d.emu.store.customHostnames.get(HOST)!;
+  const rules = () => [...d.emu.store.siteRedirects.values()].filter((r) => r.siteId === ids.moving).map((r) => [r.source, (r.destination as { url?: string }).url]);
+
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("creates: a site unpublished when the program does not say; visitor authentication applied, its private key a secret", async () => {
+    const r = await d.run("up", program(d, BASE));
+    expect(r.error).toBeUndefined();
+    for (const name of Object.keys({ published: 0, checkout: 0, branded: 0, private: 0, docs: 0, other: 0, moving: 0 }) as Array<keyof typeof ids>) ids[name] = d.resource(name).id!;
+    siteSpaceId = d.resource("guides").outputs.siteSpaceId as string;
+    movingUrl = String((d.resource("moving").outputs.urls as { published: string }).published).replace(/\/$/, "");
+
+    // published: undeclared, the publication is not the Site's output (a SitePublication may own it).
+    expect(site("published").published).toBe(false);
+    expect(d.resource("published").outputs).not.toHaveProperty("published");
+    expect(site("checkout").published).toBe(false);
+
+    // Visitor authentication.
+    expect(d.resource("auth").id).toBe(ids.private);
+    expect(auth()).toMatchObject({ backend: "custom", fallbackURL: "https://login.acme.test/" });
+    keys.push(auth().privateKey);
+    expect(d.resource("auth").outputs.privateKey).toMatchObject({ ciphertext: expect.stringMatching(/^v1:/) });
+    expectKeysNowhere(r.stdout);
+
+    // Branded in the app: every group differs from GitBook's defaults.
+    const def = defaultCustomization() as Json;
+    before = {
+      ...def,
+      title: "Acme",
+      styling: { ...def.styling, theme: "bold", corners: "straight", font: "Lato" },
+      header: { ...def.header, links: [{ title: "Home", to: { kind: "url", url: "https://acme.test" }, links: [] }] },
+      favicon: { emoji: "🚀" },
+      feedback: { enabled: true },
+    };
+    d.emu.store.siteCustomizations.set(ids.branded, { id: ids.branded, seq: 0, createdAt: "", siteId: ids.branded, settings: structuredClone(before), updatedAt: new Date().toISOString() });
+    // A custom hostname set up in the app: GitBook's API cannot.
+    const { seq, createdAt } = d.emu.store.newId("host");
+    d.emu.store.customHostnames.set(HOST, { id: HOST, seq, createdAt, targetType: "site", targetId: ids.docs, isActive: true, status: "dns_wrong_cname" });
+    d.emu.store.sites.get(ids.docs)!.hostname = HOST;
+  });
+
+  it("refuses two customizations of one site at preview, naming both, with nothing sent", async () => {
+    const r = await run("preview", [...program(d, CHANGED), { ...branding({ title: "Other" }), name: "rebranding" }]);
+    expect(r.error).toBeDefined();
+    expect(r.stdout).toContain('SiteCustomization "rebranding": siteId: SiteCustomization "branding" already manages this site');
+    expect(d.emu.log.count()).toBe(0);
+  });
+
+  it("previews every case's change with nothing sent: the publication, the branding, the path change and the redirect it adds", async () => {
+    const r = await run("preview", program(d, CHANGED), { flags: ["--diff"] });
+    expect(r.error).toBeUndefined();
+    expect(d.emu.log.count()).toBe(0);
+    expect(stepOf(r, "published")).toMatchObject({ op: "update", changed: ["published"] });
+    expect(steps(r)).toEqual(expect.arrayContaining(["create branding", "create guides-branding"]));
+    // The plan: the path change, and beside it the redirect from the old path.
+    expect(stepOf(r, "moving-guides")).toMatchObject({ op: "update", changed: expect.arrayContaining(["path", "oldPathRedirects"]) });
+    expect(r.stdout).toMatch(/~ path\s*:\s*"guides-v1" => "guides-v2"/);
+    expect(r.stdout).toMatch(/\+ oldPathRedirects\s*:\s*\[\s*\+\s*\[0\]: \{\s*\+ path: "guides-v1"/);
+  });
+
+  it("applies them, each case with exactly its own requests", async () => {
+    const r = await run("up");
+    expect(r.error).toBeUndefined();
+
+    // published: exactly the publish call.
+    expect(requestsOf(ids.published)).toEqual({ [PUBLISH]: 1 });
+    expect(site("published").published).toBe(true);
+    expect(d.resource("published").outputs).toMatchObject({ published: true, urls: { published: expect.stringMatching(/^https:\/\//) } });
+
+    // Branding: one GET and one PUT, keeping every other setting; the override set.
+    expect(requestsOf(ids.branded)).toEqual({ [`GET ${CUSTOM}`]: 1, [`PUT ${CUSTOM}`]: 1, [`GET ${OVERRIDE}`]: 1, [`PATCH ${OVERRIDE}`]: 1 });
+    expect(settings()).toEqual({
+      ...before,
+      styling: { ...before.styling, primaryColor: { light: "#346ddb", dark: "#8fb3ff" } },
+      footer: { ...before.footer, copyright: "© Acme Inc." },
+      themes: { ...before.themes, default: "dark" },
+    });
+    expect(stored()).toEqual({ title: "Guides FR" });
+
+    // Visitor authentication: the key regenerated with one call (after reading the key), when the trigger changes.
+    expect(stepOf(r, "auth")).toMatchObject({ op: "update", changed: ["regenerate"] });
+    expect(requestsOf(ids.private)).toEqual({ [`GET ${AUTH}`]: 1, [`POST ${AUTH}/regenerate`]: 1 });
+    expect(auth().privateKey).not.toBe(keys[0]);
+    keys.push(auth().privateKey);
+    expectKeysNowhere(r.stdout);
+
+    // The hostname set up in the app adopted with one GET and no write, even with a revalidate trigger.
+    expect(requestsOf(HOST)).toEqual({ [`GET ${HOSTNAME}`]: 1 });
+    expect(d.resource("hostname")).toMatchObject({ id: HOST, outputs: { isActive: true, status: "dns_wrong_cname", target: { type: "site", id: ids.docs } } });
+
+    // The path change makes its redirect once.
+    expect(rules()).toEqual([["/guides-v1/*", `${movingUrl}/guides-v2`]]);
+    expect(d.emu.log.count({ method: "POST", route: /\/redirects$/ })).toBe(1);
+    expect(d.resource("moving-guides").inputs.oldPathRedirects).toEqual([{ path: "guides-v1" }]);
+  });
+
+  it("re-runs with nothing sent for any case, but the hostname's new trigger: one revalidation, and the status GitBook then reports", async () => {
+    const r = await run("up", program(d, REVALIDATED));
+    expect(r.error).toBeUndefined();
+    expect(steps(r).filter((s) => !s.startsWith("same"))).toEqual(["update hostname"]);
+    expect(stepOf(r, "hostname")).toMatchObject({ op: "update", changed: ["revalidate"] });
+    expect(d.emu.log.byRoute()).toEqual({ [`GET ${HOSTNAME}`]: 2, [`PATCH ${HOSTNAME}`]: 1 });
+    expect(d.resource("hostname").outputs).toMatchObject({ status: "ssl_pending", revalidate: "v2" });
+  });
+
+  it("shows each case's app edit as drift at refresh, and none of settings the program does not declare", async () => {
+    site("published").published = false;
+    settings().themes.default = "light"; // declared
+    settings().styling.theme = "muted"; // not declared
+    stored()!.title = "Edited in the app"; // a declared override
+    auth().fallbackURL = "https://elsewhere.acme.test/";
+    for (const [id, rule] of d.emu.store.siteRedirects) if (rule.siteId === ids.moving) d.emu.store.siteRedirects.delete(id);
+    d.emu.edit("customHostname", HOST, { targetId: ids.other });
+
+    const r = await run("refresh", undefined, { flags: ["--diff"] });
+    expect(r.error).toBeUndefined();
+    expect(stepOf(r, "published")!.changed).toContain("published");
+    expect(d.resource("published").inputs.published).toBe(false);
+    expect(stepOf(r, "branding")).toMatchObject({ op: "refresh", changed: ["themes"] });
+    expect(stepOf(r, "guides-branding")).toMatchObject({ op: "refresh", changed: ["title"] });
+    expect(stepOf(r, "auth")?.changed).toContain("fallbackURL");
+    expectKeysNowhere(r.stdout);
+    expect(r.stdout).toMatch(/\+ status\s*:\s*"deleted in GitBook"/);
+    // The refresh records what GitBook shows; the hostname stays in state for the program to follow or fix.
+    expect(d.resource("hostname").outputs).toMatchObject({ siteId: ids.other, target: { type: "site", id: ids.other } });
+    expect(d.emu.log.writes()).toBe(0);
+  });
+
+  it("converges each declared setting with its one write; the re-pointed hostname fails with the way to fix it, writing nothing", async () => {
+    const r = await run("up", program(d, REVALIDATED), { flags: ["--continue-on-error"] });
+    expect(r.error).toBeDefined();
+
+    // The hostname.
+    expect(r.stdout).toContain(
+      `SiteCustomHostname hostname: siteId: custom hostname ${HOST} points to site ${ids.other}, not to site ${ids.docs}. GitBook's API cannot set up or re-point a custom hostname: do it in the GitBook app`,
+    );
+    expect(Object.keys(requestsOf(HOST)).filter((k) => !k.startsWith("GET "))).toEqual([]);
+    expect(hostname()).toMatchObject({ targetId: ids.other, isActive: true });
+
+    // published: one call.
+    const published = stepOf(r, "published")!;
+    expect(published.op).toBe("update");
+    expect(published.changed).toContain("published");
+    expect(requestsOf(ids.published)).toEqual({ [PUBLISH]: 1 });
+    expect(site("published").published).toBe(true);
+
+    // Branding: the declared settings alone.
+    expect(settings().themes.default).toBe("dark");
+    expect(settings().styling.theme).toBe("muted");
+    expect(stored()).toEqual({ title: "Guides FR" });
+
+    // Visitor authentication: one PATCH.
+    expect(requestsOf(ids.private)).toEqual({ [`GET ${AUTH}`]: 1, [`PATCH ${AUTH}`]: 1 });
+    expect(auth().fallbackURL).toBe("https://login.acme.test/");
+
+    // The redirect made again: one rule, never two.
+    expect(steps(r)).toContain("update moving-guides");
+    expect(rules()).toEqual([["/guides-v1/*", `${movingUrl}/guides-v2`]]);
+    expect(d.resource("moving-guides").outputs.oldPathRedirects).toEqual([{ path: "guides-v1" }]);
+  });
+
+  it("leaves what the program stops declaring as it is (publication, branding, visitor authentication); fails a publish that needs a checkout", async () => {
+    stored()!.footer = { copyright: "made in the app" };
+    const current = structuredClone(settings());
+    d.emu.store.orgs.get(d.emu.seeded.organizationId)!.publishNeedsCheckout = true;
+    const r = await run("up", program(d, LAST), { flags: ["--continue-on-error"] });
+    expect(r.error).toBeDefined();
+
+    // published: no longer declared, left as it is.
+    expect(requestsOf(ids.published)).toEqual({});
+    expect(site("published").published).toBe(true);
+    // The checkout GitBook asks for, reported as such; the site left unpublished.
+    expect(r.stdout).toMatch(/Site checkout: published: GitBook did not publish site \S+: the organization's plan needs an upgrade first \(GitBook answered with Stripe checkout session cs_\w+ instead\)/);
+    expect(site("checkout").published).toBe(false);
+
+    // Branding: the site's settings as they are; only the declared overrides cleared.
+    expect(steps(r)).toEqual(expect.arrayContaining(["delete branding", "delete guides-branding"]));
+    expect(requestsOf(ids.branded)).toEqual({ [`PATCH ${OVERRIDE}`]: 1 });
+    expect(settings()).toEqual(current);
+    expect(stored()).toEqual({ footer: { copyright: "made in the app" } });
+
+    // Visitor authentication: no request; the site keeps the settings.
+    expect(steps(r)).toContain("delete auth");
+    expect(requestsOf(ids.private)).toEqual({});
+    expect(auth()).toMatchObject({ fallbackURL: "https://login.acme.test/", privateKey: keys[1] });
+
+    // The hostname, once the program names the site it points to, needs nothing.
+    expect(stepOf(r, "hostname")?.op).toBe("same");
+    expect(Object.keys(requestsOf(HOST)).filter((k) => !k.startsWith("GET "))).toEqual([]);
+  });
+});
