@@ -80,8 +80,11 @@ export function counted(e: { method: string; route: string; status: number }): b
   return e.method !== "GET" && e.status < 400 && !e.route.endsWith("/structure/sort");
 }
 
-/** Runs `up` and kills it, with every process it started, at `moment`, as a cancelled CI job is; resolves once the CLI is gone. */
-async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise<void> {
+/**
+ * Runs `up` and kills it, with every process it started, at `moment`, as a cancelled CI job is; resolves once the CLI is gone.
+ * Also used to kill a later `up` of a stack already killed and recovered once (a CI job cancelled again).
+ */
+export async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): Promise<void> {
   let cliPid = 0;
   let writes = 0;
   let killed = false;
@@ -163,9 +166,15 @@ export async function recoverAll(dep: Deployment, app: ReadonlySet<string>): Pro
   return `${first.out}\n${second.out}`;
 }
 
-export async function expectRecovered(dep: Deployment, decls: Decl[], app: ReadonlySet<string>, appCollection: string): Promise<void> {
+/**
+ * The `up` after recover converges with one object per resource, nothing of the app's touched, secrets
+ * encrypted, and the next plan empty. Returns how many writes that `up` sent (as `counted` counts them).
+ */
+export async function expectRecovered(dep: Deployment, decls: Decl[], app: ReadonlySet<string>, appCollection: string): Promise<number> {
+  const from = dep.emu.log.entries.length;
   const up = await dep.run("up", decls);
   expect(up.error, up.stdout).toBeUndefined();
+  const writes = dep.emu.log.entries.slice(from).filter(counted).length;
   expectExactlyDeclared(dep, decls, app);
   // The app's namesakes are untouched.
   const col = [...dep.emu.store.collections.values()].find((c) => c.id === appCollection);
@@ -176,5 +185,6 @@ export async function expectRecovered(dep: Deployment, decls: Decl[], app: Reado
   }
   const preview = await dep.run("preview", decls, { flags: ["--expect-no-changes"] });
   expect(preview.error, preview.stdout).toBeUndefined();
+  return writes;
 }
 
