@@ -88,8 +88,9 @@ export async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): 
   let cliPid = 0;
   let writes = 0;
   let killed = false;
-  // The first write of each method is dropped unprocessed: the first of all is where the kill comes.
-  if (moment.at === "first write, before it is processed") for (const method of ["POST", "PUT", "PATCH", "DELETE"]) dep.emu.faults.add({ match: { method }, dropBeforeProcess: true, times: 1 });
+  // Every write is dropped unprocessed, and the first of all is where the kill comes. (Dropping only the
+  // first of each method let a second POST in flight be carried out, and answered, before the kill.)
+  if (moment.at === "first write, before it is processed") for (const method of ["POST", "PUT", "PATCH", "DELETE"]) dep.emu.faults.add({ match: { method }, dropBeforeProcess: true });
   const off = dep.emu.log.onRecord((e) => {
     if (killed || !counted(e)) return;
     writes++;
