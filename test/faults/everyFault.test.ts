@@ -1,7 +1,7 @@
 /**
  * Every class of fault the service shows, through the real CLI on the whole fault topology, with the
- * classes armed side by side on different routes of the SAME runs (one stack, nine engine runs where the
- * five files this one replaced took 26). Each class keeps its own assertions, read from its own routes:
+ * classes armed side by side on different routes of the SAME runs: one `up` from empty and one
+ * `destroy --refresh`. Each class keeps its own assertions, read from its own routes:
  * - lost answers: the API does the write and the answer never arrives. A create resent blindly would
  *   make a second object; an update or delete resent is harmless. Every lost create is recovered by
  *   finding what it made, never by sending it again.
@@ -9,25 +9,23 @@
  *   resent, creates included, but only once the announced time has come; the wait is written to the
  *   host's stderr, which the engine relays to the display.
  * - 5xx: a 502/503/504 says the request was not done and is resent; a 500 is a bug on the API's side
- *   and is not (a create answered 500 is looked for, then resent; any other request answered 500 ends
- *   the run with the API's message).
+ *   and is not resent blindly (a create answered 500 is looked for, then resent; a read answered 500
+ *   ending the run: revokedToken.test.ts).
  * - answers slower than `gitbook:requestTimeoutSeconds`: the provider gives up while the API is still
  *   working; a read or an idempotent write is sent again, a create only once the provider has made sure
  *   the first one made nothing.
- * - the token revoked in the middle of an `up` and of a `destroy`: the run stops with an error naming
- *   the token, what was made is in state, and a new token picks up from there.
- * After every run the emulator holds exactly what state names (no duplicate, no orphan), the
- * organization's spaces are untouched, and no token appears in any file, output or error.
+ * After every run the emulator holds exactly what state names (no duplicate, no orphan) and the
+ * organization's spaces are untouched; the token appears in no file, output or error. With
+ * revokedToken.test.ts, two stacks and nine engine runs where the five files of one class each took 26.
  * Every write of the newer kinds under each fault is covered in process (test/unit/faultsNewKinds.test.ts);
  * what stays here is what only the engine shows: the provider host's retries inside a real `pulumi up`,
- * parallel steps, partial failure in the checkpoint, and destroy's configuration from state.
+ * parallel steps, and partial failure in the checkpoint.
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { FaultHandle } from "../../emulator/faults";
-import type { LogEntry } from "../../emulator/log";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
-import { deploy, expectConvergedRerun, expectExactlyDeclared, expectNothingLeft, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
+import { deploy, expectExactlyDeclared, expectNothingLeft, expectTokenNowhere, topology } from "./topology";
 
 const TIMEOUT = { "gitbook:requestTimeoutSeconds": "0.2" };
 /** Beyond the 0.2 s timeout, but not so far that a test waits long for the API to finish. */
@@ -90,18 +88,6 @@ describeDeployments("every class of fault, on different routes of the same runs"
       .filter((key) => methods.includes(route(key)[0]) && !claimed.has(key))
       .map((key) => add(key, { latencyMs: SLOW_MS, times: 1 }));
   const keyOf = (f: FaultHandle) => `${f.spec.match!.method} ${String(f.spec.match!.route)}`;
-  /** Revokes the current token as soon as the API has answered a request matching `when`. */
-  const revokeAfter = (when: (e: LogEntry) => boolean) => {
-    const off = d.emu.log.onRecord((e) => {
-      if (!when(e)) return;
-      d.emu.revokeToken();
-      off();
-    });
-  };
-  const rotate = () => {
-    d.emu.token = `gb_emu_rotated_${tokens.length}_0123456789abcdef`;
-    tokens.push(d.emu.token);
-  };
   /** Each request refused with 429 since `from`, with the next request to its path: that resend waits for the reset. */
   const expectResendsWaited = (from: number, method: string, expected: number, resetOf: (at: number) => number) => {
     const since = arrivals.slice(from);
@@ -205,60 +191,7 @@ describeDeployments("every class of fault, on different routes of the same runs"
     expectNothingLeft(d);
   });
 
-  it("stops an up with an error naming the revoked token, keeping every object already made in state", async () => {
-    d.emu.faults.clear();
-    const decls = topology(d.emu);
-    revokeAfter((e) => e.method === "POST" && e.route.endsWith("/site-spaces"));
-    const r = await d.run("up", decls);
-    errors.push(r.error ?? "", r.stdout);
-    expect(r.error).toMatch(/GitBook API 401 on \w+ \/v1\/\S+: Invalid or revoked API token \(check gitbook:token or GITBOOK_TOKEN/);
-    // Some of the program was made before the revocation, and all of that is in state.
-    expect(d.emu.store.sites.size).toBeGreaterThan(0);
-    expect(d.emu.store.siteSpaces.size).toBeGreaterThan(0);
-    expectStateMatchesEmulator(d);
-  });
-
-  it("with a new token, stops at a read answered 500 with the API's message, keeping state true", async () => {
-    rotate();
-    const fault = d.emu.faults.add({ match: { method: "GET" }, errorRate: 1, status: 500, times: 1 });
-    const r = await d.run("up", topology(d.emu));
-    errors.push(r.error ?? "", r.stdout);
-    expect(fault.hits).toBe(1);
-    expect(r.error).toMatch(/GitBook API 500 on GET \/v1\/[^ ]+: Injected fault: the service answered 500/);
-    expectStateMatchesEmulator(d);
-  });
-
-  it("converges from where the failed runs stopped once the API is fixed, then sends no write", async () => {
-    await expectConvergedRerun(d, topology(d.emu));
-  });
-
-  it("stops destroying with the same clear error, then destroys the rest with a new token", async () => {
-    let deletes = 0;
-    const managed = d.state().resources.filter((x) => x.custom);
-    revokeAfter((e) => e.method === "DELETE" && ++deletes === 5);
-    const r = await d.run("destroy");
-    errors.push(r.error ?? "", r.stdout);
-    expect(r.error).toMatch(/GitBook API 401 on DELETE \/v1\/\S+: Invalid or revoked API token/);
-    expectStateMatchesEmulator(d);
-    // Exactly the five deleted objects left state, besides resources whose delete sends no DELETE (an
-    // order and a publication send nothing; a visitor schema is put back to GitBook's default).
-    const left = new Set(d.state().resources.map((x) => x.name));
-    const noDelete = /:(SiteStructureOrder|SitePublication|SiteAdaptiveSchema)$/;
-    expect(managed.filter((x) => !left.has(x.name) && !noDelete.test(x.type))).toHaveLength(5);
-    rotate();
-    // `destroy` configures the provider from the stack config recorded in state at the last `up`,
-    // so the new token reaches it only when the program runs again; the error says so.
-    const stale = await d.run("destroy");
-    errors.push(stale.error ?? "", stale.stdout);
-    expect(stale.error).toMatch(/GitBook API 401 .*with --run-program/);
-    const rest = await d.run("destroy", undefined, { flags: ["--run-program"] });
-    errors.push(rest.error ?? "", rest.stdout);
-    expect(rest.error).toBeUndefined();
-    expectNothingLeft(d);
-  });
-
-  it("never showed any of the tokens: not in state, host log, output, reports or errors", () => {
-    expect(tokens).toHaveLength(3);
+  it("never showed the token: not in state, host log, output, reports or errors", () => {
     expectTokenNowhere(d, tokens, errors);
   });
 });
