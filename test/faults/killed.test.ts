@@ -1,8 +1,9 @@
 /**
  * A `pulumi up` killed with SIGKILL (a cancelled CI job) while creates are in flight, through the real
  * CLI (issue 19.4): before its first write and after its last, each followed by `pulumi-gitbook recover`
- * and `pulumi up`. How runs are killed and recovered: killedRun.ts. Kills mid-way (one run after another
- * on one stack, one of them leaving the checkpoint empty) and an up without recover: killedCheckpoint.test.ts.
+ * and `pulumi up`; and what an up without recover does. How runs are killed and recovered: killedRun.ts.
+ * Kills mid-way (one run after another on one stack, one of them leaving the checkpoint empty):
+ * killedCheckpoint.test.ts.
  */
 import { expect, it } from "vitest";
 import { describeDeployments } from "../support/lifecycle";
@@ -11,7 +12,7 @@ import { closeKilledRuns, expectRecovered, killedRun, recoverAll } from "./kille
 
 closeKilledRuns();
 
-describeDeployments("a killed `pulumi up`, at its first or its last write", () => {
+describeDeployments("a killed `pulumi up`, at its first or its last write, and not recovered", () => {
   /**
    * How many writes a whole up of the program sends: the up after a kill before the first write is one
    * (nothing was made, recover leaves state empty), so it stands for an uninterrupted reference run.
@@ -38,5 +39,16 @@ describeDeployments("a killed `pulumi up`, at its first or its last write", () =
     // Every write was carried out: all that is left is to finish, not to make anything again.
     const writes = await expectRecovered(dep, decls, app, [...app][0]!);
     expect(writes).toBeLessThan(total!);
+  }, 300_000);
+
+  it("without recover, the next up duplicates what the killed run created (the failure recover exists for)", async () => {
+    const { dep, decls } = await killedRun({ at: "route", method: "POST", route: /\/sites$/ });
+    // What the CLI says to do: remove the lock, run up again.
+    const cli = dep.cli()!;
+    expect((await cli.pulumi(["cancel", "--yes", "--stack", cli.name])).code).toBe(0);
+    // As issue 19 saw it: the killed run's site made again (and an OpenAPI spec it made refused with 409).
+    await dep.run("up", decls);
+    // The topology declares two sites (its own and the DocsSite's): one more is the duplicate.
+    expect(dep.emu.store.sites.size).toBe(3);
   }, 300_000);
 });

@@ -1,9 +1,9 @@
 /**
  * A `pulumi up` killed with SIGKILL (a cancelled CI job), through the real CLI (issue 19.4): killed
  * mid-way three times over on one stack (a CI job cancelled again and again), once leaving the checkpoint
- * empty as a kill while the CLI rewrote it does, with `pulumi-gitbook recover` after each; and what an up
- * without recover does. How runs are killed and recovered: killedRun.ts; kills before the first write and
- * after the last: killed.test.ts.
+ * empty as a kill while the CLI rewrote it does, with `pulumi-gitbook recover` after each. How runs are
+ * killed and recovered: killedRun.ts; kills before the first write and after the last, and what an up
+ * without recover does: killed.test.ts.
  */
 import * as fs from "node:fs";
 import { expect, it } from "vitest";
@@ -59,15 +59,4 @@ describeDeployments("a killed `pulumi up`, mid-way and in its checkpoint", () =>
       await expectRecovered(dep, decls, app, [...app][0]!);
     },
   );
-
-  it("without recover, the next up duplicates what the killed run created (the failure recover exists for)", async () => {
-    const { dep, decls } = await killedRun({ at: "route", method: "POST", route: /\/sites$/ });
-    // What the CLI says to do: remove the lock, run up again.
-    const cli = dep.cli()!;
-    expect((await cli.pulumi(["cancel", "--yes", "--stack", cli.name])).code).toBe(0);
-    // As issue 19 saw it: the killed run's site made again (and an OpenAPI spec it made refused with 409).
-    await dep.run("up", decls);
-    // The topology declares two sites (its own and the DocsSite's): one more is the duplicate.
-    expect(dep.emu.store.sites.size).toBe(3);
-  }, 300_000);
 });
