@@ -1,39 +1,41 @@
 /**
- * The API token is revoked in the middle of a run (deterministically: right after a given request).
- * The run must stop with an error that says the token is the problem, and never show the token; what
- * was created before must be in state; a run with a new token picks up from there.
+ * The API token revoked in the middle of a run (deterministically: right after a given request), and a
+ * read answered 500, through the real CLI on the whole fault topology, on one stack: the run stops with
+ * an error that names the token (or gives the API's message), never shows the token, and what was made
+ * before is in state; a run with a new token and the API fixed picks up from there, converges, and then
+ * sends no write. Then a destroy stopped by a revocation, and what it takes to finish it: `destroy`
+ * configures the provider from state, so only `--run-program` brings the new token. The other classes of
+ * fault: everyFault.test.ts.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { LogEntry } from "../../emulator/log";
 import { describeDeployments, type Deployment } from "../support/lifecycle";
-import { deploy, expectConvergedRerun, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
+import { deploy, expectConvergedRerun, expectNothingLeft, expectStateMatchesEmulator, expectTokenNowhere, topology } from "./topology";
 
-describeDeployments("the token revoked in the middle of a run", () => {
+describeDeployments("the token revoked in the middle of a run, and a read answered 500", () => {
   let d: Deployment;
   const tokens: string[] = [];
   const errors: string[] = [];
-  /** Revokes the current token as soon as the API has answered a request matching `when`. */
-  const revokeAfter = (when: (e: LogEntry) => boolean) => {
-    const record = d.emu.log.record.bind(d.emu.log);
-    d.emu.log.record = (e) => {
-      record(e);
-      if (when(e)) {
-        d.emu.revokeToken();
-        d.emu.log.record = record;
-      }
-    };
-  };
-  const rotate = () => {
-    d.emu.token = `gb_emu_rotated_${tokens.length}_0123456789abcdef`;
-    tokens.push(d.emu.token);
-  };
   beforeAll(async () => {
     d = await deploy();
     tokens.push(d.emu.token);
   });
   afterAll(async () => d?.close());
 
-  it("stops converging with an error naming the revoked token, keeping every object already made in state", async () => {
+  /** Revokes the current token as soon as the API has answered a request matching `when`. */
+  const revokeAfter = (when: (e: LogEntry) => boolean) => {
+    const off = d.emu.log.onRecord((e) => {
+      if (!when(e)) return;
+      d.emu.revokeToken();
+      off();
+    });
+  };
+  const rotate = () => {
+    d.emu.token = `gb_emu_rotated_${tokens.length}_0123456789abcdef`;
+    tokens.push(d.emu.token);
+  };
+
+  it("stops an up with an error naming the revoked token, keeping every object already made in state", async () => {
     const decls = topology(d.emu);
     revokeAfter((e) => e.method === "POST" && e.route.endsWith("/site-spaces"));
     const r = await d.run("up", decls);
@@ -45,8 +47,17 @@ describeDeployments("the token revoked in the middle of a run", () => {
     expectStateMatchesEmulator(d);
   });
 
-  it("converges with a new token from where the failed run stopped", async () => {
+  it("with a new token, stops at a read answered 500 with the API's message, keeping state true", async () => {
     rotate();
+    const fault = d.emu.faults.add({ match: { method: "GET" }, errorRate: 1, status: 500, times: 1 });
+    const r = await d.run("up", topology(d.emu));
+    errors.push(r.error ?? "", r.stdout);
+    expect(fault.hits).toBe(1);
+    expect(r.error).toMatch(/GitBook API 500 on GET \/v1\/[^ ]+: Injected fault: the service answered 500/);
+    expectStateMatchesEmulator(d);
+  });
+
+  it("converges from where the failed runs stopped once the API is fixed, then sends no write", async () => {
     await expectConvergedRerun(d, topology(d.emu));
   });
 
@@ -70,9 +81,9 @@ describeDeployments("the token revoked in the middle of a run", () => {
     errors.push(stale.error ?? "", stale.stdout);
     expect(stale.error).toMatch(/GitBook API 401 .*with --run-program/);
     const rest = await d.run("destroy", undefined, { flags: ["--run-program"] });
+    errors.push(rest.error ?? "", rest.stdout);
     expect(rest.error).toBeUndefined();
-    expectStateMatchesEmulator(d);
-    expect(d.emu.store.sites.size).toBe(0);
+    expectNothingLeft(d);
   });
 
   it("never showed any of the tokens: not in state, host log, output, reports or errors", () => {

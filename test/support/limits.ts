@@ -1,7 +1,7 @@
 /**
  * Every row of the API's Limits table that applies to these resources, as one bad field in otherwise
  * valid arguments. test/unit/limits.test.ts checks each row at the provider's check, in process;
- * test/faults/limits.test.ts proves through the CLI that such a row fails preview and up with no request.
+ * test/faults/limits.test.ts proves through the CLI that such a row fails up at check with no request.
  *
  * Rows that do not apply: `limit` on list endpoints (the client always asks for the maximum, 1000),
  * Site `hostname` (read-only: the API gives no way to set it), section-group icon, space title and
