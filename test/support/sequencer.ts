@@ -5,39 +5,39 @@
  * the last run's durations, which a fresh CI checkout does not have; it then falls back to file size,
  * which put a 70 s file that delegates to a helper module last. So a file's expected time is, in order:
  * the cache's, this table's (seconds, measured on the 2-core CI machine, cli project, 3 workers), or an
- * estimate from its size. Files whose scenarios were merged into shared stacks (2026-11-24 and 2026-11-25:
- * e.g. cascade, which took in sectionCascade; siteSettings, five per-kind files; everyFault, four fault
- * files) carry their earlier seconds scaled by their new count of `pulumi` runs, until CI measures them again. Projects keep vitest's order (cli, then unit, whose seconds fill the gaps).
+ * estimate from its size. Measured in a clean clone's `.ci/run` on 2026-11-25 at 01:45 UTC (a quiet machine,
+ * vitest 377 s), after the merges of that day (cascade took in sectionCascade, siteSettings five per-kind
+ * files, everyFault four fault files). Projects keep vitest's order (cli, then unit, whose seconds fill the gaps).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const SECONDS: Record<string, number> = {
-  "test/cli/cli.test.ts": 66,
-  "test/lifecycle/appEdits.test.ts": 60,
+  "test/install/new.test.ts": 82,
   "test/lifecycle/everyKind.test.ts": 59,
-  "test/lifecycle/cascade.test.ts": 49,
-  "test/import/roundTrip.test.ts": 48,
-  "test/examples/docsSite.test.ts": 47,
-  "test/lifecycle/convergence.test.ts": 47,
-  "test/install/new.test.ts": 44,
-  "test/faults/killed.test.ts": 42,
-  "test/lifecycle/adoption.test.ts": 41,
-  "test/faults/killedCheckpoint.test.ts": 38,
-  "test/lifecycle/placement.test.ts": 36,
-  "test/faults/everyFault.test.ts": 32,
-  "test/lifecycle/siteSettings.test.ts": 30,
-  "test/lifecycle/errors.test.ts": 30,
-  "test/faults/revokedToken.test.ts": 23,
-  "test/install/tarball.test.ts": 23,
-  "test/lifecycle/state.test.ts": 20,
-  "test/lifecycle/emulatorEdit.test.ts": 17,
+  "test/cli/cli.test.ts": 59,
+  "test/lifecycle/appEdits.test.ts": 51,
+  "test/import/roundTrip.test.ts": 50,
+  "test/faults/killed.test.ts": 50,
+  "test/examples/docsSite.test.ts": 46,
+  "test/lifecycle/cascade.test.ts": 45,
+  "test/lifecycle/convergence.test.ts": 43,
+  "test/faults/killedCheckpoint.test.ts": 43,
+  "test/install/git.test.ts": 38,
+  "test/faults/everyFault.test.ts": 37,
+  "test/lifecycle/placement.test.ts": 27,
+  "test/lifecycle/adoption.test.ts": 27,
+  "test/cli/plans.test.ts": 25,
+  "test/install/tarball.test.ts": 22,
+  "test/lifecycle/state.test.ts": 21,
+  "test/faults/revokedToken.test.ts": 20,
+  "test/lifecycle/siteSettings.test.ts": 19,
+  "test/lifecycle/errors.test.ts": 15,
   "test/lifecycle/docsSiteIdentity.test.ts": 15,
-  "test/cli/plans.test.ts": 15,
-  "test/lifecycle/siteExternalLinkOrder.test.ts": 14,
-  "test/examples/typescript.test.ts": 14,
-  "test/lifecycle/unknowns.test.ts": 13,
+  "test/lifecycle/emulatorEdit.test.ts": 14,
+  "test/lifecycle/siteExternalLinkOrder.test.ts": 12,
+  "test/lifecycle/unknowns.test.ts": 10,
 };
 
 export default class LongestFirst extends BaseSequencer {
