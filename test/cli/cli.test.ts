@@ -1,9 +1,15 @@
 /**
  * What a user sees from the real `pulumi` CLI (built by `npm run pulumi-cli`; local file backend;
- * the emulator): the main example on both stacks with the token given both ways, what
- * `pulumi stack export` holds, the plans `preview --diff` and `preview --json` print, and exit codes
- * of runs that fail. Every other suite that deploys programs (test/lifecycle, test/examples,
- * test/faults) also runs through the CLI when it is built; this one exists only for the CLI.
+ * the emulator): the main example's dev stack with the token given both ways, what `pulumi stack
+ * export` holds, the plans `preview --diff` and `preview --json` print (the `--diff` one is the
+ * README's pull-request plan, checked against the README's block), and exit codes of runs that fail.
+ * Every other suite that deploys programs (test/lifecycle, test/examples, test/faults) also runs
+ * through the CLI when it is built; this one exists only for the CLI. The example's prod stack is
+ * deployed by test/examples/docsSite.test.ts.
+ *
+ * Each run here serves several checks: the one `up` of the example is read for its state export,
+ * its stack config and its requests; one `preview --diff` is both the README's plan and the proof that
+ * nothing else differs; the `destroy` runs with the token from GITBOOK_TOKEN alone.
  *
  * Outside CI, without a built CLI, it skips and says how to build it; in CI it fails instead.
  */
@@ -14,7 +20,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Emulator } from "../../emulator";
 import { createCliStack, cliMissing, type CliStack } from "../../dev/pulumiCli";
 import { EXAMPLE_DIR, exampleConfig } from "../../dev/example";
-import { filesUnder, startDeployment, steps, type Deployment } from "../support/lifecycle";
+import { readProject } from "../../dev/project";
+import { filesUnder, ROOT, startDeployment, steps, type Deployment } from "../support/lifecycle";
 
 const missing = cliMissing();
 if (missing && process.env.CI === "true") throw new Error(`CI must run the CLI suite, and ${missing}`);
@@ -22,103 +29,146 @@ if (missing) console.warn(`test/cli skipped: ${missing}`);
 
 const ref = (s: string) => ({ $ref: s });
 
-describe.skipIf(!!missing)("the main example through the Pulumi CLI", () => {
-  for (const [stackName, tokenVia] of [
-    ["dev", "secret config"],
-    ["prod", "GITBOOK_TOKEN"],
-  ] as const) {
-    describe(`stack ${stackName}, token from ${tokenVia}`, () => {
-      let emu: Emulator;
-      let dir: string;
-      let stack: CliStack;
-      let config: Record<string, string>;
-      beforeAll(async () => {
-        emu = await Emulator.start();
-        dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-cli-example-"));
-        stack = await createCliStack(dir, EXAMPLE_DIR, stackName, tokenVia === "GITBOOK_TOKEN" ? { env: { GITBOOK_TOKEN: emu.token } } : {});
-        config = exampleConfig(emu);
-        if (tokenVia === "GITBOOK_TOKEN") delete config["gitbook:token"];
-      });
-      afterAll(async () => {
-        await emu?.close();
-      });
+const README = path.join(ROOT, "README.md");
+/** The README's snippet sits in the fenced block right after this marker. */
+const MARKER = "<!-- plan: test/cli/cli.test.ts -->";
 
-      it("reads the token from where it was given, previewing without a request", async () => {
-        const r = await stack.run("preview", config);
-        expect(r.code, r.stdout).toBe(0);
-        expect(steps(r).every((s) => s.startsWith("create "))).toBe(true);
-        expect(emu.log.count()).toBe(0);
-        if (tokenVia === "secret config") expect(fs.readFileSync(stack.configFile, "utf8")).toMatch(/gitbook:token:\n\s+secure: v1:/);
-      });
+/** The snippet in the README. */
+function readmeSnippet(): string {
+  const text = fs.readFileSync(README, "utf8");
+  const at = text.indexOf(MARKER);
+  if (at < 0) throw new Error(`README.md has no ${MARKER}`);
+  const block = /```[a-z]*\n([\s\S]*?)```/.exec(text.slice(at))!;
+  return block[1]!;
+}
 
-      it("converges, then `up --expect-no-changes` passes without a request", async () => {
-        const up = await stack.run("up", config);
-        expect(up.code, up.stdout).toBe(0);
-        expect(emu.store.sites.size).toBe(1);
-        emu.log.reset();
-        const again = await stack.run("up", config, { flags: ["--expect-no-changes"] });
-        expect(again.code, again.stdout).toBe(0);
-        expect(emu.log.count()).toBe(0);
-      });
+/**
+ * The plan with what differs between runs made uniform: each object's ID, numbered in order of first
+ * appearance, and warnings about the machine's CLI install (not part of the plan).
+ */
+function normalised(plan: string): string {
+  const ids = new Map<string, string>();
+  return plan
+    .split("\n")
+    .filter((l) => !l.startsWith("warning: using pulumi-resource"))
+    // The CLI's progress ticker ("@ previewing update...."), printed only when a preview is slow: a loaded
+    // machine's, never the README's.
+    .filter((l) => !/^@ [a-z]+ [a-z]+\.*$/.test(l))
+    .map((l) => l.trimEnd())
+    .join("\n")
+    .trim()
+    .replace(/\b[a-z]+_[a-z0-9]{7,}\b/g, (id) => ids.get(id) ?? (ids.set(id, `<id ${ids.size + 1}>`), ids.get(id)!));
+}
 
-      it("keeps the token, absolute paths and secrets out of `pulumi stack export`, with one __provider text per kind", async () => {
-        const exported = stack.exported();
-        const text = JSON.stringify(exported);
-        expect(text).not.toContain(emu.token);
-        for (const [file, body] of filesUnder(dir)) expect(body, file).not.toContain(emu.token);
-        const resources = exported.deployment.resources ?? [];
-        const providers = new Map<string, Set<string>>();
-        for (const r of resources.filter((x) => x.custom && String(x.type).startsWith("pulumi-nodejs:dynamic"))) {
-          const p = String(r.outputs.__provider);
-          expect(p).not.toMatch(/\/(work|home|tmp|usr|root)\//);
-          if (!providers.has(r.type)) providers.set(r.type, new Set());
-          providers.get(r.type)!.add(p);
-        }
-        expect(providers.size).toBeGreaterThan(3);
-        for (const [type, texts] of providers) expect(texts.size, type).toBe(1);
-        const links = resources.filter((x) => String(x.type).endsWith("gitbook:ShareLink"));
-        expect(links.length).toBe(stackName === "dev" ? 1 : 0);
-        for (const l of links) {
-          expect(l.outputs.url).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
-          const key = [...emu.store.shareLinks.values()][0]!.key;
-          expect(text).not.toContain(key);
-        }
-      });
+/** The change the README's pull request makes: Tutorials moves up, before Guides. */
+function movedTutorials(): string {
+  const sections = JSON.parse(readProject(EXAMPLE_DIR, "dev").config["docs-site:sections"]!) as { key?: string }[];
+  const i = sections.findIndex((s) => s.key === "tutorials");
+  const j = sections.findIndex((s) => s.key === "guides");
+  [sections[i], sections[j]] = [sections[j]!, sections[i]!];
+  return JSON.stringify(sections);
+}
 
-      // The plans do not depend on where the token came from: one stack shows them.
-      it.runIf(stackName === "dev")("shows old and new values in `preview --diff`, and a plan a pull-request comment can be built from in `preview --json`", async () => {
-        const changed = { ...config, "docs-site:title": "Acme Docs, renamed" };
-        const diff = await stack.run("preview", changed, { flags: ["--diff"] });
-        expect(diff.code, diff.stdout).toBe(0);
-        expect(diff.stdout).toMatch(/~ title\s*: "Acme Developer Docs[^"]*" => "Acme Docs, renamed"/);
-        const { file } = await stack.writeRunConfig(changed);
-        const json = await stack.pulumi(["preview", "--json", "-s", stackName, "--config-file", file, "--non-interactive"]);
-        expect(json.code, json.stderr).toBe(0);
-        const plan = JSON.parse(json.stdout) as { steps: Array<{ op: string; urn: string }>; changeSummary: Record<string, number> };
-        const updates = plan.steps.filter((s) => s.op === "update" && s.urn.endsWith("::docs"));
-        expect(updates.length).toBe(1);
-        expect(plan.changeSummary.update).toBeGreaterThanOrEqual(1);
-        expect(emu.log.writes()).toBe(0);
-      });
+describe.skipIf(!!missing)("the main example's dev stack through the Pulumi CLI", () => {
+  let emu: Emulator;
+  let dir: string;
+  let stack: CliStack;
+  let config: Record<string, string>;
+  beforeAll(async () => {
+    emu = await Emulator.start();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-cli-example-"));
+    stack = await createCliStack(dir, EXAMPLE_DIR, "dev");
+    config = exampleConfig(emu);
+  });
+  afterAll(async () => {
+    await emu?.close();
+  });
 
-      it("destroys to nothing", async () => {
-        const r = await stack.run("destroy", config);
-        expect(r.code, r.stdout).toBe(0);
-        expect(emu.store.sites.size).toBe(0);
-        expect(emu.store.teams.size).toBe(0);
-        expect(emu.store.openApiSpecs.size).toBe(0);
-        expect(stack.state().resources).toEqual([]);
-      });
-    });
-  }
+  it("deploys with the token as secure config, and keeps it, absolute paths and secrets out of `pulumi stack export`, with one __provider text per kind", async () => {
+    const up = await stack.run("up", config);
+    expect(up.code, up.stdout).toBe(0);
+    expect(emu.store.sites.size).toBe(1);
+    expect(fs.readFileSync(stack.configFile, "utf8")).toMatch(/gitbook:token:\n\s+secure: v1:/);
+    const exported = stack.exported();
+    const text = JSON.stringify(exported);
+    expect(text).not.toContain(emu.token);
+    for (const [file, body] of filesUnder(dir)) expect(body, file).not.toContain(emu.token);
+    const resources = exported.deployment.resources ?? [];
+    const providers = new Map<string, Set<string>>();
+    for (const r of resources.filter((x) => x.custom && String(x.type).startsWith("pulumi-nodejs:dynamic"))) {
+      const p = String(r.outputs.__provider);
+      expect(p).not.toMatch(/\/(work|home|tmp|usr|root)\//);
+      if (!providers.has(r.type)) providers.set(r.type, new Set());
+      providers.get(r.type)!.add(p);
+    }
+    expect(providers.size).toBeGreaterThan(3);
+    for (const [type, texts] of providers) expect(texts.size, type).toBe(1);
+    const links = resources.filter((x) => String(x.type).endsWith("gitbook:ShareLink"));
+    expect(links.length).toBe(1);
+    expect(links[0]!.outputs.url).toMatchObject({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext: expect.any(String) });
+    expect(text).not.toContain([...emu.store.shareLinks.values()][0]!.key);
+  });
+
+  // The README's workflow example shows the plan a reviewer reads in a pull request: this preview
+  // makes the same change, and the README's block must be what the CLI printed, up to the objects'
+  // IDs, so the snippet cannot go stale. That only the order changes also shows the up converged.
+  it("prints the README's pull-request plan in `preview --diff`, old and new values and names, with nothing else changed and no request", async () => {
+    emu.log.reset();
+    const r = await stack.run("preview", { ...config, "docs-site:sections": movedTutorials() }, { flags: ["--diff"] });
+    expect(r.code, r.stdout).toBe(0);
+    expect(steps(r).filter((s) => !s.startsWith("same "))).toEqual(["update docs/order"]);
+    expect(emu.log.count()).toBe(0);
+    if (process.env.PRINT_PLAN) console.log(r.stdout);
+    expect(normalised(r.stdout)).toContain('"Tutorials (<id');
+    expect(normalised(readmeSnippet())).toEqual(normalised(r.stdout));
+  });
+
+  it("prints a plan a pull-request comment can be built from in `preview --json`", async () => {
+    const { file } = await stack.writeRunConfig({ ...config, "docs-site:sections": movedTutorials() });
+    const json = await stack.pulumi(["preview", "--json", "-s", "dev", "--config-file", file, "--non-interactive"]);
+    expect(json.code, json.stderr).toBe(0);
+    const plan = JSON.parse(json.stdout) as { steps: Array<{ op: string; urn: string }>; changeSummary: Record<string, number> };
+    expect(plan.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn.split("::").pop()}`)).toEqual(["update docs/order"]);
+    expect(plan.changeSummary.update).toBe(1);
+    expect(emu.log.count()).toBe(0);
+  });
+
+  it("destroys to nothing with the token from GITBOOK_TOKEN alone, which no file or log under the stack then holds", async () => {
+    const { "gitbook:token": _, ...withoutToken } = config;
+    stack.env.GITBOOK_TOKEN = emu.token;
+    const r = await stack.run("destroy", withoutToken);
+    expect(r.code, r.stdout).toBe(0);
+    expect(emu.log.writes()).toBeGreaterThan(0);
+    expect(emu.store.sites.size).toBe(0);
+    expect(emu.store.teams.size).toBe(0);
+    expect(emu.store.openApiSpecs.size).toBe(0);
+    expect(stack.state().resources).toEqual([]);
+    expect(r.stdout).not.toContain(emu.token);
+    for (const [file, body] of filesUnder(dir)) expect(body, file).not.toContain(emu.token);
+  });
 });
 
+/**
+ * One `up` fails three ways at once (`--continue-on-error`, so each is attempted whatever the others
+ * do: they are creates, independent of each other): a create GitBook refuses, a partial failure
+ * (a team created, its member refused), and beside them a resource with a secret input that succeeds.
+ */
 describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
   let d: Deployment;
+  let failed: Awaited<ReturnType<CliStack["run"]>>;
   beforeAll(async () => {
     d = await startDeployment({ engine: "cli" });
   });
   afterAll(async () => d?.close());
+
+  const team = (members: unknown[]) => ({ kind: "Team", name: "team", args: { title: "Docs Team", members } });
+  const sso = {
+    kind: "SamlProvider",
+    name: "sso",
+    // As a program would: from secret stack config.
+    args: { label: "Okta", entityID: "http://www.okta.com/exk1", ssoURL: "https://acme.okta.com/sso", certificate: { $secretConfig: "samlCertificate" } },
+  };
+  const secretConfig = { config: { "lifecycle:samlCertificate": "MIIC-secret-certificate" } };
 
   it("fails `pulumi preview` on bad input, naming the field and the limit, without a request", async () => {
     const r = (await d.run("preview", [{ kind: "Site", name: "site", args: { title: "x" } }])) as Awaited<ReturnType<CliStack["run"]>>;
@@ -127,44 +177,40 @@ describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
     expect(d.emu.log.count()).toBe(0);
   });
 
-  it("fails `pulumi up` when a create fails, and records nothing", async () => {
-    const r = (await d.run("up", [
-      { kind: "Site", name: "site", args: { title: "Failing Docs" } },
-      { kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId: "spc_does_not_exist", title: "Guides" } },
-    ])) as Awaited<ReturnType<CliStack["run"]>>;
-    expect(r.code).not.toBe(0);
-    expect(r.error).toMatch(/spc_does_not_exist|404/);
+  it("fails `pulumi up` when a create fails, and records nothing of it", async () => {
+    failed = (await d.run(
+      "up",
+      [
+        { kind: "Site", name: "site", args: { title: "Failing Docs" } },
+        { kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId: "spc_does_not_exist", title: "Guides" } },
+        team([{ user: "nobody@elsewhere.test" }]),
+        sso,
+      ],
+      { ...secretConfig, flags: ["--continue-on-error"] },
+    )) as Awaited<ReturnType<CliStack["run"]>>;
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).toMatch(/spc_does_not_exist|404/);
     expect(d.state().resources.some((x) => x.name === "section")).toBe(false);
     expect(d.emu.store.sections.size).toBe(0);
   });
 
+  it("keeps a secret input secret in state", () => {
+    expect(d.emu.store.samlProviders.size).toBe(1);
+    expect(JSON.stringify(d.state())).not.toContain("MIIC-secret-certificate");
+    expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("MIIC-secret-certificate");
+    expect(d.resource("sso").inputs.certificate).toMatchObject({ ciphertext: expect.any(String) });
+  });
+
   it("keeps a partial failure in state, fails the run, and finishes the job on the next up", async () => {
-    const team = (members: unknown[]) => [{ kind: "Team", name: "team", args: { title: "Docs Team", members } }];
-    const r = (await d.run("up", team([{ user: "nobody@elsewhere.test" }]))) as Awaited<ReturnType<CliStack["run"]>>;
-    expect(r.code).not.toBe(0);
+    expect(failed.stdout).toContain("nobody@elsewhere.test");
     const kept = d.resource("team");
     expect(kept.id).toBeDefined();
     expect(d.emu.store.teams.has(kept.id!)).toBe(true);
     const member = d.emu.seeded.members[1]!;
-    const next = await d.run("up", team([{ user: member.email }]));
+    const next = await d.run("up", [{ kind: "Site", name: "site", args: { title: "Failing Docs" } }, team([{ user: member.email }]), sso], secretConfig);
     expect(next.error).toBeUndefined();
     expect(d.resource("team").id).toBe(kept.id);
     expect(d.emu.store.teams.size).toBe(1);
     expect([...d.emu.store.teamMembers.values()].map((m) => m.userId)).toContain(member.id);
-  });
-
-  it("keeps a secret input secret in state", async () => {
-    const r = await d.run("up", [
-      {
-        kind: "SamlProvider",
-        name: "sso",
-        // As a program would: from secret stack config.
-        args: { label: "Okta", entityID: "http://www.okta.com/exk1", ssoURL: "https://acme.okta.com/sso", certificate: { $secretConfig: "samlCertificate" } },
-      },
-    ], { config: { "lifecycle:samlCertificate": "MIIC-secret-certificate" } });
-    expect(r.error).toBeUndefined();
-    expect(JSON.stringify(d.state())).not.toContain("MIIC-secret-certificate");
-    expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("MIIC-secret-certificate");
-    expect(d.resource("sso").inputs.certificate).toMatchObject({ ciphertext: expect.any(String) });
   });
 });
