@@ -3,9 +3,10 @@
  * navigation names every listed item by its title path beside its ID, in the order the site will show
  * them, and never makes the order flap when a title changes (in the program or in the app).
  *
- * Three programs side by side in one stack (a navigation, references between resources, a DocsSite),
- * each in its own names: one run serves the steps they have in common, and each test checks its
- * program's part of the run (its steps, its part of the `--diff` plan, the requests for its site).
+ * Four programs side by side in one stack (a navigation, a second navigation reordered in the app,
+ * references between resources, a DocsSite), each in its own names: four runs (up, preview --diff,
+ * refresh, up) serve all the tests, and each test checks its program's part of a run (its steps, its
+ * part of the `--diff` plan, the requests for its site).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
@@ -48,92 +49,116 @@ describeDeployments("plans", () => {
   /** The steps of a run other than `same`, among `names`. */
   const changes = (r: Report, names: string[]) => steps(r).filter((s) => !s.startsWith("same") && names.includes(s.slice(s.indexOf(" ") + 1)));
 
+  // ---- A second site whose navigation is reordered in the app (the first one's titles change meanwhile) --
+  const APP = ["appSite", "appOneSpace", "appTwoSpace", "appThreeSpace", "appOne", "appTwo", "appThree", "appGroup", "appOrder"];
+  const app: Decl[] = [
+    { kind: "Site", name: "appSite", args: { title: "App Docs" } },
+    ...["One", "Two", "Three"].flatMap((t): Decl[] => [
+      { kind: "Space", name: `app${t}Space`, args: { title: `${t} content` } },
+      { kind: "SiteSection", name: `app${t}`, args: { siteId: ref("appSite.id"), spaceId: ref(`app${t}Space.id`), title: t } },
+    ]),
+    { kind: "SiteSectionGroup", name: "appGroup", args: { siteId: ref("appSite.id"), title: "Group", sections: [ref("appThree.id")] } },
+    {
+      kind: "SiteStructureOrder",
+      name: "appOrder",
+      args: { siteId: ref("appSite.id"), items: [ref("appOne.id"), ref("appTwo.id"), ref("appGroup.id")], groups: [{ groupId: ref("appGroup.id"), items: [ref("appThree.id")] }] },
+    },
+  ];
+
   // ---- References named beside their IDs -----------------------------------------------------------
-  const REFS = ["namedSite", "guidesSpace", "apiSpace", "extraSpace", "namedGuides", "namedApi", "v2"];
-  /** A site with two sections on spaces of this program, and a further site space of a section. */
-  function refs(siteSpace: { sectionId: string; spaceId: unknown }): Decl[] {
+  /**
+   * A site with two sections on spaces of this program, and a further site space of a section; `p`
+   * prefixes the names: `named` is deployed, `new` only previewed (its IDs not known yet).
+   */
+  function refs(p: string, siteSpace: { sectionId: string; spaceId: unknown }): Decl[] {
     return [
-      { kind: "Site", name: "namedSite", args: { title: "Named Docs" } },
-      { kind: "Space", name: "guidesSpace", args: { title: "Guides content" } },
-      { kind: "Space", name: "apiSpace", args: { title: "API content" } },
-      { kind: "Space", name: "extraSpace", args: { title: "Extra content" } },
-      { kind: "SiteSection", name: "namedGuides", args: { siteId: ref("namedSite.id"), spaceId: ref("guidesSpace.id"), title: "Guides" } },
-      { kind: "SiteSection", name: "namedApi", args: { siteId: ref("namedSite.id"), spaceId: ref("apiSpace.id"), title: "API" } },
-      { kind: "SiteSpace", name: "v2", args: { siteId: ref("namedSite.id"), sectionId: ref(`${siteSpace.sectionId}.id`), spaceId: siteSpace.spaceId, path: "v2" } },
+      { kind: "Site", name: `${p}Site`, args: { title: "Named Docs" } },
+      { kind: "Space", name: `${p}GuidesSpace`, args: { title: "Guides content" } },
+      { kind: "Space", name: `${p}ApiSpace`, args: { title: "API content" } },
+      { kind: "Space", name: `${p}ExtraSpace`, args: { title: "Extra content" } },
+      { kind: "SiteSection", name: `${p}Guides`, args: { siteId: ref(`${p}Site.id`), spaceId: ref(`${p}GuidesSpace.id`), title: "Guides" } },
+      { kind: "SiteSection", name: `${p}Api`, args: { siteId: ref(`${p}Site.id`), spaceId: ref(`${p}ApiSpace.id`), title: "API" } },
+      { kind: "SiteSpace", name: `${p}V2`, args: { siteId: ref(`${p}Site.id`), sectionId: ref(`${p}${siteSpace.sectionId}.id`), spaceId: siteSpace.spaceId, path: "v2" } },
     ];
   }
-  const refsBase = () => refs({ sectionId: "namedGuides", spaceId: seeded(0) });
+  const REFS = ["namedSite", "namedGuidesSpace", "namedApiSpace", "namedExtraSpace", "namedGuides", "namedApi", "namedV2"];
+  const NEW_REFS = REFS.map((n) => n.replace(/^named/, "new"));
+  const refsBase = () => refs("named", { sectionId: "Guides", spaceId: seeded(0) });
 
   // ---- A DocsSite's children -----------------------------------------------------------------------
   const docs = (siteSpaces: { key: string; space: { title: string } }[]): Decl[] => [
     { kind: "DocsSite", name: "docs", args: { site: { title: "Component Docs" }, sections: [{ key: "guides", title: "Guides", space: { title: "Guides content" }, siteSpaces }] } },
   ];
 
-  /** Runs several tests read: the first preview (references not created yet), the preview with new items, the refresh and up after app renames. */
-  let createPlan: Report;
-  let newItemsPlan: Report;
-  let renamedRefresh: Report;
+  /**
+   * One deployment, then one preview every plan test reads (a reorder with a new item, a change of
+   * reference, a set of references not created yet, a DocsSite's new child), then one refresh after
+   * edits in the app (renames on the first site and the references' site, a reorder on the second
+   * site), then one up whose program renames a section and follows the app's renames.
+   */
+  let plan: Report;
+  let planRequests: number;
+  let refreshed: Report;
   let renamedUp: Report;
   let namesBefore: unknown;
-  let newItemsRequests: number;
+  let appNavigation: unknown;
 
   describe("the navigation's items", () => {
-    it("previews a reorder with each item's title beside its ID, in the site's order", async () => {
-      expect((await d.run("up", [...nav(ORDER), ...docs([])])).error).toBeUndefined();
+    it("previews a reorder with each item's title beside its ID, in the site's order, an item not created yet by its title", async () => {
+      expect((await d.run("up", [...nav(ORDER), ...refsBase(), ...docs([]), ...app])).error).toBeUndefined();
       d.emu.log.reset();
-      createPlan = await d.run("preview", [...nav(["changelog", "guides", "api", "tools", "status"]), ...refsBase(), ...docs([{ key: "v2", space: { title: "Guides v2" } }])], { flags: ["--diff"] });
-      const r = createPlan;
-      expect(r.error).toBeUndefined();
-      expect(changes(r, NAV)).toEqual(["update order"]);
-      const plan = partOf(r.stdout, "order");
+      const faq: Decl = { kind: "SiteSection", name: "faq", args: { siteId: ref("site.id"), spaceId: seeded(2), title: "FAQ" } };
+      plan = await d.run(
+        "preview",
+        [
+          ...nav(["changelog", "guides", "api", "tools", "status", "faq"], {}, [faq]),
+          ...refs("named", { sectionId: "Api", spaceId: ref("namedExtraSpace.id") }),
+          ...refs("new", { sectionId: "Guides", spaceId: seeded(0) }),
+          ...docs([{ key: "v2", space: { title: "Guides v2" } }]),
+          ...app,
+        ],
+        { flags: ["--diff"] },
+      );
+      planRequests = d.emu.log.count();
+      expect(plan.error).toBeUndefined();
+      expect(changes(plan, NAV)).toEqual(["update order"]);
+      const part = partOf(plan.stdout, "order");
       const [guides, api, changelog] = ["guides", "api", "changelog"].map(idOf);
-      expect(plan).toContain(`~ [0]: "Guides (${guides})" => "Changelog (${changelog})"`);
-      expect(plan).toContain(`~ [1]: "API (${api})" => "Guides (${guides})"`);
-      expect(plan).toContain(`~ [2]: "Changelog (${changelog})" => "API (${api})"`);
+      expect(part).toContain(`~ [0]: "Guides (${guides})" => "Changelog (${changelog})"`);
+      expect(part).toContain(`~ [1]: "API (${api})" => "Guides (${guides})"`);
+      expect(part).toContain(`~ [2]: "Changelog (${changelog})" => "API (${api})"`);
       // A group's items follow it, named by their path.
-      expect(plan).toContain(`[3]: "Tools (${idOf("tools")})"`);
-      expect(plan).toContain(`[4]: "Tools / SDK (${idOf("sdk")})"`);
-      expect(d.emu.log.count()).toBe(0);
-    });
-
-    it("names an item not created yet by its title", async () => {
-      expect((await d.run("up", [...nav(ORDER), ...refsBase(), ...docs([])])).error).toBeUndefined();
-      const added: Decl = { kind: "SiteSection", name: "faq", args: { siteId: ref("site.id"), spaceId: d.emu.seeded.spaceIds[2], title: "FAQ" } };
-      d.emu.log.reset();
-      newItemsPlan = await d.run("preview", [...nav(["guides", "faq", "api", "changelog", "tools", "status"], {}, [added]), ...refs({ sectionId: "namedApi", spaceId: ref("extraSpace.id") }), ...docs([])], { flags: ["--diff"] });
-      expect(newItemsPlan.error).toBeUndefined();
-      newItemsRequests = d.emu.log.count();
-      expect(partOf(newItemsPlan.stdout, "order")).toContain(`~ [1]: "API (${idOf("api")})" => "FAQ (new)"`);
+      expect(part).toContain(`[3]: "Tools (${idOf("tools")})"`);
+      expect(part).toContain(`[4]: "Tools / SDK (${idOf("sdk")})"`);
+      expect(part).toContain(`+ [6]: "FAQ (new)"`);
+      expect(changes(plan, APP)).toEqual([]);
+      expect(planRequests).toBe(0);
     });
 
     it("does not flap when a title changes, in the program or in the app", async () => {
-      const renamed = await d.run("preview", [...nav(ORDER, { api: "API reference" }), ...refsBase(), ...docs([])]);
-      expect(changes(renamed, [...NAV, ...REFS])).toEqual(["update api"]);
       d.emu.store.sections.get(idOf("changelog"))!.title = "Release notes";
-      // (The references' test renames its section in the app too: one refresh and one up serve both.)
+      // (The references' test renames its section in the app too, and the second site is reordered in
+      // the app: one refresh and one up serve all three.)
       d.emu.store.sections.get(idOf("namedGuides"))!.title = "Guides (renamed in the app)";
-      namesBefore = d.resource("v2").inputs.names;
-      renamedRefresh = await d.run("refresh");
-      expect(renamedRefresh.steps.find((s) => s.name === "order")?.changed ?? []).toEqual([]);
+      d.emu.store.setOrder(["appGroup", "appTwo", "appOne"].map(idOf));
+      namesBefore = d.resource("namedV2").inputs.names;
+      refreshed = await d.run("refresh", undefined, { flags: ["--diff"] });
+      expect(refreshed.error).toBeUndefined();
+      expect(refreshed.steps.find((s) => s.name === "order")?.changed ?? []).toEqual([]);
+      appNavigation = d.resource("appOrder").inputs.navigation;
       d.emu.log.reset();
-      renamedUp = await d.run("up", [...nav(ORDER, { changelog: "Release notes" }), ...refsBase(), ...docs([])]);
-      expect(changes(renamedUp, NAV)).toEqual([]);
-      // Nothing asked of GitBook about this site (the other site's section is put back meanwhile).
-      expect(d.emu.log.entries.filter((e) => e.path.includes(idOf("site")))).toEqual([]);
+      renamedUp = await d.run("up", [...nav(ORDER, { changelog: "Release notes", api: "API reference" }), ...refsBase(), ...docs([]), ...app]);
+      expect(renamedUp.error).toBeUndefined();
+      expect(changes(renamedUp, NAV)).toEqual(["update api"]);
+      // Nothing asked of GitBook about this site but the renamed section (the other site's section is put back meanwhile).
+      const site = d.emu.log.entries.filter((e) => e.path.includes(idOf("site")));
+      expect(site.length).toBeGreaterThan(0);
+      expect(site.filter((e) => !e.path.includes(idOf("api")))).toEqual([]);
     });
 
-    it("shows a reorder made in the app by name at refresh", async () => {
-      d.emu.store.setOrder(["status", "tools", "changelog", "api", "guides"].map(idOf));
-      const r = await d.run("refresh", undefined, { flags: ["--diff"] });
-      expect(r.steps.find((s) => s.name === "order")?.changed).toContain("navigation");
-      expect(d.resource("order").inputs.navigation).toEqual([
-        `Status (${idOf("status")})`,
-        `Tools (${idOf("tools")})`,
-        `Tools / SDK (${idOf("sdk")})`,
-        `Release notes (${idOf("changelog")})`,
-        `API (${idOf("api")})`,
-        `Guides (${idOf("guides")})`,
-      ]);
+    it("shows a reorder made in the app by name at refresh", () => {
+      expect(refreshed.steps.find((s) => s.name === "appOrder")?.changed).toContain("navigation");
+      expect(appNavigation).toEqual([`Group (${idOf("appGroup")})`, `Group / Three (${idOf("appThree")})`, `Two (${idOf("appTwo")})`, `One (${idOf("appOne")})`]);
     });
   });
 
@@ -144,45 +169,43 @@ describeDeployments("plans", () => {
    */
   describe("the objects a resource refers to", () => {
     it("names a new resource's references at a create, (new) standing for IDs not known yet, and leaves a literal ID alone", () => {
-      const r = createPlan;
-      const plan = partOf(r.stdout, "v2");
-      expect(plan).toMatch(/names\s*: \{\s*sectionId: "Guides \(new\)"\s*siteId\s*: "Named Docs \(new\)"\s*\}/);
-      expect(plan).toMatch(new RegExp(`spaceId\\s*: "${seeded(0)}"`));
-      expect(partOf(r.stdout, "namedGuides")).toMatch(/siteId\s*: "Named Docs \(new\)"\s*spaceId: "Guides content \(new\)"/);
+      const part = partOf(plan.stdout, "newV2");
+      expect(part).toMatch(/names\s*: \{\s*sectionId: "Guides \(new\)"\s*siteId\s*: "Named Docs \(new\)"\s*\}/);
+      expect(part).toMatch(new RegExp(`spaceId\\s*: "${seeded(0)}"`));
+      expect(partOf(plan.stdout, "newGuides")).toMatch(/siteId\s*: "Named Docs \(new\)"\s*spaceId: "Guides content \(new\)"/);
       // Costs no request (checked with the reorder's, in the same preview).
-      expect(changes(r, REFS).every((s) => s.startsWith("create "))).toBe(true);
-      expect(d.resource("v2").inputs.names).toEqual({ sectionId: `Guides (${idOf("namedGuides")})`, siteId: `Named Docs (${idOf("namedSite")})` });
-      expect(d.resource("v2").outputs.names).toEqual(d.resource("v2").inputs.names);
+      expect(changes(plan, NEW_REFS).map((s) => s.split(" ")[0])).toEqual(NEW_REFS.map(() => "create"));
+      // Deployed, the names carry the IDs.
+      expect(d.resource("namedV2").inputs.names).toEqual({ sectionId: `Guides (${idOf("namedGuides")})`, siteId: `Named Docs (${idOf("namedSite")})` });
+      expect(d.resource("namedV2").outputs.names).toEqual(d.resource("namedV2").inputs.names);
     });
 
     it("names both sides of a change of reference: a site space moved to another section and to another space", () => {
-      const plan = partOf(newItemsPlan.stdout, "v2");
-      expect(plan).toContain(`~ sectionId: "Guides (${idOf("namedGuides")})" => "API (${idOf("namedApi")})"`);
-      expect(plan).toContain(`+ spaceId  : "Extra content (${idOf("extraSpace")})"`);
-      expect(newItemsRequests).toBe(0);
+      const part = partOf(plan.stdout, "namedV2");
+      expect(part).toContain(`~ sectionId: "Guides (${idOf("namedGuides")})" => "API (${idOf("namedApi")})"`);
+      expect(part).toContain(`+ spaceId  : "Extra content (${idOf("namedExtraSpace")})"`);
+      expect(planRequests).toBe(0);
     });
 
     it("keeps the names at refresh after a rename in the app, so no plan flaps", () => {
-      expect(renamedRefresh.error).toBeUndefined();
-      expect(renamedRefresh.steps.find((s) => s.name === "v2")?.changed ?? []).toEqual([]);
+      expect(refreshed.steps.find((s) => s.name === "namedV2")?.changed ?? []).toEqual([]);
       // The next up put the title back, and changed nothing that names the section.
       expect(changes(renamedUp, REFS)).toEqual(["update namedGuides"]);
-      expect(d.resource("v2").inputs.names).toEqual(namesBefore);
-      expect(d.resource("v2").outputs.names).toEqual(namesBefore);
+      expect(d.resource("namedV2").inputs.names).toEqual(namesBefore);
+      expect(d.resource("namedV2").outputs.names).toEqual(namesBefore);
     });
   });
 
   describe("a DocsSite's children named by title", () => {
     it("shows a new site space of a section with the section's, site's and space's titles", () => {
-      const r = createPlan;
       const section = d.resource("docs/guides").id!;
       const site = d.state().resources.find((x) => x.urn.includes("DocsSite$") && x.type.endsWith("gitbook:Site"))!.id!;
-      const plan = partOf(r.stdout, "docs/guides/v2");
-      expect(plan).toContain(`sectionId: "Guides (${section})"`);
-      expect(plan).toContain(`siteId   : "Component Docs (${site})"`);
-      expect(plan).toContain(`spaceId  : "Guides v2 (new)"`);
+      const part = partOf(plan.stdout, "docs/guides/v2");
+      expect(part).toContain(`sectionId: "Guides (${section})"`);
+      expect(part).toContain(`siteId   : "Component Docs (${site})"`);
+      expect(part).toContain(`spaceId  : "Guides v2 (new)"`);
       // The order lists the new site space under its section, by the section's title and the child's name until GitBook titles it.
-      const order = partOf(r.stdout, "docs/order");
+      const order = partOf(plan.stdout, "docs/order");
       expect(order).toContain(`+ [2]: "Guides / docs/guides/v2 (new)"`);
     });
   });
