@@ -63,8 +63,41 @@ const program = (e: Emulator): Decl[] => {
     { kind: "ShareLink", name: "share", args: { siteId: ref("site.id"), name: "Reviewers", active: true } },
     // Published once the navigation is in place.
     { kind: "SitePublication", name: "publication", args: { siteId: ref("site.id"), published: true }, dependsOn: ["alpha", "gamma", "link", "v2", "order", "schema"] },
+    ...MOVES.flatMap((move) => placed(e, move)),
   ];
 };
+
+/**
+ * A section moved to another container in the app (issue 20, item 4): a site whose navigation is
+ * `Alpha, Group [Gamma], Beta`, declared resource by resource and as a DocsSite, a copy of both for
+ * each move, named after it ("in-site", "in-docs", ...). The order is the one source of where a
+ * section without a groupId sits; a section with one sits where its groupId says.
+ */
+const MOVES = ["in-", "out-"] as const;
+const placed = (e: Emulator, p: string): Decl[] => {
+  const s = e.seeded.spaceIds;
+  const r = (n: string) => ref(`${p}${n}.id`);
+  const sections = [
+    { key: "alpha", spaceId: s[0], title: "Alpha" },
+    { type: "group", key: "grp", title: "Group", sections: [{ key: "gamma", spaceId: s[2], title: "Gamma" }] },
+    { key: "beta", spaceId: s[1], title: "Beta" },
+  ];
+  return [
+    { kind: "Site", name: `${p}site`, args: { title: "Placement Docs" } },
+    { kind: "SiteSection", name: `${p}alpha`, args: { siteId: r("site"), spaceId: s[0], title: "Alpha" } },
+    { kind: "SiteSectionGroup", name: `${p}group`, args: { siteId: r("site"), title: "Group" } },
+    { kind: "SiteSection", name: `${p}gamma`, args: { siteId: r("site"), spaceId: s[2], title: "Gamma", groupId: r("group") } },
+    { kind: "SiteSection", name: `${p}beta`, args: { siteId: r("site"), spaceId: s[1], title: "Beta" } },
+    { kind: "SiteStructureOrder", name: `${p}order`, args: { siteId: r("site"), items: [r("alpha"), r("group"), r("beta")], groups: [{ groupId: r("group"), items: [r("gamma")] }] } },
+    { kind: "DocsSite", name: `${p}docs`, args: { site: { title: "Placement Docs" }, sections } },
+  ];
+};
+/** The resources of a copy by role: declared one by one, or the DocsSite's children (named `<component>/<key>`). */
+const FORMS = [
+  { label: "declared resource by resource", names: (p: string) => ({ site: `${p}site`, group: `${p}group`, gamma: `${p}gamma`, beta: `${p}beta`, order: `${p}order` }) },
+  { label: "declared as a DocsSite", names: (p: string) => ({ site: `${p}docs`, group: `${p}docs/grp`, gamma: `${p}docs/gamma`, beta: `${p}docs/beta`, order: `${p}docs/order` }) },
+];
+const DECLARED_NAVIGATION = ["Alpha", { Group: ["Gamma"] }, "Beta"];
 
 const BETA = "visitor.claims.isBetaUser == true";
 const SPEC = "openapi: 3.0.3\ninfo:\n  title: Petstore\n  version: 1.0.0\npaths: {}\n";
@@ -285,10 +318,51 @@ const rows: Row[] = [
       requests: { [route.structure]: 1, ...requests },
     }),
   ),
+  // A top-level section dragged into a group: the order's items show it; one read of the structure,
+  // one move back to the top level (last there, where it belongs).
+  ...FORMS.map(({ names }): Row => {
+    const n = names("in-");
+    return {
+      resource: n.order,
+      field: "items",
+      edit: (d) => moveSection(d, d.resource(n.beta).id!, d.resource(n.group).id!),
+      live: (d) => navigation(d, siteNamed(d, n.site)),
+      declared: DECLARED_NAVIGATION,
+      requests: { [route.structure]: 1, [route.section]: 1 },
+    };
+  }),
+  // A grouped section dragged to the top level: its groupId shows it, and the order, which lists it in
+  // the group, shows it too; the section's own move back (last in the group, its only section), then
+  // the order's one read.
+  ...FORMS.map(({ names }): Row => {
+    const n = names("out-");
+    return {
+      resource: n.gamma,
+      field: "groupId",
+      alsoShows: [n.order],
+      edit: (d) => moveSection(d, d.resource(n.gamma).id!, undefined),
+      live: (d) => navigation(d, siteNamed(d, n.site)),
+      declared: DECLARED_NAVIGATION,
+      requests: { [route.section]: 1, [route.structure]: 1 },
+    };
+  }),
   // ShareLink
   { resource: "share", field: "name", edit: (d, id) => void (st(d).shareLinks.get(id)!.name = "Renamed"), live: (d, id) => st(d).shareLinks.get(id)!.name, declared: "Reviewers", requests: { [route.shareLink]: 1 } },
   { resource: "share", field: "active", edit: (d, id) => void (st(d).shareLinks.get(id)!.active = false), live: (d, id) => st(d).shareLinks.get(id)!.active, declared: true, requests: { [route.shareLink]: 1 } },
 ];
+
+/** A site's navigation as titles: a group as `{ title: [its items] }`. */
+function navigation(d: Deployment, siteId: string, groupId?: string): unknown[] {
+  return st(d).childrenOf(siteId, groupId).map((n) => (n.type === "site-section-group" ? { [n.record.title]: navigation(d, siteId, n.record.id) } : n.record.title));
+}
+
+/** The Site of that name (a DocsSite's site has the component's name). */
+const siteNamed = (d: Deployment, name: string) => d.state().resources.find((r) => r.name === name && r.type.endsWith(":Site"))!.id!;
+
+/** Moves a section as dragging it in the app does (undefined: to the top level). */
+function moveSection(d: Deployment, sectionId: string, groupId: string | undefined): void {
+  st(d).setSectionGroup(st(d).sections.get(sectionId)!, groupId);
+}
 
 /** The one PATCH that restores the row's field alone, when that is all it needs; else undefined. */
 function ownPatch(row: Row): string | undefined {
@@ -370,7 +444,7 @@ describeDeployments("app edits, systematically", () => {
         const up = await d.run("up", undefined, { flags: ["--diff"] });
         expect(up.error).toBeUndefined();
         // Exactly the round's resources: anything else would be a change an earlier round left undone.
-        const changed = up.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack").map((s) => `${s.op} ${s.name}`);
+        const changed = up.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack" && !s.type.endsWith(":DocsSite")).map((s) => `${s.op} ${s.name}`);
         const expected = [...new Set(round.flatMap((r) => [r.resource, ...(r.alsoShows ?? [])]))].map((n) => `update ${n}`);
         expect(changed.sort()).toEqual(expected.sort());
         const blocks = diffBlocks(up.stdout);
