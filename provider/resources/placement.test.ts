@@ -99,3 +99,23 @@ it("refuses with a RunError that carries its message alone, no stack: the SDK fo
     expect(e.stack).toBe(`${e.name}: ${e.message}`);
   }
 });
+
+// The two contradictions test/lifecycle/placement.test.ts proved through the CLI, one preview each,
+// until the CLI proof kept one (a throwing program ends its preview the same way whatever it throws).
+it("refuses a section two groups' sections list, naming both groups", () => {
+  const site = new Site("p6-site", { title: "Docs" });
+  const sec = new SiteSection("p6-sec", { siteId: site.id, spaceId: "space" });
+  new SiteSectionGroup("p6-groupA", { siteId: site.id, title: "A", sections: [sec.id] });
+  expect(() => new SiteSectionGroup("p6-groupC", { siteId: site.id, title: "C", sections: [sec.id] })).toThrow(
+    /^SiteSectionGroup "p6-groupC": its sections set the group of SiteSection "p6-sec", which SiteSectionGroup "p6-groupA"'s sections already sets/,
+  );
+});
+
+it("refuses a section whose groupId and an order's items disagree, naming both", () => {
+  const site = new Site("p7-site", { title: "Docs" });
+  const groupB = new SiteSectionGroup("p7-groupB", { siteId: site.id, title: "B" });
+  const sec = new SiteSection("p7-sec", { siteId: site.id, spaceId: "space", groupId: groupB.id });
+  expect(() => new SiteStructureOrder("p7-order", { siteId: site.id, items: [groupB.id, sec.id] })).toThrow(
+    'SiteStructureOrder "p7-order": its items put SiteSection "p7-sec" in the site\'s top level, but SiteSection "p7-sec"\'s groupId puts it in SiteSectionGroup "p7-groupB"',
+  );
+});

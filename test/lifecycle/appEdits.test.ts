@@ -5,9 +5,10 @@
  * then find nothing to do.
  *
  * One program holds one resource of each kind. Rows run in rounds, each round editing at most one
- * field per resource (so that the requests of a round are the sum of its rows', and each diff is the
- * row's): a round is one refresh and one `up --diff`, whose steps must be exactly the round's updates,
- * each showing its field. That `up` leaves state as it was before the edits (checked on the row's field
+ * field per resource (so that the requests of a round are the sum of its rows'), except fields that
+ * one PATCH of their own resource restores: several of those share a round and its one PATCH, each
+ * still shown in the diff on its own. A round is one refresh and one `up --diff`, whose steps must be
+ * exactly the round's updates, each showing its field. That `up` leaves state as it was before the edits (checked on the row's field
  * in the checkpoint), and the next round's `up` updating nothing but its own rows proves the one before
  * left nothing to do; after the last round, `preview --expect-no-changes` proves it of the last.
  */
@@ -62,8 +63,41 @@ const program = (e: Emulator): Decl[] => {
     { kind: "ShareLink", name: "share", args: { siteId: ref("site.id"), name: "Reviewers", active: true } },
     // Published once the navigation is in place.
     { kind: "SitePublication", name: "publication", args: { siteId: ref("site.id"), published: true }, dependsOn: ["alpha", "gamma", "link", "v2", "order", "schema"] },
+    ...MOVES.flatMap((move) => placed(e, move)),
   ];
 };
+
+/**
+ * A section moved to another container in the app (issue 20, item 4): a site whose navigation is
+ * `Alpha, Group [Gamma], Beta`, declared resource by resource and as a DocsSite, a copy of both for
+ * each move, named after it ("in-site", "in-docs", ...). The order is the one source of where a
+ * section without a groupId sits; a section with one sits where its groupId says.
+ */
+const MOVES = ["in-", "out-"] as const;
+const placed = (e: Emulator, p: string): Decl[] => {
+  const s = e.seeded.spaceIds;
+  const r = (n: string) => ref(`${p}${n}.id`);
+  const sections = [
+    { key: "alpha", spaceId: s[0], title: "Alpha" },
+    { type: "group", key: "grp", title: "Group", sections: [{ key: "gamma", spaceId: s[2], title: "Gamma" }] },
+    { key: "beta", spaceId: s[1], title: "Beta" },
+  ];
+  return [
+    { kind: "Site", name: `${p}site`, args: { title: "Placement Docs" } },
+    { kind: "SiteSection", name: `${p}alpha`, args: { siteId: r("site"), spaceId: s[0], title: "Alpha" } },
+    { kind: "SiteSectionGroup", name: `${p}group`, args: { siteId: r("site"), title: "Group" } },
+    { kind: "SiteSection", name: `${p}gamma`, args: { siteId: r("site"), spaceId: s[2], title: "Gamma", groupId: r("group") } },
+    { kind: "SiteSection", name: `${p}beta`, args: { siteId: r("site"), spaceId: s[1], title: "Beta" } },
+    { kind: "SiteStructureOrder", name: `${p}order`, args: { siteId: r("site"), items: [r("alpha"), r("group"), r("beta")], groups: [{ groupId: r("group"), items: [r("gamma")] }] } },
+    { kind: "DocsSite", name: `${p}docs`, args: { site: { title: "Placement Docs" }, sections } },
+  ];
+};
+/** The resources of a copy by role: declared one by one, or the DocsSite's children (named `<component>/<key>`). */
+const FORMS = [
+  { label: "declared resource by resource", names: (p: string) => ({ site: `${p}site`, group: `${p}group`, gamma: `${p}gamma`, beta: `${p}beta`, order: `${p}order` }) },
+  { label: "declared as a DocsSite", names: (p: string) => ({ site: `${p}docs`, group: `${p}docs/grp`, gamma: `${p}docs/gamma`, beta: `${p}docs/beta`, order: `${p}docs/order` }) },
+];
+const DECLARED_NAVIGATION = ["Alpha", { Group: ["Gamma"] }, "Beta"];
 
 const BETA = "visitor.claims.isBetaUser == true";
 const SPEC = "openapi: 3.0.3\ninfo:\n  title: Petstore\n  version: 1.0.0\npaths: {}\n";
@@ -284,17 +318,70 @@ const rows: Row[] = [
       requests: { [route.structure]: 1, ...requests },
     }),
   ),
+  // A top-level section dragged into a group: the order's items show it; one read of the structure,
+  // one move back to the top level (last there, where it belongs).
+  ...FORMS.map(({ names }): Row => {
+    const n = names("in-");
+    return {
+      resource: n.order,
+      field: "items",
+      edit: (d) => moveSection(d, d.resource(n.beta).id!, d.resource(n.group).id!),
+      live: (d) => navigation(d, siteNamed(d, n.site)),
+      declared: DECLARED_NAVIGATION,
+      requests: { [route.structure]: 1, [route.section]: 1 },
+    };
+  }),
+  // A grouped section dragged to the top level: its groupId shows it, and the order, which lists it in
+  // the group, shows it too; the section's own move back (last in the group, its only section), then
+  // the order's one read.
+  ...FORMS.map(({ names }): Row => {
+    const n = names("out-");
+    return {
+      resource: n.gamma,
+      field: "groupId",
+      alsoShows: [n.order],
+      edit: (d) => moveSection(d, d.resource(n.gamma).id!, undefined),
+      live: (d) => navigation(d, siteNamed(d, n.site)),
+      declared: DECLARED_NAVIGATION,
+      requests: { [route.section]: 1, [route.structure]: 1 },
+    };
+  }),
   // ShareLink
   { resource: "share", field: "name", edit: (d, id) => void (st(d).shareLinks.get(id)!.name = "Renamed"), live: (d, id) => st(d).shareLinks.get(id)!.name, declared: "Reviewers", requests: { [route.shareLink]: 1 } },
   { resource: "share", field: "active", edit: (d, id) => void (st(d).shareLinks.get(id)!.active = false), live: (d, id) => st(d).shareLinks.get(id)!.active, declared: true, requests: { [route.shareLink]: 1 } },
 ];
 
-/** Rows in rounds: each round takes, in table order, rows whose resources no earlier row of the round touches. */
+/** A site's navigation as titles: a group as `{ title: [its items] }`. */
+function navigation(d: Deployment, siteId: string, groupId?: string): unknown[] {
+  return st(d).childrenOf(siteId, groupId).map((n) => (n.type === "site-section-group" ? { [n.record.title]: navigation(d, siteId, n.record.id) } : n.record.title));
+}
+
+/** The Site of that name (a DocsSite's site has the component's name). */
+const siteNamed = (d: Deployment, name: string) => d.state().resources.find((r) => r.name === name && r.type.endsWith(":Site"))!.id!;
+
+/** Moves a section as dragging it in the app does (undefined: to the top level). */
+function moveSection(d: Deployment, sectionId: string, groupId: string | undefined): void {
+  st(d).setSectionGroup(st(d).sections.get(sectionId)!, groupId);
+}
+
+/** The one PATCH that restores the row's field alone, when that is all it needs; else undefined. */
+function ownPatch(row: Row): string | undefined {
+  const [route, ...more] = Object.keys(row.requests);
+  return !more.length && !row.alsoShows && route!.startsWith("PATCH ") && row.requests[route!] === 1 ? route : undefined;
+}
+
+/** Two rows restored by the same one PATCH of the same resource: they share it. */
+const sharePatch = (a: Row, b: Row) => a.resource === b.resource && ownPatch(a) !== undefined && ownPatch(a) === ownPatch(b);
+
+/**
+ * Rows in rounds: each round takes, in table order, rows whose resources no earlier row of the round
+ * touches, or only with a row it shares its PATCH with.
+ */
 function rounds(all: Row[]): Row[][] {
   const out: Row[][] = [];
   for (const row of all) {
     const touches = [row.resource, ...(row.alsoShows ?? [])];
-    const round = out.find((r) => r.every((x) => ![x.resource, ...(x.alsoShows ?? [])].some((n) => touches.includes(n))));
+    const round = out.find((r) => r.every((x) => sharePatch(x, row) || ![x.resource, ...(x.alsoShows ?? [])].some((n) => touches.includes(n))));
     if (round) round.push(row);
     else out.push([row]);
   }
@@ -318,9 +405,13 @@ function diffBlocks(stdout: string): Map<string, string> {
   return blocks;
 }
 
+/** The round's requests: the sum of its rows', a PATCH rows share counted once. */
 function sum(rs: Row[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const r of rs) for (const [k, n] of Object.entries(r.requests)) out[k] = (out[k] ?? 0) + n;
+  rs.forEach((r, i) => {
+    if (rs.slice(0, i).some((x) => sharePatch(x, r))) return;
+    for (const [k, n] of Object.entries(r.requests)) out[k] = (out[k] ?? 0) + n;
+  });
   return out;
 }
 
@@ -345,15 +436,15 @@ describeDeployments("app edits, systematically", () => {
         for (const row of round) row.edit(d, idOf(row));
         for (const row of round) expect(row.live(d, idOf(row)), `${row.resource}.${row.field} edited`).not.toEqual(row.declared);
 
-        const before = Object.fromEntries(round.map((r) => [r.resource, d.resource(r.resource).outputs[r.field]]));
+        const before = Object.fromEntries(round.map((r) => [`${r.resource}.${r.field}`, d.resource(r.resource).outputs[r.field]]));
         expect((await d.run("refresh")).error).toBeUndefined();
-        for (const row of round) expect(d.resource(row.resource).outputs[row.field], `${row.resource}.${row.field} in state after refresh`).not.toEqual(before[row.resource]);
+        for (const row of round) expect(d.resource(row.resource).outputs[row.field], `${row.resource}.${row.field} in state after refresh`).not.toEqual(before[`${row.resource}.${row.field}`]);
 
         d.emu.log.reset();
         const up = await d.run("up", undefined, { flags: ["--diff"] });
         expect(up.error).toBeUndefined();
         // Exactly the round's resources: anything else would be a change an earlier round left undone.
-        const changed = up.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack").map((s) => `${s.op} ${s.name}`);
+        const changed = up.steps.filter((s) => s.op !== "same" && s.type !== "pulumi:pulumi:Stack" && !s.type.endsWith(":DocsSite")).map((s) => `${s.op} ${s.name}`);
         const expected = [...new Set(round.flatMap((r) => [r.resource, ...(r.alsoShows ?? [])]))].map((n) => `update ${n}`);
         expect(changed.sort()).toEqual(expected.sort());
         const blocks = diffBlocks(up.stdout);

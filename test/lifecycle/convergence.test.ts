@@ -33,21 +33,27 @@ function checkpoint(d: Deployment): Record<string, unknown> {
 type Run = (op: "up" | "refresh" | "preview", flags?: string[]) => Promise<{ error?: string; steps: { op: string; name: string; type: string; changed?: string[] }[] }>;
 type Converging = Awaited<ReturnType<typeof converge>>;
 
-/** up, then refresh and `preview --expect-no-changes`, keeping what each reported and the checkpoint before and after the refresh. */
-async function converge(d: Deployment, run: Run) {
+/**
+ * up, then refresh and `preview --expect-no-changes`, keeping what each reported and the checkpoint
+ * before and after the refresh. `beforeRefresh` edits the checkpoint between the up and the refresh (a
+ * case that needs an older version's state); `preview` runs the preview another way (a case that
+ * changes the program) and then drops `--expect-no-changes`, each case checking its own steps.
+ */
+async function converge(d: Deployment, run: Run, opts: { beforeRefresh?: () => Promise<void>; preview?: (flags: string[]) => ReturnType<Run> } = {}) {
   const up = await run("up");
+  await opts.beforeRefresh?.();
   const before = checkpoint(d);
   const refresh = await run("refresh");
   const after = checkpoint(d);
-  const preview = await run("preview", ["--expect-no-changes", "--diff"]);
+  const preview = opts.preview ? await opts.preview(["--diff"]) : await run("preview", ["--expect-no-changes", "--diff"]);
   return { up, before, refresh, after, preview };
 }
 
 /**
- * The refresh changed nothing in state, and the preview plans nothing, for the resources `mine` names
- * (several cases share one stack: each checks its own resources).
+ * The refresh changed nothing in state, and the preview plans nothing but `planned`, for the resources
+ * `mine` names (several cases share one stack: each checks its own resources).
  */
-function expectConverged(c: Converging, mine: (name: string) => boolean = () => true): void {
+function expectConverged(c: Converging, mine: (name: string) => boolean = () => true, planned: string[] = []): void {
   expect(c.up.error).toBeUndefined();
   expect(c.refresh.error).toBeUndefined();
   const changes = (r: Converging["refresh"]) => r.steps.filter((s) => s.op !== "same" && mine(s.name)).map((s) => `${s.op} ${s.name} [${(s.changed ?? []).join(", ")}]`);
@@ -57,7 +63,7 @@ function expectConverged(c: Converging, mine: (name: string) => boolean = () => 
   for (const urn of ours(c.before)) expect(c.after[urn], urn).toEqual(c.before[urn]);
   expect(ours(c.after).sort()).toEqual(ours(c.before).sort());
   expect(ours(c.before).length).toBeGreaterThan(0);
-  expect(changes(c.preview)).toEqual([]);
+  expect(changes(c.preview)).toEqual(planned);
   expect(c.preview.error).toBeUndefined();
 }
 
@@ -144,7 +150,9 @@ const of = (component: string) => (name: string) => name === component || name.s
 
 /**
  * The cases are independent programs, declared side by side in one stack: one up, one refresh and one
- * preview serve them all, and each checks its own resources.
+ * preview serve them all, and each checks its own resources. The preview runs the program with the
+ * minimal site renamed (a change of one field plans that field alone), and the refresh also serves a
+ * Site of its own whose checkpoint is edited, between the up and the refresh, to what 0.1.0 left.
  */
 describeDeployments("every kind declared minimally, and every DocsSite option of the reference, in one stack", () => {
   let d: Deployment;
@@ -152,23 +160,31 @@ describeDeployments("every kind declared minimally, and every DocsSite option of
   let c: Converging;
   beforeAll(async () => {
     d = await startDeployment();
-    decls = [...minimal(d), everything(d), plain(d)];
-    c = await converge(d, (op, flags) => d.run(op, decls, { flags }));
-  }, 300_000);
-  afterAll(async () => d?.close());
-  const inMinimal = (name: string) => !of("docs")(name) && !of("plain")(name);
-
-  it("every kind, declared minimally: converges, and a change to one field plans that field alone", async () => {
-    expectConverged(c, inMinimal);
-    const kinds = new Set(d.state().resources.filter((r) => r.custom && inMinimal(r.name)).map((r) => r.type.split(":").pop()));
-    expect(kinds.size).toBe(14);
+    decls = [...minimal(d), everything(d), plain(d), { kind: "Site", name: "legacy", args: { title: "Legacy Docs" } }];
     // After the refresh, a change of one declared field plans that field alone: nothing the program
     // leaves to GitBook (a site's type, visibility, publication) shows as removed.
     const renamed = decls.map((x) => (x.name === "site" ? { ...x, args: { ...x.args, title: "Minimal Docs 2" } } : x));
-    const preview = await d.run("preview", renamed, { flags: ["--diff"] });
-    expect(preview.error).toBeUndefined();
-    expect(preview.steps.filter((x) => x.op !== "same").map((x) => `${x.op} ${x.name} [${(x.changed ?? []).join(", ")}]`)).toEqual(["update site [title]"]);
+    c = await converge(d, (op, flags) => d.run(op, decls, { flags }), {
+      // The checkpoint as 0.1.0 left it after a refresh: no list of declared live fields, and the
+      // site's live settings recorded as if the program declared them.
+      beforeRefresh: () =>
+        d.editState((resources) => {
+          for (const r of resources.filter((x) => x.name === "legacy")) {
+            delete r.outputs.__gitbookDeclared;
+            Object.assign(r.inputs, { type: r.outputs.type, visibility: r.outputs.visibility, published: true });
+          }
+        }),
+      preview: (flags) => d.run("preview", renamed, { flags }),
+    });
   }, 300_000);
+  afterAll(async () => d?.close());
+  const inMinimal = (name: string) => !of("docs")(name) && !of("plain")(name) && name !== "legacy";
+
+  it("every kind, declared minimally: converges, and a change to one field plans that field alone", async () => {
+    expectConverged(c, inMinimal, ["update site [title]"]);
+    const kinds = new Set(d.state().resources.filter((r) => r.custom && inMinimal(r.name)).map((r) => r.type.split(":").pop()));
+    expect(kinds.size).toBe(14);
+  });
 
   it("DocsSite: converges a published share-link site with groups, links, created spaces, site spaces, share links, a visitor schema and the declared order", () => {
     expectConverged(c, of("docs"));
@@ -182,21 +198,13 @@ describeDeployments("every kind declared minimally, and every DocsSite option of
     expectConverged(c, of("plain"));
   });
 
-  it("every kind, declared minimally: clears the undeclared fields an earlier version's refresh recorded as inputs, at the next refresh", async () => {
-    // The checkpoint as 0.1.0 left it after a refresh: no list of declared live fields, and the
-    // site's live settings recorded as if the program declared them.
-    await d.editState((resources) => {
-      for (const r of resources) {
-        delete r.outputs.__gitbookDeclared;
-        if (r.name === "site") Object.assign(r.inputs, { type: r.outputs.type, visibility: r.outputs.visibility, published: true });
-      }
-    });
-    expect((await d.run("refresh")).error).toBeUndefined();
-    const site = d.resource("site");
+  it("a site whose checkpoint an earlier version's refresh left with undeclared fields as inputs: the next refresh clears them", () => {
+    expect(c.before[d.resource("legacy").urn]).toMatchObject({ inputs: { published: true, visibility: "public" } });
+    const site = d.resource("legacy");
     expect(Object.keys(site.inputs).filter((k) => !k.startsWith("__")).sort()).toEqual(["organizationId", "title"]);
     // The site's settings are still its outputs, as GitBook reports them.
     expect(site.outputs).toMatchObject({ type: expect.any(String), visibility: "public" });
-  }, 300_000);
+  });
 });
 
 for (const stack of ["dev", "prod"] as const) {
