@@ -28,6 +28,7 @@ import { writeOfflineLock } from "../../dev/freshProgram";
 import { CLI_BIN, cliEnv } from "../../dev/pulumiCli";
 import { Emulator } from "../../emulator";
 import { describeDeployments } from "../support/lifecycle";
+import { removeLater } from "./installed";
 
 const exec = promisify(execFile);
 type Ran = { code: number; stdout: string; stderr: string };
@@ -77,7 +78,7 @@ describeDeployments("a fresh checkout, as the README says: npm ci, npx pulumi-gi
   }, 480_000);
   afterAll(async () => {
     await emu?.close();
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp) removeLater(tmp);
   });
 
   it("starts from a clone with neither dependencies nor a build, and `npm ci` builds it", () => {
