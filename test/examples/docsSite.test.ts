@@ -7,8 +7,9 @@
  *
  * Each stack's runs are as few as its checks allow (issue 23: engine runs are the suite's cost): one
  * `up` after the refresh makes every change the test makes (reorder, rename) and is the re-run that
- * finds the rest with nothing to do; what does not depend on the stack's config (the first preview, the
- * no-op after the reorder) runs on dev only.
+ * finds the rest with nothing to do; what does not depend on the stack's config (the first preview)
+ * runs on dev only. That a moved order converges (the next up a no-op) is the framework's, proven of
+ * SiteStructureOrder by test/lifecycle/convergence.test.ts and placement.test.ts, not re-run here.
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -86,8 +87,6 @@ for (const stack of ["dev", "prod"] as const) {
 
   describeDeployments(`the docs-site example, stack ${stack}`, () => {
     let d: Deployment;
-    /** Config an earlier test changed, that later tests keep. */
-    const carried: Record<string, string> = {};
     const run = (op: "preview" | "up" | "refresh" | "destroy", config: Record<string, string> = {}) =>
       d.run(op, undefined, { programDir: EXAMPLE_DIR, config: { ...exampleConfig(d.emu), ...config } });
 
@@ -183,10 +182,20 @@ for (const stack of ["dev", "prod"] as const) {
       expect("singleSignOn" in r.outputs!).toBe(want.saml === 1);
     });
 
-    it("refreshes right after up without reporting a change for any resource", async () => {
+    // What test/lifecycle/convergence.test.ts asks of every example (refresh reports nothing and leaves
+    // the checkpoint as it was), so that its run of this example can go (issue 23): the next up below
+    // is its no-change plan, every resource "same" but the ones the test changes.
+    it("refreshes right after up without reporting a change for any resource, nor making one in the checkpoint", async () => {
+      // A secret is encrypted afresh at every write: compared as "a secret", not by its ciphertext.
+      const checkpoint = () =>
+        JSON.parse(JSON.stringify(d.state().resources, (_k, v: unknown) => (v && typeof v === "object" && "ciphertext" in v ? "[secret]" : v))) as { urn: string }[];
+      const before = checkpoint();
       d.emu.log.reset();
       const r = await run("refresh");
       expect(r.error).toBeUndefined();
+      const after = checkpoint();
+      for (const res of before) expect(after.find((x) => x.urn === res.urn), res.urn).toEqual(res);
+      expect(after.map((x) => x.urn).sort()).toEqual(before.map((x) => x.urn).sort());
       const custom = r.steps.filter((s) => s.type.startsWith("pulumi-nodejs:dynamic/"));
       expect(custom.length).toBe(d.state().resources.filter((x) => x.custom).length);
       expect(custom.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name} [${(s.changed ?? []).join(", ")}]`)).toEqual([]);
@@ -236,16 +245,6 @@ for (const stack of ["dev", "prod"] as const) {
         expect(d.resource("docs/reviewers").id).toBe(before!.id);
         expect(d.emu.store.shareLinks.get(before!.id!)).toMatchObject({ name: "Review board", key: link!.key, active: true });
       }
-      Object.assign(carried, config);
-    });
-
-    // One stack is enough to show the moved sections converge.
-    it.runIf(stack === "dev")("then re-runs as a no-op, without a request", async () => {
-      d.emu.log.reset();
-      const again = await run("up", carried);
-      expect(again.error).toBeUndefined();
-      expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
-      expect(d.emu.log.count()).toBe(0);
     });
 
     it("destroys everything it made, leaving nothing on the emulator", async () => {

@@ -3,12 +3,40 @@
  * the repository is one commit of this working tree (the code under test, uncommitted edits
  * included). npm clones it, installs the clone's own dependencies and runs its `prepare` (the
  * build) there, packs it and installs the pack; offline, with npm's cache as `npm ci` filled it.
- * Then the checks every install gets (test/install/installed.ts).
+ * Then the checks every install gets (test/install/installed.ts) but the type-check and the preview:
+ * what npm installs here is, file for file and byte for byte, what `npm pack` packs from this
+ * checkout, which is what test/install/tarball.test.ts type-checks and previews.
  */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { expect, it } from "vitest";
-import { sourceRepo } from "../../dev/checkout";
+import { ROOT, sourceRepo } from "../../dev/checkout";
 import { describeInstalledProgram } from "./installed";
+
+/** Every file under `dir`, by relative path, but a nested node_modules. */
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.name === "node_modules") continue;
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else out.push(path.relative(dir, full));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * Whether `file` of the pack is built output whose source is gone from the checkout: a build leaves
+ * it in dist/ (tsc never deletes), `npm pack` of this checkout packs it, and a clean build has none.
+ */
+function staleOutput(file: string): boolean {
+  const m = /^dist\/(?:types-node10\/)?(.+?)(?:\.d\.ts|\.js)(?:\.map)?$/.exec(file);
+  return !!m && !fs.existsSync(path.join(ROOT, `${m[1]}.ts`));
+}
 
 describeInstalledProgram(
   "the package from a git URL in a new TypeScript program",
@@ -21,5 +49,25 @@ describeInstalledProgram(
       expect(installed().npmStderr).toContain("protobufjs@");
       expect(installed().npmStderr).not.toContain("pulumi-gitbook@");
     });
+
+    it("installs, byte for byte, the files `npm pack` packs from this checkout (the tarball route's, which it type-checks and previews)", () => {
+      const pkg = path.join(installed().program, "node_modules/pulumi-gitbook");
+      const packed = (JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8" })) as { files: { path: string }[] }[])[0]!.files
+        .map((f) => f.path)
+        .sort();
+      const got = filesUnder(pkg);
+      expect(got.filter((f) => !packed.includes(f))).toEqual([]);
+      expect(packed.filter((f) => !got.includes(f) && !staleOutput(f))).toEqual([]);
+      // Every file the package.json names (main, types, bin, typesVersions, exports) is there: what
+      // the tarball route imports and type-checks, whatever the `files` list (which `npm pack` above
+      // reads too) leaves out.
+      const manifest = JSON.parse(fs.readFileSync(path.join(pkg, "package.json"), "utf8"));
+      const named = (v: unknown): string[] => (typeof v === "string" ? [v] : v && typeof v === "object" ? Object.values(v).flatMap(named) : []);
+      const entries = [...new Set(named([manifest.main, manifest.types, manifest.bin, manifest.typesVersions, manifest.exports]).map((f) => path.normalize(f)))];
+      expect(entries.length).toBeGreaterThan(10);
+      expect(entries.filter((f) => !got.includes(f))).toEqual([]);
+      expect(got.filter((f) => !fs.readFileSync(path.join(pkg, f)).equals(fs.readFileSync(path.join(ROOT, f))))).toEqual([]);
+    });
   },
+  { runsProgram: false },
 );
