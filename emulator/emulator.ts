@@ -119,6 +119,19 @@ export class Emulator {
     return emu;
   }
 
+  /**
+   * Cuts every connection at once, as the death of all its clients would: a request already sent but not
+   * yet read is never processed, and no answer leaves. Connections the server has not accepted yet are
+   * cut too: the listening socket is closed, which resets its accept queue, and opened again on the same
+   * port, so connections made after this call are served as before.
+   */
+  dropConnections(): void {
+    const { address, port } = this.server.address() as AddressInfo;
+    this.server.close();
+    this.server.closeAllConnections();
+    this.server.listen(port, address);
+  }
+
   /** From now on the current token answers 401 (assign a new `token` to recover). */
   revokeToken(): void {
     this.revoked.add(this.token);

@@ -1,4 +1,5 @@
 // Fault injection: latency, error rates, rate limits and dropped connections, deterministic per seed.
+import * as net from "node:net";
 import { describe, expect, it } from "vitest";
 
 import { Emulator } from "./emulator";
@@ -100,6 +101,50 @@ describe("faults", () => {
     expect(emu.log.count({ method: "POST", route: "/v1/orgs/:org/sites/:site/share-links" })).toBe(2);
     expect(emu.log.entries.filter((e) => e.status === 0)).toHaveLength(2);
     h.remove();
+    expect((await call("POST", `${org()}/sites/${site.id}/share-links`, { name: "Now" })).status).toBe(201);
+  });
+
+  it("dropConnections() cuts open connections: a request sent but not yet read is never processed", async () => {
+    const site = await createSite();
+    const url = new URL(emu.url);
+    const socket = net.connect(Number(url.port), url.hostname);
+    const received: Buffer[] = [];
+    socket.on("data", (c: Buffer) => received.push(c));
+    // Cut with unread data, the connection is reset.
+    socket.on("error", () => undefined);
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    const request = (method: string, path: string, body = "") =>
+      `${method} ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${emu.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    // One answered request first, so the server holds the connection (kept alive) when the next is sent.
+    socket.write(request("GET", "/v1/orgs"));
+    await new Promise<void>((resolve) => socket.once("data", () => resolve()));
+    received.length = 0;
+    // Written and cut in one turn of the event loop: the server has not read it.
+    socket.write(request("POST", `${org()}/sites/${site.id}/share-links`, JSON.stringify({ name: "Never" })));
+    emu.dropConnections();
+    await closed;
+    expect(Buffer.concat(received).toString()).toBe("");
+    expect(emu.store.shareLinks.size).toBe(0);
+    expect((await call("POST", `${org()}/sites/${site.id}/share-links`, { name: "Now" })).status).toBe(201);
+  });
+
+  it("dropConnections() also cuts connections not yet accepted, and serves the ones made after it", async () => {
+    const site = await createSite();
+    const url = new URL(emu.url);
+    const body = JSON.stringify({ name: "Never" });
+    const socket = net.connect(Number(url.port), url.hostname);
+    socket.on("error", () => undefined);
+    socket.write(
+      `POST ${org()}/sites/${site.id}/share-links HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${emu.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
+    // An answer (the request was processed) or the cut, whichever comes first.
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()).on("data", () => resolve()));
+    // net.connect connects on the next tick; on loopback the handshake is done when connect() returns, so
+    // the connection waits in the accept queue, where the server has not taken it yet.
+    await new Promise<void>((resolve) => process.nextTick(resolve));
+    emu.dropConnections();
+    await closed;
+    expect(emu.store.shareLinks.size).toBe(0);
     expect((await call("POST", `${org()}/sites/${site.id}/share-links`, { name: "Now" })).status).toBe(201);
   });
 

@@ -5,6 +5,7 @@
  * Kills mid-way (one run after another on one stack, one of them leaving the checkpoint empty):
  * killedCheckpoint.test.ts.
  */
+import * as fs from "node:fs";
 import { expect, it } from "vitest";
 import { describeDeployments } from "../support/lifecycle";
 import { expectStateMatchesEmulator } from "./topology";
@@ -45,7 +46,14 @@ describeDeployments("a killed `pulumi up`, at its first or its last write, and n
     const { dep, decls } = await killedRun({ at: "route", method: "POST", route: /\/sites$/ });
     // What the CLI says to do: remove the lock, run up again.
     const cli = dep.cli()!;
-    expect((await cli.pulumi(["cancel", "--yes", "--stack", cli.name])).code).toBe(0);
+    let cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
+    if (cancel.code !== 0 && /failed to load checkpoint/.test(cancel.stderr)) {
+      // The kill caught the CLI rewriting the checkpoint (left empty, the last one kept as .bak; see
+      // killedCheckpoint.test.ts): without recover, a user puts the backend's copy back by hand.
+      for (const suffix of ["", ".attrs"]) if (fs.existsSync(`${cli.statePath}.bak${suffix}`)) fs.copyFileSync(`${cli.statePath}.bak${suffix}`, cli.statePath + suffix);
+      cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
+    }
+    expect(cancel.code, cancel.stdout + cancel.stderr).toBe(0);
     // As issue 19 saw it: the killed run's site made again (and an OpenAPI spec it made refused with 409).
     await dep.run("up", decls);
     // The topology declares two sites (its own and the DocsSite's): one more is the duplicate.

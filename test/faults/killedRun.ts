@@ -52,7 +52,38 @@ export async function appMade(dep: Deployment): Promise<Set<string>> {
 
 export type Moment = { at: "first write, before it is processed" } | { at: "write"; nth: number } | { at: "route"; method: string; route: RegExp };
 
-/** The process and all its descendants (Linux /proc): the plugins the CLI started are not in its process group. */
+/**
+ * Kills the process and all its descendants (Linux /proc: the plugins the CLI started are not in its
+ * process group), and every process carrying the run's PULUMI_HOME: one forked while the tree was read
+ * (a plugin's shell script starting node) would otherwise outlive the kill, orphaned, and send its writes
+ * later. Read again until no live process of the run is left: a killed one cannot fork, and a zombie's
+ * environment reads empty.
+ */
+function killRun(root: number, home: string): void {
+  const marker = `PULUMI_HOME=${home}\0`;
+  let pids = processTree(root);
+  for (let round = 0; pids.length > 0 && round < 1000; round++) {
+    for (const pid of pids) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // Gone already.
+      }
+    }
+    pids = [];
+    for (const entry of fs.readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const env = fs.readFileSync(`/proc/${entry}/environ`, "latin1");
+        if (env.startsWith(marker) || env.includes(`\0${marker}`)) pids.push(Number(entry));
+      } catch {
+        continue;
+      }
+    }
+  }
+}
+
+/** The process and all its descendants. */
 function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   for (const entry of fs.readdirSync("/proc")) {
@@ -101,7 +132,11 @@ export async function killedUp(dep: Deployment, decls: Decl[], moment: Moment): 
     // The emulator processes nothing more, then the CLI and its plugins die before this answer leaves.
     dep.emu.faults.add({ dropBeforeProcess: true });
     if (cliPid <= 0) throw new Error("the CLI's process is not known yet");
-    for (const pid of processTree(cliPid)) process.kill(pid, "SIGKILL");
+    killRun(cliPid, dep.cli()!.env.PULUMI_HOME!);
+    // What the dead processes sent and the emulator has not read yet is never processed: without this,
+    // a request read after the CLI's exit, once the faults are cleared, was carried out (a CI failure:
+    // a space made by a run killed before its first write).
+    dep.emu.dropConnections();
   });
   try {
     const r = await dep.run("up", decls, { onSpawn: (pid) => void (cliPid = pid) });
