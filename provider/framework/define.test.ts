@@ -4,9 +4,9 @@
  * every kind, the `names` it registers beside the references (framework/shown.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SiteSection, Site } from "../index";
-import { providerFor } from "../shim";
+import { providerFor, serializedShim } from "../shim";
 import { NAME_KEY } from "./resource";
 import { z } from "zod";
 import { resources } from "../resources/index";
@@ -64,6 +64,20 @@ describe("a resource's registration", () => {
     await Promise.all([settled(ours), settled(sdk)]);
     expect(registered.get("ours")!.__provider).toContain('require("pulumi-gitbook/impl")');
     expect(registered.get("ours")!.__provider).toBe(registered.get("sdk")!.__provider);
+  });
+
+  it("writes, for every kind, the text the SDK's serializer makes of the kind's provider, without calling it", async () => {
+    const serialize = vi.spyOn(pulumi.runtime, "serializeFunction");
+    const texts = resources.map((def) => [def.kind, serializedShim(def.kind)] as const);
+    expect(serialize).not.toHaveBeenCalled();
+    serialize.mockRestore();
+    for (const [kind, text] of texts) {
+      const provider = providerFor(kind);
+      // What pulumi.dynamic.Resource serializes: `() => provider`, with allowSecrets.
+      const sdk = await pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
+      expect(text, kind).toBe(sdk.text);
+      expect(sdk.containsSecrets).toBe(false);
+    }
   });
 
   it("registers a live field the program leaves unset, since GitBook reports its value", async () => {

@@ -7,7 +7,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { providerFor } from "../shim";
+import { serializedShim } from "../shim";
 import { type Cascade, FORCE_DESTROY } from "./cascade";
 import type { DiffRules } from "./diff";
 import { adoptIdField, ruleOf, type FieldRule } from "./fields";
@@ -296,31 +296,6 @@ export type ResourceClass<S extends z.ZodObject, OS extends z.ZodObject> = new (
   opts?: pulumi.CustomResourceOptions,
 ) => pulumi.CustomResource & { readonly [K in keyof Outputs<S, OS>]-?: pulumi.Output<Outputs<S, OS>[K]> };
 
-/**
- * The `__provider` text of a kind, serialized once per program: exactly what pulumi.dynamic.Resource
- * stores (the SDK serializes `() => provider` with allowSecrets, and caches it per provider object), so
- * resources already in state see no difference (provider/shim.test.ts compares the two texts).
- */
-const serializedProviders = new Map<string, pulumi.Output<string>>();
-function serializedProvider(kind: string): pulumi.Output<string> {
-  let text = serializedProviders.get(kind);
-  if (!text) {
-    const provider = providerFor(kind);
-    // Same source text and captured name as the SDK's own `() => provider`: the serialized closure contains both.
-    const sf = pulumi.runtime.serializeFunction(() => provider, { allowSecrets: true });
-    // The shim captures only its kind's name; were a secret ever captured, the SDK would store the
-    // text as a secret, and failing here is safer than storing it in the clear.
-    text = pulumi.output(
-      sf.then((f) => {
-        if (f.containsSecrets) throw new Error(`${kind}: the serialized provider captured a secret (provider/shim.ts must capture only the kind)`);
-        return f.text;
-      }),
-    );
-    serializedProviders.set(kind, text);
-  }
-  return text;
-}
-
 /** The stack frames (the lines after the message) of a stack captured here, from the caller of `above` down. */
 function framesBelow(above: Function): string {
   const holder: { stack?: string } = {};
@@ -362,7 +337,7 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
       Error.stackTraceLimit = 0;
       try {
         const props = resourceProps(name, def.shown ? { ...args, ...def.shown(args as Props) } : args, always);
-        props.__provider = serializedProvider(def.kind);
+        props.__provider = serializedShim(def.kind);
         super(
           type,
           name,
