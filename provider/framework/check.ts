@@ -8,9 +8,13 @@
  * adoption and updates never touch it (what GitBook does on creation is the resource's business).
  */
 import { z } from "zod";
+import { isReference } from "./fields";
 
 /** The engine's placeholder for a value not known until apply. */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** Why an absent ID failed check (see checkInputs). */
+export const REQUIRED_ID = "is required (another object's ID: when the program passes a resource's `id` output, that resource was not created in this run; see its error)";
 
 export interface CheckFailure {
   property: string;
@@ -66,11 +70,20 @@ export function checkInputs<S extends z.ZodType>(
     if (property === "organizationId" && given.organizationId === undefined) {
       reason = "is required: set it on the resource or with `pulumi config set gitbook:organizationId <id>`";
     } else if (issue.code === "invalid_type" && valueAt(given, issue.path).at(-1) === undefined) {
-      reason = "is required";
+      // An ID the program gave as another resource's output arrives absent when that resource's create
+      // failed earlier in the run (`up --continue-on-error` goes on to its dependents): say so, since
+      // "required" alone sends the reader to a field the program does set.
+      reason = referenceAt(schema, issue.path) ? REQUIRED_ID : "is required";
     }
     failures.push({ property, reason: `${property} ${reason}` });
   }
   return { inputs: failures.length ? given : fieldByField(schema, given), failures };
+}
+
+/** Whether the top-level field at `path` holds another object's ID. */
+function referenceAt(schema: z.ZodType, path: readonly PropertyKey[]): boolean {
+  const field = path.length === 1 && schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>)[String(path[0])] : undefined;
+  return field !== undefined && isReference(field);
 }
 
 function fieldByField(schema: z.ZodType, given: Record<string, unknown>): Record<string, unknown> {

@@ -5,6 +5,7 @@ import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
 import { ShareLink } from "./shareLink";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
+import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let siteId: string;
@@ -42,7 +43,7 @@ describe("check", () => {
     const r = await env.check("ShareLink", {});
     expect(r.failures).toEqual(
       expect.arrayContaining([
-        { property: "siteId", reason: "siteId is required" },
+        { property: "siteId", reason: `siteId ${REQUIRED_ID}` },
         { property: "name", reason: "name is required" },
       ]),
     );

@@ -3,6 +3,7 @@ import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
 import { sectionWait } from "./siteExternalLink";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
+import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let siteId: string;
@@ -50,7 +51,7 @@ describe("check", () => {
     const r = await env.check("SiteExternalLink", {});
     expect(r.failures).toEqual(
       expect.arrayContaining([
-        { property: "siteId", reason: "siteId is required" },
+        { property: "siteId", reason: `siteId ${REQUIRED_ID}` },
         { property: "title", reason: "title is required" },
         { property: "url", reason: "url is required" },
       ]),

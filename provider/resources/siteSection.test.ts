@@ -5,6 +5,7 @@ import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { SiteSection } from "./siteSection";
+import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let space: string[];
@@ -69,8 +70,8 @@ describe("check", () => {
     const r = await env.check("SiteSection", {});
     expect(r.failures).toEqual(
       expect.arrayContaining([
-        { property: "siteId", reason: "siteId is required" },
-        { property: "spaceId", reason: "spaceId is required" },
+        { property: "siteId", reason: `siteId ${REQUIRED_ID}` },
+        { property: "spaceId", reason: `spaceId ${REQUIRED_ID}` },
       ]),
     );
   });

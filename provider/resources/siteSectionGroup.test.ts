@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
+import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let siteId: string;
@@ -49,7 +50,7 @@ describe("check", () => {
 
   it("requires a site and a title; sections not known yet are not duplicates", async () => {
     const r = await env.check("SiteSectionGroup", {});
-    expect(r.failures).toEqual(expect.arrayContaining([{ property: "siteId", reason: "siteId is required" }, { property: "title", reason: "title is required" }]));
+    expect(r.failures).toEqual(expect.arrayContaining([{ property: "siteId", reason: `siteId ${REQUIRED_ID}` }, { property: "title", reason: "title is required" }]));
     expect((await env.check("SiteSectionGroup", { siteId: "site_x", title: "P", sections: [UNKNOWN, UNKNOWN] })).failures).toBeUndefined();
   });
 });

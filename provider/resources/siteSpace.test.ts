@@ -5,6 +5,7 @@ import { GitbookClient } from "../client";
 import { UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { SiteSpace } from "./siteSpace";
+import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let space: string[];
@@ -63,9 +64,9 @@ describe("check", () => {
     const r = await env.check("SiteSpace", {});
     expect(r.failures).toEqual(
       expect.arrayContaining([
-        { property: "siteId", reason: "siteId is required" },
-        { property: "spaceId", reason: "spaceId is required" },
-        { property: "sectionId", reason: "sectionId is required" },
+        { property: "siteId", reason: `siteId ${REQUIRED_ID}` },
+        { property: "spaceId", reason: `spaceId ${REQUIRED_ID}` },
+        { property: "sectionId", reason: `sectionId ${REQUIRED_ID}` },
       ]),
     );
   });
@@ -73,7 +74,7 @@ describe("check", () => {
   it("refuses a site space without a section before sending anything (it would not follow the section it lands in)", async () => {
     env.emu.log.reset();
     const r = await env.check("SiteSpace", { siteId: "site_x", spaceId: "spc_x", path: "v2" });
-    expect(r.failures).toEqual([{ property: "sectionId", reason: "sectionId is required" }]);
+    expect(r.failures).toEqual([{ property: "sectionId", reason: `sectionId ${REQUIRED_ID}` }]);
     expect(env.emu.log.count()).toBe(0);
   });
 

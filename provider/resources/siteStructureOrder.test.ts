@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
+import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 beforeAll(async () => {
@@ -49,7 +50,7 @@ describe("check", () => {
   rejectsAtCheck(() => env, "SiteStructureOrder", { siteId: "site_x" }, bad);
 
   it("requires the site only, and takes values not known yet (new items) for what they are", async () => {
-    expect((await env.check("SiteStructureOrder", {})).failures).toEqual([{ property: "siteId", reason: "siteId is required" }]);
+    expect((await env.check("SiteStructureOrder", {})).failures).toEqual([{ property: "siteId", reason: `siteId ${REQUIRED_ID}` }]);
     const r = await env.check("SiteStructureOrder", { siteId: "site_x", items: [UNKNOWN, "a", UNKNOWN], groups: [{ groupId: UNKNOWN, items: [UNKNOWN] }] });
     expect(r.failures).toBeUndefined();
   });

@@ -150,8 +150,9 @@ describe.skipIf(!!missing)("the main example's dev stack through the Pulumi CLI"
 
 /**
  * One `up` fails three ways at once (`--continue-on-error`, so each is attempted whatever the others
- * do: they are creates, independent of each other): a create GitBook refuses, a partial failure
- * (a team created, its member refused), and beside them a resource with a secret input that succeeds.
+ * do: they are creates, independent of each other): a create GitBook refuses (and a resource given its
+ * ID, which the engine checks without it), a partial failure (a team created, its member refused), and
+ * beside them a resource with a secret input that succeeds.
  */
 describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
   let d: Deployment;
@@ -183,6 +184,8 @@ describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
       [
         { kind: "Site", name: "site", args: { title: "Failing Docs" } },
         { kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId: "spc_does_not_exist", title: "Guides" } },
+        // Depends on the failed section: the engine still checks it, without the section's ID.
+        { kind: "SiteSpace", name: "placed", args: { siteId: ref("site.id"), sectionId: ref("section.id"), spaceId: d.emu.seeded.spaceIds[0] } },
         team([{ user: "nobody@elsewhere.test" }]),
         sso,
       ],
@@ -192,6 +195,9 @@ describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
     expect(failed.stdout).toMatch(/spc_does_not_exist|404/);
     expect(d.state().resources.some((x) => x.name === "section")).toBe(false);
     expect(d.emu.store.sections.size).toBe(0);
+    // Said of the dependent: not "sectionId is required" alone, which points at a field the program sets.
+    expect(failed.stdout).toContain("sectionId is required (another object's ID: when the program passes a resource's `id` output, that resource was not created in this run");
+    expect(d.emu.store.siteSpaces.size).toBe(0);
   });
 
   it("keeps a secret input secret in state", () => {
