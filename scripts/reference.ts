@@ -339,9 +339,13 @@ function outputTable(list: OutputDoc[], typesAreCode = true): string[] {
 
 function replacement(kind: string, diff: DiffRules, adoptable: boolean, holds?: string): string[] {
   const inPlace = diff.fields.filter((f) => !diff.replaceOn.includes(f) && !(diff.localFields ?? []).includes(f));
-  const order = diff.deleteBeforeReplace
-    ? "The old object is deleted before its replacement is created (the two would collide)."
-    : "The replacement is created before the old object is deleted.";
+  const dbr = diff.deleteBeforeReplace;
+  const order =
+    typeof dbr === "object"
+      ? `The replacement is created before the old object is deleted when ${dbr.map(code).join(" or ")} changes; otherwise the old one goes first, since the two would collide (\`up --replace\`, which the engine orders without asking, fails on that collision and changes nothing).`
+      : dbr
+        ? "The old object is deleted before its replacement is created (the two would collide, or are one object), also when `up --replace` forces it."
+        : "The replacement is created before the old object is deleted.";
   const live = diff.liveFields ?? [];
   return [
     `Replaced when ${diff.replaceOn.map(code).join(" or ")} changes. ${order}`,

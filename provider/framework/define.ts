@@ -79,8 +79,15 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    * inputs (see adoptIdField), with this wording when it is a string.
    */
   adoptable?: true | string;
-  /** The replacement would collide with the old object, so the old one must go first. */
-  deleteBeforeReplace?: boolean;
+  /**
+   * The old object goes before its replacement is made: the two would collide, or they are one object
+   * (the resource's ID is derived from what it declares, not made by GitBook at create), whose later
+   * delete would undo what the replacement just set. Kinds of this framework that manage an existing
+   * object's settings (settingsObject.ts) set it always. A list names the fields that tell the object
+   * apart (an OpenAPI spec's slug): the old one goes first unless one of them changes, since the new
+   * one would collide with it (and does, when the user forces a replacement with `up --replace`).
+   */
+  deleteBeforeReplace?: boolean | readonly string[];
   /**
    * What deleting the object takes with it (e.g. "its pages"), for kinds that hold content: a plan
    * that would replace one fails unless the program sets `allowReplacement: true` (engine.diff).
@@ -235,7 +242,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     liveFields: named((r) => r.live === true),
     nullValues: named((r) => r.nullIsValue === true),
     localFields: named((r) => r.local === true),
-    deleteBeforeReplace: spec.deleteBeforeReplace === true,
+    deleteBeforeReplace: spec.deleteBeforeReplace ?? false,
     ...(spec.view ? { view: spec.view } : {}),
   };
   const onRemove: Props = {};
@@ -323,6 +330,7 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
   const filledByCheck = Object.keys(inputShape).filter((k) => k === "organizationId" || inputShape[k]!.safeParse(undefined).data !== undefined);
   const always = [...new Set([...outputKeys, ...filledByCheck])];
   const secrets = def.secretOutputs;
+  const deleteFirst = def.diff.deleteBeforeReplace === true;
   class GitbookResource extends pulumi.CustomResource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
       // The stack's settings first: a setting that cannot work fails the run before anything is registered.
@@ -346,6 +354,9 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
             ...opts,
             // Registered once the program's checks across resources have passed (see program.ts).
             dependsOn: gated(opts?.dependsOn),
+            // A replacement the user forces (`up --replace`) never reaches the provider's diff: the engine
+            // takes its order from this option alone, so a kind whose old and new objects are one says it here.
+            ...(deleteFirst && opts?.deleteBeforeReplace === undefined ? { deleteBeforeReplace: true } : {}),
             // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
             ...(secrets.length > 0 ? { additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : {}),
           },

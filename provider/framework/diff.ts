@@ -23,8 +23,14 @@ export interface DiffRules {
   liveFields?: readonly string[];
   /** Fields for which null is a value of its own (not "unset"), e.g. a SAML provider's `defaultRole` (guests). */
   nullValues?: readonly string[];
-  /** Whether the replacement would collide with the old object, so the old one must go first. */
-  deleteBeforeReplace?: boolean;
+  /**
+   * Whether the old object must go before its replacement is made: when the two would collide, or
+   * when they are one object (an ID derived from what the resource declares, such as a site's
+   * settings), whose later delete would undo what the replacement's create just set. A list names the
+   * fields that tell the object apart (an OpenAPI spec's slug): the old one goes first unless one of
+   * them changes.
+   */
+  deleteBeforeReplace?: boolean | readonly string[];
   /**
    * Provider-local fields (e.g. `forceDestroy`): compared like any input, so a change is an update and
    * state records it, but never sent to GitBook nor read from it (the engine's update sends nothing
@@ -67,10 +73,12 @@ export function changedFields(rules: DiffRules, olds: Record<string, unknown>, n
 export function diffProps(rules: DiffRules, olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {
   const changed = changedFields(rules, olds, news);
   const replaces = changed.filter((f) => rules.replaceOn.includes(f));
+  const dbr = rules.deleteBeforeReplace;
   return {
     changes: changed.length > 0,
     replaces,
-    deleteBeforeReplace: replaces.length > 0 && rules.deleteBeforeReplace === true,
+    // Whatever this diff finds: a replacement the user forces (`up --replace`) takes its order from it too.
+    deleteBeforeReplace: typeof dbr === "object" ? !replaces.some((f) => dbr.includes(f)) : dbr === true,
     changed,
   };
 }

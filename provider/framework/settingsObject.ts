@@ -130,6 +130,9 @@ export function defineSettingsObject<S extends z.ZodObject, OS extends z.ZodObje
 
   const def: Resource<S, OS, T> = defineResource<S, OS, T>({
     ...declaration,
+    // Old and new are one object: a replacement's create, then the old one's delete, cleared overrides
+    // the create had just set (seen through the CLI with `up --replace`).
+    deleteBeforeReplace: true,
     async create(ctx, given) {
       if (target.one) claimOnly(ctx.client, kind, targetOf(given), target.noun);
       return { id: targetOf(given), outs: await first(ctx, given) };

@@ -278,6 +278,8 @@ function importRead(): ImportRead {
 
 export const definition = defineResource({
   kind: "AccessList",
+  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
+  deleteBeforeReplace: true,
   import: { variableSuffix: "-access", read: importRead() },
   adoptable:
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has any grant of a kind the list declares, even one exactly as listed, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed; no write when they are exactly as listed). Once the resource is in state the field is ignored.",

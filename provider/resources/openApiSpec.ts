@@ -456,6 +456,8 @@ async function processedDocument(ctx: Discovery, spec: ApiOpenApiSpec): Promise<
 
 export const definition = defineResource({
   kind: "OpenApiSpec",
+  // A second one where these are the same collides with the first (a forced `up --replace`).
+  deleteBeforeReplace: ["slug", "organizationId"],
   import: { variableSuffix: "-spec", read: importRead() },
   adoptable: "Slug or ID of an existing spec (with the same `slug`) to bring under management instead of creating it. Used only when the resource is not yet in state: the spec's source is then sent (a text source cannot be read back to compare), and its visibility changed only when declared. Once the resource is in state the field is ignored, so a change to it does nothing and a replacement creates a new spec.",
   noun: "OpenAPI spec",

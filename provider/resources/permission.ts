@@ -137,6 +137,8 @@ async function remove(ctx: Ctx, _pid: string, props: PermissionOutputs): Promise
 
 export const definition = defineResource({
   kind: "Permission",
+  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
+  deleteBeforeReplace: true,
   adoptable:
     "ID of a grant made outside this resource, to manage it instead of refusing it: `<site|space|collection>:<objectId>/<team|user>:<teamOrUserId>` (the message of the refused create gives it). Used only when the resource is not yet in state: the grant is read and only the declared role is set. Once the resource is in state the field is ignored.",
   noun: "permission",

@@ -198,6 +198,8 @@ async function remove(ctx: Ctx, id: string, props: SiteAdaptiveSchemaOutputs): P
 
 export const definition = defineResource({
   kind: "SiteAdaptiveSchema",
+  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
+  deleteBeforeReplace: true,
   adoptable: "ID of the site whose existing schema to bring under management (the site's ID, as `siteId`): the schema is read and replaced only if it differs from the program's. Without it, creating the resource sets the schema all the same (a site has exactly one). Used only at the first creation.",
   noun: "site adaptive schema",
   summary:

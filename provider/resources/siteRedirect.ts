@@ -149,6 +149,8 @@ async function remove(ctx: Ctx, ruleId: string, props: SiteRedirectOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteRedirect",
+  // A second one where these are the same collides with the first (a forced `up --replace`).
+  deleteBeforeReplace: ["siteId", "organizationId"],
   adoptable: true,
   noun: "redirect",
   summary:

@@ -309,6 +309,8 @@ async function update(ctx: Ctx, _id: string, _olds: SiteStructureOrderOutputs, n
 
 export const definition = defineResource({
   kind: "SiteStructureOrder",
+  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
+  deleteBeforeReplace: true,
   noun: "site structure order",
   summary:
     "The order of a site's navigation, as the program lists it: its top-level sections, groups and links (`items`), what each section group holds (`groups`), and each section's site spaces (`sections`). " +

@@ -179,6 +179,8 @@ async function regenerate(ctx: Ctx, org: string, site: string, before: ApiPublis
 
 export const definition = defineResource({
   kind: "SiteVisitorAuth",
+  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
+  deleteBeforeReplace: true,
   import: {
     variableSuffix: "-visitor-auth",
     // Only the settings are kept, never the private key; nothing when nothing about them is set (custom backend, no URLs, a site not `visitor-auth`).

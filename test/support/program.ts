@@ -34,6 +34,8 @@ export interface InProcessProgram {
   /** check and diff of every declaration, nothing created (resources not in state yet are unknown to the others). */
   preview(decls?: Decl[]): Promise<ProgramStep[]>;
   up(decls?: Decl[]): Promise<ProgramStep[]>;
+  /** `pulumi up --replace` of one resource of the last program. */
+  replace(name: string): Promise<void>;
   refresh(): Promise<ProgramStep[]>;
   destroy(): Promise<ProgramStep[]>;
   resource(name: string): { id: string; inputs: Props; outputs: Props };
@@ -86,6 +88,12 @@ export function inProcessProgram(env: ProviderEnv): InProcessProgram {
         steps.push({ name: d.name, op: diff.replaces?.length ? "replace" : diff.changes ? "update" : "same", ...(changed.length ? { changed } : {}), ...(diff.replaces?.length ? { replaces: diff.replaces } : {}) });
       }
       return steps;
+    },
+    async replace(name) {
+      env.outOfBand();
+      const d = last.find((x) => x.name === name)!;
+      const r = await env.replace(d.kind, argsOf(d), find(name)!.state);
+      entries = entries.map((e) => (e.name === name ? { ...e, state: r.state, inputs: r.inputs } : e));
     },
     async up(decls = last) {
       last = decls;

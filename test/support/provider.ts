@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { ClientOptions } from "../../provider/client";
 import type { RuntimeOptions } from "../../provider/config";
-import { createProvider } from "../../provider/impl";
+import { createProvider, definitionOf } from "../../provider/impl";
 import type { Props } from "../../provider/framework/resource";
 
 export interface State {
@@ -42,6 +42,8 @@ export interface ProviderEnv {
   diff(kind: string, state: State, news: Props): Promise<DiffResult>;
   /** check, diff, then create / update / replace, like `pulumi up` for one resource. */
   up(kind: string, news: Props, state?: State): Promise<{ state: State; step: Step; diff?: DiffResult; inputs: Props }>;
+  /** A replacement the user forces (`pulumi up --replace`): check, then delete and create in the order the engine takes. */
+  replace(kind: string, news: Props, state: State): Promise<{ state: State; step: Step; diff?: DiffResult; inputs: Props }>;
   /** read, like `pulumi refresh`: undefined when the provider says the object is gone. */
   refresh(kind: string, state: State): Promise<{ state: State; inputs: Props } | undefined>;
   destroy(kind: string, state: State): Promise<void>;
@@ -69,6 +71,14 @@ export async function startProviderEnv(
   const call = <T>(kind: string, method: string, ...args: unknown[]) => dispatch(1, kind, method as never, args) as Promise<T>;
   const provider = "__provider_placeholder__";
 
+  /** A replacement in the order the engine takes from the diff: the old one first when it says deleteBeforeReplace. */
+  async function replaced(kind: string, state: State, inputs: Props, d: DiffResult) {
+    if (d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
+    const r = await call<{ id: string; outs: Props }>(kind, "create", inputs);
+    if (!d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
+    return { state: { id: r.id, outs: r.outs }, step: "replace" as const, diff: d, inputs };
+  }
+
   const env: ProviderEnv = {
     emu,
     org: emu.seeded.organizationId,
@@ -84,17 +94,21 @@ export async function startProviderEnv(
         return { state: { id: r.id, outs: r.outs }, step: "create", inputs };
       }
       const d = await env.diff(kind, state, inputs);
-      if (d.replaces?.length) {
-        if (d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
-        const r = await call<{ id: string; outs: Props }>(kind, "create", inputs);
-        if (!d.deleteBeforeReplace) await call(kind, "delete", state.id, state.outs);
-        return { state: { id: r.id, outs: r.outs }, step: "replace", diff: d, inputs };
-      }
+      if (d.replaces?.length) return replaced(kind, state, inputs, d);
       if (d.changes) {
         const r = await call<{ outs: Props }>(kind, "update", state.id, { ...state.outs, __provider: provider }, inputs);
         return { state: { id: state.id, outs: r.outs }, step: "update", diff: d, inputs };
       }
       return { state, step: "same", diff: d, inputs };
+    },
+    async replace(kind, news, state) {
+      const checked = await env.check(kind, news, state.outs);
+      if (checked.failures?.length) throw new CheckFailed(checked.failures);
+      const inputs = { ...checked.inputs, __provider: provider };
+      // The engine asks no diff about a replacement the user forces: its order is the resource option
+      // the resource class sets (define.ts), for kinds that always delete first.
+      const deleteFirst = (await definitionOf(kind)).diff.deleteBeforeReplace === true;
+      return replaced(kind, state, inputs, { changes: true, replaces: ["id"], deleteBeforeReplace: deleteFirst });
     },
     async refresh(kind, state) {
       const r = await call<{ id?: string; props?: Props; inputs?: Props }>(kind, "read", state.id, { ...state.outs, __provider: provider });

@@ -5,6 +5,7 @@
  * one stack, in test/lifecycle/everyKind.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { definitionOf } from "../../provider/impl";
 import { programSuite, type ProgramStep } from "../support/program";
 import { scenarios } from "../support/scenarios";
 
@@ -44,6 +45,27 @@ describe.each(Object.values(scenarios))("$kind, in process", (sc) => {
     expect(sc.live(s.env.emu, id)).toBeUndefined();
     expect(sc.live(s.env.emu, newId)).toBeDefined();
     id = newId;
+  });
+
+  it("is, after a replacement the user forces (`up --replace`), what the program declares, or refuses it changing nothing", async () => {
+    const { deleteBeforeReplace } = (await definitionOf(sc.kind)).diff;
+    if (typeof deleteBeforeReplace === "object") {
+      // Its replacement would collide with it (same slug, same source): the create fails, before any delete.
+      await expect(s.p.replace("subject")).rejects.toThrow(/adoptId/);
+      expect(sc.live(s.env.emu, id)).toBeDefined();
+      return;
+    }
+    await s.p.replace("subject");
+    id = s.p.resource("subject").id;
+    expect(sc.live(s.env.emu, id)).toBeDefined();
+    // Before: where old and new are one object (an ID derived from the declaration), the old one's
+    // delete, after the new one's create, undid it.
+    const refreshed = stepOf(await s.p.refresh())!;
+    expect(refreshed.op).not.toBe("read-gone");
+    // allowReplacement means something to one run only: refresh does not keep it.
+    expect((refreshed.changed ?? []).filter((f) => f !== "allowReplacement")).toEqual([]);
+    s.env.emu.log.reset();
+    expect((await s.p.up()).every((s) => s.op === "same")).toBe(true);
   });
 
   it("shows drift made outside Pulumi at refresh, and converges it on the next up", async () => {
