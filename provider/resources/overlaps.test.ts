@@ -10,7 +10,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AccessList, Collection, Permission, Site, SiteCustomization, SiteRedirects, SiteSection, SiteSpaceCustomization, SiteVisitorAuth, Team } from "../index";
+import { AccessList, Collection, Permission, Site, SiteCustomization, SitePublication, SiteRedirects, SiteSection, SiteSpaceCustomization, SiteVisitorAuth, Team } from "../index";
 
 beforeAll(async () => {
   // preview: the engine answers no ID for a resource it has not created.
@@ -78,11 +78,16 @@ describe("one per site or site space", () => {
     expect(() => new SiteVisitorAuth("auth-lit2", { siteId: "site_lit" })).toThrow(/SiteVisitorAuth "auth-lit2": siteId: SiteVisitorAuth "auth-lit" already manages this site/);
   });
 
-  it("refuses a second SiteRedirects, SiteCustomization or SiteSpaceCustomization of one target, and allows them on other new targets", () => {
+  it("refuses a second SiteRedirects, SitePublication, SiteCustomization or SiteSpaceCustomization of one target, and allows them on other new targets", () => {
     const [one, two] = [new Site(fresh("site"), { title: "Docs" }), new Site(fresh("site"), { title: "Docs" })];
     new SiteRedirects("set-a", { siteId: one.id, rules: [] });
     new SiteRedirects(fresh("set"), { siteId: two.id, rules: [] });
     expect(() => new SiteRedirects("set-b", { siteId: one.id, rules: [] })).toThrow(/^SiteRedirects "set-b": SiteRedirects "set-a" already declares redirects of this site/);
+
+    // Before: two SitePublications of one site, declaring different states, took turns at every up.
+    new SitePublication("pub-a", { siteId: one.id, published: true });
+    new SitePublication(fresh("pub"), { siteId: two.id, published: true });
+    expect(() => new SitePublication("pub-b", { siteId: one.id, published: false })).toThrow(/^SitePublication "pub-b": siteId: SitePublication "pub-a" already manages this site/);
 
     new SiteCustomization("brand-a", { siteId: one.id, themes: { default: "dark" } });
     new SiteCustomization(fresh("brand"), { siteId: two.id, themes: { default: "dark" } });

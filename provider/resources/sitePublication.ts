@@ -44,14 +44,14 @@ export const definition = defineSettingsObject({
   kind: "SitePublication",
   noun: "site publication",
   summary:
-    "Whether a site is live, applied after what the resource depends on: DocsSite uses it for `site.published`, so a new site goes live once its sections exist. Creating it sends a call only when the site is not already in the declared state; deleting it leaves the site as it is.",
+    "Whether a site is live, applied after what the resource depends on: DocsSite uses it for `site.published`, so a new site goes live once its sections exist. Creating it sends a call only when the site is not already in the declared state; deleting it leaves the site as it is. A site has one: a second SitePublication of the same site is refused at preview (the same site ID or `site.id` Output) or at create.",
   inputs,
   outputs,
   live: (site: ApiSite) => ({ published: site.published }),
   computed: (site) => (site.published && site.urls?.published ? { publishedUrl: site.urls.published } : {}),
-  // The site's publication is the site's: removing the resource leaves it as it is. No `one`: a
-  // SitePublication was never refused beside another of its site.
-  target: { field: "siteId", noun: "site", within: (given) => `organization ${given.organizationId}`, wrongId: "the ID is wrong (pass the Site's id output)" },
+  // The site's publication is the site's: removing the resource leaves it as it is. A site has one:
+  // two declaring different states would publish and unpublish it on every run.
+  target: { field: "siteId", noun: "site", within: (given) => `organization ${given.organizationId}`, wrongId: "the ID is wrong (pass the Site's id output)", one: true },
   path: (given) => sitePaths.site(given.organizationId, given.siteId),
   schema: ApiSite,
   write: { call: (ctx, given) => setPublished(ctx, given.organizationId, given.siteId, given.published) },

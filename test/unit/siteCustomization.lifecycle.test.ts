@@ -179,6 +179,15 @@ describe("SiteSpaceCustomization", () => {
     expect(stored()!.styling).toEqual({ theme: "bold", primaryColor: { light: "#0055a4", dark: "#6f9fff" } });
   });
 
+  it("a forced replacement (`up --replace`) clears the old overrides first, so the new ones stay", async () => {
+    s.env.emu.log.reset();
+    await s.p.replace("fr-branding");
+    // The old one's clearing PATCH, then the new one's GET and PATCH: created first, the clearing came last.
+    expect(s.env.emu.log.entries.map((e) => e.method)).toEqual(["PATCH", "GET", "PATCH"]);
+    expect(stored()!.styling).toEqual({ theme: "bold", primaryColor: { light: "#0055a4", dark: "#6f9fff" } });
+    expect((await s.p.refresh()).find((x) => x.name === "fr-branding")?.op).toBe("same");
+  });
+
   it("deleting it clears the declared overrides alone, leaving one made in the app", async () => {
     s.env.emu.log.reset();
     expect(stepNames(await s.p.up(base))).toContain("delete fr-branding");
