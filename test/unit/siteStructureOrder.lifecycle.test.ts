@@ -81,6 +81,15 @@ describe("SiteStructureOrder in a program", () => {
     expect(s.env.emu.log.count()).toBe(0);
   });
 
+  it("keeps the order through a replacement the user forces (`up --replace`): the old one goes first", async () => {
+    const before = topLevel();
+    await s.p.replace("order");
+    expect(topLevel()).toEqual(before);
+    expect((await s.p.refresh()).find((x) => x.name === "order")?.op).toBe("same");
+    s.env.emu.log.reset();
+    expect(steps(await s.p.up()).every((s) => s.startsWith("same"))).toBe(true);
+  });
+
   it("destroys everything, the order with no request of its own", async () => {
     s.env.emu.log.reset();
     const r = await s.p.destroy();
