@@ -9,6 +9,12 @@ useEmulator();
 
 // ------------------------------------------------------------------ faults
 
+/** An HTTP/1.1 request as bytes, for a socket the test writes by hand (to control when the server reads it). */
+function rawRequest(method: string, path: string, body = ""): string {
+  const { host } = new URL(emu.url);
+  return `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${emu.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
 describe("faults", () => {
   it("adds latency to matching requests only, within `times`", async () => {
     const h = emu.faults.add({ match: { route: "/v1/orgs" }, latencyMs: 60, times: 1 });
@@ -113,14 +119,12 @@ describe("faults", () => {
     // Cut with unread data, the connection is reset.
     socket.on("error", () => undefined);
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
-    const request = (method: string, path: string, body = "") =>
-      `${method} ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${emu.token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     // One answered request first, so the server holds the connection (kept alive) when the next is sent.
-    socket.write(request("GET", "/v1/orgs"));
+    socket.write(rawRequest("GET", "/v1/orgs"));
     await new Promise<void>((resolve) => socket.once("data", () => resolve()));
     received.length = 0;
     // Written and cut in one turn of the event loop: the server has not read it.
-    socket.write(request("POST", `${org()}/sites/${site.id}/share-links`, JSON.stringify({ name: "Never" })));
+    socket.write(rawRequest("POST", `${org()}/sites/${site.id}/share-links`, JSON.stringify({ name: "Never" })));
     emu.dropConnections();
     await closed;
     expect(Buffer.concat(received).toString()).toBe("");
@@ -131,12 +135,9 @@ describe("faults", () => {
   it("dropConnections() also cuts connections not yet accepted, and serves the ones made after it", async () => {
     const site = await createSite();
     const url = new URL(emu.url);
-    const body = JSON.stringify({ name: "Never" });
     const socket = net.connect(Number(url.port), url.hostname);
     socket.on("error", () => undefined);
-    socket.write(
-      `POST ${org()}/sites/${site.id}/share-links HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${emu.token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
-    );
+    socket.write(rawRequest("POST", `${org()}/sites/${site.id}/share-links`, JSON.stringify({ name: "Never" })));
     // An answer (the request was processed) or the cut, whichever comes first.
     const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()).on("data", () => resolve()));
     // net.connect connects on the next tick; on loopback the handshake is done when connect() returns, so

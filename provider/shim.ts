@@ -63,14 +63,27 @@ function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
  * their closure is the SDK's fixed frame around each method's own source; define.test.ts holds the text
  * equal to the SDK's for every kind.
  */
+const serialized = new Map<string, string>();
 export function serializedShim(kind: string): string {
+  let text = serialized.get(kind);
+  if (text === undefined) serialized.set(kind, (text = serialize(kind)));
+  return text;
+}
+
+function serialize(kind: string): string {
   const methods = Object.entries(providerFor(kind)) as [string, Function][];
   const fn = (name: string, params: number, capture: string, body: string) =>
     `function ${name}(${Array.from({ length: params }, (_, i) => `__${i}`).join(", ")}) {\n` +
     `  return (function() {\n    with({ ${capture}, this: undefined, arguments: undefined }) {\n\nreturn ${body};\n\n    }\n` +
     `  }).apply(undefined, undefined).apply(this, arguments);\n}\n`;
-  // A method's source starts `async name(`: the SDK writes it as a function expression, naming the method in a comment.
-  const expression = (name: string, f: Function) => f.toString().replace(`async ${name}(`, `async function /*${name}*/(`);
+  // A method's source starts `async name(`: the SDK writes it as a function expression, naming the
+  // method in a comment. Any other start (another compiler's output) would make text the provider host
+  // cannot run: refuse it here, in the program, rather than store it in state.
+  const expression = (name: string, f: Function) => {
+    const source = f.toString();
+    if (!source.startsWith(`async ${name}(`)) throw new Error(`${kind}: the provider shim's ${name} method compiled to an unexpected form (${source.slice(0, 40)}); provider/shim.ts must hold plain async methods`);
+    return `async function /*${name}*/(${source.slice(`async ${name}(`.length)}`;
+  };
   return (
     `exports.handler = __f0;\n\nvar __provider = {${methods.map(([name], i) => `${name}: __f${i + 1}`).join(", ")}};\n\n` +
     methods.map(([name, f], i) => fn(`__f${i + 1}`, f.length, `kind: ${JSON.stringify(kind)}`, expression(name, f))).join("\n") +
@@ -78,4 +91,3 @@ export function serializedShim(kind: string): string {
     fn("__f0", 0, "provider: __provider", "() => provider")
   );
 }
-

@@ -303,6 +303,16 @@ export type ResourceClass<S extends z.ZodObject, OS extends z.ZodObject> = new (
   opts?: pulumi.CustomResourceOptions,
 ) => pulumi.CustomResource & { readonly [K in keyof Outputs<S, OS>]-?: pulumi.Output<Outputs<S, OS>[K]> };
 
+/**
+ * Whether the engine deletes a resource of this kind before creating its replacement when the user
+ * forces one (`up --replace`): it asks no diff then, and reads only the resource option, which the
+ * resource class sets from this. A kind whose replacements delete first only when they would collide
+ * (a list) is left create-first: its forced replacement fails on the collision, changing nothing.
+ */
+export function forcedReplacementDeletesFirst(def: Resource): boolean {
+  return def.diff.deleteBeforeReplace === true;
+}
+
 /** The stack frames (the lines after the message) of a stack captured here, from the caller of `above` down. */
 function framesBelow(above: Function): string {
   const holder: { stack?: string } = {};
@@ -330,7 +340,6 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
   const filledByCheck = Object.keys(inputShape).filter((k) => k === "organizationId" || inputShape[k]!.safeParse(undefined).data !== undefined);
   const always = [...new Set([...outputKeys, ...filledByCheck])];
   const secrets = def.secretOutputs;
-  const deleteFirst = def.diff.deleteBeforeReplace === true;
   class GitbookResource extends pulumi.CustomResource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
       // The stack's settings first: a setting that cannot work fails the run before anything is registered.
@@ -356,7 +365,7 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
             dependsOn: gated(opts?.dependsOn),
             // A replacement the user forces (`up --replace`) never reaches the provider's diff: the engine
             // takes its order from this option alone, so a kind whose old and new objects are one says it here.
-            ...(deleteFirst && opts?.deleteBeforeReplace === undefined ? { deleteBeforeReplace: true } : {}),
+            ...(forcedReplacementDeletesFirst(def) && opts?.deleteBeforeReplace === undefined ? { deleteBeforeReplace: true } : {}),
             // Secret outputs stay encrypted in state and masked in previews, whatever else the program marked.
             ...(secrets.length > 0 ? { additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secrets])] } : {}),
           },

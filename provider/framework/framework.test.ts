@@ -148,10 +148,18 @@ describe("diff", () => {
     expect(diffProps(rules, { a: 1, urls: "x", __provider: "old" }, { a: 1, __provider: "new" }).changes).toBe(false);
   });
 
-  it("reports replaces and delete-before-replace only for replace fields", () => {
-    // Reported without a replacement too: the engine takes a forced one's (`up --replace`) order from it.
+  it("reports replaces for replace fields only, and the kind's delete-before-replace with or without one", () => {
+    // Reported without a replacement too: a replacement the program's options force takes its order from it.
     expect(diffProps(rules, { a: 1, c: 1 }, { a: 2, c: 1 })).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: true });
     expect(diffProps(rules, { a: 1, c: 1 }, { a: 1, c: UNKNOWN })).toMatchObject({ replaces: ["c"], deleteBeforeReplace: true });
+  });
+
+  it("deletes first, for a kind naming the fields that tell its object apart, unless one of them changes", () => {
+    const named = { fields: ["slug", "kind", "text"], replaceOn: ["slug", "kind"], deleteBeforeReplace: ["slug"] };
+    // A new slug is another object: created before the old one goes.
+    expect(diffProps(named, { slug: "a", kind: "x" }, { slug: "b", kind: "x" })).toMatchObject({ replaces: ["slug"], deleteBeforeReplace: false });
+    // The same slug would collide: the old one goes first.
+    expect(diffProps(named, { slug: "a", kind: "x" }, { slug: "a", kind: "y" })).toMatchObject({ replaces: ["kind"], deleteBeforeReplace: true });
   });
 });
 

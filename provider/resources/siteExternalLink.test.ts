@@ -1,9 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
-import { UNKNOWN } from "../framework/check";
+import { REQUIRED_ID, UNKNOWN } from "../framework/check";
 import { sectionWait } from "./siteExternalLink";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
-import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let siteId: string;

@@ -2,10 +2,9 @@ import { createRequire } from "node:module";
 import * as pulumi from "@pulumi/pulumi";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
-import { UNKNOWN } from "../framework/check";
+import { REQUIRED_ID, UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { SiteSection } from "./siteSection";
-import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 let space: string[];

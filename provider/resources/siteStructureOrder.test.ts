@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { UNKNOWN } from "../framework/check";
+import { REQUIRED_ID, UNKNOWN } from "../framework/check";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
-import { REQUIRED_ID } from "../framework/check";
 
 let env: ProviderEnv;
 beforeAll(async () => {

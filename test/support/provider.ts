@@ -11,6 +11,7 @@ import { Emulator, type EmulatorOptions } from "../../emulator";
 import type { ClientOptions } from "../../provider/client";
 import type { RuntimeOptions } from "../../provider/config";
 import { createProvider, definitionOf } from "../../provider/impl";
+import { forcedReplacementDeletesFirst } from "../../provider/framework/define";
 import type { Props } from "../../provider/framework/resource";
 
 export interface State {
@@ -107,7 +108,7 @@ export async function startProviderEnv(
       const inputs = { ...checked.inputs, __provider: provider };
       // The engine asks no diff about a replacement the user forces: its order is the resource option
       // the resource class sets (define.ts), for kinds that always delete first.
-      const deleteFirst = (await definitionOf(kind)).diff.deleteBeforeReplace === true;
+      const deleteFirst = forcedReplacementDeletesFirst(await definitionOf(kind));
       return replaced(kind, state, inputs, { changes: true, replaces: ["id"], deleteBeforeReplace: deleteFirst });
     },
     async refresh(kind, state) {
