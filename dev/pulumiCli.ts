@@ -210,7 +210,7 @@ export interface CliStack {
   writeRunConfig(config: Record<string, string>, cwd?: string): Promise<{ file: string; id: string }>;
   state(): StateFile;
   /** `pulumi stack export`, as the CLI writes it. */
-  exported(): { deployment: { resources?: Array<Record<string, any>> } };
+  exported(): { version?: number; deployment: { resources?: Array<Record<string, any>> } };
   /** `pulumi stack import` of an edited export (e.g. state written by an earlier version). */
   importState(exported: ReturnType<CliStack["exported"]>): Promise<void>;
 }

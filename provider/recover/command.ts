@@ -30,7 +30,9 @@ interrupted run created nor adopts anything it did not:
     time, several candidates) stops the command, naming the candidates: decide with --adopt or
     --drop and run it again. Nothing is imported until every pending create is decided;
   - a pending update or delete is dropped and the resource kept as state records it:
-    \`pulumi refresh\` or the next \`pulumi up\` converges it.
+    \`pulumi refresh\` or the next \`pulumi up\` converges it (another provider's too);
+  - another provider's pending create stops the command, since \`pulumi stack import\` would clear it
+    (and the next up make it again): --drop it once you know it made nothing.
 
 Then it runs \`pulumi stack import\`. Run \`pulumi up\` afterwards.
 
@@ -45,9 +47,9 @@ Options:
   --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
                         when it was not taken on this machine: only once that run is certainly dead.
                         A lock of a process of this machine that no longer runs is removed anyway.
-  --from-backup         When the killed run left the checkpoint of a file backend unreadable, put back
-                        the copy of the previous one the backend keeps (<stack>.json.bak) and recover
-                        from it.
+  --from-backup         When the checkpoint of a file backend is itself empty or cut, put back the
+                        copy of the previous one the backend keeps (<stack>.json.bak) and recover from
+                        it. (An empty <stack>.json.attrs, which a kill may leave, is set aside without it.)
   --dry-run             Print what would be done; import nothing.
   -h, --help            Show this help.
 
@@ -131,6 +133,16 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
       );
       return 1;
     }
+    // `pulumi stack import` clears every pending operation it is given: another provider's pending create
+    // would go from the checkpoint unnoticed, and the next up would make its object again.
+    const others = plan.filter((p) => p.action === "keep");
+    if (others.length > 0) {
+      fail(
+        `the checkpoint also holds pending creates of other providers (${others.map((p) => p.urn).join(", ")}); \`pulumi stack import\`, which writes what this command resolves, would clear them, and the next up would create them again. Nothing was imported. ` +
+          "Check each where it lives, and run again with --drop <URN> for one that made nothing (or that you will bring in with `pulumi import`).",
+      );
+      return 1;
+    }
     if (args.dryRun) {
       say("Dry run: nothing was imported.");
       return 0;
@@ -152,7 +164,7 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
     const next = await recoveredCheckpoint(ctx, exported, plan);
     await cli.importCheckpoint(next);
     const count = (a: Resolution["action"]) => plan.filter((p) => p.action === a).length;
-    say(`Imported the checkpoint: ${count("adopt")} adopted, ${count("drop")} dropped (the next up creates them), ${count("clear")} cleared, ${count("keep")} left pending. Run \`pulumi up\` next.`);
+    say(`Imported the checkpoint: ${count("adopt")} adopted, ${count("drop")} dropped (the next up creates them), ${count("clear")} cleared. Run \`pulumi up\` next.`);
     return 0;
   } finally {
     await ctx.client.close();
@@ -160,11 +172,17 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
 }
 
 /**
- * `pulumi stack export`. A file backend replaces the checkpoint by removing it and writing it anew, so a
- * CLI killed in between leaves it empty ("failed to load checkpoint: EOF"), with the last complete one
- * kept as `<stack>.json.bak`. The write that was cut recorded nothing sent yet (the engine saves a
- * create's pending record before it sends the create), or the end of a step whose create the backup
- * still holds as pending: recovery resolves it like the others. Put back only when asked (--from-backup).
+ * `pulumi stack export`, and what a kill can leave a file backend unable to read. The backend (gocloud's
+ * fileblob) writes a file by writing a temporary one, then its attributes beside it (`<file>.attrs`:
+ * truncated, then written), then renaming the temporary one over it; before that, it copies the
+ * checkpoint to `<stack>.json.bak` the same way. So a kill never leaves the checkpoint itself cut, but may
+ * leave an `.attrs` empty, which the CLI reports as "failed to load checkpoint: EOF" over a complete
+ * checkpoint (seen in this package's killed-run tests). The attributes are a content type and a hash that
+ * nothing checks, and the backend reads a file without them: an `.attrs` that does not parse is set aside
+ * (kept as `.attrs.broken`), and the checkpoint read as it is. Going back to the .bak instead would lose
+ * the record of the step that ended last: a create the checkpoint saw finish, the backup holds as pending.
+ * A checkpoint that is itself empty or cut (a machine that crashed after a rename it had not flushed) can
+ * only be put back from the .bak, and only when asked (--from-backup): its last step may then be pending.
  */
 async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => void): Promise<Exported> {
   try {
@@ -172,23 +190,45 @@ async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => 
   } catch (e) {
     if (!/failed to load checkpoint/.test((e as Error).message)) throw e;
     const files = await cli.checkpointFiles();
-    if (!files || !fs.existsSync(files.backup) || !parsesAsJson(files.backup)) throw e;
+    if (!files) throw e;
+    if (parsesAsJson(files.file) && brokenAttrs(files.file)) {
+      if (args.dryRun) {
+        say(`${files.file}.attrs is empty or cut (the CLI was killed while writing it): a run without --dry-run sets it aside; reading the checkpoint, which is complete.`);
+        return fromFile(files.file);
+      }
+      fs.renameSync(`${files.file}.attrs`, `${files.file}.attrs.broken`);
+      say(`Set aside ${files.file}.attrs, left empty or cut by the kill (kept as ${files.file}.attrs.broken); the checkpoint itself is complete.`);
+      return JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+    }
+    if (!fs.existsSync(files.backup) || !parsesAsJson(files.backup)) throw e;
     if (!args.fromBackup) {
       throw new Error(
-        `${(e as Error).message}\nThe stack's checkpoint ${files.file} cannot be read: the CLI was killed while writing it. The backend kept the one before as ${files.backup}. ` +
+        `${(e as Error).message}\nThe stack's checkpoint ${files.file} cannot be read: it is empty or cut. The backend kept the one before as ${files.backup}. ` +
           "Run again with --from-backup to put it back (the broken one is kept as .broken) and recover from it: a create whose end it lacks, it still holds as pending.",
       );
     }
     if (args.dryRun) {
       say(`Reading ${files.backup} (a dry run puts nothing back).`);
-      const saved = JSON.parse(fs.readFileSync(files.backup, "utf8")) as { version: number; checkpoint: { latest: Exported["deployment"] } };
-      return { version: saved.version, deployment: saved.checkpoint.latest };
+      return fromFile(files.backup);
     }
     for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.file + suffix)) fs.renameSync(files.file + suffix, `${files.file}.broken${suffix}`);
-    for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.backup + suffix)) fs.copyFileSync(files.backup + suffix, files.file + suffix);
+    fs.copyFileSync(files.backup, files.file);
+    // The backup's attributes only if they parse: without them the backend reads the file all the same.
+    if (fs.existsSync(`${files.backup}.attrs`) && !brokenAttrs(files.backup)) fs.copyFileSync(`${files.backup}.attrs`, `${files.file}.attrs`);
     say(`Put back ${files.backup} as the stack's checkpoint (the unreadable one is kept as ${files.file}.broken).`);
     return JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
   }
+}
+
+/** A file backend's checkpoint file, as `pulumi stack export` prints it. */
+function fromFile(file: string): Exported {
+  const saved = JSON.parse(fs.readFileSync(file, "utf8")) as { version: number; checkpoint: { latest: Exported["deployment"] } };
+  return { version: saved.version, deployment: saved.checkpoint.latest };
+}
+
+/** Whether the file's `.attrs` is there and does not parse (what the backend fails to read as "EOF"). */
+function brokenAttrs(file: string): boolean {
+  return fs.existsSync(`${file}.attrs`) && !parsesAsJson(`${file}.attrs`);
 }
 
 function parsesAsJson(file: string): boolean {

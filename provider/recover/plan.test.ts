@@ -123,13 +123,20 @@ describe("recover's plan", () => {
     expect(await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), none)).toMatchObject([{ action: "undecided" }]);
   });
 
-  it("clears a pending update (the resource stays as state has it) and leaves other providers' operations pending", async () => {
-    const other: PendingOperation = { type: "creating", resource: { urn: "urn:pulumi:dev::docs::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket", inputs: {} } };
+  it("clears a pending update (the resource stays as state has it), and another provider's update; leaves another provider's create to the CLI", async () => {
+    const bucket = { urn: "urn:pulumi:dev::docs::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket", inputs: {} };
+    const other: PendingOperation = { type: "creating", resource: bucket };
+    const otherUpdate: PendingOperation = { type: "updating", resource: { ...bucket, urn: `${bucket.urn}2` } };
     const update = { ...pendingCreate("Site", "docs", { title: "Docs" }), type: "updating" };
-    const plan = await planRecovery(ctx, checkpoint([other, update]), none);
-    expect(plan.map((p) => p.action)).toEqual(["keep", "clear"]);
-    const next = await recoveredCheckpoint(ctx, checkpoint([other, update]), plan);
+    const plan = await planRecovery(ctx, checkpoint([other, otherUpdate, update]), none);
+    expect(plan.map((p) => p.action)).toEqual(["keep", "clear", "clear"]);
+    expect(plan[0]!.why).toContain("--drop");
+    const next = await recoveredCheckpoint(ctx, checkpoint([other, otherUpdate, update]), plan);
     expect(next.deployment.pending_operations).toEqual([other]);
+    // The user's --drop: the next up creates it.
+    const dropped = await planRecovery(ctx, checkpoint([other]), { ...none, drop: new Set([bucket.urn]) });
+    expect(dropped.map((p) => p.action)).toEqual(["drop"]);
+    expect((await recoveredCheckpoint(ctx, checkpoint([other]), dropped)).deployment.pending_operations).toBeUndefined();
   });
 
   it("writes the adopted object as the resource: pending entry's references, outputs the definition reads, the shim copied, secret outputs as secrets", async () => {

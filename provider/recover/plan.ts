@@ -74,7 +74,7 @@ export type Resolution =
   | { urn: string; kind: string; op: string; action: "drop"; why: string }
   /** Dropped: the resource stays as state has it; refresh or the next `up` converges it. */
   | { urn: string; kind: string; op: string; action: "clear"; why: string }
-  /** Not a gitbook resource: left pending for the CLI. */
+  /** Another provider's pending create: the CLI's to decide (the command then imports nothing). */
   | { urn: string; kind: string; op: string; action: "keep"; why: string }
   /** No proof either way: the user must decide (`--adopt` or `--drop`); nothing is imported. */
   | { urn: string; kind: string; op: string; action: "undecided"; candidates: Candidate[]; why: string };
@@ -135,7 +135,11 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
     const base = { urn: r.urn, op: pending.type };
     const kind = kindOf(r);
     if (!kind) {
-      out.push({ ...base, kind: r.type, action: "keep", why: "not a pulumi-gitbook resource: left for `pulumi refresh`" });
+      // Another provider's: its create is not this command's to decide; an update or delete is cleared as
+      // ours are (and as \`pulumi stack import\` clears every pending operation).
+      if (pending.type === "creating" && decisions.drop.has(r.urn)) out.push({ ...base, kind: r.type, action: "drop", why: "another provider's, --drop: the next `pulumi up` creates it" });
+      else if (pending.type === "creating") out.push({ ...base, kind: r.type, action: "keep", why: "not a pulumi-gitbook resource: whether its create made anything is for you to check (--drop it if not, or to bring it in with `pulumi import`)" });
+      else out.push({ ...base, kind: r.type, action: "clear", why: `not a pulumi-gitbook resource; it stays as state records it (the ${pending.type.replace(/ing$/, "e")} may or may not have happened): \`pulumi refresh\` converges it` });
       continue;
     }
     const res = await resolve(ctx, pending, kind, held, decisions, state);

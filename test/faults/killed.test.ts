@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import { expect, it } from "vitest";
 import { describeDeployments } from "../support/lifecycle";
 import { expectStateMatchesEmulator } from "./topology";
-import { closeKilledRuns, expectRecovered, killedRun, recoverAll } from "./killedRun";
+import { closeKilledRuns, expectRecovered, killedRun, recoverAll, resentByRecover } from "./killedRun";
 
 closeKilledRuns();
 
@@ -25,7 +25,7 @@ describeDeployments("a killed `pulumi up`, at its first or its last write, and n
     const out = await recoverAll(dep, app);
     for (const id of app) expect(out).not.toMatch(new RegExp(`adopt ${id}`));
     expect(dep.state().resources.filter((r) => r.custom)).toEqual([]);
-    expectStateMatchesEmulator(dep, app);
+    expectStateMatchesEmulator(dep, app, resentByRecover(out));
     // Nothing was made and recover recorded nothing, so this up is an up from empty: whether its next plan
     // is empty is not this scenario's to prove (the after-the-last-write kill below and every other
     // killed run end with `preview --expect-no-changes`; a whole up's next plan: everyFault.test.ts).
@@ -47,10 +47,10 @@ describeDeployments("a killed `pulumi up`, at its first or its last write, and n
     // What the CLI says to do: remove the lock, run up again.
     const cli = dep.cli()!;
     let cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
-    if (cancel.code !== 0 && /failed to load checkpoint/.test(cancel.stderr)) {
-      // The kill caught the CLI rewriting the checkpoint (left empty, the last one kept as .bak; see
-      // killedCheckpoint.test.ts): without recover, a user puts the backend's copy back by hand.
-      for (const suffix of ["", ".attrs"]) if (fs.existsSync(`${cli.statePath}.bak${suffix}`)) fs.copyFileSync(`${cli.statePath}.bak${suffix}`, cli.statePath + suffix);
+    if (cancel.code !== 0 && /failed to load checkpoint: EOF/.test(cancel.stderr)) {
+      // The kill caught the backend writing the checkpoint's attributes and left them empty (see
+      // recoverCheckpoint.test.ts): without recover, a user deletes that file by hand.
+      fs.rmSync(`${cli.statePath}.attrs`);
       cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
     }
     expect(cancel.code, cancel.stdout + cancel.stderr).toBe(0);

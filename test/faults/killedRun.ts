@@ -167,6 +167,11 @@ export function recover(dep: Deployment, flags: string[] = []): Promise<{ code: 
   });
 }
 
+/** The kinds of the pending creates recover dropped because the next up sends their create again (see plan.ts). */
+export function resentByRecover(out: string): string[] {
+  return [...out.matchAll(/creating (\S+)\n\s+-> drop: its create sets the object with a request that may be sent again/g)].map((m) => /gitbook:(\w+)::[^:]*$/.exec(m[1]!)![1]!);
+}
+
 /** The pending creates recover left undecided, with their candidate IDs. */
 function undecided(out: string): Map<string, string[]> {
   const found = new Map<string, string[]>();

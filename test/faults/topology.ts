@@ -152,11 +152,17 @@ const kindOf = (r: { type: string }) => r.type.split(":").pop()!;
  * object; and nothing lost: none of the organization's own spaces went to the trash.
  * `appMade`: IDs of objects made outside the program, which must not be in state.
  */
-export function expectStateMatchesEmulator(d: Deployment, appMade: ReadonlySet<string> = new Set()): void {
+export function expectStateMatchesEmulator(d: Deployment, appMade: ReadonlySet<string> = new Set(), resent: readonly string[] = []): void {
   const inState = stateObjects(d.state(), d.emu);
   expect(new Set(inState).size, "two state entries name one object").toBe(inState.length);
   for (const id of appMade) expect(inState.some((o) => o.endsWith(` ${id}`)), `app-made ${id} in state`).toBe(false);
-  expect(liveObjects(d.emu, appMade)).toEqual(inState);
+  // `resent`: the kinds of the pending creates recover dropped because their create sets the object with
+  // a request the next up sends again (a site's visitor schema): such an object may be there, in no state,
+  // until that up; one per drop.
+  const live = liveObjects(d.emu, appMade);
+  const left = [...resent];
+  const extra = live.filter((o) => !inState.includes(o) && left.includes(o.split(" ")[0]!) && left.splice(left.indexOf(o.split(" ")[0]!), 1).length === 1);
+  expect(live.filter((o) => !extra.includes(o))).toEqual(inState);
   // Each SiteSection's own site space still exists and is the one state names.
   for (const r of d.state().resources.filter((x) => x.type.endsWith(":SiteSection"))) {
     const ss = d.emu.store.siteSpaces.get(String(r.outputs.siteSpaceId));

@@ -45,6 +45,8 @@ export interface Deployment {
   resource(name: string): StateFile["resources"][number];
   /** The CLI stack the last run used: its environment runs other `pulumi` commands on it. */
   cli(): CliStack | undefined;
+  /** The program's CLI stack, made now if no run has made it yet (for a test that writes its checkpoints itself). */
+  stack(): Promise<CliStack>;
   close(): Promise<void>;
 }
 
@@ -123,6 +125,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
     },
     resource: (name) => resource(d)(name),
     cli: () => current,
+    stack: async () => (current ??= await stackFor(PROGRAM)),
     close,
   };
   return d;
