@@ -5,44 +5,46 @@
  * the last run's durations, which a fresh CI checkout does not have; it then falls back to file size,
  * which put a 70 s file that delegates to a helper module last. So a file's expected time is, in order:
  * the cache's, this table's (seconds, measured on the 2-core CI machine, cli project, 3 workers), or an
- * estimate from its size. Measured in a clean clone's `.ci/run` on 2026-11-25 at 03:54 UTC (a quiet
- * machine, vitest 330 s). Projects keep vitest's order (cli, then unit, whose seconds fill the gaps).
+ * estimate from its size. Measured in a clean clone's `.ci/run` on 2026-11-25 at 06:15 UTC (a quiet
+ * machine, vitest 245 s). Projects keep vitest's order (cli, then unit, whose seconds fill the gaps).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const SECONDS: Record<string, number> = {
-  "test/install/new.test.ts": 93,
-  "test/faults/killed.test.ts": 58,
-  "test/faults/killedCheckpoint.test.ts": 55,
-  "test/lifecycle/appEdits.test.ts": 53,
-  "test/lifecycle/cascade.test.ts": 47,
-  "test/lifecycle/everyKind.test.ts": 46,
-  "test/import/roundTrip.test.ts": 44,
-  "test/examples/docsSite.test.ts": 43,
-  "test/install/git.test.ts": 39,
-  "test/faults/everyFault.test.ts": 35,
-  "test/install/tarball.test.ts": 33,
-  "test/lifecycle/siteSettings.test.ts": 31,
-  "test/faults/revokedToken.test.ts": 28,
-  "test/lifecycle/errors.test.ts": 25,
-  "test/lifecycle/adoption.test.ts": 25,
-  "test/lifecycle/state.test.ts": 24,
-  "test/cli/cli.test.ts": 19,
-  "test/lifecycle/docsSiteIdentity.test.ts": 18,
-  "test/lifecycle/emulatorEdit.test.ts": 17,
-  "test/cli/plans.test.ts": 16,
-  "test/lifecycle/convergence.test.ts": 14,
-  "test/lifecycle/siteExternalLinkOrder.test.ts": 12,
-  "test/lifecycle/unknowns.test.ts": 11,
-  "test/examples/typescript.test.ts": 9,
-  "test/lifecycle/teamMembers.test.ts": 8,
-  "test/faults/unreachable.test.ts": 7,
-  "test/faults/appNamesake.test.ts": 6,
-  "test/cli/languageHost.test.ts": 5,
+  "test/install/new.test.ts": 59,
+  "test/faults/killedCheckpoint.test.ts": 44,
+  "test/faults/killed.test.ts": 44,
+  "test/import/roundTrip.test.ts": 39,
+  "test/lifecycle/appEdits.test.ts": 38,
+  "test/lifecycle/cascade.test.ts": 38,
+  "test/lifecycle/everyKind.test.ts": 38,
+  "test/examples/docsSite.test.ts": 37,
+  "test/faults/everyFault.test.ts": 33,
+  "test/install/git.test.ts": 31,
+  "test/cli/cli.test.ts": 22,
+  "test/lifecycle/adoption.test.ts": 21,
+  "test/lifecycle/siteSettings.test.ts": 19,
+  "test/lifecycle/errors.test.ts": 19,
+  "test/install/tarball.test.ts": 17,
+  "test/lifecycle/state.test.ts": 17,
+  "test/faults/revokedToken.test.ts": 15,
+  "test/lifecycle/docsSiteIdentity.test.ts": 14,
+  "test/faults/recoverCheckpoint.test.ts": 13,
+  "test/lifecycle/emulatorEdit.test.ts": 12,
+  "test/cli/plans.test.ts": 12,
+  "test/lifecycle/siteExternalLinkOrder.test.ts": 11,
+  "test/lifecycle/convergence.test.ts": 10,
+  "test/lifecycle/unknowns.test.ts": 10,
+  "test/lifecycle/forcedReplace.test.ts": 8,
+  "test/lifecycle/teamMembers.test.ts": 7,
+  "test/examples/typescript.test.ts": 6,
+  "test/faults/unreachable.test.ts": 6,
+  "test/faults/appNamesake.test.ts": 5,
+  "test/cli/languageHost.test.ts": 4,
   "test/lifecycle/placement.test.ts": 4,
-  "test/faults/limits.test.ts": 4,
+  "test/faults/limits.test.ts": 3,
 };
 
 export default class LongestFirst extends BaseSequencer {
