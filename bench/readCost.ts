@@ -18,7 +18,7 @@ import type { GitbookClient as ClientType } from "../provider/client";
 import type { createProvider as CreateProvider } from "../provider/impl";
 import { NAME_KEY } from "../provider/framework/resource";
 import { DECLARED_KEY } from "../provider/framework/state";
-import { providerFor } from "../provider/shim";
+import { serializedShim } from "../provider/shim";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const structproto = require("google-protobuf/google/protobuf/struct_pb") as { Struct: { fromJavaScript(v: object): { toJavaScript(): Record<string, unknown> } } };
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
   // One read each gives the outputs state records after a refresh.
   const first = await configured(config);
   for (const r of res) r.props = ((await first(1, r.kind, "read", [r.id, r.props])) as { props: Props }).props;
-  const provider = await serializedShim();
+  const provider = serializedShim("SiteSection");
   if (process.argv.includes("--show")) {
     for (const kind of ["Site", "SiteSection", "SiteSpace", "ShareLink"]) {
       const r = res.find((x) => x.kind === kind)!;
@@ -203,15 +203,6 @@ async function child(file: string, which: string): Promise<void> {
   await stop();
   process.stdout.write(JSON.stringify({ cpuMs, loadMs, answerBytes: answers.reduce((n, a) => n + a.length, 0) }));
   process.exit(0);
-}
-
-/** The `__provider` text the SDK writes into state for a kind, as the engine sends it back with every call. */
-async function serializedShim(): Promise<string> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const pulumi = require("@pulumi/pulumi") as typeof import("@pulumi/pulumi");
-  const shim = providerFor("SiteSection");
-  const fn = await pulumi.runtime.serializeFunction(() => shim, { allowSecrets: false, isFactoryFunction: true });
-  return fn.text;
 }
 
 main().catch((e: unknown) => {

@@ -13,6 +13,8 @@ import { paths as sitePaths } from "../resources/site";
 import { paths as siteSectionPaths } from "../resources/siteSection";
 import { resolveConfig } from "../config";
 import type { Ctx } from "../framework/resource";
+import { serializedShim } from "../shim";
+import { legacyShim } from "../../test/support/legacyShim";
 import { kindOf, planRecovery, recoveredCheckpoint, type Exported, type PendingOperation, type StateResource } from "./plan";
 
 let emu: Emulator;
@@ -228,6 +230,9 @@ describe("recover's plan", () => {
   it("knows a gitbook resource by its type or its serialized shim, and nothing else", () => {
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic/gitbook:Team", inputs: { __provider: shim("Team") } })).toBe("Team");
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: shim("Space") } })).toBe("Space");
+    // The shim this version writes, and the SDK-serialized one earlier versions wrote.
+    expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: serializedShim("Collection") } })).toBe("Collection");
+    expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: legacyShim("Collection") } })).toBe("Collection");
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: "exports.handler = somethingElse" } })).toBeUndefined();
   });
 });

@@ -99,7 +99,9 @@ export function kindOf(r: StateResource): string | undefined {
   const provider = r.inputs?.__provider;
   if (typeof provider !== "string" || !provider.includes('require("pulumi-gitbook/impl")')) return undefined;
   const typed = /^pulumi-nodejs:dynamic\/gitbook:(\w+)$/.exec(r.type)?.[1];
-  return typed ?? /with\(\{ kind: "(\w+)"/.exec(provider)?.[1];
+  // The shim names its kind as `const kind = "Site"`; those of earlier versions (the SDK's serialization) as `with({ kind: "Site"`.
+  const named = /const kind = "(\w+)"|with\(\{ kind: "(\w+)"/.exec(provider);
+  return typed ?? named?.[1] ?? named?.[2];
 }
 
 /** The inputs a provider call gets: without what the engine and the resource class keep beside them. */
