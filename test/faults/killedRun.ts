@@ -157,11 +157,19 @@ export async function killedRun(moment: Moment): Promise<{ dep: Deployment; decl
 }
 
 /** `pulumi-gitbook recover` on the deployment's stack, as a user runs it. */
-export function recover(dep: Deployment, flags: string[] = []): Promise<{ code: number; out: string }> {
+/** What `pulumi-gitbook recover` is run with on the deployment's stack: its arguments and environment. */
+export function recoverCall(dep: Deployment, flags: string[] = []): { argv: string[]; env: NodeJS.ProcessEnv } {
   const cli = dep.cli()!;
-  const env = { ...cli.env, GITBOOK_TOKEN: dep.emu.token, GITBOOK_API_URL: dep.emu.url, PULUMI_CLI: path.join(ROOT, ".pulumi-cli", "v3.248.0", "pulumi") };
+  return {
+    argv: ["--stack", cli.name, "--cwd", PROGRAM, ...flags],
+    env: { ...cli.env, GITBOOK_TOKEN: dep.emu.token, GITBOOK_API_URL: dep.emu.url, PULUMI_CLI: path.join(ROOT, ".pulumi-cli", "v3.248.0", "pulumi") },
+  };
+}
+
+export function recover(dep: Deployment, flags: string[] = []): Promise<{ code: number; out: string }> {
+  const { argv, env } = recoverCall(dep, flags);
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, "recover", "--stack", cli.name, "--cwd", PROGRAM, ...flags], { env }, (err, stdout, stderr) => {
+    execFile(process.execPath, [BIN, "recover", ...argv], { env }, (err, stdout, stderr) => {
       resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, out: stdout + stderr });
     });
   });

@@ -1,6 +1,7 @@
 /**
  * What a kill can leave a file backend unable to read, and what `pulumi-gitbook recover` reads then,
- * through the real CLI's file backend (no engine run: the checkpoints are written with `stack import`).
+ * through the real CLI's file backend (no engine run: the checkpoints are written with `stack import`
+ * and by hand; the command runs in this process, its `pulumi` calls the real CLI).
  * The backend writes each file's attributes (`<file>.attrs`) by truncating, then writing them, before
  * it renames the new file into place: a kill in between leaves the last checkpoint complete beside an
  * empty `.attrs`, which the CLI reports as "failed to load checkpoint: EOF" (the cause of that message
@@ -10,9 +11,19 @@
 import * as fs from "node:fs";
 import { afterEach, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Deployment } from "../support/lifecycle";
-import { recover } from "./killedRun";
+import { runRecover } from "../../provider/recover/command";
+import { recoverCall } from "./killedRun";
 
 let dep: Deployment | undefined;
+
+/** `pulumi-gitbook recover` on the stack, run in this process (the killed-run tests run the command's binary). */
+async function recover(d: Deployment, flags: string[] = []): Promise<{ code: number; out: string }> {
+  const { argv, env } = recoverCall(d, flags);
+  let out = "";
+  const sink = { write: (text: string) => (out += text) };
+  const code = await runRecover(argv, { env, cwd: d.dir, stdout: sink, stderr: sink });
+  return { code, out };
+}
 afterEach(async () => {
   await dep?.close();
   dep = undefined;
