@@ -48,7 +48,7 @@ const inputs = z.object({
     .boolean({ error: "must be a boolean" })
     .optional()
     .describe(
-      "What deleting the resource (removing it from the program, a replacement, or `pulumi destroy`) does to the hostname. Without it (the default) nothing is sent: the resource is forgotten, GitBook keeps the hostname and the site stays on it. `true` sends GitBook's remove call, which takes the custom domain off the site, but only while the hostname still points to `siteId`'s site (one re-pointed in the app, or moved to another site by a replacement, is left as it is). The delete reads this setting from state, so set it with an `up` before the run that deletes. Never sent to GitBook: changing it sends no request.",
+      "What deleting the resource (removing it from the program, a replacement, or `pulumi destroy`) does to the hostname. Without it (the default) nothing is sent: the resource is forgotten, GitBook keeps the hostname and the site stays on it. `true` sends GitBook's remove call, which takes the custom domain off the site, but only while the hostname still points to `siteId`'s site (one re-pointed in the app, or moved to another site by a replacement, is left as it is). The delete reads this setting from state, so set it with an `up` before the run that deletes. Never sent to GitBook: changing it sends no request. A forced replacement of the same hostname and site (`pulumi up --replace`) removes it too, after the new resource has checked it (Pulumi creates that one first, and GitBook's API cannot set a hostname up again): unset it with an `up` before forcing one.",
     )
     .register(field, { local: true }),
 });
