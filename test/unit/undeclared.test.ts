@@ -1,0 +1,171 @@
+/**
+ * What the program does not declare stays as it is. For every kind's lifecycle program
+ * (test/support/scenarios.ts), every field GitBook changes in place that the program leaves out is
+ * set in the app (another client), and then:
+ * - refresh shows no drift on the resource, the next plan is a no-op and `up` sends nothing;
+ * - an update of a declared field sends only that field (the request bodies, seen at the client) and
+ *   leaves the app's values as they are; so does the convergence of an app edit to a declared field;
+ * - adopting an object (adoptId) that has those values set leaves them as they are;
+ * - a replacement the user forces keeps them where the replacement is the same object (an ID derived
+ *   from the declaration); a new object starts from GitBook's defaults, which is not an edit.
+ * A field GitBook can change in place that the program leaves out must have a value in APP_SET, or be
+ * named in NOT_SET with why, so a new field is covered without a line here, or fails.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { GitbookClient } from "../../provider/client";
+import { ruleOf } from "../../provider/framework/fields";
+import { NAME_KEY, type Props } from "../../provider/framework/resource";
+import { DECLARED_KEY } from "../../provider/framework/state";
+import { resources } from "../../provider/resources";
+import { programSuite } from "../support/program";
+import { scenarios } from "../support/scenarios";
+
+const CONDITION = "visitor.claims.staff == true";
+
+/** The values the app sets, per kind, on fields the lifecycle program leaves out. */
+const APP_SET: Record<string, Props> = {
+  Site: { visibility: "unlisted", basename: "handbook", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
+  SiteSection: { icon: "book", path: "guides-in-app", condition: CONDITION, description: "Set in the app", draft: true },
+  SiteSpace: { condition: CONDITION },
+  SiteSectionGroup: { icon: "layers", draft: true },
+  SiteExternalLink: { description: "Set in the app", icon: "rss", draft: true, condition: CONDITION },
+  Space: { language: "fr", editMode: "locked", defaultLevel: "read" },
+  Collection: { defaultLevel: "read" },
+  SiteRedirect: { permanent: true },
+};
+
+/** Fields GitBook changes in place that the lifecycle program leaves out and the app does not set here, with why. */
+const NOT_SET: Record<string, Record<string, string>> = {
+  Site: { published: "the site's publication is SitePublication's too: test/unit/lifecycle and sitePublication.test.ts" },
+  SiteSection: {
+    groupId: "needs a group: a section moved into a group in the app is test/lifecycle/appEdits.test.ts's",
+    default: "GitBook has no 'not the default': the one section is the default",
+    oldPathRedirects: "set by the provider, never declared",
+  },
+  SiteSpace: {
+    default: "GitBook has no 'not the default': the app makes another site space the default (test/lifecycle/appEdits.test.ts)",
+    oldPathRedirects: "set by the provider, never declared",
+  },
+  SiteExternalLink: { groupId: "needs a group: a link moved into a group in the app is test/lifecycle/appEdits.test.ts's" },
+  Space: { icon: "the program declares an emoji, and a space shows one or the other" },
+  Collection: { parent: "needs another collection (collection.test.ts moves one)" },
+  SiteRedirect: { captureWildcard: "the rule's source has no wildcard to capture" },
+  SamlProvider: { defaultTeam: "needs a team (samlProvider.test.ts)" },
+};
+
+afterEach(() => vi.restoreAllMocks());
+
+/** Recorded inputs without the engine's `__provider` (which a read does not hand back). */
+const program = (p: Props) => Object.fromEntries(Object.entries(p).filter(([k]) => k !== "__provider"));
+
+/** Bodies of every write the provider sends from now on, observed at the client (the emulator logs no bodies). */
+function spyWrites(): () => { method: string; path: string; body: unknown }[] {
+  // One spy for the test: spying again returns it, with the calls it has seen so far.
+  const spy = vi.spyOn(GitbookClient.prototype, "request");
+  const from = spy.mock.calls.length;
+  return () =>
+    spy.mock.calls.slice(from).filter((c) => c[0] !== "GET").map((c) => ({ method: c[0] as string, path: c[1] as string, body: (c[2] as { body?: unknown } | undefined)?.body }));
+}
+
+/** Every key of a JSON value's objects, at any depth. */
+function keysIn(v: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(v)) for (const x of v) keysIn(x, out);
+  else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) (out.add(k), keysIn(x, out));
+  return out;
+}
+
+describe.each(Object.values(scenarios))("$kind: what the program leaves out", (sc) => {
+  const s = programSuite();
+  const def = resources.find((r) => r.kind === sc.kind)!;
+  const shape = def.schema.shape as Record<string, import("zod").ZodType>;
+  const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local);
+  const wireNames = (fields: readonly string[]) => fields.map((f) => def.patch.wire?.[f] ?? f);
+
+  /** The object's live value of each field, as the provider reads it (a read that declares them). */
+  async function liveOf(fields: string[]): Promise<Props> {
+    const r = s.p.resource("subject");
+    const probe: Props = { ...r.outputs };
+    for (const f of fields) probe[f] ??= "__probe__";
+    probe[DECLARED_KEY] = [...new Set([...((r.outputs[DECLARED_KEY] as string[] | undefined) ?? []), ...fields.filter((f) => def.diff.liveFields?.includes(f))])];
+    const read = await s.env.refresh(sc.kind, { id: r.id, outs: probe });
+    return Object.fromEntries(fields.map((f) => [f, read!.inputs[f]]));
+  }
+
+  /** Another client sets `values` on the object with id `id` (whose resolved declaration is `inputs`), as the app would. */
+  async function appSets(id: string, inputs: Props, outs: Props | undefined, values: Props) {
+    const { [NAME_KEY]: _n, ...rest } = inputs;
+    if (outs) await s.env.up(sc.kind, { ...rest, ...values }, { id, outs });
+    else await s.env.up(sc.kind, { ...rest, ...values, adoptId: id });
+    s.env.outOfBand();
+  }
+
+  it("are kept through refresh, no-op, update, an app edit's convergence, adoption and a forced replacement", async () => {
+    await s.p.up(sc.program(s.env.emu, "base"));
+    const subject = s.p.resource("subject");
+    const undeclared = inPlace.filter((f) => subject.inputs[f] === undefined);
+    const setHere = APP_SET[sc.kind] ?? {};
+    expect(undeclared.filter((f) => !(f in setHere)).sort()).toEqual(Object.keys(NOT_SET[sc.kind] ?? {}).sort());
+    const fields = Object.keys(setHere);
+    expect(fields.filter((f) => !undeclared.includes(f))).toEqual([]);
+    if (fields.length === 0) return;
+
+    await appSets(subject.id, subject.inputs, subject.outputs, setHere);
+    const app = await liveOf(fields);
+    expect(app).toEqual(setHere);
+
+    // (b) Refresh shows nothing, the plan is a no-op, up sends nothing.
+    // (Outputs that are GitBook's, such as a section's URLs after the app moved its path, do change.)
+    const recorded = program(s.p.resource("subject").inputs);
+    await s.p.refresh();
+    expect(program(s.p.resource("subject").inputs)).toEqual(recorded);
+    expect((await s.p.preview()).every((x) => x.op === "same")).toBe(true);
+    s.env.emu.log.reset();
+    expect((await s.p.up()).every((x) => x.op === "same")).toBe(true);
+    expect(s.env.emu.log.count()).toBe(0);
+
+    // (c) An update of a declared field sends that field only, (a) and leaves the app's values.
+    const writes = spyWrites();
+    const updated = (await s.p.up(sc.program(s.env.emu, "update"))).find((x) => x.name === "subject")!;
+    expect(updated.op).toBe("update");
+    const sent = writes().filter((w) => w.body !== undefined);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const w of sent) expect({ ...w, leaked: [...keysIn(w.body)].filter((k) => wireNames(fields).includes(k)) }).toMatchObject({ leaked: [] });
+    expect(await liveOf(fields)).toEqual(app);
+
+    // An app edit of a declared field, refreshed and converged: the others stay.
+    const drifted = sc.drift(s.env.emu, s.p.resource("subject").id);
+    s.env.outOfBand();
+    expect((await s.p.refresh()).find((x) => x.name === "subject")?.changed).toContain(drifted);
+    const converging = spyWrites();
+    expect((await s.p.up()).find((x) => x.name === "subject")?.op).toBe("update");
+    for (const w of converging().filter((x) => x.body !== undefined)) {
+      expect({ ...w, leaked: [...keysIn(w.body)].filter((k) => wireNames(fields).includes(k)) }).toMatchObject({ leaked: [] });
+    }
+    expect(await liveOf(fields)).toEqual(app);
+
+    // A replacement the user forces: where it is the same object, the app's values stay.
+    // (A kind whose replacement would collide with it refuses a forced one, changing nothing: test/unit/lifecycle.test.ts.)
+    const before = s.p.resource("subject").id;
+    if (typeof def.diff.deleteBeforeReplace !== "object") await s.p.replace("subject");
+    if (s.p.resource("subject").id === before) expect(await liveOf(fields)).toEqual(app);
+
+    // (a) Adoption of an object whose undeclared fields the app set: they stay, and no write names them.
+    const declaredInputs = s.p.resource("subject").inputs;
+    await s.p.up(sc.program(s.env.emu, "base").filter((x) => x.name !== "subject"));
+    const existing = await sc.existing(s.env.emu, s.p);
+    await appSets(existing, declaredInputs, undefined, setHere);
+    const adopting = spyWrites();
+    const adopting_ = sc.program(s.env.emu, "base");
+    adopting_.at(-1)!.args.adoptId = existing;
+    await s.p.up(adopting_);
+    expect(s.p.resource("subject").id).toBe(existing);
+    for (const w of adopting().filter((x) => x.body !== undefined)) {
+      expect({ ...w, leaked: [...keysIn(w.body)].filter((k) => wireNames(fields).includes(k)) }).toMatchObject({ leaked: [] });
+    }
+    expect(await liveOf(fields)).toEqual(app);
+    const adopted = program(s.p.resource("subject").inputs);
+    await s.p.refresh();
+    expect(program(s.p.resource("subject").inputs)).toEqual(adopted);
+  });
+
+});
