@@ -169,3 +169,36 @@ describe.each(Object.values(scenarios))("$kind: what the program leaves out", (s
   });
 
 });
+
+/**
+ * A declared field removed from the program does what its FieldRule says, and its description says so:
+ * `keep` leaves the value, `clear` unsets it, `{ reset }` sends GitBook's default; and the PATCH names
+ * that field alone.
+ */
+describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind: a declared field removed from the program", (sc) => {
+  const s = programSuite();
+  const def = resources.find((r) => r.kind === sc.kind)!;
+  const shape = def.schema.shape as Record<string, import("zod").ZodType>;
+
+  it.each(Object.keys(APP_SET[sc.kind] ?? {}))("%s", async (f) => {
+    const value = APP_SET[sc.kind]![f];
+    const program = sc.program(s.env.emu, "base");
+    await s.p.up(program.map((d) => (d.name === "subject" ? { ...d, args: { ...d.args, [f]: value } } : d)));
+    const rule = ruleOf(shape[f]!);
+    const remove = rule.remove ?? "keep";
+    const description = shape[f]!.description ?? "";
+    if (remove !== "keep") expect({ f, says: /remov/i.test(description) }).toEqual({ f, says: true });
+    const writes = spyWrites();
+    await s.p.up(program);
+    const sent = writes().filter((w) => w.body !== undefined);
+    const wire = def.patch.wire?.[f] ?? f;
+    for (const w of sent) expect(Object.keys(w.body as Props)).toEqual(remove === "keep" ? expect.not.arrayContaining([wire]) : [wire]);
+    const r = s.p.resource("subject");
+    const probe = { ...r.outputs, [f]: "__probe__", [DECLARED_KEY]: [...((r.outputs[DECLARED_KEY] as string[] | undefined) ?? []), f] };
+    const live = (await s.env.refresh(sc.kind, { id: r.id, outs: probe }))!.inputs[f];
+    const expected = remove === "keep" ? value : remove === "clear" ? undefined : remove.reset;
+    expect({ f, remove, live }).toEqual({ f, remove, live: expected });
+    expect((await s.p.refresh()).find((x) => x.name === "subject")?.changed ?? []).not.toContain(f);
+    await s.p.destroy();
+  });
+});
