@@ -199,7 +199,12 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
     return { outs: cleanOutputs(outs) };
   }
   try {
-    const outs = await def.update(ctx(rt), id, stripProvider(olds), forResource(def, news), changed);
+    // adoptId, kept aside once the resource is in state (see check), goes to the kind's update while the
+    // program still sets it: what a field the resource starts to declare takes over (an AccessList's
+    // added list) is taken only with it, as at create. Nothing else reads it there.
+    const given = forResource(def, news);
+    if (typeof news[ADOPT_KEY] === "string") given.adoptId = news[ADOPT_KEY];
+    const outs = await def.update(ctx(rt), id, stripProvider(olds), given, changed);
     hold(rt, def, id, outs, true);
     return { outs: cleanOutputs({ ...forResource(def, outs), ...shownIn(def, news), ...nameOf(news) }) };
   } catch (e) {
