@@ -291,8 +291,11 @@ function importRead(): ImportRead {
 
 export const definition = defineResource({
   kind: "AccessList",
-  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
-  deleteBeforeReplace: true,
+  // Its ID is derived from what it declares, and every field a plan replaces it for names another
+  // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
+  // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced
+  // replacement (same object) collides with itself and is refused, changing nothing.
+  deleteBeforeReplace: ["organizationId", "siteId", "spaceId", "collectionId"],
   import: { variableSuffix: "-access", read: importRead() },
   adoptable:
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has any grant of a kind the list declares, even one exactly as listed, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed; no write when they are exactly as listed). Once the resource is in state it is read only when a list is added (`users` beside `teams`, say): adding one to an object that has grants of its kind refuses, naming them, with nothing written, as a create does, unless adoptId names the object.",

@@ -137,8 +137,11 @@ async function remove(ctx: Ctx, _pid: string, props: PermissionOutputs): Promise
 
 export const definition = defineResource({
   kind: "Permission",
-  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
-  deleteBeforeReplace: true,
+  // Its ID is derived from what it declares, and every field a plan replaces it for names another
+  // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
+  // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced
+  // replacement (same object) collides with itself and is refused, changing nothing.
+  deleteBeforeReplace: ["organizationId", "siteId", "spaceId", "collectionId", "teamId", "userId"],
   adoptable:
     "ID of a grant made outside this resource, to manage it instead of refusing it: `<site|space|collection>:<objectId>/<team|user>:<teamOrUserId>` (the message of the refused create gives it). Used only when the resource is not yet in state: the grant is read and only the declared role is set. Once the resource is in state the field is ignored.",
   noun: "permission",

@@ -294,8 +294,11 @@ async function remove(ctx: Ctx, site: string, props: SiteRedirectsOutputs): Prom
 
 export const definition = defineResource({
   kind: "SiteRedirects",
-  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
-  deleteBeforeReplace: true,
+  // Its ID is derived from what it declares, and every field a plan replaces it for names another
+  // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
+  // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced
+  // replacement (same object) collides with itself and is refused, changing nothing.
+  deleteBeforeReplace: ["organizationId", "siteId"],
   adoptable:
     "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`). Without it, creating the resource on a site that has any rule fails, naming them, and writes nothing, even when they are exactly the listed ones; with it, the first `up` deletes the site's unlisted rules and updates the listed ones (no write when they are exactly as listed). Used only when the resource is not yet in state.",
   noun: "redirect set",
