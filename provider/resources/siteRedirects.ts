@@ -20,7 +20,7 @@ import { GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
-import { refreshed } from "../framework/recipes";
+import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import type { Ctx } from "../framework/resource";
 import { declared } from "../framework/state";
 import {
@@ -300,7 +300,7 @@ export const definition = defineResource({
   // replacement (same object) collides with itself and is refused, changing nothing.
   deleteBeforeReplace: ["organizationId", "siteId"],
   adoptable:
-    "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`). Without it, creating the resource on a site that has any rule fails, naming them, and writes nothing, even when they are exactly the listed ones; with it, the first `up` deletes the site's unlisted rules and updates the listed ones (no write when they are exactly as listed). Used only when the resource is not yet in state.",
+    "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`): the site `siteId` names, and no other (another site is refused at preview, naming both). Without it, creating the resource on a site that has any rule fails, naming them, and writes nothing, even when they are exactly the listed ones; with it, the first `up` deletes the site's unlisted rules and updates the listed ones (no write when they are exactly as listed). Used only when the resource is not yet in state.",
   noun: "redirect set",
   summary:
     "Every redirect rule of a site, as one authoritative list: the site keeps exactly the rules listed and the rest are deleted, including rules added in the GitBook app (a refresh shows them in the plan). Written with GitBook's bulk PUT, only the rules that differ. A site's rules are declared either by one SiteRedirects or by SiteRedirect resources, not both (refused at preview). Deleting the resource deletes the rules it lists. " +
@@ -309,7 +309,10 @@ export const definition = defineResource({
   outputs,
   // Inputs keep the program's order (errors name entries by index); order means nothing to a site's rules.
   view: (props) => ({ ...props, rules: Array.isArray(props.rules) ? (props.rules as RuleInput[]).map(normal).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)) : props.rules }),
-  live: (v: RulesView, props) => ({ rules: liveRules(Array.isArray(props.rules) ? (props.rules as RuleInput[]) : [], v.rules, v.siteUrl) }),
+  // The site too: an adoptId naming another site than siteId (not known at preview) then differs, and adopting refuses.
+  live: (v: RulesView, props) => ({ siteId: v.id, rules: liveRules(Array.isArray(props.rules) ? (props.rules as RuleInput[]) : [], v.rules, v.siteUrl) }),
+  // The rules are addressed by their site: an adoptId naming another site would take rules the program does not declare.
+  prepare: adoptIdIsParent("siteId", "site", "a site's rules have no ID of their own"),
   computed: (v: RulesView) => ({ ruleCount: v.count }),
   create,
   read,

@@ -202,3 +202,50 @@ describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind:
     await s.p.destroy();
   });
 });
+
+/**
+ * Adoption takes the object adoptId names only when it is the one the program declares: an object
+ * whose replace-only field (its site, its collection, its organization) differs from the program's is
+ * refused, naming the field, with nothing written; otherwise the resource would manage an object the
+ * program does not declare while its inputs say another.
+ */
+describe.each(Object.values(scenarios).filter((sc) => "adoptId" in (resources.find((r) => r.kind === sc.kind)!.schema.shape as object)))(
+  "$kind: adoptId naming an object of another $replaceField",
+  (sc) => {
+    const s = programSuite();
+    it("is refused, naming the field, with no write", async () => {
+      // A live field the program leaves out (a site's `type`) is not the program's: an adopted object keeps its own.
+      if (sc.program(s.env.emu, "base").at(-1)!.args[sc.replaceField] === undefined) return;
+      // The replacement program's objects, made by another client: its subject is the object to name.
+      const other = sc.program(s.env.emu, "replace");
+      await s.p.up(other);
+      const { [NAME_KEY]: _n, ...inputs } = s.p.resource("subject").inputs;
+      await s.p.up(other.filter((d) => d.name !== "subject"));
+      const made = await s.env.up(sc.kind, inputs);
+      const target = made.state.id;
+      s.env.outOfBand();
+      const program = sc.program(s.env.emu, "base");
+      program.at(-1)!.args.adoptId = target;
+      s.env.emu.log.reset();
+      await expect(s.p.up([...other.filter((d) => d.name !== "subject" && !program.some((p) => p.name === d.name)), ...program])).rejects.toThrow(
+        new RegExp(`${sc.replaceField}|adoptId must be|names no existing object`),
+      );
+      expect(s.env.emu.log.writes()).toBe(0);
+    });
+  },
+);
+
+describe("SiteRedirects: adoptId naming another site, not known at preview", () => {
+  const s = programSuite();
+  it("is refused by the create, which reads that site's rules and finds them another site's", async () => {
+    const a = (await s.env.up("Site", { title: "Rules here" })).state.id;
+    const b = (await s.env.up("Site", { title: "Rules there" })).state.id;
+    await s.env.up("SiteRedirects", { siteId: b, rules: [{ source: "/b", destination: { url: "https://example.com/b" } }] });
+    s.env.outOfBand();
+    s.env.emu.log.reset();
+    // As the engine calls create once an unknown siteId is known: check saw no conflict.
+    const inputs = { organizationId: s.env.org, siteId: a, rules: [{ source: "/a", destination: { url: "https://example.com/a" } }], adoptId: b, __provider: "p" };
+    await expect(s.env.call("SiteRedirects", "create", inputs)).rejects.toThrow(/siteId/);
+    expect(s.env.emu.log.writes()).toBe(0);
+  });
+});
