@@ -22,7 +22,7 @@ import { z } from "zod";
 import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
-import { refreshed } from "../framework/recipes";
+import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { count, mapLimit, type ImportRead } from "../framework/discover";
@@ -39,6 +39,7 @@ import {
   setRole,
   TARGETS,
   targetFields,
+  targetInput,
   targetOf,
   targetProps,
   type GrantRole,
@@ -305,6 +306,11 @@ export const definition = defineResource({
   inputs,
   outputs,
   view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),
+  // The access is addressed by its object: an adoptId naming another object would take grants the program does not declare.
+  prepare: (given) => {
+    const on = TARGETS.find((k) => typeof given[targetInput[k]] === "string");
+    return on ? adoptIdIsParent(targetInput[on], on, "an object's access has no ID of its own")(given) : { inputs: given };
+  },
   live: (v: AccessView, props) => ({
     ...Object.fromEntries(TARGETS.map((k) => [`${k}Id`, undefined])),
     ...targetProps(v.target),
