@@ -24,7 +24,7 @@ import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
 import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
-import { declared } from "../framework/state";
+import { declared, wrote } from "../framework/state";
 import { count, mapLimit, type ImportRead } from "../framework/discover";
 import {
   accessDeclares,
@@ -249,9 +249,15 @@ async function update(ctx: Ctx, _objectId: string, olds: AccessListOutputs, news
   return apply(ctx, news, live, lists);
 }
 
+/** An entry's key among what the resource wrote (WROTE_KEY): `team:<id>`, `user:<id>`. */
+const entryKey = (l: ListName, e: Entry) => `${LISTS[l]}:${refOf(LISTS[l], e)}`;
+
+/** Revokes the grants the resource gave: a grant a refresh found beside them (the app's) stays. */
 async function remove(ctx: Ctx, _objectId: string, props: AccessListOutputs): Promise<void> {
   const target = targetOf(props);
-  for (const l of declaredLists(props)) for (const e of props[l] as Entry[]) await revoke(ctx, props.organizationId, target, LISTS[l], refOf(LISTS[l], e));
+  for (const l of declaredLists(props)) {
+    for (const e of props[l] as Entry[]) if (wrote(props, entryKey(l, e))) await revoke(ctx, props.organizationId, target, LISTS[l], refOf(LISTS[l], e));
+  }
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -302,7 +308,7 @@ export const definition = defineResource({
     "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has any grant of a kind the list declares, even one exactly as listed, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed; no write when they are exactly as listed). Once the resource is in state it is read only when a list is added (`users` beside `teams`, say): adding one to an object that has grants of its kind refuses, naming them, with nothing written, as a create does, unless adoptId names the object.",
   noun: "access list",
   summary:
-    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over an object that already has any grant of a declared kind refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's AccessList may hold them), and two resources never share an object's access; `adoptId` naming the object takes them over. A create that failed after a write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the grants when they are exactly the listed ones on a site created since the run began, and otherwise names them for `--adopt` or `--drop` (grants carry no creation time). Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
+    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over an object that already has any grant of a declared kind refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's AccessList may hold them), and two resources never share an object's access; `adoptId` naming the object takes them over. A create that failed after a write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the grants when they are exactly the listed ones on a site created since the run began, and otherwise names them for `--adopt` or `--drop` (grants carry no creation time). Deleting it removes the grants it gave, the listed ones, and no other (a grant made in the app stays, also once a refresh has shown it); the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
   inputs,
   outputs,
   view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),
@@ -323,6 +329,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  listed: (props) => declaredLists(props).flatMap((l) => (props[l] as Entry[]).map((e) => entryKey(l, e))),
   pending,
   inProgram: accessDeclares("AccessList"),
 });
