@@ -8,12 +8,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, ProviderRuntime } from "../config";
 import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
-import { changedFields, diffProps } from "./diff";
+import { changedFields, diffProps, releasedFields } from "./diff";
 import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
 import { explainFailure, PartialFailure } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
-import { ADOPT_KEY, WROTE_KEY, asDeclared, cleanOutputs, pickInputs, withDeclaredLive } from "./state";
+import { ADOPT_KEY, DECLARED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, withDeclaredLive } from "./state";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -200,14 +200,20 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
 
 export async function update(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const local = def.diff.localFields ?? [];
-  const changed = changedFields(def.diff, olds, news);
-  if (changed.length > 0 && changed.every((f) => local.includes(f))) {
-    // Only provider-local settings changed: nothing to send; state records them for later calls.
+  const live = def.diff.liveFields ?? [];
+  const all = changedFields(def.diff, olds, news);
+  // A live field the program no longer declares (diff.ts): nothing is sent for it, and the outputs stop
+  // listing it as declared, so that refresh leaves it out of the inputs (see DECLARED_KEY).
+  const released = releasedFields(def.diff, all, news);
+  const changed = all.filter((f) => !released.includes(f));
+  if (all.length > 0 && changed.every((f) => local.includes(f))) {
+    // Only provider-local settings changed, or live fields were released: nothing to send; state records them for later calls.
     const outs: Props = { ...forResource(def, olds), ...shownIn(def, news), ...nameOf(news) };
     for (const f of local) {
       if (news[f] === undefined) delete outs[f];
       else outs[f] = news[f];
     }
+    if (released.length > 0) outs[DECLARED_KEY] = declaredLive(live, olds).filter((f) => !released.includes(f));
     return { outs: cleanOutputs(outs) };
   }
   try {
