@@ -118,6 +118,12 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   update(ctx: Ctx, id: string, olds: Outputs<S, OS>, news: Inputs<S>, changed: readonly string[]): Promise<Outputs<S, OS>>;
   /** Idempotent. */
   delete(ctx: Ctx, id: string, props: Outputs<S, OS>): Promise<void>;
+  /**
+   * For kinds whose authoritative lists write entries of another object (grants, redirect rules): the
+   * keys of the entries `props` lists. The engine records them as written after each create and update
+   * (WROTE_KEY, kept by refresh), and the kind's delete takes only entries `wrote` says it wrote.
+   */
+  listed?(props: Props): string[];
   /** GitBook deletes other objects with this one: the delete first refuses to take along what it holds (cascade.ts). Needs a `forceDestroy` input. */
   cascade?: Cascade;
   /**
@@ -190,7 +196,7 @@ export interface NavigationSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
+    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -285,6 +291,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     read: spec.read,
     update: spec.update,
     delete: spec.delete,
+    ...(spec.listed ? { listed: spec.listed } : {}),
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
     ...(spec.pending ? { pending: spec.pending } : {}),

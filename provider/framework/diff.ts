@@ -6,10 +6,13 @@
  * the same name in its outputs, and nothing else under those names, so "set before, absent now" means
  * the user removed the field. The exception is `liveFields`: settings every object has (a site's type
  * and visibility, a share link's `active`), whose outputs always hold the live value and which are
- * managed only while declared, so an absent input is never a change.
+ * managed only while declared, so an absent input is never a change to the object. One the program
+ * stops declaring is released: a change of state alone (no request, never a replacement), which
+ * rewrites the outputs' record of the declared live fields so that refresh leaves it out.
  */
 import equal from "fast-deep-equal";
 import { UNKNOWN } from "./check";
+import { declaredLive } from "./state";
 
 export interface DiffRules {
   /** Input fields compared, in order. */
@@ -65,14 +68,22 @@ export function changedFields(rules: DiffRules, olds: Record<string, unknown>, n
   const n = rules.view ? rules.view(news) : news;
   return rules.fields.filter((f) => {
     const value = rules.nullValues?.includes(f) ? (v: unknown) => v : norm;
-    if (rules.liveFields?.includes(f) && value(n[f]) === undefined) return false;
+    // A live field left out is never a change to the object; but one the old outputs say the program
+    // declared is released, a change of state alone (the engine sends nothing for it, see state.ts).
+    if (rules.liveFields?.includes(f) && value(n[f]) === undefined) return declaredLive(rules.liveFields, o).includes(f);
     return hasUnknown(n[f]) || !equal(value(o[f]), value(n[f]));
   });
 }
 
+/** The changed fields that are live fields the program no longer declares: released, never replaced for nor sent. */
+export function releasedFields(rules: DiffRules, changed: readonly string[], news: Record<string, unknown>): string[] {
+  return changed.filter((f) => rules.liveFields?.includes(f) && norm(news[f]) === undefined);
+}
+
 export function diffProps(rules: DiffRules, olds: Record<string, unknown>, news: Record<string, unknown>): DiffOutcome {
   const changed = changedFields(rules, olds, news);
-  const replaces = changed.filter((f) => rules.replaceOn.includes(f));
+  const released = releasedFields(rules, changed, news);
+  const replaces = changed.filter((f) => rules.replaceOn.includes(f) && !released.includes(f));
   const dbr = rules.deleteBeforeReplace;
   return {
     changes: changed.length > 0,

@@ -8,12 +8,12 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, ProviderRuntime } from "../config";
 import { checkInputs } from "./check";
 import { claimsOf } from "./claims";
-import { changedFields, diffProps } from "./diff";
+import { changedFields, diffProps, releasedFields } from "./diff";
 import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
 import { explainFailure, PartialFailure } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
-import { ADOPT_KEY, asDeclared, cleanOutputs, pickInputs, withDeclaredLive } from "./state";
+import { ADOPT_KEY, DECLARED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, withDeclaredLive } from "./state";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -23,11 +23,22 @@ function schemaFields(def: Resource): string[] {
   return Object.keys(def.schema.shape);
 }
 
-function withProvider(def: Resource, e: unknown, from: Props): unknown {
+function withProvider(def: Resource, e: unknown, from: Props, before?: Props): unknown {
   if (e instanceof PartialFailure) {
-    e.properties = cleanOutputs({ ...e.properties, ...shownIn(def, from), ...nameOf(from), __provider: from.__provider });
+    e.properties = cleanOutputs({ ...e.properties, ...wroteBy(def, from, before), ...shownIn(def, from), ...nameOf(from), __provider: from.__provider });
   }
   return e;
+}
+
+/**
+ * The record of the entries a kind with lists wrote (see WROTE_KEY): after a create or an update, the
+ * ones the program lists; after one that failed part way (`before`: the outputs it started from), those
+ * and the ones written before, some of which may still be there.
+ */
+function wroteBy(def: Resource, given: Props, before?: Props): Props {
+  if (!def.listed) return {};
+  const prior = before === undefined ? [] : Array.isArray(before[WROTE_KEY]) ? (before[WROTE_KEY] as string[]) : def.listed(before);
+  return { [WROTE_KEY]: [...new Set([...prior, ...def.listed(given)])] };
 }
 
 /**
@@ -158,11 +169,11 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
       hold(rt, def, adoptId, live, true);
       const outs = await def.update(c, adoptId, live, forResource(def, inputs), changed);
       hold(rt, def, adoptId, outs, true);
-      return { id: adoptId, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
+      return { id: adoptId, outs: cleanOutputs({ ...outs, ...wroteBy(def, inputs), ...shownIn(def, inputs), ...nameOf(inputs) }) };
     }
     const { id, outs } = await def.create(c, forResource(def, inputs));
     hold(rt, def, id, outs, true);
-    return { id, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
+    return { id, outs: cleanOutputs({ ...outs, ...wroteBy(def, inputs), ...shownIn(def, inputs), ...nameOf(inputs) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
     throw explainFailure(def, inputs, undefined, withProvider(def, e, inputs));
@@ -179,7 +190,8 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
   hold(rt, def, id, live, false);
-  const outs = cleanOutputs({ ...live, ...nameOf(props) });
+  // What the resource wrote is its own record, not the object's: kept as state has it.
+  const outs = cleanOutputs({ ...live, ...(props[WROTE_KEY] !== undefined ? { [WROTE_KEY]: props[WROTE_KEY] } : {}), ...nameOf(props) });
   // Only what the program declares: an undeclared live field's output is not an input (see DECLARED_KEY).
   const inputs = pickInputs(schemaFields(def), asDeclared(def.diff.liveFields ?? [], outs), def.diff.nullValues);
   // Picked from the outputs, already plain JSON: no second cleanOutputs.
@@ -188,23 +200,34 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
 
 export async function update(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
   const local = def.diff.localFields ?? [];
-  const changed = changedFields(def.diff, olds, news);
-  if (changed.length > 0 && changed.every((f) => local.includes(f))) {
-    // Only provider-local settings changed: nothing to send; state records them for later calls.
+  const live = def.diff.liveFields ?? [];
+  const all = changedFields(def.diff, olds, news);
+  // A live field the program no longer declares (diff.ts): nothing is sent for it, and the outputs stop
+  // listing it as declared, so that refresh leaves it out of the inputs (see DECLARED_KEY).
+  const released = releasedFields(def.diff, all, news);
+  const changed = all.filter((f) => !released.includes(f));
+  if (all.length > 0 && changed.every((f) => local.includes(f))) {
+    // Only provider-local settings changed, or live fields were released: nothing to send; state records them for later calls.
     const outs: Props = { ...forResource(def, olds), ...shownIn(def, news), ...nameOf(news) };
     for (const f of local) {
       if (news[f] === undefined) delete outs[f];
       else outs[f] = news[f];
     }
+    if (released.length > 0) outs[DECLARED_KEY] = declaredLive(live, olds).filter((f) => !released.includes(f));
     return { outs: cleanOutputs(outs) };
   }
   try {
-    const outs = await def.update(ctx(rt), id, stripProvider(olds), forResource(def, news), changed);
+    // adoptId, kept aside once the resource is in state (see check), goes to the kind's update while the
+    // program still sets it: what a field the resource starts to declare takes over (an AccessList's
+    // added list) is taken only with it, as at create. Nothing else reads it there.
+    const given = forResource(def, news);
+    if (typeof news[ADOPT_KEY] === "string") given.adoptId = news[ADOPT_KEY];
+    const outs = await def.update(ctx(rt), id, stripProvider(olds), given, changed);
     hold(rt, def, id, outs, true);
-    return { outs: cleanOutputs({ ...forResource(def, outs), ...shownIn(def, news), ...nameOf(news) }) };
+    return { outs: cleanOutputs({ ...forResource(def, outs), ...wroteBy(def, news), ...shownIn(def, news), ...nameOf(news) }) };
   } catch (e) {
     if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
-    throw explainFailure(def, news, id, withProvider(def, e, news));
+    throw explainFailure(def, news, id, withProvider(def, e, news, olds));
   }
 }
 

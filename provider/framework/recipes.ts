@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { Inputs, Outputs, Resource } from "./define";
 import { PartialFailure, settingsFailed } from "./failure";
 import { patchBody, type PatchRules } from "./patch";
+import { isUnknown } from "./check";
 import type { Props } from "./resource";
 import { asDeclared, declared, refreshDeclared } from "./state";
 
@@ -107,4 +108,21 @@ export async function patchChanged<S extends z.ZodObject, OS extends z.ZodObject
 /** An update found the object gone from under its state. */
 export function goneFromState(def: { kind: string; noun: string }, id: string, where = ""): Error {
   return new Error(`${def.kind}: ${def.noun} ${id} no longer exists${where}; run \`pulumi refresh\` to drop it from state.`);
+}
+
+/**
+ * `prepare` for an adoptable kind whose ID is its parent's (a site's visitor schema, a site's redirect
+ * rules: `field` names the parent): an adoptId naming another object would adopt what the program
+ * does not declare, so it fails at preview, naming it. `why` ends the message ("a site's schema has no
+ * ID of its own"). A value not known yet is left to the create, whose read of the adopted object
+ * reports its parent (the kind's `live`), which then differs.
+ */
+export function adoptIdIsParent(field: string, noun: string, why: string): (given: Props) => { inputs: Props } | { failures: { property: string; reason: string }[] } {
+  return (given) => {
+    const { adoptId, [field]: parent } = given;
+    if (typeof adoptId === "string" && typeof parent === "string" && !isUnknown(adoptId) && !isUnknown(parent) && adoptId !== parent) {
+      return { failures: [{ property: "adoptId", reason: `adoptId must be the ${noun}'s ID, ${JSON.stringify(parent)} (${why}), not ${JSON.stringify(adoptId)}` }] };
+    }
+    return { inputs: given };
+  };
 }

@@ -82,6 +82,25 @@ export function overridesPatch(schema: z.ZodType | undefined, olds: unknown, new
   return equal(news, olds) ? undefined : news;
 }
 
+/**
+ * `shown` (what an object with overrides shows, as far as it is declared) without the settings it
+ * shows as `base` (what the overrides are over) does: such a value may be inherited rather than an
+ * override, so it counts as not set, and a write that must make it an override sends it.
+ */
+export function withoutInherited(schema: z.ZodType | undefined, shown: unknown, base: unknown): unknown {
+  const fields = groupFields(schema);
+  if (fields && isPlain(shown)) {
+    const from = isPlain(base) ? base : {};
+    const out: Props = {};
+    for (const [k, v] of Object.entries(shown)) {
+      const part = withoutInherited(fields[k], v, from[k]);
+      if (part !== undefined) out[k] = part;
+    }
+    return out;
+  }
+  return equal(shown, base) ? undefined : shown;
+}
+
 /** The settings of `schema` that `props` declares (a resource's inputs or outputs hold other fields too). */
 export function declaredSettings(schema: z.ZodObject, props: Props): Props {
   return Object.fromEntries(Object.keys(schema.shape).filter((k) => props[k] !== undefined).map((k) => [k, props[k]]));

@@ -21,7 +21,7 @@ import { defineResource, type Inputs, type Outputs, type Resource, type Resource
 import { getOrUndefined } from "./lists";
 import { goneFromState, refreshed } from "./recipes";
 import type { Ctx, Props } from "./resource";
-import { declaredPart, declaredSettings, mergeDeclared, overridesPatch } from "./settings";
+import { declaredPart, declaredSettings, mergeDeclared, overridesPatch, withoutInherited } from "./settings";
 import { claimOnly, onePerTarget } from "./singleton";
 import { declared } from "./state";
 
@@ -39,7 +39,16 @@ import { declared } from "./state";
  */
 export type SettingsWrite<S extends z.ZodObject, T> =
   | { replace: z.ZodObject }
-  | { overrides: z.ZodObject }
+  | {
+      overrides: z.ZodObject;
+      /**
+       * Where what the overrides are over is read (a site space's: its site's settings). The GET of the
+       * object answers the effective settings, so a declared value it shows may only be inherited: the
+       * create sends the ones `over` shows too, making them overrides, or the next change of what they
+       * are over (the site's branding) would change what the program declares.
+       */
+      over?(props: Props): string;
+    }
   | { call(ctx: Ctx, given: Inputs<S>): Promise<T> };
 
 /** What a settings-object kind declares: the resource's declaration but its CRUD, and the object's. */
@@ -109,10 +118,17 @@ export function defineSettingsObject<S extends z.ZodObject, OS extends z.ZodObje
     };
     // The update's `from` is what state recorded; the create's is what the object shows (its own
     // overrides, or the values it inherits, taken as they are), and only what differs is sent.
+    // A declared value the object shows as what it is over shows it may be inherited, not an override:
+    // it is sent as well (read only when some declared value is shown already).
     first = async (ctx, given) => {
       const now = await existing(ctx, given);
-      const shown = declaredPart(settings, now, settingsOf(given as Props)) as Props;
-      return equal(shown, settingsOf(given as Props)) ? outputs(given, now) : converge(ctx, given, shown);
+      const wanted = settingsOf(given as Props);
+      let shown = declaredPart(settings, now, wanted) as Props;
+      if (write.over && !equal(overridesPatch(settings, undefined, wanted), overridesPatch(settings, shown, wanted))) {
+        const base = await getOrUndefined(ctx.client.get(write.over(given as Props), { schema }));
+        shown = withoutInherited(settings, shown, declaredPart(settings, base ?? {}, wanted)) as Props;
+      }
+      return equal(shown, wanted) ? outputs(given, now) : converge(ctx, given, shown);
     };
     // Only the declared overrides: GitBook's DELETE would also drop those made in the app; a parent already gone is success.
     remove = async (ctx, props) => {

@@ -17,6 +17,23 @@ export const ADOPT_KEY = "__gitbookAdoptId";
  */
 export const DECLARED_KEY = "__gitbookDeclared";
 
+/**
+ * Where the outputs of a kind that writes entries of another object (an AccessList's grants, a
+ * SiteRedirects' rules: ResourceSpec.listed) record the entries the resource wrote, by key. A refresh
+ * puts the object's other entries (made in the app) into the resource's lists too, as drift the next
+ * `up` converges; a delete takes only what the resource wrote, so it reads this, never the lists alone
+ * (which would make `pulumi destroy --refresh` take the app's entries). The engine writes it after each
+ * create and update, and refresh keeps it. Outputs without it (written before it existed, or by
+ * `pulumi-gitbook recover`) count every listed entry as written.
+ */
+export const WROTE_KEY = "__gitbookWrote";
+
+/** Whether a delete may take the entry `key`: the resource wrote it (or, in outputs without the record, lists it). */
+export function wrote(props: Props, key: string): boolean {
+  const record = props[WROTE_KEY];
+  return Array.isArray(record) ? record.includes(key) : true;
+}
+
 /** The live fields the recorded outputs say the program declared. */
 export function declaredLive(liveFields: readonly string[], outs: Props): string[] {
   const listed = outs[DECLARED_KEY];

@@ -6,7 +6,8 @@
  * that is not listed loses it, including grants made in the GitBook app since the last `up`. A list
  * left out is not managed. Creating an AccessList over an object that has any grant of a declared
  * kind refuses, listing them, unless `adoptId` names the object: taking over an object's access is
- * said once, in the program.
+ * said once, in the program. So does a list added to a resource in state (`users` beside `teams`):
+ * it starts managing a kind of grant, and the grants of that kind already there are nobody's it can prove.
  *
  * One team or user listed twice is refused at preview, naming both entries (IDs compare exactly, as
  * the API takes IDs only). Nothing here ever deletes the object: removing a grant only takes that
@@ -21,9 +22,9 @@ import { z } from "zod";
 import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
-import { refreshed } from "../framework/recipes";
+import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
-import { declared } from "../framework/state";
+import { declared, wrote } from "../framework/state";
 import { count, mapLimit, type ImportRead } from "../framework/discover";
 import {
   accessDeclares,
@@ -38,6 +39,7 @@ import {
   setRole,
   TARGETS,
   targetFields,
+  targetInput,
   targetOf,
   targetProps,
   type GrantRole,
@@ -78,7 +80,7 @@ function listField(list: ListName) {
     })
     .optional()
     .describe(
-      `Every ${who} with access to the object, each once, in any order, with their role. Authoritative: ${who}s listed are given their role, and every ${who} with a grant on the object that is not listed loses it (including grants made in the GitBook app). Omitted: ${who} grants are not managed. Removing it stops managing them and leaves the grants in place.`,
+      `Every ${who} with access to the object, each once, in any order, with their role. Authoritative: ${who}s listed are given their role, and every ${who} with a grant on the object that is not listed loses it (including grants made in the GitBook app). Omitted: ${who} grants are not managed. Removing it stops managing them and leaves the grants in place. Added to a resource in state, it takes over the object's ${who} grants as a create would: when there are any, only with \`adoptId\` naming the object (otherwise the \`up\` fails naming them, with nothing written).`,
     )
     .register(field, { change: "custom" });
 }
@@ -186,23 +188,31 @@ async function create(ctx: Ctx, given: AccessListInputs): Promise<{ id: string; 
   const lists = declaredLists(given);
   const live = await readLists(ctx, org, target, lists, true);
   if (!live) throw new Error(`AccessList: ${Object.keys(targetProps(target))[0]}: no ${describeTarget(target)}${target.kind === "site" ? ` in organization ${org}` : ""}; it was deleted, or the ID is wrong.`);
-  // Any grant of a declared kind was made by someone else, as far as the provider can prove: even one
-  // exactly as listed may be another stack's AccessList's, and two resources must never share an
-  // object's access. Taken over only when the program says so (adoptId); refused before any write.
+  refuseTakeover(given, live, lists, "If a `pulumi up` of this stack was killed while creating this resource, run `pulumi-gitbook recover` instead.");
+  return { id: target.id, outs: await apply(ctx, given, live, lists) };
+}
+
+/**
+ * Refuses, before any write, to take over grants of `lists` the object has: any grant of a kind the
+ * resource starts to declare (at create, or a list added to a resource in state) was made by someone
+ * else, as far as the provider can prove: even one exactly as listed may be another stack's
+ * AccessList's, and two resources must never share an object's access. Taken over only when the
+ * program says so (adoptId naming the object).
+ */
+function refuseTakeover(given: AccessListInputs, live: AccessView, lists: readonly ListName[], after = ""): void {
+  const target = live.target;
   const there = lists.flatMap((l) =>
     live.grants[l]!.map((g) => {
       const w = (given[l] as Entry[]).find((e) => refOf(LISTS[l], e) === g.id);
       return `${LISTS[l]} ${g.name ? `${g.name} (${g.id})` : g.id} (${g.role ?? "guest"}, ${!w ? "not listed" : w.role === g.role ? "listed" : `listed as ${w.role}`})`;
     }),
   );
-  if (there.length > 0) {
-    throw new Error(
-      `AccessList: ${lists.join(", ")}: ${describeTarget(target)} already has grants this resource cannot prove it made (another stack's AccessList or the GitBook app may hold them): ${there.join("; ")}. ` +
-        `To take over the object's access as the program lists it (unlisted grants removed), set adoptId: "${target.id}"; or remove those grants in the GitBook app. Nothing was changed. ` +
-        "If a `pulumi up` of this stack was killed while creating this resource, run `pulumi-gitbook recover` instead.",
-    );
-  }
-  return { id: target.id, outs: await apply(ctx, given, live, lists) };
+  if (there.length === 0) return;
+  throw new Error(
+    `AccessList: ${lists.join(", ")}: ${describeTarget(target)} already has grants this resource cannot prove it made (another stack's AccessList or the GitBook app may hold them): ${there.join("; ")}. ` +
+      `To take over the object's access as the program lists it (unlisted grants removed), set adoptId: "${target.id}"; or remove those grants in the GitBook app. Nothing was changed.` +
+      (after ? ` ${after}` : ""),
+  );
 }
 
 /** The object's grants of the declared kinds, for `pulumi-gitbook recover` (grants carry no creation time). */
@@ -226,18 +236,28 @@ async function read(ctx: Ctx, objectId: string, props: AccessListOutputs): Promi
   return live && refreshed(definition, props, live);
 }
 
-async function update(ctx: Ctx, _objectId: string, _olds: AccessListOutputs, news: AccessListInputs, changed: readonly string[]): Promise<AccessListOutputs> {
+async function update(ctx: Ctx, _objectId: string, olds: AccessListOutputs, news: AccessListInputs, changed: readonly string[]): Promise<AccessListOutputs> {
   const target = targetOf(news);
   // Removing a list stops managing it: nothing is sent for it.
   const lists = declaredLists(news).filter((l) => changed.includes(l));
   const live = await readLists(ctx, news.organizationId, target, lists, true);
   if (!live) throw new Error(`AccessList: ${describeTarget(target)} no longer exists; run \`pulumi refresh\` to drop the access list from state.`);
+  // A list the resource did not declare before starts managing a kind of grant, as a create would:
+  // the grants of that kind already there are taken over only with adoptId naming the object.
+  const added = lists.filter((l) => !Array.isArray(olds[l]));
+  if (added.length > 0 && (news as Props).adoptId !== target.id) refuseTakeover(news, live, added);
   return apply(ctx, news, live, lists);
 }
 
+/** An entry's key among what the resource wrote (WROTE_KEY): `team:<id>`, `user:<id>`. */
+const entryKey = (l: ListName, e: Entry) => `${LISTS[l]}:${refOf(LISTS[l], e)}`;
+
+/** Revokes the grants the resource gave: a grant a refresh found beside them (the app's) stays. */
 async function remove(ctx: Ctx, _objectId: string, props: AccessListOutputs): Promise<void> {
   const target = targetOf(props);
-  for (const l of declaredLists(props)) for (const e of props[l] as Entry[]) await revoke(ctx, props.organizationId, target, LISTS[l], refOf(LISTS[l], e));
+  for (const l of declaredLists(props)) {
+    for (const e of props[l] as Entry[]) if (wrote(props, entryKey(l, e))) await revoke(ctx, props.organizationId, target, LISTS[l], refOf(LISTS[l], e));
+  }
 }
 
 // ---- Declaration ---------------------------------------------------------------------------------
@@ -278,17 +298,25 @@ function importRead(): ImportRead {
 
 export const definition = defineResource({
   kind: "AccessList",
-  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
-  deleteBeforeReplace: true,
+  // Its ID is derived from what it declares, and every field a plan replaces it for names another
+  // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
+  // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced
+  // replacement (same object) collides with itself and is refused, changing nothing.
+  deleteBeforeReplace: ["organizationId", "siteId", "spaceId", "collectionId"],
   import: { variableSuffix: "-access", read: importRead() },
   adoptable:
-    "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has any grant of a kind the list declares, even one exactly as listed, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed; no write when they are exactly as listed). Once the resource is in state the field is ignored.",
+    "ID of the site, space or collection (the one `siteId`, `spaceId` or `collectionId` names) whose existing grants this list takes over: needed when the object already has any grant of a kind the list declares, even one exactly as listed, which a create without it refuses. Used only when the resource is not yet in state: the grants are read, then made what the lists declare (unlisted ones removed; no write when they are exactly as listed). Once the resource is in state it is read only when a list is added (`users` beside `teams`, say): adding one to an object that has grants of its kind refuses, naming them, with nothing written, as a create does, unless adoptId names the object.",
   noun: "access list",
   summary:
-    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over an object that already has any grant of a declared kind refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's AccessList may hold them), and two resources never share an object's access; `adoptId` naming the object takes them over. A create that failed after a write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the grants when they are exactly the listed ones on a site created since the run began, and otherwise names them for `--adopt` or `--drop` (grants carry no creation time). Deleting it removes the grants it lists; the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
+    "Who has access to one site, space or collection, authoritatively: each declared list (`teams`, `users`) is the whole set of that kind of grant, and grants not listed are removed, including those made in the GitBook app. Creating it over an object that already has any grant of a declared kind refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's AccessList may hold them), and two resources never share an object's access; `adoptId` naming the object takes them over. A create that failed after a write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the grants when they are exactly the listed ones on a site created since the run began, and otherwise names them for `--adopt` or `--drop` (grants carry no creation time). Deleting it removes the grants it gave, the listed ones, and no other (a grant made in the app stays, also once a refresh has shown it); the object is never deleted. Use one AccessList per object, or Permissions, not both: a second AccessList of the object, or a Permission of a kind of grant (team or user) the list declares, is refused at preview when the program names the object by the same ID or the same resource's `id`.",
   inputs,
   outputs,
   view: (props) => ({ ...props, teams: byId(props.teams, "team"), users: byId(props.users, "user") }),
+  // The access is addressed by its object: an adoptId naming another object would take grants the program does not declare.
+  prepare: (given) => {
+    const on = TARGETS.find((k) => typeof given[targetInput[k]] === "string");
+    return on ? adoptIdIsParent(targetInput[on], on, "an object's access has no ID of its own")(given) : { inputs: given };
+  },
   live: (v: AccessView, props) => ({
     ...Object.fromEntries(TARGETS.map((k) => [`${k}Id`, undefined])),
     ...targetProps(v.target),
@@ -301,6 +329,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  listed: (props) => declaredLists(props).flatMap((l) => (props[l] as Entry[]).map((e) => entryKey(l, e))),
   pending,
   inProgram: accessDeclares("AccessList"),
 });

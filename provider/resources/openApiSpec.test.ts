@@ -228,9 +228,9 @@ describe("diff", () => {
     expect(d2.deleteBeforeReplace).toBeFalsy();
   });
 
-  it("sees no change when visibility is removed: it is managed only while declared", async () => {
+  it("sees a change of state alone when visibility is removed: it is managed only while declared", async () => {
     const d = await env.diff("OpenApiSpec", urlState, await inputs({ slug: "diff-url", source: urlSource }));
-    expect(d).toMatchObject({ changes: false, replaces: [] });
+    expect(d).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("normalizes the known fields when source.url is unknown, so only source may change", async () => {
@@ -321,7 +321,8 @@ describe("lifecycle", () => {
     expect(pub.state.outs.lastVersion).toBe(first.outs.lastVersion);
     env.emu.log.reset();
     const removed = await env.up("OpenApiSpec", { slug: s, source }, pub.state);
-    expect(removed.step).toBe("same");
+    // A change of state alone: no request.
+    expect(removed.step).toBe("update");
     expect(env.emu.log.writes()).toBe(0);
     expect(live(s).visibility).toBe("public");
     expect(removed.state.outs.visibility).toBe("public");

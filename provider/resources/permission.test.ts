@@ -84,7 +84,15 @@ describe("lifecycle", () => {
 
   it("refuses an adoptId naming a grant of another object, and a malformed one", async () => {
     await env.up("Permission", { siteId: site, teamId: team, role: "read" });
-    await expect(env.up("Permission", { spaceId: space, teamId: team, role: "read", adoptId: `site:${site}/team:${team}` })).rejects.toThrow(/cannot be adopted as the program declares it/);
-    await expect(env.up("Permission", { spaceId: space, teamId: team, role: "read", adoptId: "spc_1" })).rejects.toThrow(/is not a permission's ID/);
+    // At preview, with no request: the declaration says which grant it is.
+    env.emu.log.reset();
+    const own = `adoptId must be the ID of the grant this resource declares, "space:${space}/team:${team}"`;
+    await expect(env.up("Permission", { spaceId: space, teamId: team, role: "read", adoptId: `site:${site}/team:${team}` })).rejects.toThrow(own);
+    await expect(env.up("Permission", { spaceId: space, teamId: team, role: "read", adoptId: "spc_1" })).rejects.toThrow(own);
+    expect(env.emu.log.count()).toBe(0);
+    // Not known at preview: the create reads the grant adoptId names and refuses it, or refuses an ID that names none.
+    const inputs = { organizationId: env.org, spaceId: space, teamId: team, role: "read", __provider: "p" };
+    await expect(env.call("Permission", "create", { ...inputs, adoptId: `site:${site}/team:${team}` })).rejects.toThrow(/cannot be adopted as the program declares it/);
+    await expect(env.call("Permission", "create", { ...inputs, adoptId: "spc_1" })).rejects.toThrow(/is not a permission's ID/);
   });
 });

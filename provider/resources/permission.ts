@@ -11,12 +11,13 @@
  * removes every grant of its lists that it does not declare.
  */
 import { z } from "zod";
+import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import { accessDeclares, describeTarget, invite, liveGrants, oneTarget, revoke, roleField, setRole, TARGETS, targetFields, targetOf, targetProps, type GrantRole, type Principal, type Target, type TargetKind } from "./access";
+import { accessDeclares, describeTarget, invite, liveGrants, oneTarget, revoke, roleField, setRole, TARGETS, targetFields, targetInput, targetOf, targetProps, type GrantRole, type Principal, type Target, type TargetKind } from "./access";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -137,10 +138,26 @@ async function remove(ctx: Ctx, _pid: string, props: PermissionOutputs): Promise
 
 export const definition = defineResource({
   kind: "Permission",
-  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
-  deleteBeforeReplace: true,
+  // Its ID is derived from what it declares, and every field a plan replaces it for names another
+  // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
+  // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced
+  // replacement (same object) collides with itself and is refused, changing nothing.
+  deleteBeforeReplace: ["organizationId", "siteId", "spaceId", "collectionId", "teamId", "userId"],
   adoptable:
-    "ID of a grant made outside this resource, to manage it instead of refusing it: `<site|space|collection>:<objectId>/<team|user>:<teamOrUserId>` (the message of the refused create gives it). Used only when the resource is not yet in state: the grant is read and only the declared role is set. Once the resource is in state the field is ignored.",
+    "ID of a grant made outside this resource, to manage it instead of refusing it: `<site|space|collection>:<objectId>/<team|user>:<teamOrUserId>` (the message of the refused create gives it): the grant of the declared object and team or user, and no other (another is refused at preview). Used only when the resource is not yet in state: the grant is read and only the declared role is set. Once the resource is in state the field is ignored.",
+  // The grant is addressed by its object and its team or user: an adoptId naming another grant would
+  // manage one the program does not declare. Values not known yet are left to the create, whose read
+  // of the adopted grant reports its object and principal, which then differ.
+  prepare: (given) => {
+    const { adoptId } = given;
+    const target = TARGETS.find((k) => typeof given[targetInput[k]] === "string");
+    const principal = typeof given.teamId === "string" ? "teamId" : typeof given.userId === "string" ? "userId" : undefined;
+    if (typeof adoptId !== "string" || isUnknown(adoptId) || !target || !principal || isUnknown(given[targetInput[target]]) || isUnknown(given[principal])) return { inputs: given };
+    const { who, principalId } = principalOf(given);
+    const pid = permissionId({ kind: target, id: given[targetInput[target]] as string }, who, principalId);
+    if (adoptId === pid) return { inputs: given };
+    return { failures: [{ property: "adoptId", reason: `adoptId must be the ID of the grant this resource declares, ${JSON.stringify(pid)} (its object and its ${who}), not ${JSON.stringify(adoptId)}` }] };
+  },
   noun: "permission",
   summary:
     "One team's or one user's role on a site, a space or a collection. Creating it refuses a team or user that already has a grant on the object (adopt that one with `adoptId`); deleting it takes their access away and leaves the object as it is. Use Permissions or one AccessList per object, not both: a Permission beside an AccessList declaring the same kind of grant (teams or users) of the same object, or two Permissions of one team or user on one object, are refused at preview when the program names the object and the team or user by the same ID or the same resource's `id`.",

@@ -89,9 +89,9 @@ describe("diff", () => {
     expect(d2.replaces).toEqual(["organizationId"]);
   });
 
-  it("sees no change when active is removed: it is managed only while declared", async () => {
+  it("sees a change of state alone when active is removed: it is managed only while declared", async () => {
     const d = await env.diff("ShareLink", state, await inputs({ siteId, name: "Partners" }));
-    expect(d).toMatchObject({ changes: false, replaces: [] });
+    expect(d).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("treats unknown values as possible changes", async () => {
@@ -160,7 +160,8 @@ describe("lifecycle", () => {
     const s = await created({ active: false });
     env.emu.log.reset();
     const r = await env.up("ShareLink", { siteId, name: "Partners" }, s);
-    expect(r.step).toBe("same");
+    // A change of state alone: no request.
+    expect(r.step).toBe("update");
     expect(env.emu.log.writes()).toBe(0);
     expect(env.emu.store.shareLinks.get(s.id)!.active).toBe(false);
     expect(r.state.outs.active).toBe(false);

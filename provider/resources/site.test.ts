@@ -117,11 +117,12 @@ describe("diff", () => {
     }
   });
 
-  it("sees no change when the program declares the type the site already has, or stops declaring it", async () => {
+  it("sees no change when the program declares the type the site already has; stopping declaring it is a change of state alone", async () => {
     expect(state.outs.type).toBe("ultimate");
     expect((await env.diff("Site", state, await inputs({ ...base, basename: "acme", proxy: "acme.com/docs", type: "ultimate" }))).changes).toBe(false);
     const typed = (await env.up("Site", { ...base, type: "premium" })).state;
-    expect((await env.diff("Site", typed, await inputs(base))).changes).toBe(false);
+    // Released, not reset: the update sends nothing (the outputs stop listing it as declared, so refresh leaves it out).
+    expect(await env.diff("Site", typed, await inputs(base))).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("treats an unknown replace field as a possible replacement", async () => {
@@ -367,7 +368,8 @@ describe("publishing", () => {
     const on = await env.up("Site", { ...base, published: true }, off.state);
     env.emu.log.reset();
     const removed = await env.up("Site", base, on.state);
-    expect(removed.step).toBe("same");
+    // A change of state alone: no request.
+    expect(removed.step).toBe("update");
     expect(env.emu.log.count()).toBe(0);
     expect(env.emu.store.sites.get(s.id)!.published).toBe(true);
   });

@@ -20,9 +20,9 @@ import { GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
-import { refreshed } from "../framework/recipes";
+import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import type { Ctx } from "../framework/resource";
-import { declared } from "../framework/state";
+import { declared, wrote } from "../framework/state";
 import {
   ApiSiteRedirect,
   ApiSiteRedirectResults,
@@ -281,7 +281,8 @@ async function update(ctx: Ctx, site: string, _olds: SiteRedirectsOutputs, news:
 async function remove(ctx: Ctx, site: string, props: SiteRedirectsOutputs): Promise<void> {
   const current = await fetchRules(ctx, props.organizationId, site);
   if (!current) return;
-  const listed = new Set((props.rules ?? []).map((r) => keyOf(normal(r))));
+  // The rules it wrote: a rule a refresh found beside them (the app's) stays.
+  const listed = new Set((props.rules ?? []).map((r) => keyOf(normal(r))).filter((k) => wrote(props, k)));
   const items = current.filter((r) => listed.has(keyOf(r))).map(deletion);
   if (items.length === 0) return;
   const refused = await sendBulk(ctx, props.organizationId, site, items);
@@ -294,24 +295,31 @@ async function remove(ctx: Ctx, site: string, props: SiteRedirectsOutputs): Prom
 
 export const definition = defineResource({
   kind: "SiteRedirects",
-  // Its ID is derived from what it declares: a replacement is the same object (define.ts).
-  deleteBeforeReplace: true,
+  // Its ID is derived from what it declares, and every field a plan replaces it for names another
+  // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
+  // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced
+  // replacement (same object) collides with itself and is refused, changing nothing.
+  deleteBeforeReplace: ["organizationId", "siteId"],
   adoptable:
-    "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`). Without it, creating the resource on a site that has any rule fails, naming them, and writes nothing, even when they are exactly the listed ones; with it, the first `up` deletes the site's unlisted rules and updates the listed ones (no write when they are exactly as listed). Used only when the resource is not yet in state.",
+    "ID of the site whose existing redirect rules this resource takes over (dynamic providers cannot use `pulumi import`): the site `siteId` names, and no other (another site is refused at preview, naming both). Without it, creating the resource on a site that has any rule fails, naming them, and writes nothing, even when they are exactly the listed ones; with it, the first `up` deletes the site's unlisted rules and updates the listed ones (no write when they are exactly as listed). Used only when the resource is not yet in state.",
   noun: "redirect set",
   summary:
-    "Every redirect rule of a site, as one authoritative list: the site keeps exactly the rules listed and the rest are deleted, including rules added in the GitBook app (a refresh shows them in the plan). Written with GitBook's bulk PUT, only the rules that differ. A site's rules are declared either by one SiteRedirects or by SiteRedirect resources, not both (refused at preview). Deleting the resource deletes the rules it lists. " +
+    "Every redirect rule of a site, as one authoritative list: the site keeps exactly the rules listed and the rest are deleted, including rules added in the GitBook app (a refresh shows them in the plan). Written with GitBook's bulk PUT, only the rules that differ. A site's rules are declared either by one SiteRedirects or by SiteRedirect resources, not both (refused at preview). Deleting the resource deletes the rules it wrote, the listed ones, and no other: a rule added in the app stays, also once a refresh has shown it. " +
     "Created on a site that already has any rule, it refuses, naming them, with nothing written, even when they are exactly as listed: the provider cannot prove it made them (another stack's SiteRedirects may hold them), and two resources never share a site's rules; `adoptId` takes them over. A create that failed after its write is kept in state, so the next `up` updates it; after a run killed mid-create, `pulumi-gitbook recover` adopts the rules when they were all created since the run began and are exactly the listed ones, and otherwise names them for `--adopt` or `--drop`.",
   inputs,
   outputs,
   // Inputs keep the program's order (errors name entries by index); order means nothing to a site's rules.
   view: (props) => ({ ...props, rules: Array.isArray(props.rules) ? (props.rules as RuleInput[]).map(normal).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)) : props.rules }),
-  live: (v: RulesView, props) => ({ rules: liveRules(Array.isArray(props.rules) ? (props.rules as RuleInput[]) : [], v.rules, v.siteUrl) }),
+  // The site too: an adoptId naming another site than siteId (not known at preview) then differs, and adopting refuses.
+  live: (v: RulesView, props) => ({ siteId: v.id, rules: liveRules(Array.isArray(props.rules) ? (props.rules as RuleInput[]) : [], v.rules, v.siteUrl) }),
+  // The rules are addressed by their site: an adoptId naming another site would take rules the program does not declare.
+  prepare: adoptIdIsParent("siteId", "site", "a site's rules have no ID of their own"),
   computed: (v: RulesView) => ({ ruleCount: v.count }),
   create,
   read,
   update,
   delete: remove,
+  listed: (props) => (Array.isArray(props.rules) ? (props.rules as RuleInput[]).map((r) => keyOf(normal(r))) : []),
   pending,
   inProgram: redirectDeclares("SiteRedirects"),
   // The site's rules, live and draft, as this kind lists them; nothing when it has none.

@@ -7,6 +7,9 @@
  *   settings (the site's, with the overrides over them). So a write sends the declared overrides that
  *   differ from what the site space shows, descending into groups (`styling.primaryColor` alone), and
  *   nothing when they all hold; refresh compares the declared settings with what the site space shows.
+ *   At create, a declared value the site space shows as its site does may be inherited rather than an
+ *   override: it is sent too (the site's settings read once, only then), or the next change of the
+ *   site's branding would change the site space the program pins.
  * - Removing an override from the program clears it (null), and the site's value shows again.
  * - Deleting the resource clears the overrides it declares, one by one, and no others: GitBook's DELETE
  *   would also drop overrides made in the app that the program never declared.
@@ -63,7 +66,7 @@ export const definition = defineSettingsObject({
   summary:
     "A site space's overrides of its site's branding (a language variant's title, a version's colours), as far as the program declares them: each declared setting overrides the site's, a group's fields one by one (`styling.primaryColor` alone). " +
     "Refresh compares them with what the site space shows (GitBook answers its effective settings: the site's, with the overrides over them), so an app edit of a declared setting shows as drift. " +
-    "Creating it sends only the declared settings the site space does not already show; removing a setting clears that override (the site's value shows again); deleting the resource clears the overrides it declares and leaves any other as it is. " +
+    "Creating it sends only the declared settings the site space does not already show as overrides (a value it shows as its site does may be inherited, so it is sent, to be an override that a later change of the site's branding leaves as declared); removing a setting clears that override (the site's value shows again); deleting the resource clears the overrides it declares and leaves any other as it is. " +
     "`announcement`, the fonts and the spec's deprecated settings are not declared: the API cannot clear the first one by one, and the fonts are the site's. A site space has one: two of one site space are refused at preview or at create.",
   inputs,
   outputs,
@@ -77,7 +80,8 @@ export const definition = defineSettingsObject({
   },
   path: (given) => paths.siteSpaceCustomization(given.organizationId, given.siteId, given.siteSpaceId),
   schema: ApiSiteCustomization,
-  write: { overrides: settings },
+  // What the overrides are over: a declared value the site space shows as its site does is sent at create, to be an override.
+  write: { overrides: settings, over: (given) => siteCustomizationPaths.siteCustomization(given.organizationId as string, given.siteId as string) },
   import: {
     read: {
       under: "SiteSpace",
