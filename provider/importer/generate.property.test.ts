@@ -27,6 +27,8 @@ const ROOT = path.resolve(__dirname, "../..");
 const PIECES = [
   "\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "*/", "/*", "//", "`", "${", "}", "'", '"', "\\", "\\u2028", "\u0000", "\t", "\u001b", "\ufeff",
   "\ud800", "\udc00", "\udbff\udfff", "😀", "𝒜", "é", "<!--", "-->", "#!", "#", ":", "---", "\n}); process.exit(1); (() => {\n", "\u2028process.exit(1)\u2028",
+  // Bidirectional controls (Trojan Source, CVE-2021-42574): they reorder how a line shows, not what it runs.
+  "\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200f", "\u061c",
   "require", "module", "exports", "__proto__", "constructor", "toString", "gitbook", "pulumi", "class", "await", "a", "Z", "0", " ", "-", "/", ".",
 ];
 
@@ -254,6 +256,9 @@ function unexpectedStatements(file: ts.SourceFile): string[] {
     .map((s) => s.getText(file));
 }
 
+/** The characters that reorder a line as shown: the bidirectional embeddings, overrides, isolates and marks. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** How many programs held a DocsSite: arbitrary text must reach the component too, not only the fallback. */
 let docsSites = 0;
 
@@ -261,6 +266,9 @@ function check(c: Case, style: Style, typeCheck: boolean): void {
   const { files } = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" });
   const text = files["index.ts"]!;
   if (text.includes("new gitbook.DocsSite(")) docsSites++;
+  // A value may hold bidirectional controls, but the program shows them escaped: raw, they would make a
+  // reader (or a reviewer of its diff) see the line in another order than it runs.
+  expect(text.match(BIDI) ?? [], text).toEqual([]);
   const { file, diagnostics } = compile(text);
   const shown = typeCheck ? diagnostics : diagnostics.filter((d) => !/is not assignable|No overload matches/.test(d));
   expect(shown, text).toEqual([]);
