@@ -269,6 +269,25 @@ describe("generateProgram", () => {
     });
   }
 
+  for (const style of ["resources", "docs-site"] as const) {
+    it(`keeps the names of what has no adoptId (a custom hostname, visitor authentication, a site space's overrides) across a re-import after a rename in the app (--style ${style})`, () => {
+      // Each of these is named after something the app can rename (the site's title, the site space's
+      // path): a new name would be a delete and a create of the same object, and deleting the old
+      // SiteSpaceCustomization clears the very overrides the new one adopted.
+      const customization = { id: "ss_ts", siteId: "site_1", siteSpaceId: "ss_ts", title: "Acme for TypeScript" };
+      const withAll = (title: string, path: string) => {
+        const base = site({ title, customHostname: { hostname: "docs.acme.test" }, visitorAuth: { backend: "custom", fallbackURL: "https://login.acme.test" } });
+        const guides = base.sections[1]!;
+        return org({ sites: [{ ...base, sections: [base.sections[0]!, { ...guides, siteSpaces: [guides.siteSpaces[0]!, { ...guides.siteSpaces[1]!, path, customization }] }] }] });
+      };
+      const first = index(withAll("Acme Docs", "typescript"), { style });
+      const again = index(withAll("Acme Handbook", "ts"), { style, previous: PreviousProgram.parse(first) });
+      const names = (text: string) => [...text.matchAll(/new gitbook\.(\w+)\(("[^"]*")/g)].map((m) => `${m[1]} ${m[2]}`);
+      expect(names(first)).toEqual(expect.arrayContaining(['SiteCustomHostname "acme-docs"', 'SiteVisitorAuth "acme-docs"', 'SiteSpaceCustomization "acme-docs/typescript-branding"']));
+      expect(names(again)).toEqual(names(first));
+    });
+  }
+
   it("declares groups and external links, and the navigation's order as it is, so adopting it sorts nothing", () => {
     const text = index(org());
     expect(declarationOf(text, "acme-docs/learn")).toBe(

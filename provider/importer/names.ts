@@ -12,6 +12,9 @@
  * time: the lower ID gets the plain name). Re-importing into an earlier import's program
  * (PreviousProgram) keeps every name it gave, whatever changed since, newcomers included.
  */
+import type { z } from "zod";
+import { isReference } from "../framework/fields";
+import { resources } from "../resources";
 import { slugOf } from "../slug";
 
 /** Longest name part kept; DocsSite keys allow 64 characters. */
@@ -147,6 +150,32 @@ export class PreviousProgram {
     const add = (kind: string, id: Value | undefined, name: string) => {
       if (typeof id === "string") out.names.set(`${kind}\u0000${id}`, name);
     };
+    // An ID as a declaration writes it: as is, or a reference to a declaration adopting it
+    // (`guides.id`, or `docs.siteId` for a DocsSite's site).
+    const idOf = (v: Value | undefined): string | undefined => {
+      if (typeof v === "string") return v;
+      const ref = v instanceof Ref ? /^([A-Za-z_$][\w$]*)\.(id|siteId)$/.exec(v.text) : null;
+      const target = ref ? decls.get(ref[1]!) : undefined;
+      if (!target) return undefined;
+      const adopts = target.kind === "DocsSite" ? (isObject(target.args.site) ? target.args.site.adoptId : undefined) : target.args.adoptId;
+      return ref![2] === (target.kind === "DocsSite" ? "siteId" : "id") && typeof adopts === "string" ? adopts : undefined;
+    };
+    // A kind with no adoptId (a custom hostname, a site's visitor authentication, a site space's
+    // overrides) adopts what belongs to the objects it refers to, and the generator names it by them
+    // (a site's ID, a site space's): each such ID names the one declaration of the kind that refers to
+    // it. An ID two of them refer to (the site of two site spaces' overrides) names neither.
+    const byRef = new Map<string, string | null>();
+    for (const d of decls.values()) {
+      const shape = KIND_SHAPES.get(d.kind);
+      if (!shape || typeof d.args.adoptId === "string") continue;
+      for (const [field, v] of Object.entries(d.args)) {
+        const id = shape[field] && isReference(shape[field]) ? idOf(v) : undefined;
+        if (id === undefined) continue;
+        const k = `${d.kind}\u0000${id}`;
+        byRef.set(k, byRef.has(k) && byRef.get(k) !== d.name ? null : d.name);
+      }
+    }
+    for (const [k, name] of byRef) if (name !== null) out.names.set(k, name);
     for (const d of decls.values()) {
       if (d.kind !== "DocsSite") {
         add(d.kind, d.args.adoptId, d.name);
@@ -178,6 +207,9 @@ export class PreviousProgram {
     return out;
   }
 }
+
+/** Each kind's input fields, to tell which of a declaration's arguments name another object. */
+const KIND_SHAPES = new Map(resources.map((r) => [r.kind, r.schema.shape as Record<string, z.ZodType>]));
 
 function setIf(map: Map<string, string>, key: string, value: string | undefined): void {
   if (value !== undefined) map.set(key, value);
