@@ -219,9 +219,15 @@ function setIf(map: Map<string, string>, key: string, value: string | undefined)
 class Ref {
   constructor(readonly text: string) {}
 }
-type Value = string | number | boolean | null | Ref | Value[] | { [k: string]: Value };
 
-const isObject = (v: Value | undefined): v is { [k: string]: Value } => v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Ref);
+/** A value the user wrote as an expression this reader does not evaluate (`\`Docs ${stage}\``, `a ?? b`). */
+class Opaque {}
+const OPAQUE = new Opaque();
+
+type Value = string | number | boolean | null | Ref | Opaque | Value[] | { [k: string]: Value };
+
+const isObject = (v: Value | undefined): v is { [k: string]: Value } =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Ref) && !(v instanceof Opaque);
 
 interface Token {
   text: string;
@@ -232,7 +238,8 @@ interface Token {
 /** Tokens of the TypeScript subset an import writes; comments skipped, strings decoded. */
 function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  const re = /\s+|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:[^"\\\n\r]|\\.)*"|'(?:[^'\\\n\r]|\\.)*'|[A-Za-z_$][\w$]*|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[\s\S]/gy;
+  // A template literal is one token (its `${}` holding no braces), so what it holds is never read as code.
+  const re = /\s+|\/\/[^\n\r\u2028\u2029]*|\/\*[\s\S]*?(?:\*\/|$)|"(?:[^"\\\n\r]|\\.)*"|'(?:[^'\\\n\r]|\\.)*'|`(?:[^`\\$]|\\[\s\S]|\$(?!\{)|\$\{[^{}`]*\})*`|[A-Za-z_$][\w$]*|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[\s\S]/gy;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     const t = m[0];
     if (/^\s/.test(t) || t.startsWith("//") || t.startsWith("/*")) continue;
@@ -251,7 +258,11 @@ function decode(literal: string): string | undefined {
   }
 }
 
-/** Literals, objects, lists and references (`a.b`); anything else throws. */
+/**
+ * Literals, objects, lists and references (`a.b`); anything else throws. Inside an object or a list, a
+ * value the user made an expression is skipped as Opaque, so the rest of the declaration (its adoptId)
+ * is still read.
+ */
 class Parser {
   constructor(
     private readonly tokens: Token[],
@@ -305,7 +316,7 @@ class Parser {
       }
       if (key === undefined) throw new Error("unexpected key");
       this.expect(":");
-      out[key] = this.value();
+      out[key] = this.member("}");
       if (this.peek() === ",") this.next();
       else if (this.peek() !== "}") throw new Error("expected , or }");
     }
@@ -313,10 +324,33 @@ class Parser {
     return out;
   }
 
+  /** A value of an object or a list: as value() reads it, or Opaque when an expression, skipped up to its `,` or `close`. */
+  private member(close: string): Value {
+    const start = this.i;
+    try {
+      const v = this.value();
+      if (this.peek() === "," || this.peek() === close) return v;
+    } catch {
+      // Not a value this reader knows: skipped below.
+    }
+    this.i = start;
+    for (let depth = 0; ; ) {
+      const t = this.peek();
+      if (t === undefined) throw new Error("end of program");
+      if (depth === 0 && (t === "," || t === close)) return OPAQUE;
+      if (t === "(" || t === "[" || t === "{") depth++;
+      else if (t === ")" || t === "]" || t === "}") {
+        if (depth === 0) throw new Error(`unexpected ${t}`);
+        depth--;
+      }
+      this.i++;
+    }
+  }
+
   private list(): Value[] {
     const out: Value[] = [];
     while (this.peek() !== "]") {
-      out.push(this.value());
+      out.push(this.member("]"));
       if (this.peek() === ",") this.next();
       else if (this.peek() !== "]") throw new Error("expected , or ]");
     }
