@@ -47,7 +47,8 @@ Options:
                          copy was installed from (its checkout, or the tarball or git URL its
                          program's lock records), as pulumi-gitbook new writes it; else ^${packageVersion()}.
   --force                Overwrite files already in --out. Names in an index.ts already there (an
-                         earlier import's) are kept, so re-importing into a stack replaces nothing.
+                         earlier import's) are kept, and each site's form (DocsSite or resources,
+                         whatever --style says), so re-importing into a stack replaces nothing.
   --fetch-spec-urls      Allow downloading an OpenAPI document from outside the API: the processed
                          version of a spec uploaded as text, when the API does not give its text.
                          Without it, the import talks to GITBOOK_API_URL only.

@@ -493,4 +493,41 @@ describe("generateProgram", () => {
       expect(text).toContain('const empty = new gitbook.Site("empty", {');
     });
   });
+
+  describe("re-importing into a program of the other form", () => {
+    // A DocsSite's children have it as their parent, so the same object declared resource by resource has
+    // another URN: switching forms, the first up would adopt every object of the site under its new URN and
+    // delete it under the old one (the sections, then the site).
+    const withHostname = org({ sites: [site({ customHostname: { hostname: "docs.acme.test" } })] });
+
+    it("keeps a site declared resource by resource so, whatever --style says, and says why", () => {
+      const previous = PreviousProgram.parse(index(withHostname));
+      const again = program(withHostname, { style: "docs-site", previous });
+      const text = again.files["index.ts"]!;
+      expect(text).not.toContain("new gitbook.DocsSite(");
+      expect(text).toContain('const acmeDocs = new gitbook.Site("acme-docs", {');
+      expect(text).toContain('hostname: "docs.acme.test",\n  siteId: acmeDocs.id,');
+      expect(again.notes).toContainEqual(expect.stringMatching(/^Site "Acme Docs": declared resource by resource, as the program here declares it/));
+    });
+
+    it("keeps a DocsSite a DocsSite, whatever --style says", () => {
+      const previous = PreviousProgram.parse(index(withHostname, { style: "docs-site" }));
+      const text = index(withHostname, { style: "resources", previous });
+      expect(text).toContain('const acmeDocs = new gitbook.DocsSite("acme-docs", {');
+      expect(text).not.toContain('new gitbook.Site("acme-docs"');
+      // The component has no `id` of its site: its hostname names the site by ID.
+      expect(text).toContain('hostname: "docs.acme.test",\n  siteId: "site_1",');
+    });
+
+    it("refuses, writing nothing, when a DocsSite can no longer be one, rather than give its objects new URNs", () => {
+      const previous = PreviousProgram.parse(index(withHostname, { style: "docs-site" }));
+      const s = site({ customHostname: { hostname: "docs.acme.test" } });
+      s.sectionGroups.push({ id: "grp_2", title: "Inner", draft: false, groupId: "grp_1", itemIds: [] });
+      s.sectionGroups[0]!.itemIds.push("grp_2");
+      expect(() => program(org({ sites: [s] }), { style: "docs-site", previous })).toThrow(
+        /^Site "Acme Docs": the program here declares it as a DocsSite, which it can no longer be \(section group "Inner" is nested in another group, which a DocsSite cannot hold\)/,
+      );
+    });
+  });
 });
+

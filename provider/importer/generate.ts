@@ -148,6 +148,8 @@ class Program {
   readonly identifiers = new Identifiers();
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
+  /** The sites written as a DocsSite: the component has no `id` output of its site. */
+  readonly docsSites = new Set<string>();
   /** Every declaration by kind and the ID of the object it adopts: what a reference to that object is written as. */
   private readonly adopted = new Map<string, Decl>();
 
@@ -260,8 +262,8 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     ...spacesPart(spaces),
     ...sites,
     ...part("Teams", [...teams.values()]),
-    ...part("Custom hostnames", hostnameDecls(program, snapshot, opts.style)),
-    ...part("Access", accessDecls(program, snapshot, opts.style)),
+    ...part("Custom hostnames", hostnameDecls(program, snapshot)),
+    ...part("Access", accessDecls(program, snapshot)),
     ...part("Single sign-on", saml),
     ...part("OpenAPI specs", specs.decls),
   ];
@@ -305,17 +307,17 @@ function part(title: string, decls: Decl[]): string[] {
  * cannot be declared, and an AccessList would remove it.
  */
 /** A site's ID as the program writes it: a site written as a DocsSite has no Site variable of its own, so its ID is written as is. */
-function siteRefIn(program: Program, style: Style): (id: string) => unknown {
-  return (id) => (style === "docs-site" ? id : program.ref("Site", id));
+function siteRefIn(program: Program): (id: string) => unknown {
+  return (id) => (program.docsSites.has(id) ? id : program.ref("Site", id));
 }
 
 /**
  * Each site's custom hostname that GitBook shows pointing to it: a SiteCustomHostname, whose create
  * only reads it. One that cannot be declared (see SiteSnapshot.customHostname) is a note instead.
  */
-function hostnameDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
+function hostnameDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
   const out: Decl[] = [];
-  const siteRef = siteRefIn(program, style);
+  const siteRef = siteRefIn(program);
   for (const s of byCreation(snapshot.sites)) {
     const h = s.customHostname;
     if (!h) continue;
@@ -329,9 +331,9 @@ function hostnameDecls(program: Program, snapshot: OrgSnapshot, style: Style): D
   return out;
 }
 
-function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
+function accessDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
   const out: Decl[] = [];
-  const siteRef = siteRefIn(program, style);
+  const siteRef = siteRefIn(program);
   for (const s of byCreation(snapshot.sites)) {
     if (!s.visitorAuth) continue;
     const name = program.name("SiteVisitorAuth", "", slug(s.title, "site"), s.id);
@@ -496,11 +498,28 @@ interface SiteDecls {
   comments: string[];
 }
 
-function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] {
+function siteCode(program: Program, snap: SiteSnapshot, requested: Style): string[] {
   const d = siteDecls(program, snap);
   const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
+  // A site keeps the form the earlier program gave it: a DocsSite's children have it as their parent,
+  // so declared the other way its objects would get new URNs, and the first up would adopt each one
+  // under its new URN and delete it under the old one.
+  const before = program.previous?.siteForm(snap.id);
+  const style = before ?? requested;
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
+  if (before === "docs-site" && problems.length) {
+    throw new Error(
+      `Site ${literal(snap.title)}: the program here declares it as a DocsSite, which it can no longer be (${problems.join("; ")}). ` +
+        "Declared resource by resource, its objects would get new URNs, and the first `pulumi up` would adopt each one anew and delete it under its old URN. " +
+        "Nothing was written: change that in the GitBook app and import again, or import into another folder (--out) and move the stack's resources over with aliases.",
+    );
+  }
+  if (before !== undefined && before !== requested) {
+    const form = before === "docs-site" ? "as a DocsSite" : "resource by resource";
+    program.notes.push(`Site ${literal(snap.title)}: declared ${form}, as the program here declares it, not as --style ${requested} says: declared the other way, its objects would get new URNs, and the first \`pulumi up\` would delete them.`);
+  }
   if (style === "docs-site" && problems.length === 0) {
+    program.docsSites.add(snap.id);
     out.push(docsSite(d, declaredBeside(program, d, true)));
     return out;
   }

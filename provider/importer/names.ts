@@ -103,6 +103,7 @@ export class Identifiers {
 export class PreviousProgram {
   private readonly names = new Map<string, string>();
   private readonly ownSpaces = new Map<string, string>();
+  private readonly forms = new Map<string, "docs-site" | "resources">();
 
   /** The Pulumi name the earlier program gave the object of `kind` adopted by `id`. */
   name(kind: string, id: string): string | undefined {
@@ -112,6 +113,11 @@ export class PreviousProgram {
   /** The space ID a SiteSection was declared with (`spaceId`), by the section's ID. */
   ownSpace(sectionId: string): string | undefined {
     return this.ownSpaces.get(sectionId);
+  }
+
+  /** How the earlier program declared the site `id`: as a DocsSite, or resource by resource (a Site). */
+  siteForm(id: string): "docs-site" | "resources" | undefined {
+    return this.forms.get(id);
   }
 
   /** The names of the objects of these kinds, to keep them from objects the earlier program did not have. */
@@ -179,11 +185,13 @@ export class PreviousProgram {
     for (const d of decls.values()) {
       if (d.kind !== "DocsSite") {
         add(d.kind, d.args.adoptId, d.name);
+        if (d.kind === "Site" && typeof d.args.adoptId === "string") out.forms.set(d.args.adoptId, "resources");
         if (d.kind === "SiteSection" && typeof d.args.adoptId === "string") setIf(out.ownSpaces, d.args.adoptId, spaceOf(d.args.spaceId));
         continue;
       }
       // A DocsSite names its children `<name>/<key>`, a section's site spaces `<name>/<section key>/<key>`.
       if (isObject(d.args.site)) add("Site", d.args.site.adoptId, d.name);
+      if (isObject(d.args.site) && typeof d.args.site.adoptId === "string") out.forms.set(d.args.site.adoptId, "docs-site");
       const entries = (list: Value | undefined) => (Array.isArray(list) ? list.filter(isObject) : []);
       const walk = (list: Value | undefined) => {
         for (const e of entries(list)) {
