@@ -101,4 +101,41 @@ describe("the imported program's first up", () => {
     expect(program).not.toContain("FIXME");
     expect(program.match(/title: "",|name: "",/g)).toHaveLength(3);
   });
+
+  it("adopts what the app can hold that the realistic organization does not, writing nothing: text of every kind, names that collide, nested groups, a space shown twice", async () => {
+    // Quotes, a backslash, a backtick, `${`, `*/`, `//`, line terminators, a bidirectional override, NUL.
+    const odd = "q\"u'o`te\\${x}*/ //\u2028\u2029\r\n\u202e\u0000 end";
+    const { program } = await importAndAdopt(async (env, client, org) => {
+      const spaces = env.emu.seeded.spaceIds;
+      const dev = [...env.emu.store.sites.values()].find((s) => s.title === "Acme Developer Docs")!.id;
+      const devPath = p`/orgs/${org}/sites/${dev}`;
+      await client.patch(devPath, { body: { title: `Docs ${odd}` } });
+      const [first, second] = env.emu.store.sectionsOf(dev);
+      await client.patch(`${devPath}/sections/${first!.id}`, { body: { title: `S ${odd}`, description: odd, condition: 'visitor.claims.staff == true && "a\\"b\n" != "*/"' } });
+      await client.patch(`${devPath}/sections/${second!.id}`, { body: { title: "🎉".repeat(100) } });
+      await client.patch(p`/spaces/${spaces[0]!}`, { body: { title: `a\ud800${odd}`.slice(0, 30) } });
+      const branding = (await client.get(`${devPath}/customization`)) as Record<string, any>;
+      const { updatedAt: _updatedAt, ...settings } = branding;
+      await client.put(`${devPath}/customization`, { body: { ...settings, title: `T ${odd}`, footer: { ...settings.footer, copyright: odd } } });
+      await client.post(p`/orgs/${org}/saml`, { body: { label: "CRLF", entityID: odd, certificate: "-----BEGIN CERTIFICATE-----\r\nMIID\r\n-----END CERTIFICATE-----\r\n" } });
+      // Sites, sections, groups, links, share links and teams whose titles slug alike, or to nothing, or to reserved words.
+      for (const title of ["Guides", "guides", "Guides!", "class", "123", "🎉🎉", "__proto__"]) {
+        const site = (await client.post(p`/orgs/${org}/sites`, { body: { title } })) as { id: string };
+        const base = p`/orgs/${org}/sites/${site.id}`;
+        const section = async (spaceId: string, t: string) => ((await client.post(`${base}/sections`, { body: { spaceId, title: t } })) as { id: string }).id;
+        // The same space in two sections, and as a third section's further site space.
+        const a = await section(spaces[0]!, "Guides");
+        const b = await section(spaces[0]!, "guides");
+        const c = await section(spaces[1]!, "🎉🎉");
+        await client.post(`${base}/site-spaces`, { body: { spaceId: spaces[0]!, sectionId: c } });
+        const outer = (await client.post(`${base}/section-groups`, { body: { title: "Guides", sections: [a] } })) as { id: string };
+        const inner = (await client.post(`${base}/section-groups`, { body: { title: "class", sections: [b], parent: outer.id } })) as { id: string };
+        await client.post(`${base}/external-links`, { body: { title: "Guides", url: "https://x.test/a'b*/$x", parent: inner.id } });
+        for (const name of ["A", "a", "A!"]) await client.post(`${base}/share-links`, { body: { name } });
+      }
+      for (const title of ["Docs writers", "docs writers", "constructor"]) await client.put(p`/orgs/${org}/teams`, { body: { title } });
+    });
+    expect(program).toContain('new gitbook.Site("guides-3", {');
+    expect(program).toContain('new gitbook.SiteSectionGroup("guides-3/guides-3", {');
+  });
 });
