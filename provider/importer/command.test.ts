@@ -305,4 +305,18 @@ describe("pulumi-gitbook import", () => {
     expect(r.stderr).toMatch(/pulumi-gitbook import: .*404/);
     expect(fs.existsSync(path.join(dir, "gitbook"))).toBe(false);
   });
+
+  it("prints text from GitBook with its control characters escaped, so it can neither drive the terminal nor reorder a line", async () => {
+    // A title may hold anything: a C1 control (CSI, U+009B) and a bidirectional override show in the progress line.
+    const portal = [...emu.store.sites.values()].find((s) => s.title === "Acme Partner Portal")!;
+    portal.title = "Acme \u009b2JPartner\u202e Portal";
+    try {
+      const r = await run(["--org", seeded.org]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('site 2/2 "Acme \\u009b2JPartner\\u202e Portal": 3 sections');
+      expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    } finally {
+      portal.title = "Acme Partner Portal";
+    }
+  });
 });

@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
 import { installedSpec, ownPackage } from "../packageSource";
 import { generateProgram, programFiles, type Style } from "./generate";
+import { terminalLine } from "./emit";
 import { PreviousProgram } from "./names";
 import { downloadDocument, readOrganization } from "./read";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
@@ -101,7 +102,8 @@ export async function runImport(argv: string[], io: Partial<ImportIo> = {}): Pro
   try {
     return await importInto(dir, args, token, out, say);
   } catch (e) {
-    say(`pulumi-gitbook import: ${(e as Error).message}`);
+    // The API's answer may be quoted: each line escaped, as notes are.
+    say(`pulumi-gitbook import: ${(e as Error).message.split("\n").map(terminalLine).join("\n")}`);
     return 1;
   }
 }
@@ -117,7 +119,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
     token,
     ...(apiUrl ? { apiUrl, apiUrlSetting: "GITBOOK_API_URL" } : {}),
     onAttempt: () => requests++,
-    onRetry: (r) => say(`  ${r.method} ${r.path}: ${r.reason}; retrying in ${(r.waitMs / 1000).toFixed(1)} s`),
+    onRetry: (r) => say(`  ${terminalLine(`${r.method} ${r.path}: ${r.reason}`)}; retrying in ${(r.waitMs / 1000).toFixed(1)} s`),
   });
   const started = performance.now();
   let snapshot: OrgSnapshot;
@@ -126,7 +128,8 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
     snapshot = await readOrganization(client, {
       organizationId: args.org,
       siteIds: args.sites,
-      onProgress: (line) => say(`  ${line}`),
+      // Progress and notes quote titles, hostnames and paths from GitBook: printed escaped (emit.ts).
+      onProgress: (line) => say(`  ${terminalLine(line)}`),
       fetchSpecUrls: args.fetchSpecUrls,
       download: (url) => {
         downloads++;
@@ -163,7 +166,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const objects = countObjects(snapshot);
   say(`Read ${objects} in ${requests} request${requests === 1 ? "" : "s"}${downloads ? ` and ${downloads} download${downloads === 1 ? "" : "s"}` : ""}, ${took}.`);
   say(`Wrote ${Object.keys(files).sort().join(", ")} to ${dir}`);
-  for (const n of notes) say(`Note: ${n}`);
+  for (const n of notes) say(`Note: ${terminalLine(n)}`);
   say(
     [
       "Next:",

@@ -7,6 +7,7 @@
  * - `comment`: a `//` line. Text quoted in a comment is quoted with `literal`; whatever else a comment
  *   holds has its line terminators and control characters escaped, so it can never end the comment.
  * - `yamlString`: a double-quoted YAML scalar, printable ASCII only.
+ * - `terminalLine`: a line the command prints, escaped as a comment is.
  */
 
 /**
@@ -20,7 +21,7 @@ const BIDI = "\\u061c\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069";
  * JSON.stringify escapes quotes, backslashes, control characters and lone surrogates, but leaves
  * U+2028 and U+2029 as they are: valid inside a string literal, yet each ends a line anywhere else
  * (a comment, an editor, a diff). They are escaped too, so a literal is one line wherever it lands,
- * and so are the bidirectional controls, so it shows as what it is.
+ * and so are the C1 controls and the bidirectional controls, so it shows as what it is.
  */
 export function literal(v: string | number | boolean | null): string {
   const text = JSON.stringify(v) as string | undefined;
@@ -28,7 +29,8 @@ export function literal(v: string | number | boolean | null): string {
   return text.replace(UNSAFE_IN_LITERAL, escape);
 }
 
-const UNSAFE_IN_LITERAL = new RegExp(`[\\u2028\\u2029${BIDI}]`, "g");
+// The C1 controls too (JSON.stringify escapes only C0): a terminal showing the file or a note may act on them.
+const UNSAFE_IN_LITERAL = new RegExp(`[\\u0080-\\u009f\\u2028\\u2029${BIDI}]`, "g");
 
 const escape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
@@ -42,6 +44,15 @@ const UNSAFE_IN_COMMENT = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2
 /** One `//` comment line: nothing in `text` can end it early. */
 export function comment(text: string): string {
   return `// ${text.replace(UNSAFE_IN_COMMENT, escape)}`;
+}
+
+/**
+ * One line for the terminal (a note, a progress line): what a comment line escapes is escaped here too,
+ * so text from GitBook can neither drive the terminal (escape sequences), nor start a line of its own,
+ * nor reorder the line as shown.
+ */
+export function terminalLine(text: string): string {
+  return text.replace(UNSAFE_IN_COMMENT, escape);
 }
 
 /** A double-quoted YAML scalar: JSON's escapes are YAML's, and everything outside printable ASCII is escaped. */

@@ -256,8 +256,11 @@ function unexpectedStatements(file: ts.SourceFile): string[] {
     .map((s) => s.getText(file));
 }
 
-/** The characters that reorder a line as shown: the bidirectional embeddings, overrides, isolates and marks. */
-const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * What the program must not hold raw: the characters that reorder a line as shown (the bidirectional
+ * embeddings, overrides, isolates and marks) and the C1 controls (a terminal showing the file may act on them).
+ */
+const BIDI = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** How many programs held a DocsSite: arbitrary text must reach the component too, not only the fallback. */
 let docsSites = 0;
@@ -266,8 +269,8 @@ function check(c: Case, style: Style, typeCheck: boolean): void {
   const { files } = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" });
   const text = files["index.ts"]!;
   if (text.includes("new gitbook.DocsSite(")) docsSites++;
-  // A value may hold bidirectional controls, but the program shows them escaped: raw, they would make a
-  // reader (or a reviewer of its diff) see the line in another order than it runs.
+  // A value may hold bidirectional or C1 controls, but the program shows them escaped: raw, they would make a
+  // reader (or a reviewer of its diff) see the line in another order than it runs, or drive a terminal.
   expect(text.match(BIDI) ?? [], text).toEqual([]);
   const { file, diagnostics } = compile(text);
   const shown = typeCheck ? diagnostics : diagnostics.filter((d) => !/is not assignable|No overload matches/.test(d));
