@@ -49,7 +49,9 @@ Options:
                          program's lock records), as pulumi-gitbook new writes it; else ^${packageVersion()}.
   --force                Overwrite files already in --out. Names in an index.ts already there (an
                          earlier import's) are kept, and each site's form (DocsSite or resources,
-                         whatever --style says), so re-importing into a stack replaces nothing.
+                         whatever --style says), so re-importing into a stack replaces nothing;
+                         an object it declares that is still in GitBook but would be left out is
+                         refused, writing nothing.
   --fetch-spec-urls      Allow downloading an OpenAPI document from outside the API: the processed
                          version of a spec uploaded as text, when the API does not give its text.
                          Without it, the import talks to GITBOOK_API_URL only.

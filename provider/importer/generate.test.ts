@@ -529,5 +529,41 @@ describe("generateProgram", () => {
       );
     });
   });
+
+  describe("re-importing into a program that declares what this import would not", () => {
+    // A declaration gone from the program is a delete at the next up: of the object itself (a site, a
+    // share link), or of what it manages (an AccessList's grants). Only an object gone from GitBook may go.
+    const access = (role: string | null) => [{ on: "space" as const, id: "spc_guides", title: "Guides", teams: [{ teamId: "team_1", role }], users: [] }];
+
+    it("refuses, writing nothing, when an object it declared is still there but can no longer be declared", () => {
+      const previous = PreviousProgram.parse(index(org({ access: access("admin") })));
+      expect(() => program(org({ access: access(null) }), { previous })).toThrow(
+        /AccessList "guides" \(space "Guides": team team_1 is a guest, which an AccessList cannot declare\).*the first `pulumi up` would delete.*Nothing was written/s,
+      );
+      const named = PreviousProgram.parse(index(org()));
+      const unnamed = site();
+      delete unnamed.shareLinks[0]!.name;
+      expect(() => program(org({ sites: [unnamed] }), { previous: named })).toThrow(/ShareLink "acme-docs\/partner-2" \(share link "shl_b" has no name/);
+      const schema = PreviousProgram.parse(index(org({ sites: [site({ adaptiveSchema: SCHEMA })] })));
+      expect(() => program(org({ sites: [site({ adaptiveSchema: { type: "array" } })] }), { previous: schema })).toThrow(
+        /SiteAdaptiveSchema "acme-docs\/visitor-schema" \(its visitor schema is one SiteAdaptiveSchema refuses/,
+      );
+    });
+
+    it("refuses a --site import over a program declaring other sites or organization-wide objects", () => {
+      const two = org({ sites: [site(), bareSite({ id: "site_2", title: "Other", createdAt: "2025-03-01T00:00:00.000Z" })] });
+      const previous = PreviousProgram.parse(index(two));
+      const narrowed = { ...org(), scope: "sites" as const, teams: [], samlProviders: [], openApiSpecs: [] };
+      expect(() => program(narrowed, { previous })).toThrow(/Site "other" \(not among the sites asked for with --site\).*Team "docs-writers" \(not read with --site\)/s);
+      // Over a program of the same site alone, it goes ahead.
+      const alone = PreviousProgram.parse(index(narrowed));
+      expect(index(narrowed, { previous: alone })).toContain('new gitbook.Site("acme-docs", {');
+    });
+
+    it("drops, as before, what is gone from GitBook", () => {
+      const previous = PreviousProgram.parse(index(org({ access: access("admin") })));
+      expect(index(org({ sites: [bareSite({ title: "Acme Docs" })], teams: [], access: [] }), { previous })).not.toContain("AccessList");
+    });
+  });
 });
 

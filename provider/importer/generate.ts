@@ -39,7 +39,7 @@ import equal from "fast-deep-equal";
 import { propertyPath } from "../framework/check";
 import { declaredPart } from "../framework/settings";
 import { comment, literal, yamlString } from "./emit";
-import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
+import { Identifiers, Namer, PreviousProgram, slug } from "./names";
 import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
@@ -148,6 +148,8 @@ class Program {
   readonly identifiers = new Identifiers();
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
+  /** Objects read but not declared, and why: were an earlier program declaring one, the next up would delete it. */
+  readonly leftOut = new Map<string, string>();
   /** The sites written as a DocsSite: the component has no `id` output of its site. */
   readonly docsSites = new Set<string>();
   /** Every declaration by kind and the ID of the object it adopts: what a reference to that object is written as. */
@@ -185,6 +187,10 @@ class Program {
     const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
     if (typeof settings.adoptId === "string") this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
     return decl;
+  }
+
+  leaveOut(kind: Kind, id: string, why: string): void {
+    this.leftOut.set(`${kind}\u0000${id}`, why);
   }
 
   /** How the program names the ID of an object of `kind`: its resource's `id` output where the program declares it (earlier), else the ID. */
@@ -268,9 +274,11 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     ...part("OpenAPI specs", specs.decls),
   ];
   const names = programFiles(opts.stack);
+  const text = programText(snapshot, opts, body);
+  if (opts.previous) refuseToDrop(program, snapshot, opts.previous, PreviousProgram.parse(text));
   return {
     files: {
-      [names.program]: programText(snapshot, opts, body),
+      [names.program]: text,
       [names.project]: projectFile(snapshot, opts),
       [names.stack]: stackFile(snapshot),
       [names.npm]: packageJson(opts),
@@ -280,6 +288,33 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     },
     notes: program.notes,
   };
+}
+
+/**
+ * Fails when the earlier program declares an object this one does not, though it is still in GitBook
+ * (left out: it can no longer be declared) or may be (not read, with --site): the next up would delete
+ * it, or what it manages (an AccessList's grants). An object gone from GitBook may go.
+ */
+function refuseToDrop(program: Program, snapshot: OrgSnapshot, previous: PreviousProgram, now: PreviousProgram): void {
+  const declared = new Set(now.entries().map((e) => `${e.kind}\u0000${e.id}`));
+  const read = new Set(snapshot.sites.map((s) => s.id));
+  const underRead = snapshot.sites.flatMap((s) => optional(now.name("Site", s.id))).map((n) => `${n}/`);
+  const problems = previous.entries().flatMap(({ kind, id, name }) => {
+    const key = `${kind}\u0000${id}`;
+    if (declared.has(key)) return [];
+    const why = program.leftOut.get(key);
+    if (why !== undefined) return [`${kind} ${literal(name)} (${why})`];
+    if (snapshot.scope !== "sites") return [];
+    if (kind === "Site") return read.has(id) ? [] : [`${kind} ${literal(name)} (not among the sites asked for with --site)`];
+    return underRead.some((p) => name.startsWith(p)) ? [] : [`${kind} ${literal(name)} (not read with --site)`];
+  });
+  if (problems.length === 0) return;
+  throw new Error(
+    `The program here declares what this import would not, though it is still in GitBook: ${problems.join("; ")}. ` +
+      "Without it, the first `pulumi up` would delete each one in GitBook (an AccessList: the grants it lists). Nothing was written. " +
+      "Forget those the stack should let go first (`pulumi state delete` of each, which leaves GitBook as it is), or import into another folder (--out)" +
+      (snapshot.scope === "sites" ? ", or import without --site." : "."),
+  );
 }
 
 /** The files every program has (OpenAPI documents come on top), so a caller can look for them before reading anything. */
@@ -342,6 +377,7 @@ function accessDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
   for (const a of snapshot.access ?? []) {
     const guests = [...a.teams.map((t) => `team ${t.teamId}`), ...a.users.map((u) => `user ${u.userId}`)].filter((_, i) => [...a.teams, ...a.users][i]!.role === null);
     if (guests.length > 0) {
+      program.leaveOut("AccessList", a.id, `${a.on} ${literal(a.title)}: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare`);
       program.notes.push(`${a.on} ${literal(a.title)}: its access is not imported: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare (it would remove them).`);
       continue;
     }
@@ -590,6 +626,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
       const s = item as SectionSnapshot;
       const [own, ...others] = ownFirst(s, program.previous);
       if (!own) {
+        program.leaveOut(SECTION, s.id, `section ${literal(s.title)} shows no space, and a SiteSection is made from one`);
         notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
         continue;
       }
@@ -619,6 +656,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const shareLinks: Decl[] = [];
   for (const l of byCreation(snap.shareLinks)) {
     if (l.name === undefined) {
+      program.leaveOut("ShareLink", l.id, `share link ${literal(l.id)} has no name, which a ShareLink requires`);
       notImported(`Share link ${literal(l.id)} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${literal(l.id)} has no name and was not imported.`);
       continue;
     }
@@ -631,12 +669,14 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
     const issue = siteAdaptiveSchema.schema.shape.jsonSchema.safeParse(snap.adaptiveSchema).error?.issues[0];
     if (issue) {
       const why = `${propertyPath(["jsonSchema", ...issue.path])} ${issue.message}`;
+      program.leaveOut("SiteAdaptiveSchema", snap.id, `its visitor schema is one SiteAdaptiveSchema refuses (${why})`);
       notImported(`Its visitor schema is one SiteAdaptiveSchema refuses (${why}): not imported, so it stays as it is.`, `its visitor schema was not imported (${why}).`);
     } else {
       schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: snap.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
     }
   }
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
+  if (snap.customization && !branding) program.leaveOut("SiteCustomization", snap.id, "its branding holds no setting SiteCustomization can declare as it is");
   // The rules exactly as they are, adopted: the first up reads them and writes nothing (a create without
   // adoptId refuses any rule it finds, see SiteRedirects' create).
   const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id });

@@ -70,6 +70,10 @@ describe("PreviousProgram", () => {
       '  site: { title: "Portal", adoptId: "site_2" },',
       '  sections: [{ key: "start", spaceId: "spc_9", adoptId: "sec_3", siteSpaces: [{ key: "ts", spaceId: "spc_8", adoptId: "ss_1" }] }, { type: "group", key: "learn", adoptId: "grp_1", sections: [{ type: "link", key: "blog", adoptId: "lnk_1" }] }],',
       '  shareLinks: [{ key: "partner", name: "Partner", adoptId: "shl_1" }],',
+      '  visitorSchema: { type: "object" },',
+      '  visitorSchemaAdoptId: "site_2",',
+      '  redirects: [],',
+      '  redirectsAdoptId: "site_2",',
       "});",
     ].join("\n");
     const p = PreviousProgram.parse(text);
@@ -86,6 +90,8 @@ describe("PreviousProgram", () => {
     expect(p.name("SiteSectionGroup", "grp_1")).toBe("portal/learn");
     expect(p.name("SiteExternalLink", "lnk_1")).toBe("portal/blog");
     expect(p.name("ShareLink", "shl_1")).toBe("portal/partner");
+    expect(p.name("SiteAdaptiveSchema", "site_2")).toBe("portal/visitor-schema");
+    expect(p.name("SiteRedirects", "site_2")).toBe("portal/redirects");
   });
 
   it("still reads the name and adoptId of a declaration whose other values the user has made expressions", () => {

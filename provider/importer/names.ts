@@ -120,6 +120,11 @@ export class PreviousProgram {
     return this.forms.get(id);
   }
 
+  /** Every object the program declares: its kind, the ID it is known by, and its name. */
+  entries(): { kind: string; id: string; name: string }[] {
+    return [...this.names].map(([k, name]) => ({ kind: k.slice(0, k.indexOf("\u0000")), id: k.slice(k.indexOf("\u0000") + 1), name }));
+  }
+
   /** The names of the objects of these kinds, to keep them from objects the earlier program did not have. */
   namesOf(kinds: readonly string[]): string[] {
     return [...this.names].filter(([k]) => kinds.includes(k.slice(0, k.indexOf("\u0000")))).map(([, name]) => name);
@@ -210,6 +215,9 @@ export class PreviousProgram {
         }
       };
       walk(d.args.sections);
+      // The component names these two `<name>/visitor-schema` and `<name>/redirects`, each adopted by the site's ID.
+      add("SiteAdaptiveSchema", d.args.visitorSchemaAdoptId, `${d.name}/visitor-schema`);
+      add("SiteRedirects", d.args.redirectsAdoptId, `${d.name}/redirects`);
       for (const l of entries(d.args.shareLinks)) if (typeof l.key === "string") add("ShareLink", l.adoptId, `${d.name}/${l.key}`);
     }
     return out;
