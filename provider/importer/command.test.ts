@@ -169,6 +169,15 @@ describe("pulumi-gitbook import", () => {
     expect(text).toContain("teams, single sign-on and OpenAPI specs were left out");
   });
 
+  it("reads a site asked for twice with --site once, so no two resources adopt one object", async () => {
+    const r = await run(["--org", seeded.org, "--site", seeded.siteIds[1]!, "--site", seeded.siteIds[1]!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site" })).toBe(1);
+    const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+    expect(text.match(/new gitbook\.Site\(/g)).toHaveLength(1);
+    expect(text).not.toContain("acme-partner-portal-2");
+  });
+
   it("reads a site without sections from its structure, which holds its site spaces, and says they cannot be imported", async () => {
     const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
     const legacy = await client.post(p`/orgs/${seeded.org}/sites`, { body: { title: "Legacy docs", spaces: [emu.seeded.spaceIds[0]] }, schema: ApiSite });

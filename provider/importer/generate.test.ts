@@ -530,6 +530,10 @@ describe("generateProgram", () => {
     });
   });
 
+  it("never declares one object twice: a snapshot holding it twice fails rather than give it two resources", () => {
+    expect(() => index(org({ sites: [site(), site()] }))).toThrow(/Site "site_1" would be adopted twice, as "acme-docs" and "acme-docs-2"/);
+  });
+
   describe("re-importing into a program that declares what this import would not", () => {
     // A declaration gone from the program is a delete at the next up: of the object itself (a site, a
     // share link), or of what it manages (an AccessList's grants). Only an object gone from GitBook may go.

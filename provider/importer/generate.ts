@@ -185,7 +185,12 @@ class Program {
     const checked = checkArgs(def, argsOf(def, settings, ref));
     for (const c of checked.comments) this.notes.push(`${kind} ${literal(name)}: ${c}`);
     const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
-    if (typeof settings.adoptId === "string") this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
+    if (typeof settings.adoptId === "string") {
+      // Two resources adopting one object would fight over it from the first up on.
+      const other = this.adopted.get(`${kind}\u0000${settings.adoptId}`);
+      if (other) throw new Error(`importer: ${kind} ${literal(settings.adoptId)} would be adopted twice, as ${literal(other.name)} and ${literal(name)}`);
+      this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
+    }
     return decl;
   }
 
