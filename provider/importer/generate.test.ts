@@ -554,6 +554,14 @@ describe("generateProgram", () => {
       );
     });
 
+    it("refuses when an AccessList's space is no longer read (no site shows it), since its grants may well still be there", () => {
+      const previous = PreviousProgram.parse(index(org({ access: access("admin") })));
+      // "Guides" is no longer shown: the import reads neither the space nor its grants.
+      const s = site();
+      const unshown = org({ sites: [{ ...s, sections: [s.sections[0]!], sectionGroups: [], externalLinks: [], topLevel: ["sec_start"] }], spaces: org().spaces.filter((x) => x.id !== "spc_guides") });
+      expect(() => program(unshown, { previous })).toThrow(/AccessList "guides" \(what it grants access to is not read by this import/);
+    });
+
     it("refuses a --site import over a program declaring other sites or organization-wide objects", () => {
       const two = org({ sites: [site(), bareSite({ id: "site_2", title: "Other", createdAt: "2025-03-01T00:00:00.000Z" })] });
       const previous = PreviousProgram.parse(index(two));

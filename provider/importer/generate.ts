@@ -303,13 +303,20 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
 function refuseToDrop(program: Program, snapshot: OrgSnapshot, previous: PreviousProgram, now: PreviousProgram): void {
   const declared = new Set(now.entries().map((e) => `${e.kind}\u0000${e.id}`));
   const read = new Set(snapshot.sites.map((s) => s.id));
+  // What an AccessList may grant access to, and was read with its grants (an object with none has no AccessList).
+  const granted = new Set([...snapshot.sites, ...snapshot.spaces, ...snapshot.collections].map((x) => x.id));
   const underRead = snapshot.sites.flatMap((s) => optional(now.name("Site", s.id))).map((n) => `${n}/`);
   const problems = previous.entries().flatMap(({ kind, id, name }) => {
     const key = `${kind}\u0000${id}`;
     if (declared.has(key)) return [];
     const why = program.leftOut.get(key);
     if (why !== undefined) return [`${kind} ${literal(name)} (${why})`];
+    if (kind === "AccessList" && !granted.has(id)) {
+      return [`${kind} ${literal(name)} (what it grants access to is not read by this import: a space or collection no site shows any more, or a site --site leaves out)`];
+    }
     if (snapshot.scope !== "sites") return [];
+    // Spaces and collections are declared retainOnDelete: dropped, they are only forgotten.
+    if (kind === "Space" || kind === "Collection") return [];
     if (kind === "Site") return read.has(id) ? [] : [`${kind} ${literal(name)} (not among the sites asked for with --site)`];
     return underRead.some((p) => name.startsWith(p)) ? [] : [`${kind} ${literal(name)} (not read with --site)`];
   });
