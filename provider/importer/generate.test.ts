@@ -560,6 +560,10 @@ describe("generateProgram", () => {
       const s = site();
       const unshown = org({ sites: [{ ...s, sections: [s.sections[0]!], sectionGroups: [], externalLinks: [], topLevel: ["sec_start"] }], spaces: org().spaces.filter((x) => x.id !== "spc_guides") });
       expect(() => program(unshown, { previous })).toThrow(/AccessList "guides" \(what it grants access to is not read by this import/);
+      // A site's AccessList goes with the site: a whole import reads every site, so one it did not read is gone.
+      const siteAccess = [{ on: "site" as const, id: "site_1", title: "Acme Docs", teams: [{ teamId: "team_1", role: "edit" }], users: [] }];
+      const withSite = PreviousProgram.parse(index(org({ access: siteAccess })));
+      expect(index(org({ sites: [] }), { previous: withSite })).not.toContain("AccessList");
     });
 
     it("refuses a --site import over a program declaring other sites or organization-wide objects", () => {

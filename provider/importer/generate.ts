@@ -305,13 +305,16 @@ function refuseToDrop(program: Program, snapshot: OrgSnapshot, previous: Previou
   const read = new Set(snapshot.sites.map((s) => s.id));
   // What an AccessList may grant access to, and was read with its grants (an object with none has no AccessList).
   const granted = new Set([...snapshot.sites, ...snapshot.spaces, ...snapshot.collections].map((x) => x.id));
+  const previousSites = new Set(previous.entries().flatMap((e) => (e.kind === "Site" ? [e.id] : [])));
   const underRead = snapshot.sites.flatMap((s) => optional(now.name("Site", s.id))).map((n) => `${n}/`);
   const problems = previous.entries().flatMap(({ kind, id, name }) => {
     const key = `${kind}\u0000${id}`;
     if (declared.has(key)) return [];
     const why = program.leftOut.get(key);
     if (why !== undefined) return [`${kind} ${literal(name)} (${why})`];
-    if (kind === "AccessList" && !granted.has(id)) {
+    // A whole import reads every site: one it did not read is gone, and its AccessList with it.
+    const goneSite = snapshot.scope === "organization" && previousSites.has(id);
+    if (kind === "AccessList" && !granted.has(id) && !goneSite) {
       return [`${kind} ${literal(name)} (what it grants access to is not read by this import: a space or collection no site shows any more, or a site --site leaves out)`];
     }
     if (snapshot.scope !== "sites") return [];
