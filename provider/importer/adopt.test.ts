@@ -87,7 +87,7 @@ async function importAndAdopt(edit: (env: ProviderEnv, client: GitbookClient, or
 }
 
 describe("the imported program's first up", () => {
-  it("adopts a space and a collection without a title and a share link without a name, as GitBook's spec allows them, writing nothing", async () => {
+  it("adopts a space and a collection without a title, a share link without a name and an OpenAPI spec whose slug has capitals, as GitBook's spec allows them, writing nothing", async () => {
     const { program, stderr } = await importAndAdopt(async (env, client, org) => {
       const [, , guides, , , handbook] = env.emu.seeded.spaceIds;
       await client.patch(p`/spaces/${handbook!}`, { body: { title: "" } });
@@ -96,10 +96,14 @@ describe("the imported program's first up", () => {
       const partners = [...env.emu.store.sites.values()].find((s) => s.title === "Acme Partner Portal")!.id;
       const link = [...env.emu.store.shareLinks.values()].find((l) => l.siteId === partners)!;
       await client.patch(p`/orgs/${org}/sites/${partners}/share-links/${link.id}`, { body: { name: "" } });
+      // OpenAPISpecSlug: ^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$. Each GET of a pending spec moves processing on.
+      await client.post(p`/orgs/${org}/openapi`, { body: { slug: "Payments-API", source: { url: "https://api.acme.test/payments.yaml" } } });
+      for (let s = { processingState: "pending" }; s.processingState === "pending"; ) s = (await client.get(p`/orgs/${org}/openapi/Payments-API`)) as { processingState: string };
     });
     expect(stderr).not.toContain("FIXME");
     expect(program).not.toContain("FIXME");
     expect(program.match(/title: "",|name: "",/g)).toHaveLength(3);
+    expect(program).toContain('slug: "Payments-API",');
   });
 
   it("adopts what the app can hold that the realistic organization does not, writing nothing: text of every kind, names that collide, nested groups, a space shown twice", async () => {
