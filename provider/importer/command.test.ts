@@ -277,6 +277,18 @@ describe("pulumi-gitbook import", () => {
     }
   });
 
+  it("refuses, before reading anything, to re-import another organization over a program of one", async () => {
+    // Its stack holds the first organization's objects: the new program's first up would delete every one.
+    expect((await run(["--org", seeded.org])).code).toBe(0);
+    const before = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+    emu.log.reset();
+    const other = await run(["--org", "org_other", "--force"]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`index.ts was imported from the GitBook organization "${seeded.org}", not "org_other"`);
+    expect(emu.log.count()).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toBe(before);
+  });
+
   it("refuses to overwrite a program already there, before reading anything, unless --force", async () => {
     expect((await run(["--org", seeded.org])).code).toBe(0);
     const before = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");

@@ -114,6 +114,17 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const apiUrl = io.env.GITBOOK_API_URL || undefined;
   // Before any request; the OpenAPI documents, known only after reading, are looked for again below.
   refuseToOverwrite(dir, Object.values(programFiles(args.stack)), args.force);
+  // Re-importing into an earlier import's program keeps its names (so the stack's resources), and
+  // each section's space, whatever moved in the app since. Its stack holds that organization's objects:
+  // another organization's program would delete every one of them at its first up.
+  const programPath = path.join(dir, programFiles(args.stack).program);
+  const previous = fs.existsSync(programPath) ? PreviousProgram.parse(fs.readFileSync(programPath, "utf8")) : undefined;
+  if (previous?.organizationId !== undefined && previous.organizationId !== args.org) {
+    throw new Error(
+      `${programPath} was imported from the GitBook organization ${JSON.stringify(previous.organizationId)}, not ${JSON.stringify(args.org)}: ` +
+        "its stack holds that organization's objects, and the first `pulumi up` of a program of another one would delete them. Import into another folder (--out).",
+    );
+  }
 
   let requests = 0;
   let downloads = 0;
@@ -145,10 +156,6 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const took = ms < 10_000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   if (client.apiUrl !== DEFAULT_API_URL) snapshot.apiUrl = client.apiUrl;
 
-  // Re-importing into an earlier import's program keeps its names (so the stack's resources), and
-  // each section's space, whatever moved in the app since.
-  const programPath = path.join(dir, programFiles(args.stack).program);
-  const previous = fs.existsSync(programPath) ? PreviousProgram.parse(fs.readFileSync(programPath, "utf8")) : undefined;
   if (previous) say(`Keeping the names ${path.basename(programPath)} already in ${dir} gives the objects it declares.`);
   const { files, notes } = generateProgram(snapshot, {
     previous,
