@@ -519,6 +519,19 @@ describe("generateProgram", () => {
       expect(text).toContain('hostname: "docs.acme.test",\n  siteId: "site_1",');
     });
 
+    it("keeps a DocsSite's share links where they were, inside or beside it, after a change of the site's visibility", () => {
+      // The fixture's site is `share-link`: its links are inside the component.
+      const inside = PreviousProgram.parse(index(org(), { style: "docs-site" }));
+      expect(() => program(org({ sites: [site({ visibility: "public" })] }), { style: "docs-site", previous: inside })).toThrow(
+        /^Site "Acme Docs": the program here declares its share links inside its DocsSite, which takes them only for a `share-link` site, and it is now "public"/,
+      );
+      // A public site's links are beside it; once the site is `share-link`, they stay there.
+      const beside = PreviousProgram.parse(index(org({ sites: [site({ visibility: "public" })] }), { style: "docs-site" }));
+      const text = index(org(), { style: "docs-site", previous: beside });
+      expect(declarationOf(text, "acme-docs")).not.toContain("shareLinks");
+      expect(declarationOf(text, "acme-docs/partner")).toContain("siteId: acmeDocs.siteId,");
+    });
+
     it("refuses, writing nothing, when a DocsSite can no longer be one, rather than give its objects new URNs", () => {
       const previous = PreviousProgram.parse(index(withHostname, { style: "docs-site" }));
       const s = site({ customHostname: { hostname: "docs.acme.test" } });

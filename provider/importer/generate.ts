@@ -547,6 +547,8 @@ interface SiteDecls {
   shareLinks: Decl[];
   redirects?: Decl;
   comments: string[];
+  /** Where a DocsSite declares the share links, when the earlier program decides it (see siteCode). */
+  shareLinksInside?: boolean;
 }
 
 function siteCode(program: Program, snap: SiteSnapshot, requested: Style): string[] {
@@ -557,6 +559,7 @@ function siteCode(program: Program, snap: SiteSnapshot, requested: Style): strin
   // under its new URN and delete it under the old one.
   const before = program.previous?.siteForm(snap.id);
   const style = before ?? requested;
+  if (style === "docs-site") keepShareLinksWhereTheyWere(program, d);
   const problems = style === "docs-site" ? docsSiteProblems(d) : [];
   if (before === "docs-site" && problems.length) {
     throw new Error(
@@ -581,6 +584,28 @@ function siteCode(program: Program, snap: SiteSnapshot, requested: Style): strin
   out.push(...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
   out.push(...declaredBeside(program, d, false).map(declaration));
   return out;
+}
+
+/**
+ * A DocsSite's share links stay where the earlier program declared them: inside the component (its
+ * children) or beside it. Moved, a link would get another URN, and the first up would adopt it anew and
+ * delete it (its URL with it) under the old one. Beside is always possible; inside only for a
+ * `share-link` site, so links inside a site that is no longer one are refused.
+ */
+function keepShareLinksWhereTheyWere(program: Program, d: SiteDecls): void {
+  const places = d.shareLinks.flatMap((l) => optional(program.previous?.shareLinkPlace(String(l.args.adoptId))));
+  if (places.includes("beside")) {
+    d.shareLinksInside = false;
+  } else if (places.includes("inside")) {
+    if (d.site.args.visibility !== "share-link") {
+      throw new Error(
+        `Site ${literal(d.snap.title)}: the program here declares its share links inside its DocsSite, which takes them only for a \`share-link\` site, and it is now ${literal(String(d.site.args.visibility))}. ` +
+          "Declared beside it, each link would get a new URN, and the first `pulumi up` would adopt it anew and delete it under its old URN. " +
+          "Nothing was written: set the site's visibility back in the GitBook app and import again, or import into another folder (--out).",
+      );
+    }
+    d.shareLinksInside = true;
+  }
 }
 
 /**
@@ -805,7 +830,7 @@ function topology(d: SiteDecls): Record<string, unknown> {
 }
 
 /** The component takes share links of a `share-link` site only; others are declared beside it. */
-const shareLinksInside = (d: SiteDecls) => d.site.args.visibility === "share-link";
+const shareLinksInside = (d: SiteDecls) => d.shareLinksInside ?? d.site.args.visibility === "share-link";
 
 /**
  * The arguments a DocsSite child does not take: those naming its site or the navigation item it sits

@@ -104,6 +104,7 @@ export class PreviousProgram {
   private readonly names = new Map<string, string>();
   private readonly ownSpaces = new Map<string, string>();
   private readonly forms = new Map<string, "docs-site" | "resources">();
+  private readonly shareLinks = new Map<string, "inside" | "beside">();
   /** The organization the earlier import read, as its first line says. */
   organizationId?: string;
 
@@ -120,6 +121,11 @@ export class PreviousProgram {
   /** How the earlier program declared the site `id`: as a DocsSite, or resource by resource (a Site). */
   siteForm(id: string): "docs-site" | "resources" | undefined {
     return this.forms.get(id);
+  }
+
+  /** Where the earlier program declared the share link `id`: inside a DocsSite (its child), or beside it, on its own. */
+  shareLinkPlace(id: string): "inside" | "beside" | undefined {
+    return this.shareLinks.get(id);
   }
 
   /** Every object the program declares: its kind, the ID it is known by, and its name. */
@@ -197,6 +203,7 @@ export class PreviousProgram {
       if (d.kind !== "DocsSite") {
         add(d.kind, d.args.adoptId, d.name);
         if (d.kind === "Site" && typeof d.args.adoptId === "string") out.forms.set(d.args.adoptId, "resources");
+        if (d.kind === "ShareLink" && typeof d.args.adoptId === "string") out.shareLinks.set(d.args.adoptId, "beside");
         if (d.kind === "SiteSection" && typeof d.args.adoptId === "string") setIf(out.ownSpaces, d.args.adoptId, spaceOf(d.args.spaceId));
         continue;
       }
@@ -224,7 +231,10 @@ export class PreviousProgram {
       // The component names these two `<name>/visitor-schema` and `<name>/redirects`, each adopted by the site's ID.
       add("SiteAdaptiveSchema", d.args.visitorSchemaAdoptId, `${d.name}/visitor-schema`);
       add("SiteRedirects", d.args.redirectsAdoptId, `${d.name}/redirects`);
-      for (const l of entries(d.args.shareLinks)) if (typeof l.key === "string") add("ShareLink", l.adoptId, `${d.name}/${l.key}`);
+      for (const l of entries(d.args.shareLinks)) {
+        if (typeof l.key === "string") add("ShareLink", l.adoptId, `${d.name}/${l.key}`);
+        if (typeof l.adoptId === "string") out.shareLinks.set(l.adoptId, "inside");
+      }
     }
     return out;
   }
