@@ -17,6 +17,7 @@ import { describe, expect, it } from "vitest";
 import { createPrng } from "../../emulator/store";
 import { comment, literal } from "./emit";
 import { generateProgram, type Style } from "./generate";
+import { PreviousProgram } from "./names";
 import type { OrgSnapshot } from "./snapshot";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -269,6 +270,12 @@ function check(c: Case, style: Style, typeCheck: boolean): void {
   const { files } = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" });
   const text = files["index.ts"]!;
   if (text.includes("new gitbook.DocsSite(")) docsSites++;
+  // Re-imported over itself, whatever its strings, the program reads back as it was written: every name
+  // kept, every site in its form, nothing refused, the same text.
+  const again = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0", previous: PreviousProgram.parse(text) });
+  const [was, is] = [text.split("\n"), again.files["index.ts"]!.split("\n")];
+  const at = Math.max(was.findIndex((l, i) => l !== is[i]), is.length > was.length ? was.length : -1);
+  expect(at, `re-imported, line ${at + 1} ${JSON.stringify(was[at])} became ${JSON.stringify(is[at])}`).toBe(-1);
   // A value may hold bidirectional or C1 controls, but the program shows them escaped: raw, they would make a
   // reader (or a reviewer of its diff) see the line in another order than it runs, or drive a terminal.
   expect(text.match(BIDI) ?? [], text).toEqual([]);

@@ -558,9 +558,12 @@ function siteCode(program: Program, snap: SiteSnapshot, requested: Style): strin
   // so declared the other way its objects would get new URNs, and the first up would adopt each one
   // under its new URN and delete it under the old one.
   const before = program.previous?.siteForm(snap.id);
-  const style = before ?? requested;
-  if (style === "docs-site") keepShareLinksWhereTheyWere(program, d);
-  const problems = style === "docs-site" ? docsSiteProblems(d) : [];
+  const considered = before === "docs-site" || requested === "docs-site";
+  if (considered) keepShareLinksWhereTheyWere(program, d);
+  const problems = considered ? docsSiteProblems(d) : [];
+  // The form --style gives it, and the one it gets: the earlier program's, where there was one.
+  const asked: Style = requested === "docs-site" && problems.length === 0 ? "docs-site" : "resources";
+  const style = before ?? asked;
   if (before === "docs-site" && problems.length) {
     throw new Error(
       `Site ${literal(snap.title)}: the program here declares it as a DocsSite, which it can no longer be (${problems.join("; ")}). ` +
@@ -568,7 +571,7 @@ function siteCode(program: Program, snap: SiteSnapshot, requested: Style): strin
         "Nothing was written: change that in the GitBook app and import again, or import into another folder (--out) and move the stack's resources over with aliases.",
     );
   }
-  if (before !== undefined && before !== requested) {
+  if (before !== undefined && before !== asked) {
     const form = before === "docs-site" ? "as a DocsSite" : "resource by resource";
     program.notes.push(`Site ${literal(snap.title)}: declared ${form}, as the program here declares it, not as --style ${requested} says: declared the other way, its objects would get new URNs, and the first \`pulumi up\` would delete them.`);
   }
