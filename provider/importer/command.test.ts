@@ -169,6 +169,15 @@ describe("pulumi-gitbook import", () => {
     expect(text).toContain("teams, single sign-on and OpenAPI specs were left out");
   });
 
+  it("reads a site asked for twice with --site once, so no two resources adopt one object", async () => {
+    const r = await run(["--org", seeded.org, "--site", seeded.siteIds[1]!, "--site", seeded.siteIds[1]!]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(emu.log.count({ route: "/v1/orgs/:org/sites/:site" })).toBe(1);
+    const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+    expect(text.match(/new gitbook\.Site\(/g)).toHaveLength(1);
+    expect(text).not.toContain("acme-partner-portal-2");
+  });
+
   it("reads a site without sections from its structure, which holds its site spaces, and says they cannot be imported", async () => {
     const client = new GitbookClient({ token: emu.token, apiUrl: emu.url });
     const legacy = await client.post(p`/orgs/${seeded.org}/sites`, { body: { title: "Legacy docs", spaces: [emu.seeded.spaceIds[0]] }, schema: ApiSite });
@@ -268,6 +277,18 @@ describe("pulumi-gitbook import", () => {
     }
   });
 
+  it("refuses, before reading anything, to re-import another organization over a program of one", async () => {
+    // Its stack holds the first organization's objects: the new program's first up would delete every one.
+    expect((await run(["--org", seeded.org])).code).toBe(0);
+    const before = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
+    emu.log.reset();
+    const other = await run(["--org", "org_other", "--force"]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`index.ts was imported from the GitBook organization "${seeded.org}", not "org_other"`);
+    expect(emu.log.count()).toBe(0);
+    expect(fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8")).toBe(before);
+  });
+
   it("refuses to overwrite a program already there, before reading anything, unless --force", async () => {
     expect((await run(["--org", seeded.org])).code).toBe(0);
     const before = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
@@ -304,5 +325,19 @@ describe("pulumi-gitbook import", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/pulumi-gitbook import: .*404/);
     expect(fs.existsSync(path.join(dir, "gitbook"))).toBe(false);
+  });
+
+  it("prints text from GitBook with its control characters escaped, so it can neither drive the terminal nor reorder a line", async () => {
+    // A title may hold anything: a C1 control (CSI, U+009B) and a bidirectional override show in the progress line.
+    const portal = [...emu.store.sites.values()].find((s) => s.title === "Acme Partner Portal")!;
+    portal.title = "Acme \u009b2JPartner\u202e Portal";
+    try {
+      const r = await run(["--org", seeded.org]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('site 2/2 "Acme \\u009b2JPartner\\u202e Portal": 3 sections');
+      expect(r.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+    } finally {
+      portal.title = "Acme Partner Portal";
+    }
   });
 });

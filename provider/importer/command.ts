@@ -13,6 +13,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
 import { installedSpec, ownPackage } from "../packageSource";
 import { generateProgram, programFiles, type Style } from "./generate";
+import { terminalLine } from "./emit";
 import { PreviousProgram } from "./names";
 import { downloadDocument, readOrganization } from "./read";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
@@ -47,7 +48,10 @@ Options:
                          copy was installed from (its checkout, or the tarball or git URL its
                          program's lock records), as pulumi-gitbook new writes it; else ^${packageVersion()}.
   --force                Overwrite files already in --out. Names in an index.ts already there (an
-                         earlier import's) are kept, so re-importing into a stack replaces nothing.
+                         earlier import's) are kept, and each site's form (DocsSite or resources,
+                         whatever --style says), so re-importing into a stack replaces nothing;
+                         an object it declares that is still in GitBook but would be left out is
+                         refused, writing nothing.
   --fetch-spec-urls      Allow downloading an OpenAPI document from outside the API: the processed
                          version of a spec uploaded as text, when the API does not give its text.
                          Without it, the import talks to GITBOOK_API_URL only.
@@ -100,7 +104,8 @@ export async function runImport(argv: string[], io: Partial<ImportIo> = {}): Pro
   try {
     return await importInto(dir, args, token, out, say);
   } catch (e) {
-    say(`pulumi-gitbook import: ${(e as Error).message}`);
+    // The API's answer may be quoted: each line escaped, as notes are.
+    say(`pulumi-gitbook import: ${(e as Error).message.split("\n").map(terminalLine).join("\n")}`);
     return 1;
   }
 }
@@ -109,6 +114,17 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const apiUrl = io.env.GITBOOK_API_URL || undefined;
   // Before any request; the OpenAPI documents, known only after reading, are looked for again below.
   refuseToOverwrite(dir, Object.values(programFiles(args.stack)), args.force);
+  // Re-importing into an earlier import's program keeps its names (so the stack's resources), and
+  // each section's space, whatever moved in the app since. Its stack holds that organization's objects:
+  // another organization's program would delete every one of them at its first up.
+  const programPath = path.join(dir, programFiles(args.stack).program);
+  const previous = fs.existsSync(programPath) ? PreviousProgram.parse(fs.readFileSync(programPath, "utf8")) : undefined;
+  if (previous?.organizationId !== undefined && previous.organizationId !== args.org) {
+    throw new Error(
+      `${programPath} was imported from the GitBook organization ${JSON.stringify(previous.organizationId)}, not ${JSON.stringify(args.org)}: ` +
+        "its stack holds that organization's objects, and the first `pulumi up` of a program of another one would delete them. Import into another folder (--out).",
+    );
+  }
 
   let requests = 0;
   let downloads = 0;
@@ -116,7 +132,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
     token,
     ...(apiUrl ? { apiUrl, apiUrlSetting: "GITBOOK_API_URL" } : {}),
     onAttempt: () => requests++,
-    onRetry: (r) => say(`  ${r.method} ${r.path}: ${r.reason}; retrying in ${(r.waitMs / 1000).toFixed(1)} s`),
+    onRetry: (r) => say(`  ${terminalLine(`${r.method} ${r.path}: ${r.reason}`)}; retrying in ${(r.waitMs / 1000).toFixed(1)} s`),
   });
   const started = performance.now();
   let snapshot: OrgSnapshot;
@@ -125,7 +141,8 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
     snapshot = await readOrganization(client, {
       organizationId: args.org,
       siteIds: args.sites,
-      onProgress: (line) => say(`  ${line}`),
+      // Progress and notes quote titles, hostnames and paths from GitBook: printed escaped (emit.ts).
+      onProgress: (line) => say(`  ${terminalLine(line)}`),
       fetchSpecUrls: args.fetchSpecUrls,
       download: (url) => {
         downloads++;
@@ -139,10 +156,6 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const took = ms < 10_000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
   if (client.apiUrl !== DEFAULT_API_URL) snapshot.apiUrl = client.apiUrl;
 
-  // Re-importing into an earlier import's program keeps its names (so the stack's resources), and
-  // each section's space, whatever moved in the app since.
-  const programPath = path.join(dir, programFiles(args.stack).program);
-  const previous = fs.existsSync(programPath) ? PreviousProgram.parse(fs.readFileSync(programPath, "utf8")) : undefined;
   if (previous) say(`Keeping the names ${path.basename(programPath)} already in ${dir} gives the objects it declares.`);
   const { files, notes } = generateProgram(snapshot, {
     previous,
@@ -162,7 +175,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const objects = countObjects(snapshot);
   say(`Read ${objects} in ${requests} request${requests === 1 ? "" : "s"}${downloads ? ` and ${downloads} download${downloads === 1 ? "" : "s"}` : ""}, ${took}.`);
   say(`Wrote ${Object.keys(files).sort().join(", ")} to ${dir}`);
-  for (const n of notes) say(`Note: ${n}`);
+  for (const n of notes) say(`Note: ${terminalLine(n)}`);
   say(
     [
       "Next:",

@@ -17,6 +17,7 @@ import { describe, expect, it } from "vitest";
 import { createPrng } from "../../emulator/store";
 import { comment, literal } from "./emit";
 import { generateProgram, type Style } from "./generate";
+import { PreviousProgram } from "./names";
 import type { OrgSnapshot } from "./snapshot";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -27,6 +28,8 @@ const ROOT = path.resolve(__dirname, "../..");
 const PIECES = [
   "\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "*/", "/*", "//", "`", "${", "}", "'", '"', "\\", "\\u2028", "\u0000", "\t", "\u001b", "\ufeff",
   "\ud800", "\udc00", "\udbff\udfff", "😀", "𝒜", "é", "<!--", "-->", "#!", "#", ":", "---", "\n}); process.exit(1); (() => {\n", "\u2028process.exit(1)\u2028",
+  // Bidirectional controls (Trojan Source, CVE-2021-42574): they reorder how a line shows, not what it runs.
+  "\u202e", "\u202d", "\u2066", "\u2067", "\u2068", "\u2069", "\u200f", "\u061c",
   "require", "module", "exports", "__proto__", "constructor", "toString", "gitbook", "pulumi", "class", "await", "a", "Z", "0", " ", "-", "/", ".",
 ];
 
@@ -254,6 +257,12 @@ function unexpectedStatements(file: ts.SourceFile): string[] {
     .map((s) => s.getText(file));
 }
 
+/**
+ * What the program must not hold raw: the characters that reorder a line as shown (the bidirectional
+ * embeddings, overrides, isolates and marks) and the C1 controls (a terminal showing the file may act on them).
+ */
+const BIDI = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** How many programs held a DocsSite: arbitrary text must reach the component too, not only the fallback. */
 let docsSites = 0;
 
@@ -261,6 +270,15 @@ function check(c: Case, style: Style, typeCheck: boolean): void {
   const { files } = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" });
   const text = files["index.ts"]!;
   if (text.includes("new gitbook.DocsSite(")) docsSites++;
+  // Re-imported over itself, whatever its strings, the program reads back as it was written: every name
+  // kept, every site in its form, nothing refused, the same text.
+  const again = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0", previous: PreviousProgram.parse(text) });
+  const [was, is] = [text.split("\n"), again.files["index.ts"]!.split("\n")];
+  const at = Math.max(was.findIndex((l, i) => l !== is[i]), is.length > was.length ? was.length : -1);
+  expect(at, `re-imported, line ${at + 1} ${JSON.stringify(was[at])} became ${JSON.stringify(is[at])}`).toBe(-1);
+  // A value may hold bidirectional or C1 controls, but the program shows them escaped: raw, they would make a
+  // reader (or a reviewer of its diff) see the line in another order than it runs, or drive a terminal.
+  expect(text.match(BIDI) ?? [], text).toEqual([]);
   const { file, diagnostics } = compile(text);
   const shown = typeCheck ? diagnostics : diagnostics.filter((d) => !/is not assignable|No overload matches/.test(d));
   expect(shown, text).toEqual([]);

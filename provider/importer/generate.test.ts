@@ -269,6 +269,25 @@ describe("generateProgram", () => {
     });
   }
 
+  for (const style of ["resources", "docs-site"] as const) {
+    it(`keeps the names of what has no adoptId (a custom hostname, visitor authentication, a site space's overrides) across a re-import after a rename in the app (--style ${style})`, () => {
+      // Each of these is named after something the app can rename (the site's title, the site space's
+      // path): a new name would be a delete and a create of the same object, and deleting the old
+      // SiteSpaceCustomization clears the very overrides the new one adopted.
+      const customization = { id: "ss_ts", siteId: "site_1", siteSpaceId: "ss_ts", title: "Acme for TypeScript" };
+      const withAll = (title: string, path: string) => {
+        const base = site({ title, customHostname: { hostname: "docs.acme.test" }, visitorAuth: { backend: "custom", fallbackURL: "https://login.acme.test" } });
+        const guides = base.sections[1]!;
+        return org({ sites: [{ ...base, sections: [base.sections[0]!, { ...guides, siteSpaces: [guides.siteSpaces[0]!, { ...guides.siteSpaces[1]!, path, customization }] }] }] });
+      };
+      const first = index(withAll("Acme Docs", "typescript"), { style });
+      const again = index(withAll("Acme Handbook", "ts"), { style, previous: PreviousProgram.parse(first) });
+      const names = (text: string) => [...text.matchAll(/new gitbook\.(\w+)\(("[^"]*")/g)].map((m) => `${m[1]} ${m[2]}`);
+      expect(names(first)).toEqual(expect.arrayContaining(['SiteCustomHostname "acme-docs"', 'SiteVisitorAuth "acme-docs"', 'SiteSpaceCustomization "acme-docs/typescript-branding"']));
+      expect(names(again)).toEqual(names(first));
+    });
+  }
+
   it("declares groups and external links, and the navigation's order as it is, so adopting it sorts nothing", () => {
     const text = index(org());
     expect(declarationOf(text, "acme-docs/learn")).toBe(
@@ -474,4 +493,106 @@ describe("generateProgram", () => {
       expect(text).toContain('const empty = new gitbook.Site("empty", {');
     });
   });
+
+  describe("re-importing into a program of the other form", () => {
+    // A DocsSite's children have it as their parent, so the same object declared resource by resource has
+    // another URN: switching forms, the first up would adopt every object of the site under its new URN and
+    // delete it under the old one (the sections, then the site).
+    const withHostname = org({ sites: [site({ customHostname: { hostname: "docs.acme.test" } })] });
+
+    it("keeps a site declared resource by resource so, whatever --style says, and says why", () => {
+      const previous = PreviousProgram.parse(index(withHostname));
+      const again = program(withHostname, { style: "docs-site", previous });
+      const text = again.files["index.ts"]!;
+      expect(text).not.toContain("new gitbook.DocsSite(");
+      expect(text).toContain('const acmeDocs = new gitbook.Site("acme-docs", {');
+      expect(text).toContain('hostname: "docs.acme.test",\n  siteId: acmeDocs.id,');
+      expect(again.notes).toContainEqual(expect.stringMatching(/^Site "Acme Docs": declared resource by resource, as the program here declares it/));
+    });
+
+    it("keeps a DocsSite a DocsSite, whatever --style says", () => {
+      const previous = PreviousProgram.parse(index(withHostname, { style: "docs-site" }));
+      const text = index(withHostname, { style: "resources", previous });
+      expect(text).toContain('const acmeDocs = new gitbook.DocsSite("acme-docs", {');
+      expect(text).not.toContain('new gitbook.Site("acme-docs"');
+      // The component has no `id` of its site: its hostname names the site by ID.
+      expect(text).toContain('hostname: "docs.acme.test",\n  siteId: "site_1",');
+    });
+
+    it("keeps a DocsSite's share links where they were, inside or beside it, after a change of the site's visibility", () => {
+      // The fixture's site is `share-link`: its links are inside the component.
+      const inside = PreviousProgram.parse(index(org(), { style: "docs-site" }));
+      expect(() => program(org({ sites: [site({ visibility: "public" })] }), { style: "docs-site", previous: inside })).toThrow(
+        /^Site "Acme Docs": the program here declares its share links inside its DocsSite, which takes them only for a `share-link` site, and it is now "public"/,
+      );
+      // A public site's links are beside it; once the site is `share-link`, they stay there.
+      const beside = PreviousProgram.parse(index(org({ sites: [site({ visibility: "public" })] }), { style: "docs-site" }));
+      const text = index(org(), { style: "docs-site", previous: beside });
+      expect(declarationOf(text, "acme-docs")).not.toContain("shareLinks");
+      expect(declarationOf(text, "acme-docs/partner")).toContain("siteId: acmeDocs.siteId,");
+    });
+
+    it("refuses, writing nothing, when a DocsSite can no longer be one, rather than give its objects new URNs", () => {
+      const previous = PreviousProgram.parse(index(withHostname, { style: "docs-site" }));
+      const s = site({ customHostname: { hostname: "docs.acme.test" } });
+      s.sectionGroups.push({ id: "grp_2", title: "Inner", draft: false, groupId: "grp_1", itemIds: [] });
+      s.sectionGroups[0]!.itemIds.push("grp_2");
+      expect(() => program(org({ sites: [s] }), { style: "docs-site", previous })).toThrow(
+        /^Site "Acme Docs": the program here declares it as a DocsSite, which it can no longer be \(section group "Inner" is nested in another group, which a DocsSite cannot hold\)/,
+      );
+    });
+  });
+
+  it("never declares one object twice: a snapshot holding it twice fails rather than give it two resources", () => {
+    expect(() => index(org({ sites: [site(), site()] }))).toThrow(/Site "site_1" would be adopted twice, as "acme-docs" and "acme-docs-2"/);
+  });
+
+  describe("re-importing into a program that declares what this import would not", () => {
+    // A declaration gone from the program is a delete at the next up: of the object itself (a site, a
+    // share link), or of what it manages (an AccessList's grants). Only an object gone from GitBook may go.
+    const access = (role: string | null) => [{ on: "space" as const, id: "spc_guides", title: "Guides", teams: [{ teamId: "team_1", role }], users: [] }];
+
+    it("refuses, writing nothing, when an object it declared is still there but can no longer be declared", () => {
+      const previous = PreviousProgram.parse(index(org({ access: access("admin") })));
+      expect(() => program(org({ access: access(null) }), { previous })).toThrow(
+        /AccessList "guides" \(space "Guides": team team_1 is a guest, which an AccessList cannot declare\).*the first `pulumi up` would delete.*Nothing was written/s,
+      );
+      const named = PreviousProgram.parse(index(org()));
+      const unnamed = site();
+      delete unnamed.shareLinks[0]!.name;
+      expect(() => program(org({ sites: [unnamed] }), { previous: named })).toThrow(/ShareLink "acme-docs\/partner-2" \(share link "shl_b" has no name/);
+      const schema = PreviousProgram.parse(index(org({ sites: [site({ adaptiveSchema: SCHEMA })] })));
+      expect(() => program(org({ sites: [site({ adaptiveSchema: { type: "array" } })] }), { previous: schema })).toThrow(
+        /SiteAdaptiveSchema "acme-docs\/visitor-schema" \(its visitor schema is one SiteAdaptiveSchema refuses/,
+      );
+    });
+
+    it("refuses when an AccessList's space is no longer read (no site shows it), since its grants may well still be there", () => {
+      const previous = PreviousProgram.parse(index(org({ access: access("admin") })));
+      // "Guides" is no longer shown: the import reads neither the space nor its grants.
+      const s = site();
+      const unshown = org({ sites: [{ ...s, sections: [s.sections[0]!], sectionGroups: [], externalLinks: [], topLevel: ["sec_start"] }], spaces: org().spaces.filter((x) => x.id !== "spc_guides") });
+      expect(() => program(unshown, { previous })).toThrow(/AccessList "guides" \(what it grants access to is not read by this import/);
+      // A site's AccessList goes with the site: a whole import reads every site, so one it did not read is gone.
+      const siteAccess = [{ on: "site" as const, id: "site_1", title: "Acme Docs", teams: [{ teamId: "team_1", role: "edit" }], users: [] }];
+      const withSite = PreviousProgram.parse(index(org({ access: siteAccess })));
+      expect(index(org({ sites: [] }), { previous: withSite })).not.toContain("AccessList");
+    });
+
+    it("refuses a --site import over a program declaring other sites or organization-wide objects", () => {
+      const two = org({ sites: [site(), bareSite({ id: "site_2", title: "Other", createdAt: "2025-03-01T00:00:00.000Z" })] });
+      const previous = PreviousProgram.parse(index(two));
+      const narrowed = { ...org(), scope: "sites" as const, teams: [], samlProviders: [], openApiSpecs: [] };
+      expect(() => program(narrowed, { previous })).toThrow(/Site "other" \(not among the sites asked for with --site\).*Team "docs-writers" \(not read with --site\)/s);
+      // Over a program of the same site alone, it goes ahead.
+      const alone = PreviousProgram.parse(index(narrowed));
+      expect(index(narrowed, { previous: alone })).toContain('new gitbook.Site("acme-docs", {');
+    });
+
+    it("drops, as before, what is gone from GitBook", () => {
+      const previous = PreviousProgram.parse(index(org({ access: access("admin") })));
+      expect(index(org({ sites: [bareSite({ title: "Acme Docs" })], teams: [], access: [] }), { previous })).not.toContain("AccessList");
+    });
+  });
 });
+

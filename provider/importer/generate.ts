@@ -39,7 +39,7 @@ import equal from "fast-deep-equal";
 import { propertyPath } from "../framework/check";
 import { declaredPart } from "../framework/settings";
 import { comment, literal, yamlString } from "./emit";
-import { Identifiers, Namer, slug, type PreviousProgram } from "./names";
+import { Identifiers, Namer, PreviousProgram, slug } from "./names";
 import type { CollectionSnapshot, OrgSnapshot, SectionSnapshot, SiteSnapshot, SiteSpaceSnapshot } from "./snapshot";
 
 export type Style = "resources" | "docs-site";
@@ -148,6 +148,10 @@ class Program {
   readonly identifiers = new Identifiers();
   readonly notes: string[] = [];
   private readonly namers = new Map<string, Namer>();
+  /** Objects read but not declared, and why: were an earlier program declaring one, the next up would delete it. */
+  readonly leftOut = new Map<string, string>();
+  /** The sites written as a DocsSite: the component has no `id` output of its site. */
+  readonly docsSites = new Set<string>();
   /** Every declaration by kind and the ID of the object it adopts: what a reference to that object is written as. */
   private readonly adopted = new Map<string, Decl>();
 
@@ -181,8 +185,17 @@ class Program {
     const checked = checkArgs(def, argsOf(def, settings, ref));
     for (const c of checked.comments) this.notes.push(`${kind} ${literal(name)}: ${c}`);
     const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
-    if (typeof settings.adoptId === "string") this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
+    if (typeof settings.adoptId === "string") {
+      // Two resources adopting one object would fight over it from the first up on.
+      const other = this.adopted.get(`${kind}\u0000${settings.adoptId}`);
+      if (other) throw new Error(`importer: ${kind} ${literal(settings.adoptId)} would be adopted twice, as ${literal(other.name)} and ${literal(name)}`);
+      this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
+    }
     return decl;
+  }
+
+  leaveOut(kind: Kind, id: string, why: string): void {
+    this.leftOut.set(`${kind}\u0000${id}`, why);
   }
 
   /** How the program names the ID of an object of `kind`: its resource's `id` output where the program declares it (earlier), else the ID. */
@@ -260,15 +273,17 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     ...spacesPart(spaces),
     ...sites,
     ...part("Teams", [...teams.values()]),
-    ...part("Custom hostnames", hostnameDecls(program, snapshot, opts.style)),
-    ...part("Access", accessDecls(program, snapshot, opts.style)),
+    ...part("Custom hostnames", hostnameDecls(program, snapshot)),
+    ...part("Access", accessDecls(program, snapshot)),
     ...part("Single sign-on", saml),
     ...part("OpenAPI specs", specs.decls),
   ];
   const names = programFiles(opts.stack);
+  const text = programText(snapshot, opts, body);
+  if (opts.previous) refuseToDrop(program, snapshot, opts.previous, PreviousProgram.parse(text));
   return {
     files: {
-      [names.program]: programText(snapshot, opts, body),
+      [names.program]: text,
       [names.project]: projectFile(snapshot, opts),
       [names.stack]: stackFile(snapshot),
       [names.npm]: packageJson(opts),
@@ -278,6 +293,43 @@ export function generateProgram(snapshot: OrgSnapshot, opts: GenerateOptions): G
     },
     notes: program.notes,
   };
+}
+
+/**
+ * Fails when the earlier program declares an object this one does not, though it is still in GitBook
+ * (left out: it can no longer be declared) or may be (not read, with --site): the next up would delete
+ * it, or what it manages (an AccessList's grants). An object gone from GitBook may go.
+ */
+function refuseToDrop(program: Program, snapshot: OrgSnapshot, previous: PreviousProgram, now: PreviousProgram): void {
+  const declared = new Set(now.entries().map((e) => `${e.kind}\u0000${e.id}`));
+  const read = new Set(snapshot.sites.map((s) => s.id));
+  // What an AccessList may grant access to, and was read with its grants (an object with none has no AccessList).
+  const granted = new Set([...snapshot.sites, ...snapshot.spaces, ...snapshot.collections].map((x) => x.id));
+  const previousSites = new Set(previous.entries().flatMap((e) => (e.kind === "Site" ? [e.id] : [])));
+  const underRead = snapshot.sites.flatMap((s) => optional(now.name("Site", s.id))).map((n) => `${n}/`);
+  const problems = previous.entries().flatMap(({ kind, id, name }) => {
+    const key = `${kind}\u0000${id}`;
+    if (declared.has(key)) return [];
+    const why = program.leftOut.get(key);
+    if (why !== undefined) return [`${kind} ${literal(name)} (${why})`];
+    // A whole import reads every site: one it did not read is gone, and its AccessList with it.
+    const goneSite = snapshot.scope === "organization" && previousSites.has(id);
+    if (kind === "AccessList" && !granted.has(id) && !goneSite) {
+      return [`${kind} ${literal(name)} (what it grants access to is not read by this import: a space or collection no site shows any more, or a site --site leaves out)`];
+    }
+    if (snapshot.scope !== "sites") return [];
+    // Spaces and collections are declared retainOnDelete: dropped, they are only forgotten.
+    if (kind === "Space" || kind === "Collection") return [];
+    if (kind === "Site") return read.has(id) ? [] : [`${kind} ${literal(name)} (not among the sites asked for with --site)`];
+    return underRead.some((p) => name.startsWith(p)) ? [] : [`${kind} ${literal(name)} (not read with --site)`];
+  });
+  if (problems.length === 0) return;
+  throw new Error(
+    `The program here declares what this import would not, though it is still in GitBook: ${problems.join("; ")}. ` +
+      "Without it, the first `pulumi up` would delete each one in GitBook (an AccessList: the grants it lists). Nothing was written. " +
+      "Forget those the stack should let go first (`pulumi state delete` of each, which leaves GitBook as it is), or import into another folder (--out)" +
+      (snapshot.scope === "sites" ? ", or import without --site." : "."),
+  );
 }
 
 /** The files every program has (OpenAPI documents come on top), so a caller can look for them before reading anything. */
@@ -305,17 +357,17 @@ function part(title: string, decls: Decl[]): string[] {
  * cannot be declared, and an AccessList would remove it.
  */
 /** A site's ID as the program writes it: a site written as a DocsSite has no Site variable of its own, so its ID is written as is. */
-function siteRefIn(program: Program, style: Style): (id: string) => unknown {
-  return (id) => (style === "docs-site" ? id : program.ref("Site", id));
+function siteRefIn(program: Program): (id: string) => unknown {
+  return (id) => (program.docsSites.has(id) ? id : program.ref("Site", id));
 }
 
 /**
  * Each site's custom hostname that GitBook shows pointing to it: a SiteCustomHostname, whose create
  * only reads it. One that cannot be declared (see SiteSnapshot.customHostname) is a note instead.
  */
-function hostnameDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
+function hostnameDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
   const out: Decl[] = [];
-  const siteRef = siteRefIn(program, style);
+  const siteRef = siteRefIn(program);
   for (const s of byCreation(snapshot.sites)) {
     const h = s.customHostname;
     if (!h) continue;
@@ -329,9 +381,9 @@ function hostnameDecls(program: Program, snapshot: OrgSnapshot, style: Style): D
   return out;
 }
 
-function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Decl[] {
+function accessDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
   const out: Decl[] = [];
-  const siteRef = siteRefIn(program, style);
+  const siteRef = siteRefIn(program);
   for (const s of byCreation(snapshot.sites)) {
     if (!s.visitorAuth) continue;
     const name = program.name("SiteVisitorAuth", "", slug(s.title, "site"), s.id);
@@ -340,6 +392,7 @@ function accessDecls(program: Program, snapshot: OrgSnapshot, style: Style): Dec
   for (const a of snapshot.access ?? []) {
     const guests = [...a.teams.map((t) => `team ${t.teamId}`), ...a.users.map((u) => `user ${u.userId}`)].filter((_, i) => [...a.teams, ...a.users][i]!.role === null);
     if (guests.length > 0) {
+      program.leaveOut("AccessList", a.id, `${a.on} ${literal(a.title)}: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare`);
       program.notes.push(`${a.on} ${literal(a.title)}: its access is not imported: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare (it would remove them).`);
       continue;
     }
@@ -494,13 +547,36 @@ interface SiteDecls {
   shareLinks: Decl[];
   redirects?: Decl;
   comments: string[];
+  /** Where a DocsSite declares the share links, when the earlier program decides it (see siteCode). */
+  shareLinksInside?: boolean;
 }
 
-function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] {
+function siteCode(program: Program, snap: SiteSnapshot, requested: Style): string[] {
   const d = siteDecls(program, snap);
   const out = [heading(`Site ${literal(snap.title)}`), ...d.comments.map(comment)];
-  const problems = style === "docs-site" ? docsSiteProblems(d) : [];
+  // A site keeps the form the earlier program gave it: a DocsSite's children have it as their parent,
+  // so declared the other way its objects would get new URNs, and the first up would adopt each one
+  // under its new URN and delete it under the old one.
+  const before = program.previous?.siteForm(snap.id);
+  const considered = before === "docs-site" || requested === "docs-site";
+  if (considered) keepShareLinksWhereTheyWere(program, d);
+  const problems = considered ? docsSiteProblems(d) : [];
+  // The form --style gives it, and the one it gets: the earlier program's, where there was one.
+  const asked: Style = requested === "docs-site" && problems.length === 0 ? "docs-site" : "resources";
+  const style = before ?? asked;
+  if (before === "docs-site" && problems.length) {
+    throw new Error(
+      `Site ${literal(snap.title)}: the program here declares it as a DocsSite, which it can no longer be (${problems.join("; ")}). ` +
+        "Declared resource by resource, its objects would get new URNs, and the first `pulumi up` would adopt each one anew and delete it under its old URN. " +
+        "Nothing was written: change that in the GitBook app and import again, or import into another folder (--out) and move the stack's resources over with aliases.",
+    );
+  }
+  if (before !== undefined && before !== asked) {
+    const form = before === "docs-site" ? "as a DocsSite" : "resource by resource";
+    program.notes.push(`Site ${literal(snap.title)}: declared ${form}, as the program here declares it, not as --style ${requested} says: declared the other way, its objects would get new URNs, and the first \`pulumi up\` would delete them.`);
+  }
   if (style === "docs-site" && problems.length === 0) {
+    program.docsSites.add(snap.id);
     out.push(docsSite(d, declaredBeside(program, d, true)));
     return out;
   }
@@ -511,6 +587,28 @@ function siteCode(program: Program, snap: SiteSnapshot, style: Style): string[] 
   out.push(...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
   out.push(...declaredBeside(program, d, false).map(declaration));
   return out;
+}
+
+/**
+ * A DocsSite's share links stay where the earlier program declared them: inside the component (its
+ * children) or beside it. Moved, a link would get another URN, and the first up would adopt it anew and
+ * delete it (its URL with it) under the old one. Beside is always possible; inside only for a
+ * `share-link` site, so links inside a site that is no longer one are refused.
+ */
+function keepShareLinksWhereTheyWere(program: Program, d: SiteDecls): void {
+  const places = d.shareLinks.flatMap((l) => optional(program.previous?.shareLinkPlace(String(l.args.adoptId))));
+  if (places.includes("beside")) {
+    d.shareLinksInside = false;
+  } else if (places.includes("inside")) {
+    if (d.site.args.visibility !== "share-link") {
+      throw new Error(
+        `Site ${literal(d.snap.title)}: the program here declares its share links inside its DocsSite, which takes them only for a \`share-link\` site, and it is now ${literal(String(d.site.args.visibility))}. ` +
+          "Declared beside it, each link would get a new URN, and the first `pulumi up` would adopt it anew and delete it under its old URN. " +
+          "Nothing was written: set the site's visibility back in the GitBook app and import again, or import into another folder (--out).",
+      );
+    }
+    d.shareLinksInside = true;
+  }
 }
 
 /**
@@ -571,6 +669,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
       const s = item as SectionSnapshot;
       const [own, ...others] = ownFirst(s, program.previous);
       if (!own) {
+        program.leaveOut(SECTION, s.id, `section ${literal(s.title)} shows no space, and a SiteSection is made from one`);
         notImported(`Section ${literal(s.id)} (${literal(s.title)}) shows no space, and a SiteSection is made from one: not imported.`, `section ${literal(s.title)} shows no space and was not imported.`);
         continue;
       }
@@ -600,6 +699,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const shareLinks: Decl[] = [];
   for (const l of byCreation(snap.shareLinks)) {
     if (l.name === undefined) {
+      program.leaveOut("ShareLink", l.id, `share link ${literal(l.id)} has no name, which a ShareLink requires`);
       notImported(`Share link ${literal(l.id)} has no name, which a ShareLink requires (adopting it with one would rename it): not imported.`, `share link ${literal(l.id)} has no name and was not imported.`);
       continue;
     }
@@ -612,12 +712,14 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
     const issue = siteAdaptiveSchema.schema.shape.jsonSchema.safeParse(snap.adaptiveSchema).error?.issues[0];
     if (issue) {
       const why = `${propertyPath(["jsonSchema", ...issue.path])} ${issue.message}`;
+      program.leaveOut("SiteAdaptiveSchema", snap.id, `its visitor schema is one SiteAdaptiveSchema refuses (${why})`);
       notImported(`Its visitor schema is one SiteAdaptiveSchema refuses (${why}): not imported, so it stays as it is.`, `its visitor schema was not imported (${why}).`);
     } else {
       schema = program.decl("SiteAdaptiveSchema", `${siteName}/visitor-schema`, "visitor-schema", { siteId: snap.id, jsonSchema: snap.adaptiveSchema, adoptId: snap.id });
     }
   }
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
+  if (snap.customization && !branding) program.leaveOut("SiteCustomization", snap.id, "its branding holds no setting SiteCustomization can declare as it is");
   // The rules exactly as they are, adopted: the first up reads them and writes nothing (a create without
   // adoptId refuses any rule it finds, see SiteRedirects' create).
   const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id });
@@ -731,7 +833,7 @@ function topology(d: SiteDecls): Record<string, unknown> {
 }
 
 /** The component takes share links of a `share-link` site only; others are declared beside it. */
-const shareLinksInside = (d: SiteDecls) => d.site.args.visibility === "share-link";
+const shareLinksInside = (d: SiteDecls) => d.shareLinksInside ?? d.site.args.visibility === "share-link";
 
 /**
  * The arguments a DocsSite child does not take: those naming its site or the navigation item it sits

@@ -70,6 +70,10 @@ describe("PreviousProgram", () => {
       '  site: { title: "Portal", adoptId: "site_2" },',
       '  sections: [{ key: "start", spaceId: "spc_9", adoptId: "sec_3", siteSpaces: [{ key: "ts", spaceId: "spc_8", adoptId: "ss_1" }] }, { type: "group", key: "learn", adoptId: "grp_1", sections: [{ type: "link", key: "blog", adoptId: "lnk_1" }] }],',
       '  shareLinks: [{ key: "partner", name: "Partner", adoptId: "shl_1" }],',
+      '  visitorSchema: { type: "object" },',
+      '  visitorSchemaAdoptId: "site_2",',
+      '  redirects: [],',
+      '  redirectsAdoptId: "site_2",',
       "});",
     ].join("\n");
     const p = PreviousProgram.parse(text);
@@ -86,5 +90,29 @@ describe("PreviousProgram", () => {
     expect(p.name("SiteSectionGroup", "grp_1")).toBe("portal/learn");
     expect(p.name("SiteExternalLink", "lnk_1")).toBe("portal/blog");
     expect(p.name("ShareLink", "shl_1")).toBe("portal/partner");
+    expect(p.name("SiteAdaptiveSchema", "site_2")).toBe("portal/visitor-schema");
+    expect(p.name("SiteRedirects", "site_2")).toBe("portal/redirects");
+  });
+
+  it("still reads the name and adoptId of a declaration whose other values the user has made expressions", () => {
+    // A program edited after the import: were such a declaration skipped, a re-import after a rename in
+    // the app would rename its resource, and the plan would adopt the object anew and delete it.
+    const text = [
+      'import * as gitbook from "pulumi-gitbook";',
+      'const stage = "prod";',
+      'const guidesSpace = new gitbook.Space("guides", { title: `Guides (${stage})`, emoji: process.env.EMOJI ?? "🧭", adoptId: "spc_1" }, { retainOnDelete: true });',
+      "const docs = new gitbook.Site(\"docs\", {",
+      "  title: [\"Docs\", stage].join(\" \"),",
+      "  visibility: stage === \"prod\" ? \"public\" : \"unlisted\",",
+      "  adaptiveContent: { enabled: ((x: number) => x > 0)(1) },",
+      '  adoptId: "site_1",',
+      "});",
+      'const docsGuides = new gitbook.SiteSection("docs/guides", { siteId: docs.id, spaceId: guidesSpace.id, title: `a}b]c,d`, description: "x" + `y`, adoptId: "sec_1" });',
+    ].join("\n");
+    const p = PreviousProgram.parse(text);
+    expect(p.name("Space", "spc_1")).toBe("guides");
+    expect(p.name("Site", "site_1")).toBe("docs");
+    expect(p.name("SiteSection", "sec_1")).toBe("docs/guides");
+    expect(p.ownSpace("sec_1")).toBe("spc_1");
   });
 });

@@ -45,7 +45,8 @@ type Reading = Resource & { import: { read: ImportRead } };
 export async function readOrganization(client: GitbookClient, opts: ReadOptions): Promise<OrgSnapshot> {
   const progress = opts.onProgress ?? (() => {});
   const limit = opts.concurrency ?? DEFAULT_CONCURRENCY;
-  const siteIds = opts.siteIds ?? [];
+  // Each site once, however often it was asked for: twice, it would be declared twice, two resources adopting one object.
+  const siteIds = [...new Set(opts.siteIds ?? [])];
   const narrowed = siteIds.length > 0;
   const snapshot: Record<string, unknown> = { organizationId: opts.organizationId, scope: narrowed ? "sites" : "organization" };
 

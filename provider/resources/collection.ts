@@ -28,7 +28,8 @@ import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  title: text({ min: 1, max: 50 }).describe("Title of the collection, 1 to 50 characters."),
+  // GitBook's CollectionTitle has no minimum: a collection titled "" is one a program can adopt.
+  title: text({ max: 50 }).describe("Title of the collection, at most 50 characters; GitBook allows it empty."),
   // The API takes "" and answers without a description, so "" is not a value a program declares.
   description: text({ min: 1, max: 100 })
     .optional()

@@ -37,12 +37,13 @@ import { count, defined, mapLimit, type Discovery, type ImportRead } from "../fr
 
 // ---- Schema --------------------------------------------------------------------------------------
 
-export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+// GitBook's OpenAPISpecSlug: capitals allowed, so a spec made in the app or by another tool as `Payments-API` can be declared and adopted.
+export const SLUG_PATTERN = /^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$/;
 
 const inputs = z.object({
   organizationId: organizationIdField,
-  slug: text({ min: 1, max: 100, pattern: SLUG_PATTERN, patternHint: "lower-case letters and digits in words joined by single hyphens, e.g. payments-api" }).describe(
-    "Identifier of the spec in the organization and in its URLs, 1 to 100 characters of lower-case letters and digits in words joined by single hyphens. Changing it replaces the spec.",
+  slug: text({ min: 1, max: 100, pattern: SLUG_PATTERN, patternHint: "letters and digits in words joined by single hyphens, e.g. payments-api" }).describe(
+    "Identifier of the spec in the organization and in its URLs, 1 to 100 characters of letters and digits in words joined by single hyphens. Changing it replaces the spec.",
   )
     // A new slug or organization is a new spec. Neither replacement collides with the old spec (the
     // slug is unique per organization, and one of the two differs), so the new one is created first.

@@ -25,8 +25,9 @@ const inputs = z.object({
     .describe("ID of the site the link opens. Changing it replaces the share link (a new secret URL).")
     // A share link belongs to one site for life. Names are not unique, so a replacement never collides.
     .register(field, { change: "replace", import: { ref: "Site" } }),
-  name: text({ min: 1, max: 50 })
-    .describe("Name of the share link, 1 to 50 characters, to tell links apart (e.g. the audience it was given to). Names need not be unique.")
+  // GitBook's ShareLinkName is 0 to 50 characters: a link named "" is one it holds, and so one a program can adopt.
+  name: text({ max: 50 })
+    .describe("Name of the share link, at most 50 characters, to tell links apart (e.g. the audience it was given to); GitBook allows it empty. Names need not be unique.")
     .register(field, { create: "post" }),
   active: z
     .boolean({ error: "must be a boolean" })

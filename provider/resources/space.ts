@@ -57,7 +57,8 @@ export function emojiText() {
 const inputs = z
   .object({
     organizationId: organizationIdField,
-    title: text({ min: 1, max: 50 }).describe("Title of the space, 1 to 50 characters."),
+    // GitBook's SpaceTitle has no minimum: a space titled "" is one a program can adopt.
+    title: text({ max: 50 }).describe("Title of the space, at most 50 characters; GitBook allows it empty."),
     emoji: emojiText()
       .optional()
       .describe(

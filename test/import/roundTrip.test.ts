@@ -296,6 +296,25 @@ for (const style of ["resources", "docs-site"] as const) {
       expect(steps.filter((s) => s.op !== "same" && !(s.op === "update" && expected(s)))).toEqual([]);
     });
 
+    it("keeps each site's form when re-imported with the other --style: a DocsSite's children have it as parent, and the plan creates, deletes and replaces nothing", async () => {
+      const other = style === "resources" ? "docs-site" : "resources";
+      stderr = "";
+      // The later --style wins.
+      expect(await importInto(programDir, ["--force", "--style", other]), stderr).toBe(0);
+      expect(stderr).toContain(`not as --style ${other} says`);
+      const built = await tsc(programDir);
+      expect(built.code, built.output).toBe(0);
+      const pkgFile = path.join(programDir, "package.json");
+      fs.writeFileSync(pkgFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(pkgFile, "utf8")), main: "bin/index.js" }));
+      emu.log.reset();
+      const preview = await stack.run("preview", config);
+      expect(preview.code, preview.stdout).toBe(0);
+      expect(emu.log.writes()).toBe(0);
+      const steps = preview.steps.filter((s) => s.type.includes("gitbook:"));
+      expect(steps.length).toBeGreaterThan(0);
+      expect(steps.filter((s) => s.op === "create" || s.op === "delete" || s.op === "replace")).toEqual([]);
+    });
+
     it.runIf(!everyStep)("marks every resource in state retainOnDelete, so that destroy lets go of each, as the resources style's destroy shows", () => {
       // The checkpoint as the engine wrote it (state() leaves the resource options out).
       const resources = ((stack.exported().deployment.resources ?? []) as { urn: string; type: string; custom?: boolean; retainOnDelete?: boolean }[]).filter(

@@ -31,7 +31,7 @@ export const ROWS: [string, string, string, unknown, string, RegExp][] = [
   ["Site space path 1 to 100", "SiteSpace", "path", long(101), "path", /path must be 1 to 100 characters/],
   ["condition 1 to 1024 (site space)", "SiteSpace", "condition", "", "condition", /condition must be 1 to 1024 characters/],
   ["condition 1 to 1024 (site space)", "SiteSpace", "condition", long(1025), "condition", /condition must be 1 to 1024 characters/],
-  ["Share link name max 50", "ShareLink", "name", long(51), "name", /name must be 1 to 50 characters/],
+  ["Share link name max 50", "ShareLink", "name", long(51), "name", /name must be at most 50 characters/],
   ["Team title 1 to 64", "Team", "title", "", "title", /title must be 1 to 64 characters/],
   ["Team title 1 to 64", "Team", "title", long(65), "title", /title must be 1 to 64 characters/],
   ["SAML label 1 to 30", "SamlProvider", "label", "", "label", /label must be 1 to 30 characters/],
