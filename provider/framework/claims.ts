@@ -20,16 +20,21 @@ import type { Props } from "./resource";
 
 export class Claims {
   /**
-   * `kind id` -> the holder's last known outputs, and whether the
-   * program declares it in this run (seen by diff, create or update) or it was only read (refresh).
+   * `kind id` -> the holder's last known outputs, whether the program declares it in this run (seen
+   * by diff, create or update) or it was only read (refresh), and the program's names of the resources
+   * that declared it (see declaredByOther).
    */
-  private readonly held = new Map<string, { props: Props; declared: boolean }>();
+  private readonly held = new Map<string, { props: Props; declared: boolean; by: Set<string> }>();
   /** `kind key` -> creates of that key whose request has not settled yet. */
   private readonly sending = new Map<string, Set<Promise<unknown>>>();
 
-  hold(kind: string, id: string, props: Props = {}, declared = false): void {
+  /** `by`: the program's name of the resource that declares it, when known. */
+  hold(kind: string, id: string, props: Props = {}, declared = false, by?: string): void {
     const k = `${kind}\u0000${id}`;
-    this.held.set(k, { props, declared: declared || (this.held.get(k)?.declared ?? false) });
+    const was = this.held.get(k);
+    const names = was?.by ?? new Set<string>();
+    if (declared && by) names.add(by);
+    this.held.set(k, { props, declared: declared || (was?.declared ?? false), by: names });
   }
 
   release(kind: string, id: string): void {
@@ -43,6 +48,17 @@ export class Claims {
   /** Whether a resource the program declares in this run (not one only refreshed) holds the object. */
   declares(kind: string, id: string): boolean {
     return this.held.get(`${kind}\u0000${id}`)?.declared === true;
+  }
+
+  /**
+   * The name of a resource other than `name` that the program declares in this run over the object
+   * (it adopted it, or holds it in state), or undefined. Only names the program gave count: undefined
+   * when `name` is not known, since the other could then be the same resource.
+   */
+  declaredByOther(kind: string, id: string, name: unknown): string | undefined {
+    if (typeof name !== "string" || !name) return undefined;
+    for (const other of this.held.get(`${kind}\u0000${id}`)?.by ?? []) if (other !== name) return other;
+    return undefined;
   }
 
   /**

@@ -96,10 +96,30 @@ function knownCtx(rt: ProviderRuntime): Ctx | undefined {
   return rt.config().token ? ctx(rt) : undefined;
 }
 
-/** Records that a resource of this deployment holds the object (see claims.ts). */
-function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean): void {
+/** Records that a resource of this deployment holds the object (see claims.ts); `name`, the program's name of a resource that declares it. */
+function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean, name?: unknown): void {
   const c = knownCtx(rt);
-  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram);
+  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram, typeof name === "string" ? name : undefined);
+}
+
+/**
+ * Two resources of the program over one object (two with the same adoptId, or one adopting what
+ * another holds in state) would overwrite each other's settings on every run, and deleting either
+ * would delete it for both: refused, whichever of the two this process sees second, for kinds whose ID
+ * is one resource's object (not ResourceSpec.sharedId). It rests on what this process saw of the run
+ * (claims.ts): it only ever refuses, never permits.
+ */
+function refuseSharedObject(def: Resource, c: Ctx, id: string, name: unknown, adopting: boolean): void {
+  if (def.sharedId || !("adoptId" in def.schema.shape)) return;
+  const other = claimsOf(c.client).declaredByOther(def.kind, id, name);
+  if (other === undefined) return;
+  const what = adopting
+    ? `adoptId: "${id}" names the object ${def.kind} ${other} of this stack manages`
+    : `${def.kind} ${other} of this stack also manages ${id}, this resource's object (it took it over with adoptId)`;
+  throw new Error(
+    `${def.kind}: ${what}: two resources of one object would overwrite each other's settings on every run, and deleting either would delete it for both. ` +
+      `Keep one of them: remove the adoptId, or remove the resource that had the object first from the program (in the same run, the adopting one then takes the object over, and the other's delete leaves it in place). Nothing was changed.`,
+  );
 }
 
 export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -118,7 +138,14 @@ export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds:
   const refused = refusedReplacement(def, id, d.replaces, news);
   if (refused) throw explainFailure(def, news, id, new Error(refused));
   const c = knownCtx(rt);
-  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true);
+  if (c) {
+    try {
+      refuseSharedObject(def, c, id, news[NAME_KEY], false);
+    } catch (e) {
+      throw explainFailure(def, news, id, e);
+    }
+    claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true, typeof news[NAME_KEY] === "string" ? news[NAME_KEY] : undefined);
+  }
   return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
 }
 
@@ -143,6 +170,7 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
     const adoptId = inputs.adoptId;
     // Never a replacement's: diff refuses a replacement while adoptId is set (see check).
     if (typeof adoptId === "string" && adoptId) {
+      refuseSharedObject(def, c, adoptId, inputs[NAME_KEY], true);
       const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
@@ -155,16 +183,16 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
             `Adopt one that matches the program's ${fixed.join(", ")}, or remove adoptId to create a new object. Nothing was changed.`,
         );
       }
-      hold(rt, def, adoptId, live, true);
+      hold(rt, def, adoptId, live, true, inputs[NAME_KEY]);
       const outs = await def.update(c, adoptId, live, forResource(def, inputs), changed);
-      hold(rt, def, adoptId, outs, true);
+      hold(rt, def, adoptId, outs, true, inputs[NAME_KEY]);
       return { id: adoptId, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
     }
     const { id, outs } = await def.create(c, forResource(def, inputs));
-    hold(rt, def, id, outs, true);
+    hold(rt, def, id, outs, true, inputs[NAME_KEY]);
     return { id, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
+    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true, inputs[NAME_KEY]);
     throw explainFailure(def, inputs, undefined, withProvider(def, e, inputs));
   }
 }
@@ -200,16 +228,22 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
   }
   try {
     const outs = await def.update(ctx(rt), id, stripProvider(olds), forResource(def, news), changed);
-    hold(rt, def, id, outs, true);
+    hold(rt, def, id, outs, true, news[NAME_KEY]);
     return { outs: cleanOutputs({ ...forResource(def, outs), ...shownIn(def, news), ...nameOf(news) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
+    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true, news[NAME_KEY]);
     throw explainFailure(def, news, id, withProvider(def, e, news));
   }
 }
 
 export async function remove(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<void> {
   const c = ctx(rt);
+  // The program took the object over under another name in this run (a resource renamed, the new one
+  // given adoptId; a singleton declared anew): the engine deletes the old resource after creating the
+  // new one, and its delete would remove (or clear) what the new one just recorded. It leaves state
+  // alone, and the object with the resource that manages it now. Without this process's memory of the
+  // run (another process), the delete goes ahead as before.
+  if (!def.sharedId && claimsOf(c.client).declaredByOther(def.kind, id, props[NAME_KEY]) !== undefined) return;
   try {
     await refuseCascade(def, c, id, props);
     await def.delete(c, id, stripProvider(props));

@@ -1,0 +1,95 @@
+/**
+ * Two resources never share one object, for every adoptable kind (test/support/scenarios.ts), and a
+ * resource leaving the program never deletes an object the program took over under another name:
+ * - two resources with the same adoptId: the second is refused, naming the first, with no write;
+ * - a resource adopting what another holds in state, seen in either order: refused at the second;
+ * - a resource renamed, the new name given the old one's ID as adoptId (the engine creates the new
+ *   one, then deletes the old one): the object stays, managed by the new resource, and the next run
+ *   has nothing to do. Before, the old resource's delete deleted the object the new one had just
+ *   adopted (a space with its pages), and the new one stayed in state over nothing.
+ * And a singleton declared anew under another name (a SiteSpaceCustomization renamed): the old one's
+ * delete no longer clears the overrides the new one declares.
+ */
+import { describe, expect, it } from "vitest";
+import { definitionOf } from "../../provider/impl";
+import { programSuite } from "../support/program";
+import { scenarios } from "../support/scenarios";
+import type { Decl } from "../support/lifecycle";
+
+const adoptable = Object.values(scenarios).filter((sc) => !["AccessList"].includes(sc.kind));
+
+describe.each(adoptable)("$kind", (sc) => {
+  const s = programSuite();
+  const split = () => {
+    const base = sc.program(s.env.emu, "base");
+    return { deps: base.slice(0, -1), subject: base.at(-1)! };
+  };
+  const as = (d: Decl, name: string, adoptId?: string): Decl => ({ ...d, name, args: { ...d.args, ...(adoptId ? { adoptId } : {}) } });
+
+  it("is adoptable (the scenario's kind takes adoptId)", async () => {
+    expect((await definitionOf(sc.kind)).schema.shape).toHaveProperty("adoptId");
+  });
+
+  it("refuses a second resource with the same adoptId, naming the first, and writes nothing for it", async () => {
+    const { deps, subject } = split();
+    await s.p.up(deps);
+    const existing = await sc.existing(s.env.emu, s.p);
+    await s.p.up([...deps, as(subject, "subject", existing)]);
+    s.env.emu.log.reset();
+    await expect(s.p.up([...deps, as(subject, "subject", existing), as(subject, "twin", existing)])).rejects.toThrow(
+      new RegExp(`^${sc.kind} twin: adoptId: "${existing}" names the object ${sc.kind} subject of this stack manages: .*Nothing was changed`),
+    );
+    expect(s.env.emu.log.writes()).toBe(0);
+    expect(s.p.names()).not.toContain("twin");
+    await s.p.destroy();
+  });
+
+  it("refuses a resource holding an object another adopted earlier in the run, naming it", async () => {
+    const { deps, subject } = split();
+    await s.p.up([...deps, subject]);
+    const id = s.p.resource("subject").id;
+    await expect(s.p.up([...deps, as(subject, "twin", id), subject])).rejects.toThrow(new RegExp(`^${sc.kind} subject: ${sc.kind} twin of this stack also manages ${id}`));
+    expect(sc.live(s.env.emu, id)).toBeDefined();
+    await s.p.up([...deps, subject]).catch(() => undefined);
+    await s.p.destroy();
+  });
+
+  it("keeps the object when a renamed resource adopts it, and the next run has nothing to do", async () => {
+    const { deps, subject } = split();
+    await s.p.up([...deps, subject]);
+    const id = s.p.resource("subject").id;
+    const count = sc.count(s.env.emu);
+    const steps = await s.p.up([...deps, as(subject, "renamed", id)]);
+    expect(steps.filter((x) => x.name === "subject" || x.name === "renamed").map((x) => `${x.op} ${x.name}`)).toEqual(["create renamed", "delete subject"]);
+    expect(sc.live(s.env.emu, id)).toBeDefined();
+    expect(sc.count(s.env.emu)).toBe(count);
+    expect(s.p.resource("renamed").id).toBe(id);
+    expect((await s.p.refresh()).find((x) => x.name === "renamed")?.op).not.toBe("read-gone");
+    s.env.emu.log.reset();
+    expect((await s.p.up()).every((x) => x.op === "same")).toBe(true);
+    expect(s.env.emu.log.writes()).toBe(0);
+    await s.p.destroy();
+    expect(sc.live(s.env.emu, id)).toBeUndefined();
+  });
+});
+
+describe("SiteSpaceCustomization declared anew under another name", () => {
+  const s = programSuite();
+  it("keeps the overrides the new resource declares: the old one's delete clears nothing the program still declares", async () => {
+    const deps: Decl[] = [
+      { kind: "Site", name: "site", args: { title: "Renamed Overrides" } },
+      { kind: "SiteSection", name: "sec", args: { siteId: { $ref: "site.id" }, spaceId: s.env.emu.seeded.spaceIds[0], title: "Guides" } },
+    ];
+    const custom = (name: string): Decl => ({ kind: "SiteSpaceCustomization", name, args: { siteId: { $ref: "site.id" }, siteSpaceId: { $ref: "sec.siteSpaceId" }, title: "Guides FR" } });
+    await s.p.up([...deps, custom("old")]);
+    const siteSpaceId = s.p.resource("sec").outputs.siteSpaceId as string;
+    const overrides = () => s.env.emu.store.siteSpaceCustomizations.get(siteSpaceId)?.overrides;
+    expect(overrides()).toMatchObject({ title: "Guides FR" });
+    const steps = await s.p.up([...deps, custom("new")]);
+    expect(steps.filter((x) => x.name === "old" || x.name === "new").map((x) => `${x.op} ${x.name}`)).toEqual(["create new", "delete old"]);
+    expect(overrides()).toMatchObject({ title: "Guides FR" });
+    expect((await s.p.refresh()).find((x) => x.name === "new")?.op).toBe("same");
+    await s.p.destroy();
+    expect(overrides()?.title).toBeUndefined();
+  });
+});
