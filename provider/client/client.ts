@@ -501,8 +501,14 @@ export class GitbookClient {
       const elapsed = this.now() - started;
       if (attempt + 1 >= maxAttempts) throw error.gaveUpAfter(attempt + 1, elapsed);
       const policy = unreachable ? { ...this.policy, maxDelayMs: Math.min(this.policy.maxDelayMs, this.policy.connectMaxDelayMs) } : this.policy;
-      const wait = outcome.wait ?? backoffMs(attempt, policy, this.random);
-      if (elapsed + wait > this.policy.deadlineMs) throw error.gaveUpAfter(attempt + 1, elapsed);
+      // The server's wait, unless it is already over (a reset this clock has passed, a Retry-After of 0)
+      // and the server still refused: resent at once, each attempt would be spent in a millisecond
+      // while GitBook's clock has not reached the reset (ours running ahead of it).
+      const told = outcome.wait !== undefined && outcome.wait > 0 ? outcome.wait : undefined;
+      const wait = told ?? backoffMs(attempt, policy, this.random);
+      if (elapsed + wait > this.policy.deadlineMs) {
+        throw error.gaveUpAfter(attempt + 1, elapsed, told !== undefined ? { waitMs: told, deadlineMs: this.policy.deadlineMs } : undefined);
+      }
       this.onRetry?.({ method, path: ctx.path, reason: retryReason(error, this.apiUrl), attempt: attempt + 1, maxAttempts, waitMs: wait, elapsedMs: elapsed });
       await this.sleep(wait);
     }

@@ -36,10 +36,14 @@ export class GitbookError extends Error {
     this.apiMessage = apiMessage;
   }
 
-  /** Records that the request was retried and says so in the message: how many attempts, over how long. */
-  gaveUpAfter(attempts: number, elapsedMs: number): this {
+  /**
+   * Records that the request was retried and says so in the message: how many attempts, over how long.
+   * `beyond`: the wait the server asked for, when it was more than the request had left (`deadlineMs`).
+   */
+  gaveUpAfter(attempts: number, elapsedMs: number, beyond?: { waitMs: number; deadlineMs: number }): this {
     this.attempts = attempts;
     if (attempts > 1) this.message += `; gave up after ${attempts} attempts over ${(elapsedMs / 1000).toFixed(1)} s`;
+    if (beyond) this.message += `; GitBook asked to wait ${seconds(beyond.waitMs)}, more than the ${seconds(beyond.deadlineMs)} one request may take`;
     return this;
   }
 }
@@ -60,6 +64,19 @@ export class RateLimitError extends GitbookError {
     super(429, apiMessage, ctx);
     if (resetAt !== undefined) this.resetAt = resetAt;
   }
+
+  /** Also says what the limit is and what to do: the API's words ("Rate limit exceeded") say neither. */
+  override gaveUpAfter(attempts: number, elapsedMs: number, beyond?: { waitMs: number; deadlineMs: number }): this {
+    super.gaveUpAfter(attempts, elapsedMs, beyond);
+    const reset = this.resetAt !== undefined ? `, and its limit resets at ${new Date(this.resetAt).toISOString()}` : "";
+    this.message += `. GitBook limits how many requests this token may make${reset}: run the command again after ${reset ? "then" : "a while"}, or with fewer resources at once (\`pulumi up --parallel 4\`)`;
+    return this;
+  }
+}
+
+/** `2.5 s`, `600 s`: whole seconds without a decimal. */
+function seconds(ms: number): string {
+  return Number.isInteger(ms / 1000) && ms >= 10_000 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 /** 5xx (and 408): the service failed. For a POST this is ambiguous: see `AmbiguousRequestError`. */
 export class ServerError extends GitbookError {}
