@@ -25,6 +25,23 @@ export function isUnknown(v: unknown): boolean {
   return v === UNKNOWN;
 }
 
+/**
+ * A ResourceSpec.prepare for a kind whose object has no ID of its own, only its parent's (`field`, e.g.
+ * a site's redirect rules): `adoptId` must be that parent's ID. Another one would be read as the object
+ * adopted, and the resource would record that parent's ID beside its own `field`, while it writes
+ * through `field`: state would describe an object the declared parent does not have.
+ */
+export function adoptIdIsParent(field: string, noun: string, why: string): (given: Record<string, unknown>) => { inputs: Record<string, unknown> } | { failures: { property: string; reason: string }[] } {
+  return (given) => {
+    const adoptId = given.adoptId;
+    const parent = given[field];
+    if (typeof adoptId === "string" && typeof parent === "string" && !isUnknown(adoptId) && !isUnknown(parent) && adoptId !== parent) {
+      return { failures: [{ property: "adoptId", reason: `adoptId must be the ${noun}'s ID, ${JSON.stringify(parent)} (${why}), not ${JSON.stringify(adoptId)}` }] };
+    }
+    return { inputs: given };
+  };
+}
+
 function valueAt(obj: unknown, path: PropertyKey[]): unknown[] {
   // Every value along the path, so an unknown parent (a whole list not known yet) also counts.
   const seen: unknown[] = [obj];

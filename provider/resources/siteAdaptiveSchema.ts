@@ -17,13 +17,13 @@
  */
 import { z } from "zod";
 import { p } from "../client";
-import { isUnknown } from "../framework/check";
+import { adoptIdIsParent } from "../framework/check";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
-import type { Ctx, Props } from "../framework/resource";
+import type { Ctx } from "../framework/resource";
 import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -161,13 +161,7 @@ function put(ctx: Ctx, org: string, site: string, jsonSchema: unknown): Promise<
 }
 
 /** The schema is addressed by its site; an adoptId naming another site would adopt a schema this resource does not declare. */
-function prepare(given: Props): { inputs: Props } | { failures: { property: string; reason: string }[] } {
-  const { adoptId, siteId } = given;
-  if (typeof adoptId === "string" && typeof siteId === "string" && !isUnknown(adoptId) && !isUnknown(siteId) && adoptId !== siteId) {
-    return { failures: [{ property: "adoptId", reason: `adoptId must be the site's ID, ${JSON.stringify(siteId)} (a site's schema has no ID of its own), not ${JSON.stringify(adoptId)}` }] };
-  }
-  return { inputs: given };
-}
+const prepare = adoptIdIsParent("siteId", "site", "a site's schema has no ID of its own");
 
 // A PUT sets the schema whatever was there: sending it again after a lost answer does no harm, so no createOnce.
 async function create(ctx: Ctx, given: SiteAdaptiveSchemaInputs): Promise<{ id: string; outs: SiteAdaptiveSchemaOutputs }> {

@@ -17,6 +17,7 @@
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
+import { adoptIdIsParent } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type PendingEntries } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { PartialFailure } from "../framework/failure";
@@ -306,6 +307,7 @@ export const definition = defineResource({
   outputs,
   // Inputs keep the program's order (errors name entries by index); order means nothing to a site's rules.
   view: (props) => ({ ...props, rules: Array.isArray(props.rules) ? (props.rules as RuleInput[]).map(normal).sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1)) : props.rules }),
+  prepare: adoptIdIsParent("siteId", "site", "a site's rules have no ID of their own"),
   live: (v: RulesView, props) => ({ rules: liveRules(Array.isArray(props.rules) ? (props.rules as RuleInput[]) : [], v.rules, v.siteUrl) }),
   computed: (v: RulesView) => ({ ruleCount: v.count }),
   create,
