@@ -594,9 +594,11 @@ export class GitbookClient {
     }
     const safeBody = typeof parsed === "string" ? redact(parsed, this.token) : redactDeep(parsed, this.token);
     const resetAt = rateLimitResetAt(res.headers);
+    const location = res.headers.location === undefined ? undefined : String(res.headers.location);
     const error = errorFromResponse(res.statusCode, safeBody, ctx, {
       ...(resetAt !== undefined ? { resetAt } : {}),
       ...(contentType !== undefined ? { contentType } : {}),
+      ...(location !== undefined ? { location: redact(location, this.token) } : {}),
       text: redact(text, this.token),
     });
     const wait = res.statusCode === 429 || res.statusCode === 503 ? serverRequestedWaitMs(res.headers, this.now()) : undefined;

@@ -204,6 +204,8 @@ export interface AnswerDetails {
   contentType?: string;
   /** The body as received (already redacted). */
   text?: string;
+  /** A redirect's Location header, as sent (already redacted). */
+  location?: string;
 }
 
 /**
@@ -214,7 +216,13 @@ export interface AnswerDetails {
 export function notApiSummary(status: number, details: AnswerDetails, ctx: ErrorContext): string {
   const firstLine = (details.text ?? "").split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   const type = details.contentType ? displayable(details.contentType, 80) : "no content type";
-  const shown = firstLine ? `, first line "${displayable(firstLine, 120)}"` : ", empty body";
+  // Where a redirect leads, without its query or fragment (they can carry keys).
+  const shown =
+    details.location !== undefined
+      ? `, a redirect to ${displayable(details.location.replace(/[?#].*$/s, ""), 200)}`
+      : firstLine
+        ? `, first line "${displayable(firstLine, 120)}"`
+        : ", empty body";
   const where = ctx.target
     ? `; ${ctx.target.setting} may be wrong: it is ${ctx.target.apiUrl}, and GitBook's API is https://api.gitbook.com`
     : "";
@@ -229,6 +237,9 @@ function foreignBody(body: unknown, details: AnswerDetails): boolean {
 
 /** The single mapping from an HTTP status to an error class. */
 export function errorFromResponse(status: number, body: unknown, ctx: ErrorContext, headers: AnswerDetails = {}): GitbookError {
+  // GitBook's API answers no redirect: one comes from a wrong gitbook:apiUrl (http for https, another
+  // host), and is never followed, since that would send the token where it leads.
+  if (status >= 300 && status < 400) return new NotApiError(status, notApiSummary(status, headers, ctx), ctx);
   if (foreignBody(body, headers)) {
     const summary = notApiSummary(status, headers, ctx);
     // Still retried like any overloaded server or gateway (a proxy's 502 page, a 429 page).
