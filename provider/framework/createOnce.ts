@@ -118,9 +118,22 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
         const late = await find();
         if (late !== undefined) return late;
       }
-      if (i >= attempts) throw e;
+      if (i >= attempts) throw nothingMade(spec, e, i);
     }
   }
+}
+
+/**
+ * Every attempt failed, and recovery looked after each and found nothing it could have made: the
+ * last error said the outcome was unknown, which the looking has since settled.
+ */
+function nothingMade<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, sent: number): Error {
+  const last = e instanceof AmbiguousRequestError ? e.cause : e;
+  return new Error(
+    `${spec.kind}: the create of ${spec.what} was sent ${sent} time${sent === 1 ? "" : "s"} and failed each time, and no object it could have made appeared after any of them, so nothing was created ` +
+      `(last: ${last.message}). Run \`pulumi up\` again once GitBook answers.`,
+    { cause: e },
+  );
 }
 
 /**
