@@ -73,3 +73,18 @@ describe("the name a resource carries", () => {
     });
   });
 });
+
+describe("an API message naming a body field by its wire name", () => {
+  it("names the input it comes from, for every kind whose inputs are sent under another name", async () => {
+    const { resources } = await import("../resources");
+    const renamed = resources.flatMap((d) => Object.entries(d.patch.wire ?? {}).map(([input, wire]) => ({ d, input, wire })));
+    expect(renamed.length).toBeGreaterThan(0);
+    for (const { d, input, wire } of renamed) {
+      // As GitBook (and the emulator) answer a POST naming a group that does not exist.
+      const e = new ValidationError(400, `${wire}: no section group "sitesg_nope" in this site`, post);
+      expect((explainFailure(d, named, undefined, e) as Error).message, `${d.kind}.${input}`).toBe(
+        `${d.kind} docs/guides: ${input}: no section group "sitesg_nope" in this site\n(GitBook API 400 on POST /v1/orgs/o/sites/site_1/sections)`,
+      );
+    }
+  });
+});

@@ -38,8 +38,10 @@ function fieldOf(def: Resource, api: GitbookError, tagged?: { field: string; api
   if (!m) return undefined;
   // A body field of a request made for one input (a team's `add` list is its `members`).
   if (tagged?.apiFields.includes(m[1]!)) return { field: tagged.field, cause: m[3]! };
-  if (!(m[1]! in def.schema.shape)) return undefined;
-  return { field: m[1]! + m[2]!, cause: m[3]! };
+  // An input sent under another name (FieldRule.wire: a section's `groupId` is `siteSectionGroupId`).
+  const input = Object.entries(def.patch?.wire ?? {}).find(([, wire]) => wire === m[1])?.[0] ?? m[1]!;
+  if (!(input in def.schema.shape)) return undefined;
+  return { field: input + m[2]!, cause: m[3]! };
 }
 
 /**
