@@ -22,18 +22,18 @@ export class Claims {
   /**
    * `kind id` -> the holder's last known outputs, whether the program declares it in this run (seen
    * by diff, create or update) or it was only read (refresh), and the program's names of the resources
-   * that declared it (see declaredByOther).
+   * that declared it, each with the parts of the object it manages (see declaredByOther).
    */
-  private readonly held = new Map<string, { props: Props; declared: boolean; by: Set<string> }>();
+  private readonly held = new Map<string, { props: Props; declared: boolean; by: Map<string, readonly string[]> }>();
   /** `kind key` -> creates of that key whose request has not settled yet. */
   private readonly sending = new Map<string, Set<Promise<unknown>>>();
 
-  /** `by`: the program's name of the resource that declares it, when known. */
-  hold(kind: string, id: string, props: Props = {}, declared = false, by?: string): void {
+  /** `by`: the program's name of the resource that declares it, when known, and the parts of the object it manages. */
+  hold(kind: string, id: string, props: Props = {}, declared = false, by?: { name: string; parts: readonly string[] }): void {
     const k = `${kind}\u0000${id}`;
     const was = this.held.get(k);
-    const names = was?.by ?? new Set<string>();
-    if (declared && by) names.add(by);
+    const names = was?.by ?? new Map<string, readonly string[]>();
+    if (declared && by) names.set(by.name, by.parts);
     this.held.set(k, { props, declared: declared || (was?.declared ?? false), by: names });
   }
 
@@ -51,14 +51,15 @@ export class Claims {
   }
 
   /**
-   * The name of a resource other than `name` that the program declares in this run over the object
-   * (it adopted it, or holds it in state), or undefined. Only names the program gave count: undefined
-   * when `name` is not known, since the other could then be the same resource.
+   * The names of the resources other than `name` that the program declares in this run over the
+   * object (they adopted it, or hold it in state), with the parts of it each manages. Only names the
+   * program gave count: none when `name` is not known, since another could then be the same resource.
    */
-  declaredByOther(kind: string, id: string, name: unknown): string | undefined {
-    if (typeof name !== "string" || !name) return undefined;
-    for (const other of this.held.get(`${kind}\u0000${id}`)?.by ?? []) if (other !== name) return other;
-    return undefined;
+  declaredByOthers(kind: string, id: string, name: unknown): Map<string, readonly string[]> {
+    const others = new Map<string, readonly string[]>();
+    if (typeof name !== "string" || !name) return others;
+    for (const [other, parts] of this.held.get(`${kind}\u0000${id}`)?.by ?? []) if (other !== name) others.set(other, parts);
+    return others;
   }
 
   /**

@@ -89,12 +89,13 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    */
   deleteBeforeReplace?: boolean | readonly string[];
   /**
-   * Several resources of the kind may have one ID, each managing its own part of one object (an
-   * AccessList's teams and another's users on one site). Without it an ID is one resource's object: a
-   * second resource the program declares over it is refused, and a resource leaving the program does
-   * not delete an object another resource of the run has taken over (engine.ts).
+   * Several resources of the kind may have one ID, each managing its own parts of one object (an
+   * AccessList's `teams` and another's `users` on one site): the parts a resource with these inputs
+   * or outputs manages. Without it an ID is one resource's whole object. Two resources declaring a
+   * part of one object are refused, and a resource leaving the program does not delete an object whose
+   * parts it manages another resource of the run has taken over (engine.ts).
    */
-  sharedId?: true;
+  parts?(props: Props): string[];
   /**
    * What deleting the object takes with it (e.g. "its pages"), for kinds that hold content: a plan
    * that would replace one fails unless the program sets `allowReplacement: true` (engine.diff).
@@ -197,7 +198,7 @@ export interface NavigationSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "sharedId" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
+    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -287,7 +288,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
         ...(diff.liveFields!.length > 0 ? { [DECLARED_KEY]: diff.liveFields!.filter((f) => declaredInputs[f] !== undefined) } : {}),
       }) as Outputs<S, OS>,
     ...(spec.holds ? { holds: spec.holds } : {}),
-    ...(spec.sharedId ? { sharedId: spec.sharedId } : {}),
+    ...(spec.parts ? { parts: spec.parts } : {}),
     prepare: spec.prepare,
     create: spec.create,
     read: spec.read,

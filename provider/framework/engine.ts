@@ -96,22 +96,42 @@ function knownCtx(rt: ProviderRuntime): Ctx | undefined {
   return rt.config().token ? ctx(rt) : undefined;
 }
 
-/** Records that a resource of this deployment holds the object (see claims.ts); `name`, the program's name of a resource that declares it. */
-function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean, name?: unknown): void {
+/**
+ * Records that a resource of this deployment holds the object (see claims.ts); `declaring`, the
+ * props of a resource of the program that declares it, which name it and tell the parts it manages.
+ */
+function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean, declaring?: Props): void {
   const c = knownCtx(rt);
-  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram, typeof name === "string" ? name : undefined);
+  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram, declaring && declarer(def, declaring));
+}
+
+/** The program's name of the resource with these props, and the parts of its object it manages (ResourceSpec.parts). */
+function declarer(def: Resource, props: Props): { name: string; parts: readonly string[] } | undefined {
+  const name = props[NAME_KEY];
+  return typeof name === "string" && name ? { name, parts: partsOf(def, props) } : undefined;
+}
+
+function partsOf(def: Resource, props: Props): readonly string[] {
+  return def.parts ? def.parts(props) : [""];
+}
+
+/** Another resource of the program declaring, in this run, a part of the object the resource with these props manages. */
+function sharing(def: Resource, c: Ctx, id: string, props: Props): string | undefined {
+  const mine = partsOf(def, props);
+  for (const [other, parts] of claimsOf(c.client).declaredByOthers(def.kind, id, props[NAME_KEY])) if (parts.some((p) => mine.includes(p))) return other;
+  return undefined;
 }
 
 /**
  * Two resources of the program over one object (two with the same adoptId, or one adopting what
  * another holds in state) would overwrite each other's settings on every run, and deleting either
- * would delete it for both: refused, whichever of the two this process sees second, for kinds whose ID
- * is one resource's object (not ResourceSpec.sharedId). It rests on what this process saw of the run
- * (claims.ts): it only ever refuses, never permits.
+ * would delete it for both: refused, whichever of the two this process sees second (for a kind whose
+ * resources share IDs, when they declare a part of the object in common: ResourceSpec.parts). It rests
+ * on what this process saw of the run (claims.ts): it only ever refuses, never permits.
  */
-function refuseSharedObject(def: Resource, c: Ctx, id: string, name: unknown, adopting: boolean): void {
-  if (def.sharedId || !("adoptId" in def.schema.shape)) return;
-  const other = claimsOf(c.client).declaredByOther(def.kind, id, name);
+function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, adopting: boolean): void {
+  if (!("adoptId" in def.schema.shape)) return;
+  const other = sharing(def, c, id, props);
   if (other === undefined) return;
   const what = adopting
     ? `adoptId: "${id}" names the object ${def.kind} ${other} of this stack manages`
@@ -140,11 +160,11 @@ export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds:
   const c = knownCtx(rt);
   if (c) {
     try {
-      refuseSharedObject(def, c, id, news[NAME_KEY], false);
+      refuseSharedObject(def, c, id, news, false);
     } catch (e) {
       throw explainFailure(def, news, id, e);
     }
-    claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true, typeof news[NAME_KEY] === "string" ? news[NAME_KEY] : undefined);
+    claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true, declarer(def, news));
   }
   return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
 }
@@ -170,7 +190,7 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
     const adoptId = inputs.adoptId;
     // Never a replacement's: diff refuses a replacement while adoptId is set (see check).
     if (typeof adoptId === "string" && adoptId) {
-      refuseSharedObject(def, c, adoptId, inputs[NAME_KEY], true);
+      refuseSharedObject(def, c, adoptId, inputs, true);
       const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
@@ -183,16 +203,16 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
             `Adopt one that matches the program's ${fixed.join(", ")}, or remove adoptId to create a new object. Nothing was changed.`,
         );
       }
-      hold(rt, def, adoptId, live, true, inputs[NAME_KEY]);
+      hold(rt, def, adoptId, live, true, inputs);
       const outs = await def.update(c, adoptId, live, forResource(def, inputs), changed);
-      hold(rt, def, adoptId, outs, true, inputs[NAME_KEY]);
+      hold(rt, def, adoptId, outs, true, inputs);
       return { id: adoptId, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
     }
     const { id, outs } = await def.create(c, forResource(def, inputs));
-    hold(rt, def, id, outs, true, inputs[NAME_KEY]);
+    hold(rt, def, id, outs, true, inputs);
     return { id, outs: cleanOutputs({ ...outs, ...shownIn(def, inputs), ...nameOf(inputs) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true, inputs[NAME_KEY]);
+    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true, inputs);
     throw explainFailure(def, inputs, undefined, withProvider(def, e, inputs));
   }
 }
@@ -228,10 +248,10 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
   }
   try {
     const outs = await def.update(ctx(rt), id, stripProvider(olds), forResource(def, news), changed);
-    hold(rt, def, id, outs, true, news[NAME_KEY]);
+    hold(rt, def, id, outs, true, news);
     return { outs: cleanOutputs({ ...forResource(def, outs), ...shownIn(def, news), ...nameOf(news) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true, news[NAME_KEY]);
+    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true, news);
     throw explainFailure(def, news, id, withProvider(def, e, news));
   }
 }
@@ -240,10 +260,10 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
   const c = ctx(rt);
   // The program took the object over under another name in this run (a resource renamed, the new one
   // given adoptId; a singleton declared anew): the engine deletes the old resource after creating the
-  // new one, and its delete would remove (or clear) what the new one just recorded. It leaves state
-  // alone, and the object with the resource that manages it now. Without this process's memory of the
-  // run (another process), the delete goes ahead as before.
-  if (!def.sharedId && claimsOf(c.client).declaredByOther(def.kind, id, props[NAME_KEY]) !== undefined) return;
+  // new one, and its delete would remove (or clear) what the new one just recorded. When other
+  // resources manage every part this one did, it leaves the object to them. Without this process's
+  // memory of the run (another process), the delete goes ahead as before.
+  if (takenOver(def, c, id, props)) return;
   try {
     await refuseCascade(def, c, id, props);
     await def.delete(c, id, stripProvider(props));
@@ -251,6 +271,12 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
     throw explainFailure(def, props, id, e);
   }
   claimsOf(c.client).release(def.kind, id);
+}
+
+/** Whether other resources of the program declare, in this run, every part of the object this resource (leaving it) manages. */
+function takenOver(def: Resource, c: Ctx, id: string, props: Props): boolean {
+  const others = [...claimsOf(c.client).declaredByOthers(def.kind, id, props[NAME_KEY]).values()];
+  return others.length > 0 && partsOf(def, props).every((p) => others.some((parts) => parts.includes(p)));
 }
 
 /** The inputs or outputs without what the engine and the resource class add for themselves. */

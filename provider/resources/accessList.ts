@@ -279,7 +279,7 @@ function importRead(): ImportRead {
 export const definition = defineResource({
   kind: "AccessList",
   // Two lists of one object may declare different kinds of grant (teams, users): both have its ID.
-  sharedId: true,
+  parts: (props) => (Object.keys(LISTS) as ListName[]).filter((l) => props[l] !== undefined),
   // Its ID is derived from what it declares: a replacement is the same object (define.ts).
   deleteBeforeReplace: true,
   import: { variableSuffix: "-access", read: importRead() },

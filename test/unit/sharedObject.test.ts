@@ -8,7 +8,9 @@
  *   has nothing to do. Before, the old resource's delete deleted the object the new one had just
  *   adopted (a space with its pages), and the new one stayed in state over nothing.
  * And a singleton declared anew under another name (a SiteSpaceCustomization renamed): the old one's
- * delete no longer clears the overrides the new one declares.
+ * delete no longer clears the overrides the new one declares. Resources sharing an ID but managing
+ * different parts of one object (an AccessList's teams, another's users) are neither refused nor kept
+ * from deleting their own part.
  */
 import { describe, expect, it } from "vitest";
 import { definitionOf } from "../../provider/impl";
@@ -16,9 +18,7 @@ import { programSuite } from "../support/program";
 import { scenarios } from "../support/scenarios";
 import type { Decl } from "../support/lifecycle";
 
-const adoptable = Object.values(scenarios).filter((sc) => !["AccessList"].includes(sc.kind));
-
-describe.each(adoptable)("$kind", (sc) => {
+describe.each(Object.values(scenarios))("$kind", (sc) => {
   const s = programSuite();
   const split = () => {
     const base = sc.program(s.env.emu, "base");
@@ -91,5 +91,26 @@ describe("SiteSpaceCustomization declared anew under another name", () => {
     expect((await s.p.refresh()).find((x) => x.name === "new")?.op).toBe("same");
     await s.p.destroy();
     expect(overrides()?.title).toBeUndefined();
+  });
+});
+
+describe("AccessLists of one object managing different kinds of grant", () => {
+  const s = programSuite();
+  it("are both declared, and removing one removes its grants only", async () => {
+    const deps: Decl[] = [
+      { kind: "Collection", name: "col", args: { title: "Shared Access" } },
+      { kind: "Team", name: "t1", args: { title: "Shared Access Team" } },
+    ];
+    const member = s.env.emu.seeded.members[0]!.id;
+    const teams: Decl = { kind: "AccessList", name: "teams", args: { collectionId: { $ref: "col.id" }, teams: [{ teamId: { $ref: "t1.id" }, role: "read" }] } };
+    const users: Decl = { kind: "AccessList", name: "users", args: { collectionId: { $ref: "col.id" }, users: [{ userId: member, role: "read" }] } };
+    await s.p.up([...deps, teams, users]);
+    const col = s.p.resource("col").id;
+    const grants = () => [...s.env.emu.store.permissions.values()].filter((g) => g.targetId === col).map((g) => g.principal).sort();
+    expect(grants()).toEqual(["team", "user"]);
+    expect((await s.p.up([...deps, teams, users])).every((x) => x.op === "same")).toBe(true);
+    await s.p.up([...deps, users]);
+    expect(grants()).toEqual(["user"]);
+    await s.p.destroy();
   });
 });
