@@ -186,7 +186,8 @@ function refusedReplacement(def: Resource, id: string, replaces: readonly string
 
 export async function create(rt: ProviderRuntime, def: Resource, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   try {
-    const c = ctx(rt);
+    const name = inputs[NAME_KEY];
+    const c: Ctx = { ...ctx(rt), ...(typeof name === "string" && name ? { name } : {}) };
     const adoptId = inputs.adoptId;
     // Never a replacement's: diff refuses a replacement while adoptId is set (see check).
     if (typeof adoptId === "string" && adoptId) {

@@ -114,3 +114,38 @@ describe("AccessLists of one object managing different kinds of grant", () => {
     await s.p.destroy();
   });
 });
+
+describe("kinds of which a site (or a hostname) has one, declared twice for it", () => {
+  const s = programSuite();
+  const schema = (claim: string) => ({ type: "object", properties: { [claim]: { type: "boolean", description: "A claim." } }, additionalProperties: false });
+  const site: Decl = { kind: "Site", name: "site", args: { title: "Twice Docs" } };
+
+  it("refuses a second SiteAdaptiveSchema of the site before it writes: two schemas of one site replaced each other on every run", async () => {
+    await s.p.up([site, { kind: "SiteAdaptiveSchema", name: "first", args: { siteId: { $ref: "site.id" }, jsonSchema: schema("isBeta") } }]);
+    const siteId = s.p.resource("site").id;
+    s.env.emu.log.reset();
+    await expect(
+      s.p.up([
+        site,
+        { kind: "SiteAdaptiveSchema", name: "first", args: { siteId: { $ref: "site.id" }, jsonSchema: schema("isBeta") } },
+        { kind: "SiteAdaptiveSchema", name: "second", args: { siteId: { $ref: "site.id" }, jsonSchema: schema("isStaff") } },
+      ]),
+    ).rejects.toThrow(/^SiteAdaptiveSchema second: another SiteAdaptiveSchema of this stack already manages site .*Nothing was sent/);
+    expect(s.env.emu.log.writes()).toBe(0);
+    expect(Object.keys((s.env.emu.store.adaptiveSchemas.get(siteId)!.jsonSchema as { properties: object }).properties)).toEqual(["isBeta"]);
+    await s.p.destroy();
+  });
+
+  it("refuses a second SiteCustomHostname of the hostname: either one's delete removed it for both", async () => {
+    await s.p.up([site]);
+    const siteId = s.p.resource("site").id;
+    const hostname = `docs-${siteId.toLowerCase().replace(/[^a-z0-9]/g, "")}.acme.test`;
+    s.env.emu.store.customHostnames.set(hostname, { id: hostname, seq: 0, createdAt: new Date(0).toISOString(), targetType: "site", targetId: siteId, isActive: true, status: "dns_wrong_cname" });
+    s.env.emu.store.sites.get(siteId)!.hostname = hostname;
+    const host = (name: string): Decl => ({ kind: "SiteCustomHostname", name, args: { siteId: { $ref: "site.id" }, hostname, removeOnDestroy: true } });
+    await s.p.up([site, host("first")]);
+    await expect(s.p.up([site, host("first"), host("second")])).rejects.toThrow(/^SiteCustomHostname second: another SiteCustomHostname of this stack already manages hostname .*Nothing was sent/);
+    expect(s.p.names()).not.toContain("second");
+    await s.p.destroy();
+  });
+});
