@@ -11,7 +11,7 @@ import { claimsOf } from "./claims";
 import { changedFields, diffProps } from "./diff";
 import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
-import { explainFailure, PartialFailure } from "./failure";
+import { explainFailure, PartialFailure, resourceLabel } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
 import { ADOPT_KEY, asDeclared, cleanOutputs, pickInputs, withDeclaredLive } from "./state";
 
@@ -264,7 +264,12 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
   // new one, and its delete would remove (or clear) what the new one just recorded. When other
   // resources manage every part this one did, it leaves the object to them. Without this process's
   // memory of the run (another process), the delete goes ahead as before.
-  if (takenOver(def, c, id, props)) return;
+  const heirs = takenOver(def, c, id, props);
+  if (heirs) {
+    // Shown with the run's output (the engine relays the provider host's stderr): the plan said "delete".
+    process.stderr.write(`pulumi-gitbook: ${resourceLabel(def.kind, props, id)}: ${id} is left in GitBook, not deleted: ${heirs.map((n) => `${def.kind} ${n}`).join(", ")} of this stack manages it now.\n`);
+    return;
+  }
   try {
     await refuseCascade(def, c, id, props);
     await def.delete(c, id, stripProvider(props));
@@ -274,10 +279,11 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
   claimsOf(c.client).release(def.kind, id);
 }
 
-/** Whether other resources of the program declare, in this run, every part of the object this resource (leaving it) manages. */
-function takenOver(def: Resource, c: Ctx, id: string, props: Props): boolean {
-  const others = [...claimsOf(c.client).declaredByOthers(def.kind, id, props[NAME_KEY]).values()];
-  return others.length > 0 && partsOf(def, props).every((p) => others.some((parts) => parts.includes(p)));
+/** The other resources of the program that declare, in this run, every part of the object this resource (leaving it) manages; undefined when they do not. */
+function takenOver(def: Resource, c: Ctx, id: string, props: Props): string[] | undefined {
+  const others = claimsOf(c.client).declaredByOthers(def.kind, id, props[NAME_KEY]);
+  const covered = others.size > 0 && partsOf(def, props).every((p) => [...others.values()].some((parts) => parts.includes(p)));
+  return covered ? [...others.keys()] : undefined;
 }
 
 /** The inputs or outputs without what the engine and the resource class add for themselves. */

@@ -12,7 +12,7 @@
  * different parts of one object (an AccessList's teams, another's users) are neither refused nor kept
  * from deleting their own part.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { definitionOf } from "../../provider/impl";
 import { programSuite } from "../support/program";
 import { scenarios } from "../support/scenarios";
@@ -59,7 +59,11 @@ describe.each(Object.values(scenarios))("$kind", (sc) => {
     await s.p.up([...deps, subject]);
     const id = s.p.resource("subject").id;
     const count = sc.count(s.env.emu);
-    const steps = await s.p.up([...deps, as(subject, "renamed", id)]);
+    const notes: string[] = [];
+    const write = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => (notes.push(String(chunk)), true));
+    const steps = await s.p.up([...deps, as(subject, "renamed", id)]).finally(() => write.mockRestore());
+    // The plan says "delete subject": the run says what became of the object.
+    expect(notes).toContain(`pulumi-gitbook: ${sc.kind} subject: ${id} is left in GitBook, not deleted: ${sc.kind} renamed of this stack manages it now.\n`);
     expect(steps.filter((x) => x.name === "subject" || x.name === "renamed").map((x) => `${x.op} ${x.name}`)).toEqual(["create renamed", "delete subject"]);
     expect(sc.live(s.env.emu, id)).toBeDefined();
     expect(sc.count(s.env.emu)).toBe(count);
