@@ -361,6 +361,11 @@ export class GitbookClient {
    * Forgets every cached list, so the next listing is taken now: what a create compares with after a
    * lost answer must not be a list fetched before some other object was made.
    */
+  /** Waits `ms` on this client's clock (a test's fake one too): for a wait GitBook asked for that its caller honours (createOnce). */
+  pause(ms: number): Promise<void> {
+    return this.sleep(ms);
+  }
+
   dropCachedLists(): void {
     this.listCache.clear();
   }
@@ -493,7 +498,7 @@ export class GitbookClient {
         // predate its effect, so none is cached until it has had time to settle.
         const settleMs = givenUp(error) ? 2 * this.timeoutMs + 1000 : 0;
         if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.now() + settleMs);
-        throw new AmbiguousRequestError(error, settleMs);
+        throw new AmbiguousRequestError(error, settleMs, outcome.wait !== undefined && outcome.wait > 0 ? outcome.wait : undefined);
       }
       // No connection at all: a wrong URL or a host that is down, retried only briefly.
       const unreachable = connection && !outcome.sent;

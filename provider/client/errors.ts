@@ -115,10 +115,13 @@ export class AmbiguousRequestError extends GitbookError {
    * only later.
    */
   readonly settleMs: number;
-  constructor(cause: GitbookError, settleMs = 0) {
+  /** The wait the server asked for before another attempt (a 503's Retry-After), if it asked. */
+  readonly waitMs?: number;
+  constructor(cause: GitbookError, settleMs = 0, waitMs?: number) {
     super(cause.status, `outcome unknown (the request may have been applied): ${cause.apiMessage}`, cause);
     this.cause = cause;
     this.settleMs = settleMs;
+    if (waitMs !== undefined) this.waitMs = waitMs;
   }
 }
 /** The response did not match the API contract (a field missing or of the wrong type). */

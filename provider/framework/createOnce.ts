@@ -124,6 +124,12 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
         if (late !== undefined) return late;
       }
       if (i >= attempts) throw nothingMade(spec, e, i);
+      // GitBook said when to try again (a 503's Retry-After): resent sooner, it would be refused again.
+      const told = e instanceof AmbiguousRequestError ? e.waitMs : undefined;
+      if (told !== undefined) {
+        if (told > DEFAULT_RETRY.deadlineMs) throw nothingMade(spec, e, i);
+        await ctx.client.pause(told);
+      }
     }
   }
 }

@@ -4,8 +4,11 @@
  * cannot tell which object is its own it stops naming the candidates instead of guessing.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { AmbiguousRequestError, ConnectionError, ServerError, type GitbookClient } from "../client";
+import { z } from "zod";
+import { AmbiguousRequestError, ConnectionError, GitbookClient, ServerError } from "../client";
 import { providerEnvPerFile, type ProviderEnv } from "../../test/support/provider";
 import { AmbiguousCreateError, createOnce } from "./createOnce";
 import type { Ctx } from "./resource";
@@ -363,5 +366,38 @@ describe("a lost create whose looking fails too", () => {
     await expect(createOnce(ctx, { ...base, candidates: async () => [{ id: "t1" }, { id: "t2" }] })).rejects.toBeInstanceOf(AmbiguousCreateError);
     const down = new ServerError(503, "down", { method: "GET", path: "/v1/things" });
     await expect(createOnce(ctx, { ...base, candidates: async () => { throw down; } })).rejects.toThrow(/^Thing: the create of thing got no answer, .* could not be looked for \(GitBook API 503 on GET \/v1\/things: down\)\. Nothing was sent again/);
+  });
+});
+
+describe("a create answered 503 with a Retry-After", () => {
+  it("is looked for, then sent again only after the wait GitBook asked for", async () => {
+    let posts = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.setHeader("content-type", "application/json");
+      if (req.method === "GET") return res.end(JSON.stringify({ items: [] }));
+      if (++posts === 1) return res.writeHead(503, { "retry-after": "7" }).end(JSON.stringify({ error: { code: 503, message: "overloaded" } }));
+      res.end(JSON.stringify({ id: "t1" }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const sleeps: number[] = [];
+    const client = new GitbookClient({ token: "gb_test_token", apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sleep: async (ms) => void sleeps.push(ms) });
+    try {
+      const made = await createOnce({ client, config: {} } as Ctx, {
+        kind: "Thing",
+        key: "things",
+        what: "thing",
+        before: [],
+        send: () => client.post("/things", { body: {}, schema: z.object({ id: z.string() }) }),
+        candidates: () => client.listNow("/things", z.object({ id: z.string() })),
+      });
+      expect(made.id).toBe("t1");
+      expect(posts).toBe(2);
+      // Before: sent again as soon as the listing showed nothing, whatever GitBook had asked.
+      expect(sleeps).toEqual([7000]);
+    } finally {
+      await client.close();
+      await new Promise((r) => (server.close(r), server.closeAllConnections()));
+    }
   });
 });
