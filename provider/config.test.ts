@@ -51,9 +51,16 @@ describe("settings", () => {
     );
     const token = err({ token: "gb_api_secret\n" });
     expect(token).toBe(
-      "gitbook:token holds whitespace or a control character (often a trailing newline from where it was copied), so it cannot be sent; set it again without them (`pulumi config set --secret gitbook:token <token>`). The value is not shown.",
+      "gitbook:token holds whitespace, a control character or a character outside ASCII (often a trailing newline, or typographic quotes, from where it was copied), so it cannot be sent; set it again without them (`pulumi config set --secret gitbook:token <token>`). The value is not shown.",
     );
     expect(err({}, { GITBOOK_TOKEN: "gb_api_secret " })).not.toContain("gb_api_secret");
+    // Typographic quotes from a page it was copied from: undici refused the header at every request,
+    // which read as a failed connection to the API (and, for a create, as one that may have happened).
+    for (const quoted of ["\u201cgb_api_secret\u201d", "gb_api_s\u00e9cret"]) {
+      expect(err({ token: quoted })).toBe(
+        "gitbook:token holds whitespace, a control character or a character outside ASCII (often a trailing newline, or typographic quotes, from where it was copied), so it cannot be sent; set it again without them (`pulumi config set --secret gitbook:token <token>`). The value is not shown.",
+      );
+    }
   });
 });
 

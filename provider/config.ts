@@ -116,13 +116,16 @@ function organizationId(s: Found | undefined): string | undefined {
   );
 }
 
-/** A token is sent in a header as it is: whitespace or a control character in it is a copying mistake (a trailing newline). Never shown. */
+/**
+ * A token is sent in a header as it is, and GitBook's are ASCII: whitespace, a control character or
+ * anything outside ASCII in it is a copying mistake (a trailing newline, typographic quotes), which
+ * undici would refuse at every request as if the connection had failed. Never shown.
+ */
 function token(s: Found | undefined): string | undefined {
   if (!s) return undefined;
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(s.value)) {
+  if (/[^\x21-\x7e]/.test(s.value)) {
     throw new ConfigError(
-      `${s.name} holds whitespace or a control character (often a trailing newline from where it was copied), so it cannot be sent; ` +
+      `${s.name} holds whitespace, a control character or a character outside ASCII (often a trailing newline, or typographic quotes, from where it was copied), so it cannot be sent; ` +
         `set it again without them (${howToFix(s, "<token>", { secret: true, hasDefault: false })}). The value is not shown.`,
     );
   }

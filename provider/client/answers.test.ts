@@ -118,3 +118,27 @@ it("takes a site space's embedded space whole, without copying it, and names the
   expect(e).toBeInstanceOf(ContractError);
   expect(e.message).toContain("items.0.siteSpaces.0.space.id: expected a string");
 });
+
+it("takes a redirect for an answer that is not the API's, naming where it leads (without its query) and gitbook:apiUrl, and never follows it with the token", async () => {
+  let followed = 0;
+  const target = http.createServer((req, res) => (followed++, req.resume(), res.end("{}")));
+  servers.push(target);
+  await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+  const to = `http://127.0.0.1:${(target.address() as AddressInfo).port}/v1/orgs/org_1?key=${TOKEN}`;
+  const server = http.createServer((req, res) => (req.resume(), res.writeHead(301, { location: to }), res.end()));
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const c = client(url);
+  const e = await failure(c.get("/orgs/org_1"));
+  expect(e).toBeInstanceOf(NotApiError);
+  expect(e.message).toBe(
+    `GitBook API 301 on GET /v1/orgs/org_1: the answer is not from GitBook's API (HTTP 301, no content type, a redirect to ${to.replace(/\?.*/, "")}); ` +
+      `gitbook:apiUrl may be wrong: it is ${url}, and GitBook's API is https://api.gitbook.com`,
+  );
+  expect(e.message).not.toContain(TOKEN);
+  // Not a delete's "already gone" either.
+  await expect(c.delete("/orgs/org_1/sites/site_1")).rejects.toBeInstanceOf(NotApiError);
+  expect(followed).toBe(0);
+  await c.close();
+});

@@ -224,6 +224,36 @@ describe("retries", () => {
     expect(k.sleeps).toEqual([reset * 1000 - 1_700_000_000_000]);
   });
 
+  it("backs off, rather than resending at once, while it is still rate-limited past the reset it was told (a clock ahead of GitBook's)", async () => {
+    let reset = 0;
+    const s = await serve((_req, res) => apiError(res, 429, "slow", { "x-ratelimit-reset": String(reset) }));
+    const k = client(s.url, { random: () => 1, retry: { maxAttempts: 4, baseDelayMs: 100 } });
+    // GitBook's second has not ended yet by its clock, and has by ours.
+    reset = Math.floor(k.now() / 1000);
+    await failure(k.c.get("/x"));
+    expect(k.sleeps).toEqual([100, 200, 400]);
+  });
+
+  it("backs off after a Retry-After of 0 that is answered with another 429", async () => {
+    const s = await serve((_req, res) => apiError(res, 429, "slow", { "retry-after": "0" }));
+    const k = client(s.url, { random: () => 1, retry: { maxAttempts: 3, baseDelayMs: 100 } });
+    await failure(k.c.get("/x"));
+    expect(k.sleeps).toEqual([100, 200]);
+  });
+
+  it("says, after giving up on a rate limit, when it resets and what to do, once", async () => {
+    let reset = 0;
+    const s = await serve((_req, res) => apiError(res, 429, "Rate limit exceeded", { "x-ratelimit-reset": String(reset) }));
+    const k = client(s.url, { random: () => 1, retry: { maxAttempts: 3, baseDelayMs: 100 } });
+    reset = Math.floor(k.now() / 1000) + 2;
+    const e = await failure(k.c.get("/x"));
+    const at = new Date(reset * 1000).toISOString();
+    expect(e.message).toBe(
+      `GitBook API 429 on GET /v1/x: Rate limit exceeded; gave up after 3 attempts over 2.2 s. GitBook limits how many requests this token may make, and its limit resets at ${at}: ` +
+        "run the command again after then, or with fewer resources at once (`pulumi up --parallel 4`)",
+    );
+  });
+
   it("gives up at once when the server asks for a wait beyond the deadline", async () => {
     let reset = 0;
     const s = await serve((_req, res) => apiError(res, 429, "slow", { "x-ratelimit-reset": String(reset) }));
@@ -232,6 +262,7 @@ describe("retries", () => {
     const e = await failure(k.c.get("/x"));
     expect(e).toBeInstanceOf(RateLimitError);
     expect((e as RateLimitError).resetAt).toBe(reset * 1000);
+    expect(e.message).toContain(`; GitBook asked to wait 600 s, more than the 60 s one request may take. GitBook limits how many requests this token may make, and its limit resets at ${new Date(reset * 1000).toISOString()}: run the command again after then`);
     expect(k.sleeps).toEqual([]);
     expect(s.seen).toHaveLength(1);
   });

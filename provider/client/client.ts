@@ -361,6 +361,11 @@ export class GitbookClient {
    * Forgets every cached list, so the next listing is taken now: what a create compares with after a
    * lost answer must not be a list fetched before some other object was made.
    */
+  /** Waits `ms` on this client's clock (a test's fake one too): for a wait GitBook asked for that its caller honours (createOnce). */
+  pause(ms: number): Promise<void> {
+    return this.sleep(ms);
+  }
+
   dropCachedLists(): void {
     this.listCache.clear();
   }
@@ -493,7 +498,7 @@ export class GitbookClient {
         // predate its effect, so none is cached until it has had time to settle.
         const settleMs = givenUp(error) ? 2 * this.timeoutMs + 1000 : 0;
         if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.now() + settleMs);
-        throw new AmbiguousRequestError(error, settleMs);
+        throw new AmbiguousRequestError(error, settleMs, outcome.wait !== undefined && outcome.wait > 0 ? outcome.wait : undefined);
       }
       // No connection at all: a wrong URL or a host that is down, retried only briefly.
       const unreachable = connection && !outcome.sent;
@@ -501,8 +506,14 @@ export class GitbookClient {
       const elapsed = this.now() - started;
       if (attempt + 1 >= maxAttempts) throw error.gaveUpAfter(attempt + 1, elapsed);
       const policy = unreachable ? { ...this.policy, maxDelayMs: Math.min(this.policy.maxDelayMs, this.policy.connectMaxDelayMs) } : this.policy;
-      const wait = outcome.wait ?? backoffMs(attempt, policy, this.random);
-      if (elapsed + wait > this.policy.deadlineMs) throw error.gaveUpAfter(attempt + 1, elapsed);
+      // The server's wait, unless it is already over (a reset this clock has passed, a Retry-After of 0)
+      // and the server still refused: resent at once, each attempt would be spent in a millisecond
+      // while GitBook's clock has not reached the reset (ours running ahead of it).
+      const told = outcome.wait !== undefined && outcome.wait > 0 ? outcome.wait : undefined;
+      const wait = told ?? backoffMs(attempt, policy, this.random);
+      if (elapsed + wait > this.policy.deadlineMs) {
+        throw error.gaveUpAfter(attempt + 1, elapsed, told !== undefined ? { waitMs: told, deadlineMs: this.policy.deadlineMs } : undefined);
+      }
       this.onRetry?.({ method, path: ctx.path, reason: retryReason(error, this.apiUrl), attempt: attempt + 1, maxAttempts, waitMs: wait, elapsedMs: elapsed });
       await this.sleep(wait);
     }
@@ -588,9 +599,11 @@ export class GitbookClient {
     }
     const safeBody = typeof parsed === "string" ? redact(parsed, this.token) : redactDeep(parsed, this.token);
     const resetAt = rateLimitResetAt(res.headers);
+    const location = res.headers.location === undefined ? undefined : String(res.headers.location);
     const error = errorFromResponse(res.statusCode, safeBody, ctx, {
       ...(resetAt !== undefined ? { resetAt } : {}),
       ...(contentType !== undefined ? { contentType } : {}),
+      ...(location !== undefined ? { location: redact(location, this.token) } : {}),
       text: redact(text, this.token),
     });
     const wait = res.statusCode === 429 || res.statusCode === 503 ? serverRequestedWaitMs(res.headers, this.now()) : undefined;

@@ -76,13 +76,15 @@ describe("an unreachable API", () => {
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const retries: RetryInfo[] = [];
-    const c = new GitbookClient({ token: "t0ken-xyz", apiUrl: url, retry: { maxAttempts: 4 }, onRetry: (r) => retries.push(r) });
+    const c = new GitbookClient({ token: "t0ken-xyz", apiUrl: url, retry: { maxAttempts: 4, baseDelayMs: 5 }, onRetry: (r) => retries.push(r) });
     const e = await c.get("/x").then(
       () => undefined,
       (err: unknown) => err as RateLimitError,
     );
     expect(e).toBeInstanceOf(RateLimitError);
-    expect(e!.message).toMatch(/^GitBook API 429 on GET \/v1\/x: Too many requests; gave up after 4 attempts over \d+\.\d s$/);
+    expect(e!.message).toMatch(
+      /^GitBook API 429 on GET \/v1\/x: Too many requests; gave up after 4 attempts over \d+\.\d s\. GitBook limits how many requests this token may make: run the command again after a while, or with fewer resources at once \(`pulumi up --parallel 4`\)$/,
+    );
     expect(retries.map((r) => r.reason)).toEqual(["429 rate limited", "429 rate limited", "429 rate limited"]);
   });
 });

@@ -36,10 +36,14 @@ export class GitbookError extends Error {
     this.apiMessage = apiMessage;
   }
 
-  /** Records that the request was retried and says so in the message: how many attempts, over how long. */
-  gaveUpAfter(attempts: number, elapsedMs: number): this {
+  /**
+   * Records that the request was retried and says so in the message: how many attempts, over how long.
+   * `beyond`: the wait the server asked for, when it was more than the request had left (`deadlineMs`).
+   */
+  gaveUpAfter(attempts: number, elapsedMs: number, beyond?: { waitMs: number; deadlineMs: number }): this {
     this.attempts = attempts;
     if (attempts > 1) this.message += `; gave up after ${attempts} attempts over ${(elapsedMs / 1000).toFixed(1)} s`;
+    if (beyond) this.message += `; GitBook asked to wait ${seconds(beyond.waitMs)}, more than the ${seconds(beyond.deadlineMs)} one request may take`;
     return this;
   }
 }
@@ -60,6 +64,19 @@ export class RateLimitError extends GitbookError {
     super(429, apiMessage, ctx);
     if (resetAt !== undefined) this.resetAt = resetAt;
   }
+
+  /** Also says what the limit is and what to do: the API's words ("Rate limit exceeded") say neither. */
+  override gaveUpAfter(attempts: number, elapsedMs: number, beyond?: { waitMs: number; deadlineMs: number }): this {
+    super.gaveUpAfter(attempts, elapsedMs, beyond);
+    const reset = this.resetAt !== undefined ? `, and its limit resets at ${new Date(this.resetAt).toISOString()}` : "";
+    this.message += `. GitBook limits how many requests this token may make${reset}: run the command again after ${reset ? "then" : "a while"}, or with fewer resources at once (\`pulumi up --parallel 4\`)`;
+    return this;
+  }
+}
+
+/** `2.5 s`, `600 s`: whole seconds without a decimal. */
+function seconds(ms: number): string {
+  return Number.isInteger(ms / 1000) && ms >= 10_000 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
 }
 /** 5xx (and 408): the service failed. For a POST this is ambiguous: see `AmbiguousRequestError`. */
 export class ServerError extends GitbookError {}
@@ -98,10 +115,13 @@ export class AmbiguousRequestError extends GitbookError {
    * only later.
    */
   readonly settleMs: number;
-  constructor(cause: GitbookError, settleMs = 0) {
+  /** The wait the server asked for before another attempt (a 503's Retry-After), if it asked. */
+  readonly waitMs?: number;
+  constructor(cause: GitbookError, settleMs = 0, waitMs?: number) {
     super(cause.status, `outcome unknown (the request may have been applied): ${cause.apiMessage}`, cause);
     this.cause = cause;
     this.settleMs = settleMs;
+    if (waitMs !== undefined) this.waitMs = waitMs;
   }
 }
 /** The response did not match the API contract (a field missing or of the wrong type). */
@@ -187,6 +207,8 @@ export interface AnswerDetails {
   contentType?: string;
   /** The body as received (already redacted). */
   text?: string;
+  /** A redirect's Location header, as sent (already redacted). */
+  location?: string;
 }
 
 /**
@@ -197,7 +219,13 @@ export interface AnswerDetails {
 export function notApiSummary(status: number, details: AnswerDetails, ctx: ErrorContext): string {
   const firstLine = (details.text ?? "").split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   const type = details.contentType ? displayable(details.contentType, 80) : "no content type";
-  const shown = firstLine ? `, first line "${displayable(firstLine, 120)}"` : ", empty body";
+  // Where a redirect leads, without its query or fragment (they can carry keys).
+  const shown =
+    details.location !== undefined
+      ? `, a redirect to ${displayable(details.location.replace(/[?#].*$/s, ""), 200)}`
+      : firstLine
+        ? `, first line "${displayable(firstLine, 120)}"`
+        : ", empty body";
   const where = ctx.target
     ? `; ${ctx.target.setting} may be wrong: it is ${ctx.target.apiUrl}, and GitBook's API is https://api.gitbook.com`
     : "";
@@ -212,6 +240,9 @@ function foreignBody(body: unknown, details: AnswerDetails): boolean {
 
 /** The single mapping from an HTTP status to an error class. */
 export function errorFromResponse(status: number, body: unknown, ctx: ErrorContext, headers: AnswerDetails = {}): GitbookError {
+  // GitBook's API answers no redirect: one comes from a wrong gitbook:apiUrl (http for https, another
+  // host), and is never followed, since that would send the token where it leads.
+  if (status >= 300 && status < 400) return new NotApiError(status, notApiSummary(status, headers, ctx), ctx);
   if (foreignBody(body, headers)) {
     const summary = notApiSummary(status, headers, ctx);
     // Still retried like any overloaded server or gateway (a proxy's 502 page, a 429 page).

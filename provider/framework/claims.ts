@@ -20,16 +20,21 @@ import type { Props } from "./resource";
 
 export class Claims {
   /**
-   * `kind id` -> the holder's last known outputs, and whether the
-   * program declares it in this run (seen by diff, create or update) or it was only read (refresh).
+   * `kind id` -> the holder's last known outputs, whether the program declares it in this run (seen
+   * by diff, create or update) or it was only read (refresh), and the program's names of the resources
+   * that declared it, each with the parts of the object it manages (see declaredByOther).
    */
-  private readonly held = new Map<string, { props: Props; declared: boolean }>();
+  private readonly held = new Map<string, { props: Props; declared: boolean; by: Map<string, readonly string[]> }>();
   /** `kind key` -> creates of that key whose request has not settled yet. */
   private readonly sending = new Map<string, Set<Promise<unknown>>>();
 
-  hold(kind: string, id: string, props: Props = {}, declared = false): void {
+  /** `by`: the program's name of the resource that declares it, when known, and the parts of the object it manages. */
+  hold(kind: string, id: string, props: Props = {}, declared = false, by?: { name: string; parts: readonly string[] }): void {
     const k = `${kind}\u0000${id}`;
-    this.held.set(k, { props, declared: declared || (this.held.get(k)?.declared ?? false) });
+    const was = this.held.get(k);
+    const names = was?.by ?? new Map<string, readonly string[]>();
+    if (declared && by) names.set(by.name, by.parts);
+    this.held.set(k, { props, declared: declared || (was?.declared ?? false), by: names });
   }
 
   release(kind: string, id: string): void {
@@ -43,6 +48,18 @@ export class Claims {
   /** Whether a resource the program declares in this run (not one only refreshed) holds the object. */
   declares(kind: string, id: string): boolean {
     return this.held.get(`${kind}\u0000${id}`)?.declared === true;
+  }
+
+  /**
+   * The names of the resources other than `name` that the program declares in this run over the
+   * object (they adopted it, or hold it in state), with the parts of it each manages. Only names the
+   * program gave count: none when `name` is not known, since another could then be the same resource.
+   */
+  declaredByOthers(kind: string, id: string, name: unknown): Map<string, readonly string[]> {
+    const others = new Map<string, readonly string[]>();
+    if (typeof name !== "string" || !name) return others;
+    for (const [other, parts] of this.held.get(`${kind}\u0000${id}`)?.by ?? []) if (other !== name) others.set(other, parts);
+    return others;
   }
 
   /**

@@ -56,3 +56,23 @@ describe("a create whose every answer is lost", () => {
     expect([...env.emu.store.samlProviders.values()].filter((p) => p.label === "Last try").map((p) => p.id)).toEqual([saml.state.id]);
   });
 });
+
+describe("a create that fails every time without making anything", () => {
+  it("says nothing was made, how many times it was sent, and what to do, naming the resource once", async () => {
+    const match = { method: "POST", route: "/v1/orgs/:org/spaces" };
+    env.emu.faults.add({ match, errorRate: 1, status: 503 });
+    const e = await env.up("Space", { title: "Never Made", __gitbookName: "handbook" }).then(
+      () => undefined,
+      (x: unknown) => x as Error,
+    );
+    expect(env.emu.log.count(match)).toBe(DEFAULT_RETRY.maxAttempts);
+    expect([...env.emu.store.spaces.values()].filter((s) => s.title === "Never Made")).toEqual([]);
+    // Before: "outcome unknown (the request may have been applied)", after proving each time it was not.
+    expect(e?.message).toMatch(
+      new RegExp(
+        `^Space handbook: the create of space "Never Made" was sent ${DEFAULT_RETRY.maxAttempts} times and failed each time, and no object it could have made appeared after any of them, so nothing was created ` +
+          `\\(last: GitBook API 503 on POST /v1/orgs/[^/]+/spaces: Injected fault: the service answered 503\\)\\. Run \`pulumi up\` again once GitBook answers\\.$`,
+      ),
+    );
+  });
+});

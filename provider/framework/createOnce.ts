@@ -110,17 +110,50 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
       if (!ambiguous) throw e;
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
-      const existing = await find();
+      // When looking fails, what the request made (if anything) is unknown and unheld: the next run
+      // would take it for a namesake that was there before, and make a second.
+      const look = () => find().catch((lookErr: unknown) => {
+        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt);
+      });
+      const existing = await look();
       if (existing !== undefined) return existing;
       const settleMs = e instanceof AmbiguousRequestError ? e.settleMs : 0;
       for (let waited = 0, step = Math.max(50, settleMs / 16); waited < settleMs; waited += step, step *= 2) {
         await sleep(Math.min(step, settleMs - waited));
-        const late = await find();
+        const late = await look();
         if (late !== undefined) return late;
       }
-      if (i >= attempts) throw e;
+      if (i >= attempts) throw nothingMade(spec, e, i);
+      // GitBook said when to try again (a 503's Retry-After): resent sooner, it would be refused again.
+      const told = e instanceof AmbiguousRequestError ? e.waitMs : undefined;
+      if (told !== undefined) {
+        if (told > DEFAULT_RETRY.deadlineMs) throw nothingMade(spec, e, i);
+        await ctx.client.pause(told);
+      }
     }
   }
+}
+
+/** A create got no answer, and listing what it may have made failed: nothing is resent, and the user is told what to look for. */
+function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number): Error {
+  return new Error(
+    `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and what it may have made could not be looked for (${(lookErr as Error).message}). ` +
+      `Nothing was sent again. Look in GitBook for it (made since ${new Date(sentAt).toISOString()}): if it is there, set adoptId to its ID to manage it with this resource; if not, run up again to create it.`,
+    { cause: e },
+  );
+}
+
+/**
+ * Every attempt failed, and recovery looked after each and found nothing it could have made: the
+ * last error said the outcome was unknown, which the looking has since settled.
+ */
+function nothingMade<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, sent: number): Error {
+  const last = e instanceof AmbiguousRequestError ? e.cause : e;
+  return new Error(
+    `${spec.kind}: the create of ${spec.what} was sent ${sent} time${sent === 1 ? "" : "s"} and failed each time, and no object it could have made appeared after any of them, so nothing was created ` +
+      `(last: ${last.message}). Run \`pulumi up\` again once GitBook answers.`,
+    { cause: e },
+  );
 }
 
 /**

@@ -89,6 +89,14 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    */
   deleteBeforeReplace?: boolean | readonly string[];
   /**
+   * Several resources of the kind may have one ID, each managing its own parts of one object (an
+   * AccessList's `teams` and another's `users` on one site): the parts a resource with these inputs
+   * or outputs manages. Without it an ID is one resource's whole object. Two resources declaring a
+   * part of one object are refused, and a resource leaving the program does not delete an object whose
+   * parts it manages another resource of the run has taken over (engine.ts).
+   */
+  parts?(props: Props): string[];
+  /**
    * What deleting the object takes with it (e.g. "its pages"), for kinds that hold content: a plan
    * that would replace one fails unless the program sets `allowReplacement: true` (engine.diff).
    */
@@ -196,7 +204,7 @@ export interface NavigationSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
+    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -286,6 +294,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
         ...(diff.liveFields!.length > 0 ? { [DECLARED_KEY]: diff.liveFields!.filter((f) => declaredInputs[f] !== undefined) } : {}),
       }) as Outputs<S, OS>,
     ...(spec.holds ? { holds: spec.holds } : {}),
+    ...(spec.parts ? { parts: spec.parts } : {}),
     prepare: spec.prepare,
     create: spec.create,
     read: spec.read,

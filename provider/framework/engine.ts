@@ -11,7 +11,7 @@ import { claimsOf } from "./claims";
 import { changedFields, diffProps, releasedFields } from "./diff";
 import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
-import { explainFailure, PartialFailure } from "./failure";
+import { explainFailure, PartialFailure, resourceLabel } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
 import { ADOPT_KEY, DECLARED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, withDeclaredLive } from "./state";
 
@@ -107,10 +107,50 @@ function knownCtx(rt: ProviderRuntime): Ctx | undefined {
   return rt.config().token ? ctx(rt) : undefined;
 }
 
-/** Records that a resource of this deployment holds the object (see claims.ts). */
-function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean): void {
+/**
+ * Records that a resource of this deployment holds the object (see claims.ts); `declaring`, the
+ * props of a resource of the program that declares it, which name it and tell the parts it manages.
+ */
+function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, declaredInProgram: boolean, declaring?: Props): void {
   const c = knownCtx(rt);
-  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram);
+  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(props), declaredInProgram, declaring && declarer(def, declaring));
+}
+
+/** The program's name of the resource with these props, and the parts of its object it manages (ResourceSpec.parts). */
+function declarer(def: Resource, props: Props): { name: string; parts: readonly string[] } | undefined {
+  const name = props[NAME_KEY];
+  return typeof name === "string" && name ? { name, parts: partsOf(def, props) } : undefined;
+}
+
+function partsOf(def: Resource, props: Props): readonly string[] {
+  return def.parts ? def.parts(props) : [""];
+}
+
+/** Another resource of the program declaring, in this run, a part of the object the resource with these props manages. */
+function sharing(def: Resource, c: Ctx, id: string, props: Props): string | undefined {
+  const mine = partsOf(def, props);
+  for (const [other, parts] of claimsOf(c.client).declaredByOthers(def.kind, id, props[NAME_KEY])) if (parts.some((p) => mine.includes(p))) return other;
+  return undefined;
+}
+
+/**
+ * Two resources of the program over one object (two with the same adoptId, or one adopting what
+ * another holds in state) would overwrite each other's settings on every run, and deleting either
+ * would delete it for both: refused, whichever of the two this process sees second (for a kind whose
+ * resources share IDs, when they declare a part of the object in common: ResourceSpec.parts). It rests
+ * on what this process saw of the run (claims.ts): it only ever refuses, never permits.
+ */
+function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, adopting: boolean): void {
+  if (!("adoptId" in def.schema.shape)) return;
+  const other = sharing(def, c, id, props);
+  if (other === undefined) return;
+  const what = adopting
+    ? `adoptId: "${id}" names the object ${def.kind} ${other} of this stack manages`
+    : `${def.kind} ${other} of this stack also manages ${id}, this resource's object (it took it over with adoptId)`;
+  throw new Error(
+    `${def.kind}: ${what}: two resources of one object would overwrite each other's settings on every run, and deleting either would delete it for both. ` +
+      `Keep one of them: remove the adoptId, or remove the resource that had the object first from the program (in the same run, the adopting one then takes the object over, and the other's delete leaves it in place). Nothing was changed.`,
+  );
 }
 
 export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
@@ -129,7 +169,14 @@ export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds:
   const refused = refusedReplacement(def, id, d.replaces, news);
   if (refused) throw explainFailure(def, news, id, new Error(refused));
   const c = knownCtx(rt);
-  if (c) claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true);
+  if (c) {
+    try {
+      refuseSharedObject(def, c, id, news, false);
+    } catch (e) {
+      throw explainFailure(def, news, id, e);
+    }
+    claimsOf(c.client).hold(def.kind, id, stripProvider(olds), true, declarer(def, news));
+  }
   return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
 }
 
@@ -150,10 +197,12 @@ function refusedReplacement(def: Resource, id: string, replaces: readonly string
 
 export async function create(rt: ProviderRuntime, def: Resource, inputs: Props): Promise<pulumi.dynamic.CreateResult> {
   try {
-    const c = ctx(rt);
+    const name = inputs[NAME_KEY];
+    const c: Ctx = { ...ctx(rt), ...(typeof name === "string" && name ? { name } : {}) };
     const adoptId = inputs.adoptId;
     // Never a replacement's: diff refuses a replacement while adoptId is set (see check).
     if (typeof adoptId === "string" && adoptId) {
+      refuseSharedObject(def, c, adoptId, inputs, true);
       const live = await def.read(c, adoptId, withDeclaredLive(def.diff.liveFields ?? [], stripProvider(inputs)));
       if (!live) throw adoptTargetMissing(def.kind, adoptId);
       // What would force a replacement cannot be converged by an update: adopting would record a lie.
@@ -166,16 +215,16 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
             `Adopt one that matches the program's ${fixed.join(", ")}, or remove adoptId to create a new object. Nothing was changed.`,
         );
       }
-      hold(rt, def, adoptId, live, true);
+      hold(rt, def, adoptId, live, true, inputs);
       const outs = await def.update(c, adoptId, live, forResource(def, inputs), changed);
-      hold(rt, def, adoptId, outs, true);
+      hold(rt, def, adoptId, outs, true, inputs);
       return { id: adoptId, outs: cleanOutputs({ ...outs, ...wroteBy(def, inputs), ...shownIn(def, inputs), ...nameOf(inputs) }) };
     }
     const { id, outs } = await def.create(c, forResource(def, inputs));
-    hold(rt, def, id, outs, true);
+    hold(rt, def, id, outs, true, inputs);
     return { id, outs: cleanOutputs({ ...outs, ...wroteBy(def, inputs), ...shownIn(def, inputs), ...nameOf(inputs) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true);
+    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true, inputs);
     throw explainFailure(def, inputs, undefined, withProvider(def, e, inputs));
   }
 }
@@ -223,16 +272,27 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
     const given = forResource(def, news);
     if (typeof news[ADOPT_KEY] === "string") given.adoptId = news[ADOPT_KEY];
     const outs = await def.update(ctx(rt), id, stripProvider(olds), given, changed);
-    hold(rt, def, id, outs, true);
+    hold(rt, def, id, outs, true, news);
     return { outs: cleanOutputs({ ...forResource(def, outs), ...wroteBy(def, news), ...shownIn(def, news), ...nameOf(news) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true);
+    if (e instanceof PartialFailure) hold(rt, def, id, e.properties, true, news);
     throw explainFailure(def, news, id, withProvider(def, e, news, olds));
   }
 }
 
 export async function remove(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<void> {
   const c = ctx(rt);
+  // The program took the object over under another name in this run (a resource renamed, the new one
+  // given adoptId; a singleton declared anew): the engine deletes the old resource after creating the
+  // new one, and its delete would remove (or clear) what the new one just recorded. When other
+  // resources manage every part this one did, it leaves the object to them. Without this process's
+  // memory of the run (another process), the delete goes ahead as before.
+  const heirs = takenOver(def, c, id, props);
+  if (heirs) {
+    // Shown with the run's output (the engine relays the provider host's stderr): the plan said "delete".
+    process.stderr.write(`pulumi-gitbook: ${resourceLabel(def.kind, props, id)}: ${id} is left in GitBook, not deleted: ${heirs.map((n) => `${def.kind} ${n}`).join(", ")} of this stack manages it now.\n`);
+    return;
+  }
   try {
     await refuseCascade(def, c, id, props);
     await def.delete(c, id, stripProvider(props));
@@ -240,6 +300,13 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
     throw explainFailure(def, props, id, e);
   }
   claimsOf(c.client).release(def.kind, id);
+}
+
+/** The other resources of the program that declare, in this run, every part of the object this resource (leaving it) manages; undefined when they do not. */
+function takenOver(def: Resource, c: Ctx, id: string, props: Props): string[] | undefined {
+  const others = claimsOf(c.client).declaredByOthers(def.kind, id, props[NAME_KEY]);
+  const covered = others.size > 0 && partsOf(def, props).every((p) => [...others.values()].some((parts) => parts.includes(p)));
+  return covered ? [...others.keys()] : undefined;
 }
 
 /** The inputs or outputs without what the engine and the resource class add for themselves. */

@@ -73,3 +73,34 @@ describe("the name a resource carries", () => {
     });
   });
 });
+
+describe("an API message naming a body field by its wire name", () => {
+  it("names the input it comes from, for every kind whose inputs are sent under another name", async () => {
+    const { resources } = await import("../resources");
+    const renamed = resources.flatMap((d) => Object.entries(d.patch.wire ?? {}).map(([input, wire]) => ({ d, input, wire })));
+    expect(renamed.length).toBeGreaterThan(0);
+    for (const { d, input, wire } of renamed) {
+      // As GitBook (and the emulator) answer a POST naming a group that does not exist.
+      const e = new ValidationError(400, `${wire}: no section group "sitesg_nope" in this site`, post);
+      expect((explainFailure(d, named, undefined, e) as Error).message, `${d.kind}.${input}`).toBe(
+        `${d.kind} docs/guides: ${input}: no section group "sitesg_nope" in this site\n(GitBook API 400 on POST /v1/orgs/o/sites/site_1/sections)`,
+      );
+    }
+  });
+});
+
+describe("one error shared by several resources' calls", () => {
+  it("names each resource in its own message: a listing failed once fails every call that shared it", () => {
+    // A shared listing (GitbookClient.listAll, getShared) rejects every caller with one error object.
+    const shared = new ValidationError(400, "the site's structure could not be read", { method: "GET", path: "/v1/orgs/o/sites/site_1/structure" });
+    const a = explainFailure(def, { [NAME_KEY]: "linkA" }, "l1", shared) as Error;
+    const b = explainFailure(def, { [NAME_KEY]: "linkB" }, "l2", shared) as Error;
+    expect(a.message).toMatch(/^SiteSection linkA: GitBook API 400 on GET/);
+    expect(b.message).toMatch(/^SiteSection linkB: GitBook API 400 on GET/);
+    // Still the API's error class, status and request for the engine and callers.
+    expect(b).toBeInstanceOf(ValidationError);
+    expect((b as ValidationError).status).toBe(400);
+    // Rewritten once per resource, however many layers pass it on.
+    expect((explainFailure(def, { [NAME_KEY]: "linkB" }, "l2", b) as Error).message).toBe(b.message);
+  });
+});

@@ -38,19 +38,23 @@ function fieldOf(def: Resource, api: GitbookError, tagged?: { field: string; api
   if (!m) return undefined;
   // A body field of a request made for one input (a team's `add` list is its `members`).
   if (tagged?.apiFields.includes(m[1]!)) return { field: tagged.field, cause: m[3]! };
-  if (!(m[1]! in def.schema.shape)) return undefined;
-  return { field: m[1]! + m[2]!, cause: m[3]! };
+  // An input sent under another name (FieldRule.wire: a section's `groupId` is `siteSectionGroupId`).
+  const input = Object.entries(def.patch?.wire ?? {}).find(([, wire]) => wire === m[1])?.[0] ?? m[1]!;
+  if (!(input in def.schema.shape)) return undefined;
+  return { field: input + m[2]!, cause: m[3]! };
 }
 
 /**
  * Rewrites the failure's message (and a partial failure's reasons, which the engine shows instead)
  * so the first line is `<Kind> <name>: <input>: <cause>`, or `<Kind> <name>: <cause>` when no single
- * input is to blame. Returns the same object: its class, and the id and properties of a partial
- * failure, are what the engine needs.
+ * input is to blame. Returns a partial failure itself (its id and properties are what the engine
+ * needs), and any other error as a copy of the same class: one error object can reach several
+ * resources' calls (a shared listing rejects every caller with it), and each names its own resource.
  */
-export function explainFailure(def: Resource, props: Props | undefined, id: string | undefined, e: unknown): unknown {
+export function explainFailure(def: Resource, props: Props | undefined, id: string | undefined, thrown: unknown): unknown {
   // A malformed setting is about no resource: every call fails with the same words, naming the setting.
-  if (!(e instanceof Error) || e instanceof ConfigError || (e as { explained?: boolean }).explained) return e;
+  if (!(thrown instanceof Error) || thrown instanceof ConfigError || (thrown as { explained?: boolean }).explained) return thrown;
+  const e = thrown instanceof PartialFailure ? thrown : copyOf(thrown);
   const partial = e instanceof PartialFailure ? e : undefined;
   const label = resourceLabel(def.kind, props, id ?? partial?.id);
   const cause = partial?.cause instanceof Error ? partial.cause : partial ? undefined : e;
@@ -79,6 +83,11 @@ export function explainFailure(def: Resource, props: Props | undefined, id: stri
   if (partial) partial.reasons = [message];
   (e as { explained?: boolean }).explained = true;
   return e;
+}
+
+/** The error with its class and own properties (status, cause, stack), to be rewritten without touching `e`. */
+function copyOf(e: Error): Error {
+  return Object.defineProperties(Object.create(Object.getPrototypeOf(e) as object) as Error, Object.getOwnPropertyDescriptors(e));
 }
 
 /** Messages written as `Team: ...` already name the kind: the label replaces that prefix. */

@@ -4,8 +4,11 @@
  * cannot tell which object is its own it stops naming the candidates instead of guessing.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
-import { AmbiguousRequestError, ConnectionError, type GitbookClient } from "../client";
+import { z } from "zod";
+import { AmbiguousRequestError, ConnectionError, GitbookClient, ServerError } from "../client";
 import { providerEnvPerFile, type ProviderEnv } from "../../test/support/provider";
 import { AmbiguousCreateError, createOnce } from "./createOnce";
 import type { Ctx } from "./resource";
@@ -324,5 +327,77 @@ describe("createOnce", () => {
     const a = createOnce<{ id: string; createdAt: string }>(ctx, { ...spec, send: async () => { make("a1"); throw lost(); } });
     expect((await a).id).toBe("a1");
     expect((await b).id).toBe("b1");
+  });
+});
+
+describe("a lost create whose looking fails too", () => {
+  it("says the object may exist, what to look for and how to adopt it, and sends nothing again (a space)", async () => {
+    const list = { method: "GET", route: "/v1/orgs/:org/spaces" };
+    const post = { method: "POST", route: "/v1/orgs/:org/spaces" };
+    env.emu.faults.add({ match: post, latencyMs: 300, times: 1 });
+    env.emu.faults.add({ match: post, dropAfterProcess: true, times: 1 });
+    const title = unique("Lost Look");
+    const run = env.up("Space", { title, __gitbookName: "handbook" }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    // The listing before the create is answered; every one after it fails.
+    await vi.waitFor(() => expect(env.emu.log.count(list)).toBe(1));
+    env.emu.faults.add({ match: list, errorRate: 1, status: 503 });
+    const e = await run;
+    env.emu.faults.clear();
+    const made = [...env.emu.store.spaces.values()].filter((s) => s.title === title).map((s) => s.id);
+    expect(made).toHaveLength(1);
+    expect(env.emu.log.count(post)).toBe(1);
+    // Before: only the listing's 503, so nothing said a space may have been made, and the next run made a second.
+    expect(e?.message).toMatch(
+      new RegExp(
+        `^Space handbook: the create of space "${title}" got no answer, so it may or may not have happened, and what it may have made could not be looked for ` +
+          `\\(GitBook API 503 on GET /v1/orgs/[^/]+/spaces: .*\\)\\. Nothing was sent again\\. Look in GitBook for it \\(made since [0-9T:.-]+Z\\): ` +
+          `if it is there, set adoptId to its ID to manage it with this resource; if not, run up again to create it\\.$`,
+      ),
+    );
+  });
+
+  it("passes on the looking's own refusal (more than one candidate) as it is", async () => {
+    const ctx = { client: { dropCachedLists() {}, listings: (_mode: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const lost = new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));
+    const base = { kind: "Thing", key: "k", what: "thing", before: [], send: async (): Promise<{ id: string }> => { throw lost; } };
+    await expect(createOnce(ctx, { ...base, candidates: async () => [{ id: "t1" }, { id: "t2" }] })).rejects.toBeInstanceOf(AmbiguousCreateError);
+    const down = new ServerError(503, "down", { method: "GET", path: "/v1/things" });
+    await expect(createOnce(ctx, { ...base, candidates: async () => { throw down; } })).rejects.toThrow(/^Thing: the create of thing got no answer, .* could not be looked for \(GitBook API 503 on GET \/v1\/things: down\)\. Nothing was sent again/);
+  });
+});
+
+describe("a create answered 503 with a Retry-After", () => {
+  it("is looked for, then sent again only after the wait GitBook asked for", async () => {
+    let posts = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.setHeader("content-type", "application/json");
+      if (req.method === "GET") return res.end(JSON.stringify({ items: [] }));
+      if (++posts === 1) return res.writeHead(503, { "retry-after": "7" }).end(JSON.stringify({ error: { code: 503, message: "overloaded" } }));
+      res.end(JSON.stringify({ id: "t1" }));
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const sleeps: number[] = [];
+    const client = new GitbookClient({ token: "gb_test_token", apiUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, sleep: async (ms) => void sleeps.push(ms) });
+    try {
+      const made = await createOnce({ client, config: {} } as Ctx, {
+        kind: "Thing",
+        key: "things",
+        what: "thing",
+        before: [],
+        send: () => client.post("/things", { body: {}, schema: z.object({ id: z.string() }) }),
+        candidates: () => client.listNow("/things", z.object({ id: z.string() })),
+      });
+      expect(made.id).toBe("t1");
+      expect(posts).toBe(2);
+      // Before: sent again as soon as the listing showed nothing, whatever GitBook had asked.
+      expect(sleeps).toEqual([7000]);
+    } finally {
+      await client.close();
+      await new Promise((r) => (server.close(r), server.closeAllConnections()));
+    }
   });
 });

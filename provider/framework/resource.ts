@@ -12,6 +12,8 @@ export const NAME_KEY = "__gitbookName";
 export interface Ctx {
   client: GitbookClient;
   config: ProviderConfig;
+  /** The program's name of the resource a create is for, when known: singleton.claimOnly tells its own claim from another resource's by it. */
+  name?: string;
 }
 
 export type Props = Record<string, unknown>;

@@ -150,7 +150,7 @@ export function defineSettingsObject<S extends z.ZodObject, OS extends z.ZodObje
     // the create had just set (seen through the CLI with `up --replace`).
     deleteBeforeReplace: true,
     async create(ctx, given) {
-      if (target.one) claimOnly(ctx.client, kind, targetOf(given), target.noun);
+      if (target.one) claimOnly(ctx, kind, targetOf(given), target.noun);
       return { id: targetOf(given), outs: await first(ctx, given) };
     },
     async read(ctx, _id, props) {

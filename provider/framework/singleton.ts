@@ -9,9 +9,9 @@
  * A resource of an earlier run that this run has not reached yet is beyond what either can see.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { GitbookClient } from "../client";
 import { claimsOf } from "./claims";
 import { programError } from "./program";
+import type { Ctx } from "./resource";
 
 const seen = new Map<string, Map<unknown, string>>();
 
@@ -49,15 +49,18 @@ export function onePerTarget(kind: string, field: string, target: string): (name
 
 /**
  * At create: refuses when another resource this run declares holds `targetId`, and holds it for this
- * one. Synchronous, so two creates in flight at once cannot both pass.
+ * one. Synchronous, so two creates in flight at once cannot both pass. "Another" is told by the
+ * program's name where the create knows it (Ctx.name): the resource's own claim, from its diff before a
+ * replacement that creates first (a hostname moved to another site), is not another's.
  */
-export function claimOnly(client: GitbookClient, kind: string, targetId: string, target: string): void {
-  const claims = claimsOf(client);
-  if (claims.declares(kind, targetId)) {
+export function claimOnly(ctx: Ctx, kind: string, targetId: string, target: string): void {
+  const claims = claimsOf(ctx.client);
+  const taken = ctx.name ? claims.declaredByOthers(kind, targetId, ctx.name).size > 0 : claims.declares(kind, targetId);
+  if (taken) {
     throw new Error(
       `${kind}: another ${kind} of this stack already manages ${target} ${targetId}, and a ${target} has one: two would overwrite each other's settings on every run. ` +
         `Declare the settings in one ${kind} and remove the other. Nothing was sent.`,
     );
   }
-  claims.hold(kind, targetId, {}, true);
+  claims.hold(kind, targetId, {}, true, ctx.name ? { name: ctx.name, parts: [""] } : undefined);
 }

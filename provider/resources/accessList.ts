@@ -298,6 +298,8 @@ function importRead(): ImportRead {
 
 export const definition = defineResource({
   kind: "AccessList",
+  // Two lists of one object may declare different kinds of grant (teams, users): both have its ID.
+  parts: (props) => (Object.keys(LISTS) as ListName[]).filter((l) => props[l] !== undefined),
   // Its ID is derived from what it declares, and every field a plan replaces it for names another
   // object: the new one is made first, so that a create refusing what it finds there (entries nobody can
   // prove this resource made) leaves the old object's as they were; deleting first lost them. A forced

@@ -17,12 +17,13 @@
  */
 import { z } from "zod";
 import { p } from "../client";
+import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
-import type { Ctx, Props } from "../framework/resource";
+import type { Ctx } from "../framework/resource";
 import { declared } from "../framework/state";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -164,6 +165,7 @@ const prepare = adoptIdIsParent("siteId", "site", "a site's schema has no ID of 
 
 // A PUT sets the schema whatever was there: sending it again after a lost answer does no harm, so no createOnce.
 async function create(ctx: Ctx, given: SiteAdaptiveSchemaInputs): Promise<{ id: string; outs: SiteAdaptiveSchemaOutputs }> {
+  claimOnly(ctx, "SiteAdaptiveSchema", given.siteId, "site");
   const schema = await put(ctx, given.organizationId, given.siteId, given.jsonSchema);
   return { id: given.siteId, outs: definition.outputsOf(declared(given), schema) };
 }
@@ -196,12 +198,13 @@ export const definition = defineResource({
   adoptable: "ID of the site whose existing schema to bring under management (the site's ID, as `siteId`): the schema is read and replaced only if it differs from the program's. Without it, creating the resource sets the schema all the same (a site has exactly one). Used only at the first creation.",
   noun: "site adaptive schema",
   summary:
-    "The visitor schema of an adaptive-content site: the claims (visitor attributes) its conditions may use. A site has exactly one, so the resource's ID is the site's; creating it sets the site's schema and deleting it puts back GitBook's default, the empty schema `{ type: \"object\", properties: {}, additionalProperties: false }`. Adaptive content itself is switched on by the Site's `adaptiveContent.enabled`, which this resource leaves alone. Conditions naming claims the schema lacks are checked by `DocsSite` at preview, and by `checkConditions` in a program of separate resources: this resource does not see them.",
+    "The visitor schema of an adaptive-content site: the claims (visitor attributes) its conditions may use. A site has exactly one, so the resource's ID is the site's (two SiteAdaptiveSchema resources of one site are refused at preview, for the same site ID or `site.id` Output, or at create); creating it sets the site's schema and deleting it puts back GitBook's default, the empty schema `{ type: \"object\", properties: {}, additionalProperties: false }`. Adaptive content itself is switched on by the Site's `adaptiveContent.enabled`, which this resource leaves alone. Conditions naming claims the schema lacks are checked by `DocsSite` at preview, and by `checkConditions` in a program of separate resources: this resource does not see them.",
   inputs,
   outputs,
   live: (schema: ApiSiteAdaptiveSchema) => ({ jsonSchema: schema.jsonSchema }),
   computed: (schema) => ({ claims: declaredClaims(schema.jsonSchema as ClaimsSchema), updatedAt: schema.updatedAt }),
   prepare,
+  inProgram: onePerTarget("SiteAdaptiveSchema", "siteId", "site"),
   create,
   read,
   update,

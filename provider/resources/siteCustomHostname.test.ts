@@ -182,9 +182,11 @@ describe("delete", () => {
     // delete of the old resource leaves the hostname to the new one.
     const moved = await siteWithHostname();
     const { site: to } = await siteWithHostname();
-    const first = await env.up("SiteCustomHostname", { siteId: moved.site, hostname: moved.hostname, removeOnDestroy: true });
+    // The program's name, which every resource class passes: the replacement's create (made before the
+    // old one's delete) is told from a second resource of the hostname by it.
+    const first = await env.up("SiteCustomHostname", { siteId: moved.site, hostname: moved.hostname, removeOnDestroy: true, __gitbookName: "docs-host" });
     env.emu.edit("customHostname", moved.hostname, { targetId: to });
-    const replaced = await env.up("SiteCustomHostname", { siteId: to, hostname: moved.hostname, removeOnDestroy: true }, first.state);
+    const replaced = await env.up("SiteCustomHostname", { siteId: to, hostname: moved.hostname, removeOnDestroy: true, __gitbookName: "docs-host" }, first.state);
     expect(replaced.step).toBe("replace");
     expect(env.emu.store.customHostnames.get(moved.hostname)).toMatchObject({ targetId: to });
 

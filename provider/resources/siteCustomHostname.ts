@@ -11,6 +11,7 @@
  * - deleting it forgets it (the site stays on its hostname) unless `removeOnDestroy` says to remove it.
  * Its ID is the hostname. Changing `hostname` or `siteId` replaces it: a claim about another object.
  */
+import { claimOnly, onePerTarget } from "../framework/singleton";
 import { z } from "zod";
 import { AuthError, ConflictError, GitbookError, p, ValidationError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
@@ -124,6 +125,7 @@ async function mustServe(ctx: Ctx, hostname: string, siteId: string): Promise<Ap
 async function create(ctx: Ctx, given: SiteCustomHostnameInputs): Promise<{ id: string; outs: SiteCustomHostnameOutputs }> {
   // A read only: a `revalidate` given at creation is recorded, not sent (see its description).
   const h = await mustServe(ctx, given.hostname, given.siteId);
+  claimOnly(ctx, "SiteCustomHostname", given.hostname, "hostname");
   return { id: given.hostname, outs: definition.outputsOf(declared(given), h) };
 }
 
@@ -215,7 +217,7 @@ export const definition = defineResource({
   },
   noun: "custom hostname",
   summary:
-    "A site's custom hostname (e.g. `docs.example.com`), as far as GitBook's API allows: it cannot set one up or point it at a site (the GitBook app does), so creating the resource reads the hostname, fails unless it points to the declared site, and writes nothing. Its outputs are GitBook's status (active, DNS and SSL checks, target), refreshed like any other; `revalidate` retriggers the DNS check; deleting the resource forgets the hostname unless `removeOnDestroy` is set.",
+    "A site's custom hostname (e.g. `docs.example.com`), as far as GitBook's API allows: it cannot set one up or point it at a site (the GitBook app does), so creating the resource reads the hostname, fails unless it points to the declared site, and writes nothing. Its outputs are GitBook's status (active, DNS and SSL checks, target), refreshed like any other; `revalidate` retriggers the DNS check; deleting the resource forgets the hostname unless `removeOnDestroy` is set. A hostname has one: two SiteCustomHostname resources of one hostname are refused at preview (the same hostname) or at create.",
   inputs,
   outputs,
   // `revalidate` and `removeOnDestroy` are absent: GitBook has no such settings, so refresh keeps what state recorded.
@@ -226,6 +228,7 @@ export const definition = defineResource({
     target: h.target.type === "site" ? { type: "site" as const, id: h.target.site } : { type: "organization" as const, id: h.target.organization },
   }),
   create,
+  inProgram: onePerTarget("SiteCustomHostname", "hostname", "hostname"),
   read,
   update,
   delete: remove,

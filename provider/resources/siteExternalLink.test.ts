@@ -222,3 +222,16 @@ describe("lifecycle", () => {
     expect(env.emu.log.count()).toBe(1);
   });
 });
+
+describe("links refreshed together when the site's structure cannot be read", () => {
+  it("each fail naming their own resource: they share one read, and so one error", async () => {
+    const a = (await env.up("SiteExternalLink", { siteId, title: "Aaa", url: "https://a.acme.test", __gitbookName: "linkA" })).state;
+    const b = (await env.up("SiteExternalLink", { siteId, title: "Bbb", url: "https://b.acme.test", __gitbookName: "linkB" })).state;
+    env.outOfBand();
+    // A 500 is not retried: both reads share the one failed GET of the structure.
+    env.emu.faults.add({ match: { method: "GET", route: "/v1/orgs/:org/sites/:site/structure" }, errorRate: 1, status: 500 });
+    const failed = await Promise.allSettled([env.refresh("SiteExternalLink", a), env.refresh("SiteExternalLink", b)]);
+    // Before: both said "SiteExternalLink linkA: ...".
+    expect(failed.map((r) => (r.status === "rejected" ? (r.reason as Error).message.split(":")[0] : "ok"))).toEqual(["SiteExternalLink linkA", "SiteExternalLink linkB"]);
+  });
+});

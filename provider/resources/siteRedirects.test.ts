@@ -47,6 +47,9 @@ describe("SiteRedirects check", () => {
     ["rules[0].destination", rules({ source: "/a", destination: { path: "/a" } }), /sends visitors from \/a back to \/a, a loop/],
     ["rules[0].destination", rules({ source: "/a", destination: { path: "/blog/2020/post" } }, { source: "/blog/*", destination: url("https://x.test") }), /leads to \/blog\/2020\/post, which rules\[1\] redirects again/],
     ["rules[0].source", rules({ source: "a", destination: url("https://x.test") }), /must match a path of the site/],
+    // Another site's rules: adopted, the resource recorded that site's ID with this siteId, and its
+    // state claimed rules the declared site did not have (nothing was written there).
+    ["adoptId", { ...rules({ source: "/a", destination: url("https://x.test") }), adoptId: "site_y" }, /^adoptId must be the site's ID, "site_x" \(a site's rules have no ID of their own\), not "site_y"$/],
   ];
   rejectsAtCheck(() => env, "SiteRedirects", { siteId: "site_x" }, bad);
 

@@ -117,7 +117,7 @@ const patch = async (ctx: Ctx, org: string, site: string, body: Props, keys: Key
 
 async function create(ctx: Ctx, given: SiteVisitorAuthInputs): Promise<{ id: string; outs: SiteVisitorAuthOutputs }> {
   const { organizationId: org, siteId: site } = given;
-  claimOnly(ctx.client, "SiteVisitorAuth", site, "site");
+  claimOnly(ctx, "SiteVisitorAuth", site, "site");
   const keys = new Keys();
   return keys.guard(async () => {
     let auth = await get(ctx, org, site, keys);
