@@ -215,6 +215,10 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
             `Adopt one that matches the program's ${fixed.join(", ")}, or remove adoptId to create a new object. Nothing was changed.`,
         );
       }
+      // Again, now that the read is back: another resource of the run may have claimed the object
+      // while it was out (its diff, under load). The check and the hold below run with no await
+      // between them, as the diff's do, so of two resources over one object one is always refused.
+      refuseSharedObject(def, c, adoptId, inputs, true);
       hold(rt, def, adoptId, live, true, inputs);
       const outs = await def.update(c, adoptId, live, forResource(def, inputs), changed);
       hold(rt, def, adoptId, outs, true, inputs);
