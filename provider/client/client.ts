@@ -78,8 +78,13 @@ export function apiUrlProblem(url: string): string | undefined {
   if (!u.hostname) return "names no host";
   if (u.username || u.password) return "carries credentials (the token goes in gitbook:token)";
   if (u.search || u.hash) return "has a query or fragment";
+  // The token goes in every request's Authorization header: over plain http it would cross the
+  // network readable by anyone on the way. This machine (the emulator) is the one exception.
+  if (u.protocol === "http:" && !LOOPBACK.test(u.hostname)) return `is plain http to ${u.hostname}, which would send the token unencrypted over the network (http is taken only for this machine: localhost, 127.0.0.1, [::1]); use https`;
   return undefined;
 }
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i;
 
 export interface AttemptInfo {
   method: string;

@@ -48,11 +48,11 @@ describe("configuration", () => {
 
   it("takes stack config first, then the environment", () => {
     process.env.GITBOOK_TOKEN = "from-env";
-    process.env.GITBOOK_API_URL = "http://env.example";
+    process.env.GITBOOK_API_URL = "https://env.example";
     process.env.GITBOOK_ORGANIZATION_ID = "org_env";
-    expect(provider.runtime.config()).toMatchObject({ token: "from-env", apiUrl: "http://env.example", organizationId: "org_env" });
+    expect(provider.runtime.config()).toMatchObject({ token: "from-env", apiUrl: "https://env.example", organizationId: "org_env" });
     configureFrom(source({ "gitbook:token": "from-config", "gitbook:organizationId": "org_cfg" }));
-    expect(provider.runtime.config()).toMatchObject({ token: "from-config", apiUrl: "http://env.example", organizationId: "org_cfg" });
+    expect(provider.runtime.config()).toMatchObject({ token: "from-config", apiUrl: "https://env.example", organizationId: "org_cfg" });
   });
 
   it("fails at configure on a malformed gitbook:apiUrl, naming it, and never falls back to the default API", async () => {
@@ -61,6 +61,9 @@ describe("configuration", () => {
       ["ftp://api.example", "ftp://api.example", 'has the scheme "ftp", not http or https'],
       // The password is not repeated in the message.
       ["https://user:pw@api.example", "https://***@api.example", "carries credentials (the token goes in gitbook:token)"],
+      // The emulator's http on this machine is taken (every test's apiUrl); another host's is not.
+      ["http://api.gitbook.com", "http://api.gitbook.com", "is plain http to api.gitbook.com, which would send the token unencrypted over the network (http is taken only for this machine: localhost, 127.0.0.1, [::1]); use https"],
+      ["http://gitbook-emulator:8080", "http://gitbook-emulator:8080", "is plain http to gitbook-emulator, which would send the token unencrypted over the network (http is taken only for this machine: localhost, 127.0.0.1, [::1]); use https"],
     ]) {
       resetConfig();
       const cfg = source({ "gitbook:token": "t", "gitbook:apiUrl": value! });
