@@ -183,7 +183,9 @@ describeDeployments("every class of fault, on different routes of the same runs"
     const bad = d.emu.faults.add({ match: { method: "DELETE" }, errorRate: 0.3, status: 502 });
     const r = await d.run("destroy", undefined, { config: TIMEOUT, flags: ["--refresh"] });
     errors.push(r.error ?? "", r.stdout);
-    expect(r.error).toBeUndefined();
+    // On a failure, every DELETE the emulator answered, in order: which attempts a route got, and when.
+    const deletes = () => arrivals.slice(from).filter((a) => a.method === "DELETE").map((a) => `${a.at - arrivals[from]!.at}ms ${a.status} ${a.path}`).join("\n");
+    expect(r.error, deletes()).toBeUndefined();
     // The refresh: nothing read as gone though the first read on every route timed out.
     expect(r.steps.filter((s) => s.op === "read-gone")).toEqual([]);
     expect(reads.filter((f) => f.hits === 1).length).toBeGreaterThanOrEqual(6);

@@ -110,6 +110,28 @@ for (const style of ["resources", "docs-site"] as const) {
         },
       });
 
+    /**
+     * Imports again over the program with `flags`, builds it and previews it: the files as the import
+     * wrote them, and the plan's steps of the package's kinds, none of them a create, delete or
+     * replacement (every object keeps its resource), with no write.
+     */
+    async function reimportPreview(flags: string[]) {
+      expect(await importInto(programDir, flags), stderr).toBe(0);
+      const files = written(programDir);
+      const built = await tsc(programDir);
+      expect(built.code, built.output).toBe(0);
+      const pkgFile = path.join(programDir, "package.json");
+      fs.writeFileSync(pkgFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(pkgFile, "utf8")), main: "bin/index.js" }));
+      emu.log.reset();
+      const preview = await stack.run("preview", config);
+      expect(preview.code, preview.stdout).toBe(0);
+      expect(emu.log.writes()).toBe(0);
+      const steps = preview.steps.filter((s) => s.type.includes("gitbook:"));
+      expect(steps.length).toBeGreaterThan(0);
+      expect(steps.filter((s) => s.op === "create" || s.op === "delete" || s.op === "replace")).toEqual([]);
+      return { steps, files };
+    }
+
     const counts = () => ({
       sites: emu.store.sites.size,
       sections: emu.store.sections.size,
@@ -272,22 +294,9 @@ for (const style of ["resources", "docs-site"] as const) {
       }
 
       stderr = "";
-      expect(await importInto(programDir, ["--force"]), stderr).toBe(0);
+      const { steps, files } = await reimportPreview(["--force"]);
       expect(stderr).toContain("Keeping the names index.ts already in");
-      expect(written(programDir)).not.toEqual(imported);
-      const built = await tsc(programDir);
-      expect(built.code, built.output).toBe(0);
-      const pkgFile = path.join(programDir, "package.json");
-      fs.writeFileSync(pkgFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(pkgFile, "utf8")), main: "bin/index.js" }));
-
-      emu.log.reset();
-      const preview = await stack.run("preview", config);
-      expect(preview.code, preview.stdout).toBe(0);
-      expect(emu.log.writes()).toBe(0);
-      const steps = preview.steps.filter((s) => s.type.includes("gitbook:"));
-      // Every object keeps its resource: nothing created, deleted or replaced.
-      expect(steps.length).toBeGreaterThan(0);
-      expect(steps.filter((s) => s.op === "create" || s.op === "delete" || s.op === "replace")).toEqual([]);
+      expect(files).not.toEqual(imported);
       // Updates: an order, and `default` of the Partner Portal's sections: it marks none, so GitBook's
       // default is its first section, which moved, and the new program declares what GitBook now says.
       // (adoptId shows as changed beside it: once in state, check keeps it under a hidden key, read only by diff.)
@@ -300,19 +309,8 @@ for (const style of ["resources", "docs-site"] as const) {
       const other = style === "resources" ? "docs-site" : "resources";
       stderr = "";
       // The later --style wins.
-      expect(await importInto(programDir, ["--force", "--style", other]), stderr).toBe(0);
+      await reimportPreview(["--force", "--style", other]);
       expect(stderr).toContain(`not as --style ${other} says`);
-      const built = await tsc(programDir);
-      expect(built.code, built.output).toBe(0);
-      const pkgFile = path.join(programDir, "package.json");
-      fs.writeFileSync(pkgFile, JSON.stringify({ ...JSON.parse(fs.readFileSync(pkgFile, "utf8")), main: "bin/index.js" }));
-      emu.log.reset();
-      const preview = await stack.run("preview", config);
-      expect(preview.code, preview.stdout).toBe(0);
-      expect(emu.log.writes()).toBe(0);
-      const steps = preview.steps.filter((s) => s.type.includes("gitbook:"));
-      expect(steps.length).toBeGreaterThan(0);
-      expect(steps.filter((s) => s.op === "create" || s.op === "delete" || s.op === "replace")).toEqual([]);
     });
 
     it.runIf(!everyStep)("marks every resource in state retainOnDelete, so that destroy lets go of each, as the resources style's destroy shows", () => {
