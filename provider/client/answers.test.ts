@@ -93,6 +93,14 @@ it("never passes the server's control characters to the terminal, nor more than 
   expect(e.message).toContain("\\u001b[2J\\u001b]0;pwned\\u0007Gone [REDACTED]");
   expect(e.message.length).toBeLessThan(400);
 
+  // Echoed in another case, or URL-encoded, it is the token all the same.
+  for (const echoed of [TOKEN.toLowerCase(), TOKEN.toUpperCase(), encodeURIComponent(TOKEN)]) {
+    const t = await serve(404, "text/plain", `no such token: ${echoed}`);
+    const m = (await failure(client(t.url).get("/orgs/org_1/spaces"))).message;
+    expect(m.toLowerCase()).not.toContain(TOKEN.toLowerCase());
+    expect(m).toContain("no such token: [REDACTED]");
+  }
+
   // The API's own messages go through the same filter.
   const api = await serve(404, "application/json", JSON.stringify({ error: { code: 404, message: `no site\u001b[31m ${"y".repeat(2000)}` } }));
   const a = await failure(client(api.url).get("/spaces/spc_1"));

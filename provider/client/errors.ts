@@ -272,7 +272,10 @@ export function errorFromResponse(status: number, body: unknown, ctx: ErrorConte
 /** Replaces every occurrence of `secret` (and its bearer header form) with a marker. */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
-  return text.split(secret).join("[REDACTED]");
+  // A server may echo the token changed: lower- or upper-cased (a header name's value normalised),
+  // or URL-encoded (a query it was put in by mistake). Each form is a secret as much as the token.
+  const forms = [...new Set([secret, encodeURIComponent(secret)])].map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return text.replace(new RegExp(forms.join("|"), "gi"), "[REDACTED]");
 }
 
 /**
