@@ -149,7 +149,7 @@ function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, ado
     : `${def.kind} ${other} of this stack also manages ${id}, this resource's object (it took it over with adoptId)`;
   throw new Error(
     `${def.kind}: ${what}: two resources of one object would overwrite each other's settings on every run, and deleting either would delete it for both. ` +
-      `Keep one of them: remove the adoptId, or remove the resource that had the object first from the program (in the same run, the adopting one then takes the object over, and the other's delete leaves it in place). Nothing was changed.`,
+      `Keep one of them: remove the adoptId; to move the object to this resource, set retainOnDelete: true on the other and run up, then remove it from the program (or rename the resource with aliases). Nothing was changed.`,
   );
 }
 
@@ -289,8 +289,9 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
   // The program took the object over under another name in this run (a resource renamed, the new one
   // given adoptId; a singleton declared anew): the engine deletes the old resource after creating the
   // new one, and its delete would remove (or clear) what the new one just recorded. When other
-  // resources manage every part this one did, it leaves the object to them. Without this process's
-  // memory of the run (another process), the delete goes ahead as before.
+  // resources manage every part this one did, it leaves the object to them. This rests on this
+  // process's memory of the run: a delete served by another provider process goes ahead, which is why
+  // the README and the refusal below tell users to set retainOnDelete on the old resource first.
   const heirs = takenOver(def, c, id, props);
   if (heirs) {
     // Shown with the run's output (the engine relays the provider host's stderr): the plan said "delete".

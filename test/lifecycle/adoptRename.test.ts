@@ -1,10 +1,12 @@
 /**
  * A resource renamed in the program, the new name given the object's ID as adoptId (a way to move an
  * object between resources without aliases): the engine creates the new resource, then deletes the
- * old one, both through the one provider process of the run. The old one's delete leaves the object
- * to the resource that took it over (before, it deleted the space the new resource had just adopted,
- * its pages going to the trash). And a second adoptId naming the same object is refused, naming the
- * resource that manages it.
+ * old one. When the provider process that serves the delete saw the new one take the object over, the
+ * delete leaves the object to it (before, it deleted the space the new resource had just adopted, its
+ * pages going to the trash); the engine may serve it from another process, which cannot know, so the
+ * README's way is `retainOnDelete` on the old resource first, which the engine honours whatever process
+ * serves the run (no delete is sent at all). And a second adoptId naming the same object is refused,
+ * naming the resource that manages it.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";
@@ -22,6 +24,8 @@ describeDeployments("an object moved to a renamed resource by adoptId", () => {
     const moved = await d.run("up", [{ kind: "Space", name: "renamed", args: { title: "Moved Handbook", adoptId: id } }]);
     expect(moved.error).toBeUndefined();
     expect(steps(moved).sort()).toEqual(["create renamed", "delete old"]);
+    // The provider's delete was called, and said what it did instead.
+    expect(moved.stdout).toContain(`${id} is left in GitBook, not deleted`);
     expect(d.resource("renamed").id).toBe(id);
     expect(d.emu.store.spaces.get(id)?.deletedAt ?? null).toBeNull();
 
@@ -36,5 +40,20 @@ describeDeployments("an object moved to a renamed resource by adoptId", () => {
     expect(again.error).toBeUndefined();
     expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
+  });
+
+  it("moves with no delete sent at all when the old resource is first marked retainOnDelete, as the README says", async () => {
+    const space = { kind: "Space", name: "before", args: { title: "Retained Handbook" } };
+    expect((await d.run("up", [{ ...space, retainOnDelete: true }])).error).toBeUndefined();
+    const id = d.resource("before").id!;
+    d.emu.log.reset();
+    const moved = await d.run("up", [{ kind: "Space", name: "after", args: { title: "Retained Handbook", adoptId: id } }]);
+    expect(moved.error).toBeUndefined();
+    expect(d.emu.log.count({ method: "DELETE" })).toBe(0);
+    // The engine did not even call the provider's delete (which, in the same process, would also have
+    // left the object, saying so): the option holds whichever process would have served it.
+    expect(moved.stdout).not.toContain("is left in GitBook");
+    expect(d.resource("after").id).toBe(id);
+    expect(d.emu.store.spaces.get(id)?.deletedAt ?? null).toBeNull();
   });
 });

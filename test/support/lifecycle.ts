@@ -20,6 +20,8 @@ export interface Decl {
   name: string;
   args: Record<string, unknown>;
   dependsOn?: string[];
+  /** The `retainOnDelete` resource option: leaving the program, the resource is dropped from state, not deleted. */
+  retainOnDelete?: boolean;
 }
 
 export interface Deployment {
