@@ -42,24 +42,27 @@ function staleOutput(file: string): boolean {
 
 /**
  * Whether two files are the same, byte for byte; declarations (.d.ts) up to the order of a union's
- * members, which tsc prints in the order its checker met them: a fresh build (what npm's clone makes)
- * and an incremental one (a developer's checkout after edits) differ there, the content the same.
+ * members and of an inferred object type's (zod's enums), which tsc prints in the order its checker
+ * met them: a fresh build (what npm's clone makes) and an incremental one (a developer's checkout
+ * after edits) differ there, the content the same.
  */
 function sameFile(a: string, b: string): boolean {
   const [x, y] = [fs.readFileSync(a, "utf8"), fs.readFileSync(b, "utf8")];
   return x === y || (a.endsWith(".d.ts") && unionsSorted(x) === unionsSorted(y));
 }
 
-/** The declarations printed again with every union's members in one order. */
+/** The declarations printed again with every union's and object type's members in one order. */
 function unionsSorted(text: string): string {
   const file = ts.createSourceFile("x.d.ts", text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const printer = ts.createPrinter();
   const sortUnions: ts.TransformerFactory<ts.SourceFile> = (ctx) => {
+    const key = (t: ts.Node) => printer.printNode(ts.EmitHint.Unspecified, t, file);
+    const sorted = <T extends ts.Node>(nodes: readonly T[]) => ts.factory.createNodeArray([...nodes].sort((p, q) => (key(p) < key(q) ? -1 : key(p) > key(q) ? 1 : 0)));
     const visit = (node: ts.Node): ts.Node => {
       const n = ts.visitEachChild(node, visit, ctx);
-      if (!ts.isUnionTypeNode(n)) return n;
-      const key = (t: ts.TypeNode) => printer.printNode(ts.EmitHint.Unspecified, t, file);
-      return ts.factory.updateUnionTypeNode(n, ts.factory.createNodeArray([...n.types].sort((p, q) => (key(p) < key(q) ? -1 : key(p) > key(q) ? 1 : 0))));
+      if (ts.isUnionTypeNode(n)) return ts.factory.updateUnionTypeNode(n, sorted(n.types));
+      if (ts.isTypeLiteralNode(n)) return ts.factory.updateTypeLiteralNode(n, sorted(n.members));
+      return n;
     };
     return (sf) => ts.visitNode(sf, visit) as ts.SourceFile;
   };
