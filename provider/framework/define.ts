@@ -14,6 +14,7 @@ import { adoptIdField, ruleOf, type FieldRule } from "./fields";
 import { NAMES, namesField, referenceFields, shownNames } from "./shown";
 import { checkProgramConfig } from "../programConfig";
 import { checked, gated } from "./program";
+import { adoptsOnce } from "./singleton";
 import type { CreateSpec } from "./createOnce";
 import type { PatchRules } from "./patch";
 import { type Ctx, type Props, resourceProps } from "./resource";
@@ -359,7 +360,13 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
   class GitbookResource extends pulumi.CustomResource {
     constructor(name: string, args: ArgsOf<S>, opts?: pulumi.CustomResourceOptions) {
       // The stack's settings first: a setting that cannot work fails the run before anything is registered.
-      const registered = checked(() => (checkProgramConfig(), def.inProgram?.(name, args as Props)));
+      const registered = checked(() => {
+        checkProgramConfig();
+        const done = def.inProgram?.(name, args as Props);
+        // After the kind's own checks, whose messages name what there is one of (a site's schema).
+        if ("adoptId" in inputShape) adoptsOnce(def.kind, name, args as Props, def.parts ? def.parts(args as Props) : [""]);
+        return done;
+      });
       // The SDK wraps every registered property in "debuggable" promises that each capture and format
       // a stack (through source-map-support): most of the program's CPU at 1000 resources. Nothing
       // reads those stacks unless PULUMI_DEBUG_PROMISE_LEAKS is set, so none are captured while the

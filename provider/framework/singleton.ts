@@ -64,3 +64,34 @@ export function claimOnly(ctx: Ctx, kind: string, targetId: string, target: stri
   }
   claims.hold(kind, targetId, {}, true, ctx.name ? { name: ctx.name, parts: [""] } : undefined);
 }
+
+const adopters = new Map<string, Map<unknown, { name: string; parts: readonly string[] }[]>>();
+
+/**
+ * Every kind with adoptId, in the program as a resource is constructed: a second resource whose
+ * adoptId names the same object as one constructed before (the same literal ID, or the same Output),
+ * declaring a part of it in common (ResourceSpec.parts), is refused. Two resources over one object
+ * would overwrite each other's settings on every run, and deleting either would delete it for both.
+ * The provider refuses them too (engine.ts, refuseSharedObject), but only the second of the two calls
+ * its process sees: when the engine sends the adopting create before the diff of the resource that
+ * has the object in state, that one is refused and the adopting one recorded beside it, and a later
+ * run that drops either deletes the object under the other. The program sees every declaration, in its
+ * own order, in one process. A resource that holds the object without adoptId (it created it) is not
+ * seen here: its ID is not known when the other is constructed.
+ */
+export function adoptsOnce(kind: string, name: string, args: Record<string, unknown>, parts: readonly string[]): void {
+  const key = programKey(args.adoptId);
+  if (key === undefined) return;
+  let byObject = adopters.get(kind);
+  if (!byObject) adopters.set(kind, (byObject = new Map()));
+  const before = byObject.get(key) ?? [];
+  const other = before.find((b) => b.name !== name && b.parts.some((p) => parts.includes(p)));
+  if (other) {
+    const object = typeof key === "string" ? `the object ${JSON.stringify(key)}` : "the object";
+    throw programError(
+      `${kind} "${name}": adoptId: ${kind} "${other.name}" adopts ${object} too: two resources of one object would overwrite each other's settings on every run, and deleting either would delete it for both. ` +
+        `Keep one of them (remove "${name}", or merge it into "${other.name}"). Nothing was sent.`,
+    );
+  }
+  byObject.set(key, [...before.filter((b) => b.name !== name), { name, parts }]);
+}

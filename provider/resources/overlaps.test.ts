@@ -2,7 +2,8 @@
  * Two resources managing one thing are refused in the program, as the second is constructed, naming
  * both and the fix (ResourceSpec.inProgram): a Permission beside an AccessList of the same object and
  * kind of principal, two AccessLists of one object, two Permissions of one grant, two SiteRedirects,
- * SiteCustomizations or SiteVisitorAuths of one site, two SiteSpaceCustomizations of one site space.
+ * SiteCustomizations or SiteVisitorAuths of one site, two SiteSpaceCustomizations of one site space,
+ * two resources of any kind whose adoptId names one object.
  *
  * Run as a preview (Pulumi's mocks with `preview` set, every new ID unknown): objects not created yet
  * are told apart by the resources their IDs come from, so resources of two different new sites pass,
@@ -10,7 +11,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AccessList, Collection, Permission, Site, SiteCustomization, SitePublication, SiteRedirects, SiteSection, SiteSpaceCustomization, SiteVisitorAuth, Team } from "../index";
+import { AccessList, Collection, Permission, Site, SiteCustomization, SitePublication, SiteRedirects, SiteSection, SiteSpaceCustomization, SiteVisitorAuth, Space, Team } from "../index";
 
 beforeAll(async () => {
   // preview: the engine answers no ID for a resource it has not created.
@@ -102,5 +103,35 @@ describe("one per site or site space", () => {
     expect(() => new SiteSpaceCustomization("over-b", { siteId: one.id, siteSpaceId: s1!, title: "A DE" })).toThrow(
       /^SiteSpaceCustomization "over-b": siteSpaceId: SiteSpaceCustomization "over-a" already manages this site space/,
     );
+  });
+});
+
+describe("one resource per adopted object", () => {
+  // The provider refuses the second of two such resources its process sees; when the engine sends the
+  // adopting create before the diff of the one holding the object in state, that one was refused and
+  // both ended in state (seen through the CLI: test/lifecycle/adoptRename.test.ts), so that a later run
+  // dropping either would delete the object under the other. The program refuses it, whatever the order.
+  it("refuses a second resource of a kind whose adoptId names the same object, by literal ID or the same Output, naming both and the fix", () => {
+    new Space("handbook-a", { title: "Handbook", adoptId: "spc_adopted" });
+    expect(() => new Space("handbook-b", { title: "Handbook", adoptId: "spc_adopted" })).toThrow(
+      'Space "handbook-b": adoptId: Space "handbook-a" adopts the object "spc_adopted" too: two resources of one object would overwrite each other\'s settings on every run, and deleting either would delete it for both. Keep one of them (remove "handbook-b", or merge it into "handbook-a"). Nothing was sent.',
+    );
+    const section = pulumi.output("sitesc_adopted");
+    new SiteSection("guides-a", { siteId: "site_1", spaceId: "spc_1", adoptId: section });
+    expect(() => new SiteSection("guides-b", { siteId: "site_1", spaceId: "spc_1", adoptId: section })).toThrow(/^SiteSection "guides-b": adoptId: SiteSection "guides-a" adopts the object too/);
+  });
+
+  it("allows other objects, the same ID in another kind, the same resource constructed again, and lists of one object's access declared apart", () => {
+    new Space(fresh("space"), { title: "A", adoptId: "spc_one" });
+    new Space(fresh("space"), { title: "B", adoptId: "spc_two" });
+    new Collection(fresh("col"), { title: "C", adoptId: "spc_one" });
+    // Two values computed apart are left to the provider: at preview they are no evidence of one object.
+    new SiteSection(fresh("sec"), { siteId: "site_1", spaceId: "spc_1", adoptId: pulumi.output("sitesc_same") });
+    new SiteSection(fresh("sec"), { siteId: "site_1", spaceId: "spc_1", adoptId: pulumi.output("sitesc_same") });
+    // A test registering its program again under the same names (as the mocks do) is the same resource.
+    new Space("again", { title: "A", adoptId: "spc_again" });
+    new Space("again", { title: "A", adoptId: "spc_again" });
+    new AccessList(fresh("acl"), { spaceId: "spc_access", teams: [], adoptId: "spc_access" });
+    new AccessList(fresh("acl"), { spaceId: "spc_access", users: [], adoptId: "spc_access" });
   });
 });
