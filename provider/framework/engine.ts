@@ -146,11 +146,14 @@ function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, ado
   if (other === undefined) return;
   const what = adopting
     ? `adoptId: "${id}" names the object ${def.kind} ${other} of this stack manages`
-    : `${def.kind} ${other} of this stack also manages ${id}, this resource's object (it took it over with adoptId)`;
-  throw new Error(
-    `${def.kind}: ${what}: two resources of one object would overwrite each other's settings on every run, and deleting either would delete it for both. ` +
-      `Keep one of them: remove the adoptId; to move the object to this resource, set retainOnDelete: true on the other and run up, then remove it from the program (or rename the resource with aliases). Nothing was changed.`,
-  );
+    : `${def.kind} ${other} of this stack also manages ${id}, this resource's object (it took it over with adoptId in this run)`;
+  // Which one to let go of, and how: the adopting one refused here never was in state; one that
+  // adopted before this one's diff came may be in state beside it now (an order the program's check,
+  // singleton.ts adoptsOnce, rules out when both name the object by adoptId).
+  const fix = adopting
+    ? `Keep one of them: remove this resource (or its adoptId); to move the object to it, set retainOnDelete: true on ${def.kind} ${other} and run up, then remove ${other} from the program (or rename the resource with aliases).`
+    : `State may now hold both: keep one of them, and before removing ${other} (or this resource) from the program, set retainOnDelete: true on it and run up, or its delete would delete the object for both.`;
+  throw new Error(`${def.kind}: ${what}: two resources of one object would overwrite each other's settings on every run, and deleting either would delete it for both. ${fix} Nothing was changed.`);
 }
 
 export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
