@@ -30,10 +30,15 @@ type Script = (req: Seen, res: http.ServerResponse, n: number) => void;
 const servers: http.Server[] = [];
 const errorsSeen: unknown[] = [];
 
-/** A loopback server answering each request with the script; it records what it saw. */
+/**
+ * A loopback server answering each request with the script; it records what it saw. It sends no
+ * `Date` of its own (Node's would be this machine's clock, not the fake one the clients below keep):
+ * a script that wants one sets it.
+ */
 async function serve(script: Script) {
   const seen: Seen[] = [];
   const server = http.createServer((req, res) => {
+    res.sendDate = false;
     let body = "";
     req.on("data", (c) => (body += c));
     req.on("end", () => {
@@ -222,6 +227,27 @@ describe("retries", () => {
     reset = Math.floor(k.now() / 1000) + 9;
     await k.c.get("/x");
     expect(k.sleeps).toEqual([reset * 1000 - 1_700_000_000_000]);
+  });
+
+  it("measures a reset or a Retry-After date from the answer's Date, GitBook's clock, whichever way this machine's is off", async () => {
+    for (const skewMs of [-300_000, 0, 300_000]) {
+      let served = 0;
+      let serverNow = 0;
+      const s = await serve((_req, res, n) => {
+        if (n > 2) return json(res, 200, {});
+        const date = new Date(serverNow).toUTCString();
+        // Whole seconds, as GitBook sends them: the reset 9 s after the second the answer is dated in.
+        const headers = n === 1 ? { date, "x-ratelimit-reset": String(Math.floor(serverNow / 1000) + 9) } : { date, "retry-after": new Date(Math.floor(serverNow / 1000) * 1000 + 4_000).toUTCString() };
+        served++;
+        apiError(res, 429, "slow", headers);
+      });
+      const k = client(s.url);
+      // GitBook's clock, five minutes ahead of this machine's, equal, or behind; mid-second.
+      serverNow = k.now() + skewMs + 400;
+      await k.c.get("/x");
+      expect(served).toBe(2);
+      expect(k.sleeps, `GitBook's clock ${skewMs} ms from this machine's`).toEqual([9_000, 4_000]);
+    }
   });
 
   it("backs off, rather than resending at once, while it is still rate-limited past the reset it was told (a clock ahead of GitBook's)", async () => {

@@ -51,23 +51,31 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: () => nu
 }
 
 /**
- * The wait the server asked for, in ms from `nowMs`, from `Retry-After` (delta-seconds or an HTTP
- * date) or else `X-RateLimit-Reset` (epoch seconds). Undefined when neither is present or parseable.
+ * The wait the server asked for, in ms, from `Retry-After` (delta-seconds or an HTTP date) or else
+ * `X-RateLimit-Reset` (epoch seconds). Undefined when neither is present or parseable.
+ *
+ * A date or an epoch time is on the server's clock, so it is measured from the answer's own `Date`
+ * header when it has one, and from `nowMs` (this machine's clock) only when it has none: with this
+ * machine minutes behind GitBook, a reset a second away read as minutes (past the deadline: the
+ * request failed), and with it ahead, as already passed. `Date` is whole seconds, truncated, so the
+ * wait is at most a second longer than the server meant, never shorter.
  */
 export function serverRequestedWaitMs(
   headers: Record<string, string | string[] | undefined>,
   nowMs: number,
 ): number | undefined {
+  const dated = Date.parse(first(headers.date) ?? "");
+  const serverNow = Number.isNaN(dated) ? nowMs : dated;
   const retryAfter = first(headers["retry-after"]);
   if (retryAfter !== undefined && retryAfter.trim() !== "") {
     const trimmed = retryAfter.trim();
     if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
     const date = Date.parse(trimmed);
-    if (!Number.isNaN(date)) return Math.max(0, date - nowMs);
+    if (!Number.isNaN(date)) return Math.max(0, date - serverNow);
   }
   const reset = first(headers["x-ratelimit-reset"]);
   if (reset !== undefined && /^\d+(\.\d+)?$/.test(reset.trim())) {
-    return Math.max(0, Math.ceil(Number(reset.trim()) * 1000 - nowMs));
+    return Math.max(0, Math.ceil(Number(reset.trim()) * 1000 - serverNow));
   }
   return undefined;
 }
