@@ -237,7 +237,8 @@ describe("retries", () => {
         if (n > 2) return json(res, 200, {});
         const date = new Date(serverNow).toUTCString();
         // Whole seconds, as GitBook sends them: the reset 9 s after the second the answer is dated in.
-        const headers = n === 1 ? { date, "x-ratelimit-reset": String(Math.floor(serverNow / 1000) + 9) } : { date, "retry-after": new Date(Math.floor(serverNow / 1000) * 1000 + 4_000).toUTCString() };
+        const headers: Record<string, string> =
+          n === 1 ? { date, "x-ratelimit-reset": String(Math.floor(serverNow / 1000) + 9) } : { date, "retry-after": new Date(Math.floor(serverNow / 1000) * 1000 + 4_000).toUTCString() };
         served++;
         apiError(res, 429, "slow", headers);
       });
