@@ -362,15 +362,15 @@ export class GitbookClient {
     return this.deleted.has(path);
   }
 
-  /**
-   * Forgets every cached list, so the next listing is taken now: what a create compares with after a
-   * lost answer must not be a list fetched before some other object was made.
-   */
   /** Waits `ms` on this client's clock (a test's fake one too): for a wait GitBook asked for that its caller honours (createOnce). */
   pause(ms: number): Promise<void> {
     return this.sleep(ms);
   }
 
+  /**
+   * Forgets every cached list, so the next listing is taken now: what a create compares with after a
+   * lost answer must not be a list fetched before some other object was made.
+   */
   dropCachedLists(): void {
     this.listCache.clear();
   }

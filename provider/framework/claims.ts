@@ -16,6 +16,7 @@
  * siteContents, and live as long as the provider host process: one deployment.
  */
 import type { GitbookClient } from "../client";
+import type { Resource } from "./define";
 import type { Props } from "./resource";
 
 export class Claims {
@@ -95,4 +96,9 @@ export function claimsOf(client: GitbookClient): Claims {
   let c = registries.get(client);
   if (!c) registries.set(client, (c = new Claims()));
   return c;
+}
+
+/** The parts of its object a resource with these inputs or outputs manages (ResourceSpec.parts): one whole object, `[""]`, for most kinds. */
+export function partsOf(def: Pick<Resource, "parts">, props: Props): readonly string[] {
+  return def.parts ? def.parts(props) : [""];
 }

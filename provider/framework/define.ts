@@ -14,6 +14,7 @@ import { adoptIdField, ruleOf, type FieldRule } from "./fields";
 import { NAMES, namesField, referenceFields, shownNames } from "./shown";
 import { checkProgramConfig } from "../programConfig";
 import { checked, gated } from "./program";
+import { partsOf } from "./claims";
 import { adoptsOnce } from "./singleton";
 import type { CreateSpec } from "./createOnce";
 import type { PatchRules } from "./patch";
@@ -364,7 +365,7 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
         checkProgramConfig();
         const done = def.inProgram?.(name, args as Props);
         // After the kind's own checks, whose messages name what there is one of (a site's schema).
-        if ("adoptId" in inputShape) adoptsOnce(def.kind, name, args as Props, def.parts ? def.parts(args as Props) : [""]);
+        if ("adoptId" in inputShape) adoptsOnce(def.kind, name, args as Props, partsOf(def, args as Props));
         return done;
       });
       // The SDK wraps every registered property in "debuggable" promises that each capture and format

@@ -7,7 +7,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, ProviderRuntime } from "../config";
 import { checkInputs } from "./check";
-import { claimsOf } from "./claims";
+import { claimsOf, partsOf } from "./claims";
 import { changedFields, diffProps, releasedFields } from "./diff";
 import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
@@ -120,10 +120,6 @@ function hold(rt: ProviderRuntime, def: Resource, id: string, props: Props, decl
 function declarer(def: Resource, props: Props): { name: string; parts: readonly string[] } | undefined {
   const name = props[NAME_KEY];
   return typeof name === "string" && name ? { name, parts: partsOf(def, props) } : undefined;
-}
-
-function partsOf(def: Resource, props: Props): readonly string[] {
-  return def.parts ? def.parts(props) : [""];
 }
 
 /** Another resource of the program declaring, in this run, a part of the object the resource with these props manages. */

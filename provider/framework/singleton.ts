@@ -7,6 +7,9 @@
  * - at create, when another resource this run declares already holds the target (claims.ts): what the
  *   program cannot see, such as two IDs computed apart that turn out equal.
  * A resource of an earlier run that this run has not reached yet is beyond what either can see.
+ *
+ * The same holds of any adoptable object: two resources of a kind whose adoptId names one object are
+ * refused in the program too (adoptsOnce).
  */
 import * as pulumi from "@pulumi/pulumi";
 import { claimsOf } from "./claims";
