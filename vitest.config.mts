@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import LongestFirst from "./test/support/sequencer";
 
 /**
@@ -12,6 +12,12 @@ const shared = {
   setupFiles: ["test/support/contract.setup.ts"],
 };
 const CLI_SUITES = ["test/cli", "test/examples", "test/faults", "test/import", "test/install", "test/lifecycle"];
+/**
+ * Install routes that `npm test` proves but for npm's own handling of them, each a second install of
+ * every devDependency and a second build: run by `npm run test:routes` (which sets
+ * GITBOOK_TEST_ROUTES), before a release or after a change to package.json or scripts/prepare.js.
+ */
+const ROUTES = ["test/install/git.test.ts"];
 
 export default defineConfig({
   test: {
@@ -42,11 +48,15 @@ export default defineConfig({
           ...shared,
           name: "cli",
           include: CLI_SUITES.map((d) => `${d}/**/*.test.ts`),
+          exclude: [...configDefaults.exclude, ...ROUTES],
           // A `pulumi` run takes seconds, and several at once on 2 cores take longer.
           testTimeout: 120_000,
           hookTimeout: 120_000,
         },
       },
+      ...(process.env.GITBOOK_TEST_ROUTES
+        ? [{ test: { ...shared, name: "routes", include: ROUTES, testTimeout: 120_000, hookTimeout: 600_000 } }]
+        : []),
     ],
   },
 });

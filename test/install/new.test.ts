@@ -7,7 +7,10 @@
  * wrote (only the emulator's port changed, since the test cannot take port 8080): preview (no
  * request), up, and an edit made "in the app" shown by refresh. The CLI runs straight on the
  * program's folder, not through the lifecycle harness, so the stack file is what configures it.
- * (`npm pack`'s tarball is test/install/tarball.test.ts, a git URL git.test.ts.)
+ * The clone's build is also compared, file for file, with what `npm pack` packs from this checkout:
+ * a git URL's install is that clone, that `prepare` and that pack (README install option 3; npm's own
+ * git handling is test/install/git.test.ts, in `npm run test:routes`), and the pack is what
+ * test/install/tarball.test.ts type-checks and previews.
  *
  * What the lifecycle leaves out, the other suites prove of the same kinds through the CLI (issue 23:
  * engine runs are the suite's cost): convergence after up (test/lifecycle/convergence.test.ts), up
@@ -29,6 +32,7 @@ import { CLI_BIN, cliEnv } from "../../dev/pulumiCli";
 import { Emulator } from "../../emulator";
 import { describeDeployments } from "../support/lifecycle";
 import { removeLater } from "./installed";
+import { expectSameAsPacked, packList } from "./packed";
 
 const exec = promisify(execFile);
 type Ran = { code: number; stdout: string; stderr: string };
@@ -87,6 +91,10 @@ describeDeployments("a fresh checkout, as the README says: npm ci, npx pulumi-gi
     expect(fresh).not.toContain("dist");
     expect(fs.existsSync(path.join(checkout, "dist/bin/pulumi-gitbook.js"))).toBe(true);
   });
+
+  it("builds, byte for byte, the files `npm pack` packs from this checkout: what a git URL installs, and what the tarball route type-checks", () => {
+    expectSameAsPacked(checkout, packList(checkout));
+  }, 60_000);
 
   it("is listed by --help and writes a TypeScript program laid out as `pulumi new typescript` does", async () => {
     expect((await run("npx", ["pulumi-gitbook", "--help"], { cwd: checkout, env: NPM_ENV })).stdout).toMatch(/^ {2}new +write a TypeScript Pulumi program/m);

@@ -21,7 +21,6 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/cascade.test.ts": 38,
   "test/lifecycle/everyKind.test.ts": 38,
   "test/examples/docsSite.test.ts": 37,
-  "test/install/git.test.ts": 31,
   "test/cli/cli.test.ts": 22,
   "test/lifecycle/adoption.test.ts": 21,
   "test/lifecycle/siteSettings.test.ts": 19,
