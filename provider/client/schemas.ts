@@ -1,7 +1,7 @@
 /**
- * Response shapes of the GitBook API that several kinds share: the list envelope, roles, and the
- * items of a site's structure (sections, site spaces, section groups, external links), which one GET
- * of the structure answers together. A kind's own object schema lives in its module
+ * Response shapes of the GitBook API that several kinds share: the list envelope, roles, a site, and
+ * the items of a site's structure (sections, site spaces, section groups, external links), which one
+ * GET of the structure answers together. A kind's own object schema lives in its module
  * (provider/resources/<kind>.ts). Every object schema is loose: fields the API adds later pass
  * through untouched, while a missing or mistyped field we do use fails with its name (see
  * ContractError) instead of a TypeError somewhere later.
@@ -49,6 +49,26 @@ const embeddedRef = z.custom<{ id: string; [k: string]: unknown }>().superRefine
   if (typeof v !== "object" || v === null || Array.isArray(v)) ctx.addIssue({ code: "custom", message: "expected an object" });
   else if (typeof (v as { id?: unknown }).id !== "string") ctx.addIssue({ code: "custom", path: ["id"], message: "expected a string" });
 });
+
+/** A site: the Site kind's object, which its sections, its publication, its redirects and spaces shown on it read too. */
+export const ApiSite = apiObject("site", {
+  type: z.string(),
+  title: z.string(),
+  visibility: z.string(),
+  published: z.boolean(),
+  siteSpaces: z.number().optional(),
+  createdAt: z.string(),
+  hostname: z.string().optional().nullable(),
+  basename: z.string().optional().nullable(),
+  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
+  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
+  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+  /** A role, "inherit", or null (no access by default). */
+  defaultLevel: z.string().nullable().optional(),
+  /** Not in GitBook's published spec. */
+  agentsContext: z.string().optional(),
+});
+export type ApiSite = z.infer<typeof ApiSite>;
 
 export const ApiSiteSpace = apiObject("site-space", {
   path: z.string(),

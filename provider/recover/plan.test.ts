@@ -6,7 +6,7 @@ import { ApiSiteSection, GitbookClient } from "../client";
 import { ApiCollection } from "../resources/collection";
 import { ApiShareLink } from "../resources/shareLink";
 import { ApiTeam, paths as teamPaths } from "../resources/team";
-import { ApiSite } from "../resources/site";
+import { ApiSite } from "../client";
 import { paths as collectionPaths } from "../resources/collection";
 import { paths as shareLinkPaths } from "../resources/shareLink";
 import { paths as sitePaths } from "../resources/site";

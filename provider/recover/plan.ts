@@ -11,8 +11,8 @@
  * time: in a site created after the run began). Other kinds without a creation time are never adopted
  * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
  */
-import { ApiSite } from "../resources/site";
-import { paths as sitePaths } from "../resources/site";
+import { ApiSite } from "../client";
+import { sitePaths } from "../resources/sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
 import { cleanOutputs, withDeclaredLive } from "../framework/state";

@@ -22,7 +22,8 @@ import { p } from "../client";
 import { httpUrl, id, text } from "../framework/fields";
 import type { Ctx } from "../framework/resource";
 import { resourcesOf } from "../framework/shown";
-import { ApiSite, paths as sitePaths } from "./site";
+import { ApiSite } from "../client";
+import { sitePaths } from "./sitePaths";
 
 /** Where GitBook answers for a site's redirect rules (both kinds). */
 export const paths = {

@@ -16,6 +16,7 @@ import { finishCreate, patchChanged, postBody, refreshed } from "../framework/re
 import { createOnce } from "../framework/createOnce";
 import { settingsOf, type ImportRecord } from "../framework/discover";
 import type { Ctx } from "../framework/resource";
+import { shareLinkPaths } from "./sitePaths";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -59,11 +60,8 @@ export const ApiShareLink = apiObject("share-link", {
 });
 export type ApiShareLink = z.infer<typeof ApiShareLink>;
 
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  shareLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/share-links`,
-  shareLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/share-links/${id}`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = shareLinkPaths;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

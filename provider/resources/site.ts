@@ -15,14 +15,13 @@
  * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
-import { ApiSiteStructure, type ApiStructureItem, p, apiObject } from "../client";
+import { ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
 import { ApiShareLink } from "./shareLink";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
-import { paths as shareLinkPaths } from "./shareLink";
-import { paths as siteStructurePaths } from "./siteStructure";
+import { shareLinkPaths, structurePaths as siteStructurePaths, sitePaths } from "./sitePaths";
 import { changedBody, finishCreate, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -130,26 +129,8 @@ export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
 // ---- Wire ----------------------------------------------------------------------------------------
 
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
-// or mistyped field the kind uses fails with its name (ContractError).
-
-export const ApiSite = apiObject("site", {
-  type: z.string(),
-  title: z.string(),
-  visibility: z.string(),
-  published: z.boolean(),
-  siteSpaces: z.number().optional(),
-  createdAt: z.string(),
-  hostname: z.string().optional().nullable(),
-  basename: z.string().optional().nullable(),
-  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
-  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
-  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
-  /** A role, "inherit", or null (no access by default). */
-  defaultLevel: z.string().nullable().optional(),
-  /** Not in GitBook's published spec. */
-  agentsContext: z.string().optional(),
-});
-export type ApiSite = z.infer<typeof ApiSite>;
+// or mistyped field the kind uses fails with its name (ContractError). The site object itself, ApiSite,
+// is in client/schemas.ts: its sections, its publication, redirects and spaces read it too.
 
 /** publishSite's other answer: the organization's plan needs an upgrade, paid through this Stripe checkout, before the site can go live. */
 export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), sessionId: z.string() });
@@ -157,13 +138,8 @@ export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), s
 export const ApiPublishAnswer = z.union([ApiSite, ApiPublishCheckout]);
 export type ApiPublishAnswer = z.infer<typeof ApiPublishAnswer>;
 
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  sites: (org: string) => p`/orgs/${org}/sites`,
-  site: (org: string, site: string) => p`/orgs/${org}/sites/${site}`,
-  sitePublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/publish`,
-  siteUnpublish: (org: string, site: string) => p`/orgs/${org}/sites/${site}/unpublish`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = sitePaths;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

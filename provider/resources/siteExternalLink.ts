@@ -16,14 +16,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ApiSiteExternalLink, ApiSiteStructure, GitbookError, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
-import { paths as siteStructurePaths } from "./siteStructure";
+import { structurePaths as siteStructurePaths, externalLinkPaths } from "./sitePaths";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import type { Ctx, Props } from "../framework/resource";
 import { placedByGroupId } from "./placement";
 import { navigationOf, readStructure } from "./siteStructure";
 import { settingsOf, type ImportRecord } from "../framework/discover";
-import type { ApiSite } from "./site";
+import type { ApiSite } from "../client";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -59,11 +59,8 @@ const outputs = z.object({});
 export type SiteExternalLinkInputs = Inputs<typeof inputs>;
 export type SiteExternalLinkOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  externalLinks: (org: string, site: string) => p`/orgs/${org}/sites/${site}/external-links`,
-  externalLink: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/external-links/${id}`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = externalLinkPaths;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

@@ -15,7 +15,9 @@ import { z } from "zod";
 import { resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { defineSettingsObject } from "../framework/settingsObject";
-import { ApiSite, paths as sitePaths, setPublished } from "./site";
+import { setPublished } from "./site";
+import { ApiSite } from "../client";
+import { sitePaths } from "./sitePaths";
 
 // ---- Schema --------------------------------------------------------------------------------------
 

@@ -11,14 +11,13 @@
  */
 import { z } from "zod";
 import { ApiSiteSection, p } from "../client";
-import { ApiSite } from "./site";
+import { ApiSite } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
-import { paths as sitePaths } from "./site";
+import { sitePaths, siteSpacePaths, sectionPaths } from "./sitePaths";
 // Circular (siteSpace.ts imports this module's paths too): read only when a call runs.
-import { paths as siteSpacePaths } from "./siteSpace";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -97,11 +96,8 @@ const outputs = z.object({
 export type SiteSectionInputs = Inputs<typeof inputs>;
 export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  sections: (org: string, site: string) => p`/orgs/${org}/sites/${site}/sections`,
-  section: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/sections/${id}`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = sectionPaths;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import { ApiSiteSection, ApiSiteSectionGroup, p } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";
-import { paths as siteSectionPaths } from "./siteSection";
+import { sectionPaths as siteSectionPaths, sectionGroupPaths } from "./sitePaths";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -28,7 +28,7 @@ import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
 import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
-import type { ApiSite } from "./site";
+import type { ApiSite } from "../client";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -64,11 +64,8 @@ const outputs = z.object({});
 export type SiteSectionGroupInputs = Inputs<typeof inputs>;
 export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  sectionGroups: (org: string, site: string) => p`/orgs/${org}/sites/${site}/section-groups`,
-  sectionGroup: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/section-groups/${id}`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = sectionGroupPaths;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

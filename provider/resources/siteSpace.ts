@@ -20,7 +20,7 @@ import { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
-import { paths as siteSectionPaths } from "./siteSection";
+import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
 import { findListed } from "../framework/lists";
 import { changedBody, finishCreate, goneFromState, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -32,7 +32,7 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
-import type { ApiSite } from "./site";
+import type { ApiSite } from "../client";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -76,11 +76,8 @@ const outputs = z.object({
 export type SiteSpaceInputs = Inputs<typeof inputs>;
 export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  siteSpaces: (org: string, site: string) => p`/orgs/${org}/sites/${site}/site-spaces`,
-  siteSpace: (org: string, site: string, id: string) => p`/orgs/${org}/sites/${site}/site-spaces/${id}`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = siteSpacePaths;
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 

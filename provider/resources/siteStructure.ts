@@ -15,9 +15,7 @@
 import type { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient, p } from "../client";
 import type { Discovery } from "../framework/discover";
-import { paths as siteExternalLinkPaths } from "./siteExternalLink";
-import { paths as siteSectionPaths } from "./siteSection";
-import { paths as siteSectionGroupPaths } from "./siteSectionGroup";
+import { externalLinkPaths as siteExternalLinkPaths, sectionPaths as siteSectionPaths, sectionGroupPaths as siteSectionGroupPaths, structurePaths } from "./sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
 
@@ -46,11 +44,8 @@ export interface SiteTree {
 }
 
 /** The site's structure, shared between concurrent reads; undefined when the site is gone. */
-/** The kind's API paths (the `p` tag encodes each ID as one path segment). */
-export const paths = {
-  structure: (org: string, site: string) => p`/orgs/${org}/sites/${site}/structure`,
-  structureSort: (org: string, site: string) => p`/orgs/${org}/sites/${site}/structure/sort`,
-};
+/** The kind's API paths (in sitePaths.ts, beside those of the other kinds of a site, which use each other's). */
+export const paths = structurePaths;
 
 export async function readStructure(ctx: Ctx, org: string, site: string): Promise<SiteTree | undefined> {
   const structure = await getOrUndefined(ctx.client.getShared(paths.structure(org, site), ApiSiteStructure));

@@ -29,7 +29,7 @@ import { ApiCollection } from "../../provider/resources/collection";
 import { ApiOpenApiSpec } from "../../provider/resources/openApiSpec";
 import { ApiSamlProvider } from "../../provider/resources/samlProvider";
 import { ApiShareLink } from "../../provider/resources/shareLink";
-import { ApiSite } from "../../provider/resources/site";
+import { ApiSite } from "../../provider/client";
 import { ApiSpace } from "../../provider/resources/space";
 import { ApiTeam } from "../../provider/resources/team";
 import { UNSIGNED_DESCRIPTION } from "../../provider/resources/siteAdaptiveSchema";
