@@ -152,6 +152,8 @@ export interface SiteSpaceRecord extends Base {
   spaceId: string;
   path: string;
   condition?: string;
+  /** Hidden from the site's navigation (its pages still published). */
+  hidden?: boolean;
 }
 
 export interface ShareLinkRecord extends Base {

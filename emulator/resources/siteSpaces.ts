@@ -1,5 +1,5 @@
 // Site spaces: a space shown in a site, at a path of a section (or of the site's root level).
-import { created, deleted, LIMITS, list, notFound, nullable, ok, queryBool, required, str, validate, type Router } from "../http";
+import { bool, created, deleted, LIMITS, list, notFound, nullable, ok, queryBool, required, str, validate, type Router } from "../http";
 import { slugify, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
 import { spaceView } from "./spaces";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
@@ -43,6 +43,7 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     // Site spaces added through the API are live.
     draft: false,
     condition: ss.condition,
+    hidden: ss.hidden === true,
     space: space ? spaceView(e, space) : undefined,
     // Paths are free text (1 to 100 characters in the spec): a URL carries them encoded.
     urls: { published: `${prefix}/${encodeURIComponent(ss.path)}` },
@@ -72,11 +73,12 @@ export function routes(r: Router<Ctx>): void {
   r.add("PATCH", `${SITE}/site-spaces/:siteSpace`, (c) => {
     const site = getSite(c);
     const ss = child(c.store.siteSpaces, c.params.siteSpace!, (s) => s.siteId === site.id) ?? notFound("site space", c.params.siteSpace!);
-    const b = validate(c.body, { path: str(LIMITS.path), condition: nullable(str(LIMITS.condition)), spaceId: str() });
+    const b = validate(c.body, { path: str(LIMITS.path), condition: nullable(str(LIMITS.condition)), spaceId: str(), hidden: bool() });
     const space = b.spaceId === undefined ? undefined : spaceRef(c, site.orgId, b.spaceId, "spaceId");
     if (b.path !== undefined) ss.path = b.path;
     patchOptional(ss, "condition", b.condition);
     if (space) ss.spaceId = space.id;
+    if (b.hidden !== undefined) ss.hidden = b.hidden;
     return ok(siteSpaceView(c, ss));
   });
 

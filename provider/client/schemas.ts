@@ -76,6 +76,7 @@ export const ApiSiteSpace = apiObject("site-space", {
   title: z.string().optional(),
   default: z.boolean().optional(),
   condition: z.string().optional().nullable(),
+  hidden: z.boolean().optional(),
   space: embeddedRef,
 });
 export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;

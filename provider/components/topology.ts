@@ -49,6 +49,7 @@ export interface DocsSiteSiteSpace extends Renamable {
   space?: DocsSiteSpace;
   path?: In<string>;
   condition?: In<string>;
+  hidden?: In<boolean>;
   default?: boolean;
   adoptId?: In<string>;
   redirectOldPath?: In<boolean>;
@@ -189,6 +190,7 @@ export const docsSiteSiteSpaceSchema = z.strictObject({
   space: spaceSchema,
   path: siteSpace.schema.shape.path,
   condition: siteSpace.schema.shape.condition,
+  hidden: siteSpace.schema.shape.hidden,
   default: plainDefault("site space of its section (instead of the section's own space)"),
   adoptId: siteSpace.schema.shape.adoptId,
   redirectOldPath: siteSpace.schema.shape.redirectOldPath,

@@ -106,7 +106,7 @@ describe("the imported program's first up", () => {
     expect(program).toContain('slug: "Payments-API",');
   });
 
-  it("adopts what the app can hold that the realistic organization does not, writing nothing: text of every kind, names that collide, nested groups, a space shown twice", async () => {
+  it("adopts what the app can hold that the realistic organization does not, writing nothing: text of every kind, names that collide, nested groups, a space shown twice, a hidden site space", async () => {
     // Quotes, a backslash, a backtick, `${`, `*/`, `//`, line terminators, a bidirectional override, NUL.
     const odd = "q\"u'o`te\\${x}*/ //\u2028\u2029\r\n\u202e\u0000 end";
     const { program } = await importAndAdopt(async (env, client, org) => {
@@ -131,7 +131,9 @@ describe("the imported program's first up", () => {
         const a = await section(spaces[0]!, "Guides");
         const b = await section(spaces[0]!, "guides");
         const c = await section(spaces[1]!, "🎉🎉");
-        await client.post(`${base}/site-spaces`, { body: { spaceId: spaces[0]!, sectionId: c } });
+        const further = (await client.post(`${base}/site-spaces`, { body: { spaceId: spaces[0]!, sectionId: c } })) as { id: string };
+        // Hidden from the site's navigation in the app: the import declares it, and adopting it writes nothing.
+        await client.patch(`${base}/site-spaces/${further.id}`, { body: { hidden: true } });
         const outer = (await client.post(`${base}/section-groups`, { body: { title: "Guides", sections: [a] } })) as { id: string };
         const inner = (await client.post(`${base}/section-groups`, { body: { title: "class", sections: [b], parent: outer.id } })) as { id: string };
         await client.post(`${base}/external-links`, { body: { title: "Guides", url: "https://x.test/a'b*/$x", parent: inner.id } });
@@ -141,5 +143,6 @@ describe("the imported program's first up", () => {
     });
     expect(program).toContain('new gitbook.Site("guides-3", {');
     expect(program).toContain('new gitbook.SiteSectionGroup("guides-3/guides-3", {');
+    expect(program.match(/^ +hidden: true,$/gm)).toHaveLength(7);
   });
 });

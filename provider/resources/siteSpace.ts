@@ -56,6 +56,13 @@ const inputs = z.object({
     .optional()
     .describe("Adaptive-content expression deciding which visitors see this site space, 1 to 1024 characters. Removing it shows the site space to everyone.")
     .register(field, { remove: "clear", create: "patch" }),
+  hidden: z
+    .boolean({ error: "must be a boolean" })
+    .optional()
+    .describe(
+      "Whether the site space is hidden from the site's navigation (its version or language menu); its pages stay published at their URL. A site space created without it is shown; removing it shows the site space again.",
+    )
+    .register(field, { remove: { reset: false }, create: "patch", import: { omit: false } }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -88,6 +95,7 @@ function live(ss: oldPaths.WithOldPaths<ApiSiteSpace>, props: Props): Props {
     sectionId: ss.section ?? undefined,
     path: ss.path,
     condition: ss.condition ?? undefined,
+    hidden: ss.hidden ?? false,
     // Only `default: true` is managed; a declared false must not read as drift when it is the default.
     default: props.default === true ? ss.default === true : props.default,
   };

@@ -136,6 +136,7 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
           sectionId: ref(v === "replace" ? "sectionB.id" : "sectionA.id"),
           spaceId: e.seeded.spaceIds[2],
           path: v === "update" ? "guides-v2" : "guides",
+          hidden: true,
         },
       },
     ],
