@@ -9,13 +9,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { organizationIdField } from "../framework/fields";
-import { definition as shareLink } from "../resources/shareLink";
+import { definition as shareLink, type ShareLinkArgs } from "../resources/shareLink";
 import { definition as site, type SiteArgs } from "../resources/site";
-import { definition as siteSection } from "../resources/siteSection";
-import { definition as siteSpace } from "../resources/siteSpace";
+import { definition as siteSection, type SiteSectionArgs } from "../resources/siteSection";
+import { definition as siteSpace, type SiteSpaceArgs } from "../resources/siteSpace";
 import { definition as space, type SpaceArgs } from "../resources/space";
-import { definition as sectionGroup } from "../resources/siteSectionGroup";
-import { definition as externalLink } from "../resources/siteExternalLink";
+import { definition as sectionGroup, type SiteSectionGroupArgs } from "../resources/siteSectionGroup";
+import { definition as externalLink, type SiteExternalLinkArgs } from "../resources/siteExternalLink";
 import { definition as adaptiveSchema, type SiteAdaptiveSchemaInputs } from "../resources/siteAdaptiveSchema";
 import { brandingSchema, type SiteCustomizationSettings } from "../resources/siteCustomization";
 import { definition as siteRedirects, type SiteRedirectsArgs } from "../resources/siteRedirects";
@@ -25,6 +25,24 @@ import { definition as customHostname, type SiteCustomHostnameArgs } from "../re
 import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
+
+/**
+ * What DocsSite gives an entry's resource itself, so that an entry does not: the organization, the
+ * site, the section or group the entry stands in; what the provider sets (`names`,
+ * `oldPathRedirects`); and `forceDestroy` (a section's delete would take along only what the topology
+ * declares in it). Every other field of its kind, an entry takes as the kind declares it (type,
+ * limits, description), so a field added to a kind reaches DocsSite with no line here.
+ */
+const SUPPLIED = ["organizationId", "siteId", "sectionId", "groupId", "names", "oldPathRedirects", "forceDestroy"] as const;
+type Supplied = (typeof SUPPLIED)[number];
+
+/** The kind's arguments an entry takes. */
+type EntryArgs<A> = Omit<A, Supplied>;
+
+/** The kind's fields an entry takes, as the kind declares them. */
+function entryFields<Sh extends Record<string, z.ZodType>>(shape: Sh): Omit<Sh, Supplied> {
+  return Object.fromEntries(Object.entries(shape).filter(([k]) => !(SUPPLIED as readonly string[]).includes(k))) as Omit<Sh, Supplied>;
+}
 
 /**
  * A space the component creates (a Space child) instead of naming one by ID: the Space's arguments,
@@ -42,56 +60,36 @@ interface Renamable {
   formerKeys?: string[];
 }
 
-export interface DocsSiteSiteSpace extends Renamable {
+/** A further site space of a section (a SiteSpace child): the SiteSpace's arguments but those DocsSite supplies. */
+export interface DocsSiteSiteSpace extends Renamable, Omit<EntryArgs<SiteSpaceArgs>, "spaceId" | "default"> {
   key: string;
   /** The space shown, by ID; or `space` to create it. */
   spaceId?: In<string>;
   space?: DocsSiteSpace;
-  path?: In<string>;
-  condition?: In<string>;
-  hidden?: In<boolean>;
   default?: boolean;
-  adoptId?: In<string>;
-  redirectOldPath?: In<boolean>;
 }
 
-export interface DocsSiteSection extends Renamable {
+/** A section (a SiteSection child): the SiteSection's arguments but those DocsSite supplies. */
+export interface DocsSiteSection extends Renamable, Omit<EntryArgs<SiteSectionArgs>, "spaceId" | "default"> {
   type?: "section";
   key: string;
   /** The section's own space, by ID; or `space` to create it. */
   spaceId?: In<string>;
   space?: DocsSiteSpace;
-  title?: In<string>;
-  path?: In<string>;
-  icon?: In<string>;
-  description?: In<string>;
-  condition?: In<string>;
-  draft?: In<boolean>;
   default?: boolean;
-  adoptId?: In<string>;
-  redirectOldPath?: In<boolean>;
   siteSpaces?: DocsSiteSiteSpace[];
 }
 
-export interface DocsSiteLink extends Renamable {
+/** An external link (a SiteExternalLink child): its arguments but those DocsSite supplies. */
+export interface DocsSiteLink extends Renamable, EntryArgs<SiteExternalLinkArgs> {
   type: "link";
   key: string;
-  title: In<string>;
-  url: In<string>;
-  description?: In<string>;
-  icon?: In<string>;
-  draft?: In<boolean>;
-  condition?: In<string>;
-  adoptId?: In<string>;
 }
 
-export interface DocsSiteGroup extends Renamable {
+/** A section group (a SiteSectionGroup child): its arguments but those DocsSite supplies, its sections entries. */
+export interface DocsSiteGroup extends Renamable, Omit<EntryArgs<SiteSectionGroupArgs>, "sections"> {
   type: "group";
   key: string;
-  title: In<string>;
-  icon?: In<string>;
-  draft?: In<boolean>;
-  adoptId?: In<string>;
   /** The group's sections and links, in order. */
   sections: (DocsSiteSection | DocsSiteLink)[];
 }
@@ -99,11 +97,9 @@ export interface DocsSiteGroup extends Renamable {
 /** An item of the site's navigation: a section (the default `type`), a section group, or an external link. */
 export type DocsSiteEntry = DocsSiteSection | DocsSiteGroup | DocsSiteLink;
 
-export interface DocsSiteShareLink extends Renamable {
+/** A share link (a ShareLink child): its arguments but those DocsSite supplies. */
+export interface DocsSiteShareLink extends Renamable, EntryArgs<ShareLinkArgs> {
   key: string;
-  name: In<string>;
-  active?: In<boolean>;
-  adoptId?: In<string>;
 }
 
 export interface DocsSiteTopology {
@@ -186,31 +182,20 @@ const spaceIdOf = (what: string) => siteSpace.schema.shape.spaceId.optional().de
 export const docsSiteSiteSpaceSchema = z.strictObject({
   key: key("site space"),
   formerKeys: formerKeys("site space"),
+  ...entryFields(siteSpace.schema.shape),
   spaceId: spaceIdOf("site space"),
   space: spaceSchema,
-  path: siteSpace.schema.shape.path,
-  condition: siteSpace.schema.shape.condition,
-  hidden: siteSpace.schema.shape.hidden,
   default: plainDefault("site space of its section (instead of the section's own space)"),
-  adoptId: siteSpace.schema.shape.adoptId,
-  redirectOldPath: siteSpace.schema.shape.redirectOldPath,
 });
 
 export const docsSiteSectionSchema = z.strictObject({
   type: z.literal("section").optional().describe("`section` (the default when absent), `group` or `link`."),
   key: key("section"),
   formerKeys: formerKeys("section"),
+  ...entryFields(siteSection.schema.shape),
   spaceId: spaceIdOf("section first"),
   space: spaceSchema,
-  title: siteSection.schema.shape.title,
-  path: siteSection.schema.shape.path,
-  icon: siteSection.schema.shape.icon,
-  description: siteSection.schema.shape.description,
-  condition: siteSection.schema.shape.condition,
-  draft: siteSection.schema.shape.draft,
   default: plainDefault("section of the site"),
-  adoptId: siteSection.schema.shape.adoptId,
-  redirectOldPath: siteSection.schema.shape.redirectOldPath,
   siteSpaces: z
     .array(docsSiteSiteSpaceSchema, { error: "must be a list" })
     .optional()
@@ -221,13 +206,7 @@ export const docsSiteLinkSchema = z.strictObject({
   type: z.literal("link").describe("`link`: an external link (a SiteExternalLink child)."),
   key: key("external link"),
   formerKeys: formerKeys("external link"),
-  title: externalLink.schema.shape.title,
-  url: externalLink.schema.shape.url,
-  description: externalLink.schema.shape.description,
-  icon: externalLink.schema.shape.icon,
-  draft: externalLink.schema.shape.draft,
-  condition: externalLink.schema.shape.condition,
-  adoptId: externalLink.schema.shape.adoptId,
+  ...entryFields(externalLink.schema.shape),
 });
 
 const groupItem = z.discriminatedUnion("type", [docsSiteSectionSchema, docsSiteLinkSchema], {
@@ -238,10 +217,7 @@ export const docsSiteGroupSchema = z.strictObject({
   type: z.literal("group").describe("`group`: a section group (a SiteSectionGroup child) holding sections and links."),
   key: key("section group"),
   formerKeys: formerKeys("section group"),
-  title: sectionGroup.schema.shape.title,
-  icon: sectionGroup.schema.shape.icon,
-  draft: sectionGroup.schema.shape.draft,
-  adoptId: sectionGroup.schema.shape.adoptId,
+  ...entryFields(sectionGroup.schema.shape),
   sections: z.array(groupItem, { error: "must be a list" }).describe("The group's sections and external links, in the order the navigation shows them."),
 });
 
@@ -254,9 +230,8 @@ export const docsSiteShareLinkSchema = z.strictObject({
     "Stable identifier of the share link within the topology, required. The child resource's name is derived from it, not from `name`, so renaming the link updates it in place and its URL keeps working; changing the key replaces the link (a new URL) unless the old key is listed in `formerKeys`.",
   ),
   formerKeys: formerKeys("share link"),
-  name: shareLink.schema.shape.name,
+  ...entryFields(shareLink.schema.shape),
   active: shareLink.schema.shape.active.optional(),
-  adoptId: shareLink.schema.shape.adoptId,
 });
 
 export const docsSiteTopologySchema = z.strictObject({
