@@ -27,11 +27,11 @@ import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../re
 type In<T> = pulumi.Input<T>;
 
 /**
- * What DocsSite gives an entry's resource itself, so that an entry does not: the organization, the
- * site, the section or group the entry stands in; what the provider sets (`names`,
- * `oldPathRedirects`); and `forceDestroy` (a section's delete would take along only what the topology
- * declares in it). Every other field of its kind, an entry takes as the kind declares it (type,
- * limits, description), so a field added to a kind reaches DocsSite with no line here.
+ * What an entry does not take of its kind's fields: what DocsSite gives the resource itself (the
+ * organization, the site, the section or group the entry stands in), what the provider sets (`names`,
+ * `oldPathRedirects`), and `forceDestroy`, not offered: a DocsSite section's delete never takes along
+ * what the app put in it. Every other field of its kind, an entry takes as the kind declares it
+ * (type, limits, description), so a field added to a kind reaches DocsSite with no line here.
  */
 const SUPPLIED = ["organizationId", "siteId", "sectionId", "groupId", "names", "oldPathRedirects", "forceDestroy"] as const;
 type Supplied = (typeof SUPPLIED)[number];
