@@ -154,6 +154,8 @@ export interface SiteSpaceRecord extends Base {
   condition?: string;
   /** Hidden from the site's navigation (its pages still published). */
   hidden?: boolean;
+  /** A draft: not live on the published site. */
+  draft?: boolean;
 }
 
 export interface ShareLinkRecord extends Base {

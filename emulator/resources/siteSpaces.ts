@@ -40,8 +40,7 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     section: ss.sectionId,
     title: space?.title ?? "Untitled",
     default: e.store.isDefaultSiteSpace(ss),
-    // Site spaces added through the API are live.
-    draft: false,
+    draft: ss.draft === true,
     condition: ss.condition,
     hidden: ss.hidden === true,
     space: space ? spaceView(e, space) : undefined,
@@ -62,23 +61,26 @@ export function routes(r: Router<Ctx>): void {
 
   r.add("POST", `${SITE}/site-spaces`, (c) => {
     const site = getSite(c);
-    const b = validate(c.body, { spaceId: required(str()), sectionId: str() });
+    const b = validate(c.body, { spaceId: required(str()), sectionId: str(), draft: bool() });
     const space = spaceRef(c, site.orgId, b.spaceId, "spaceId");
     // Omitted section: the default section; a site without sections gets one named after the site first.
     const section =
       b.sectionId !== undefined ? siteSectionRef(c, site, b.sectionId, "sectionId") : (c.store.defaultSection(site) ?? wrapInSection(c, site, space));
-    return created(siteSpaceView(c, addSiteSpace(c, site, space, section.id)));
+    const ss = addSiteSpace(c, site, space, section.id);
+    if (b.draft) ss.draft = true;
+    return created(siteSpaceView(c, ss));
   });
 
   r.add("PATCH", `${SITE}/site-spaces/:siteSpace`, (c) => {
     const site = getSite(c);
     const ss = child(c.store.siteSpaces, c.params.siteSpace!, (s) => s.siteId === site.id) ?? notFound("site space", c.params.siteSpace!);
-    const b = validate(c.body, { path: str(LIMITS.path), condition: nullable(str(LIMITS.condition)), spaceId: str(), hidden: bool() });
+    const b = validate(c.body, { path: str(LIMITS.path), condition: nullable(str(LIMITS.condition)), spaceId: str(), hidden: bool(), draft: bool() });
     const space = b.spaceId === undefined ? undefined : spaceRef(c, site.orgId, b.spaceId, "spaceId");
     if (b.path !== undefined) ss.path = b.path;
     patchOptional(ss, "condition", b.condition);
     if (space) ss.spaceId = space.id;
     if (b.hidden !== undefined) ss.hidden = b.hidden;
+    if (b.draft !== undefined) ss.draft = b.draft;
     return ok(siteSpaceView(c, ss));
   });
 

@@ -77,6 +77,7 @@ export const ApiSiteSpace = apiObject("site-space", {
   default: z.boolean().optional(),
   condition: z.string().optional().nullable(),
   hidden: z.boolean().optional(),
+  draft: z.boolean().optional(),
   space: embeddedRef,
 });
 export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;

@@ -102,7 +102,7 @@ const topology = (): DocsSiteTopology => ({
       icon: "compass",
       siteSpaces: [
         { key: "ts", spaceId: "spc_ts", path: "typescript", condition: 'visitor.claims.unsigned.lang == "ts"', default: true },
-        { key: "py", spaceId: "spc_py", path: "python", hidden: true },
+        { key: "py", spaceId: "spc_py", path: "python", hidden: true, draft: true },
       ],
     },
   ],
@@ -167,7 +167,7 @@ describe("DocsSite registration", () => {
       condition: 'visitor.claims.unsigned.lang == "ts"',
       default: true,
     });
-    expect(byName("docs/guides/py").inputs).toEqual({ siteId: "docs#id", sectionId: "docs/guides#id", spaceId: "spc_py", path: "python", hidden: true });
+    expect(byName("docs/guides/py").inputs).toEqual({ siteId: "docs#id", sectionId: "docs/guides#id", spaceId: "spc_py", path: "python", hidden: true, draft: true });
     expect(byName("docs/reviewers").inputs).toEqual({ siteId: "docs#id", name: "Reviewers" });
     expect(byName("docs/legal").inputs).toEqual({ siteId: "docs#id", name: "Legal team", active: false });
   });

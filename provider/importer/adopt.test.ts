@@ -132,8 +132,8 @@ describe("the imported program's first up", () => {
         const b = await section(spaces[0]!, "guides");
         const c = await section(spaces[1]!, "🎉🎉");
         const further = (await client.post(`${base}/site-spaces`, { body: { spaceId: spaces[0]!, sectionId: c } })) as { id: string };
-        // Hidden from the site's navigation in the app: the import declares it, and adopting it writes nothing.
-        await client.patch(`${base}/site-spaces/${further.id}`, { body: { hidden: true } });
+        // Hidden from the site's navigation and made a draft in the app: the import declares both, and adopting it writes nothing.
+        await client.patch(`${base}/site-spaces/${further.id}`, { body: { hidden: true, draft: true } });
         const outer = (await client.post(`${base}/section-groups`, { body: { title: "Guides", sections: [a] } })) as { id: string };
         const inner = (await client.post(`${base}/section-groups`, { body: { title: "class", sections: [b], parent: outer.id } })) as { id: string };
         await client.post(`${base}/external-links`, { body: { title: "Guides", url: "https://x.test/a'b*/$x", parent: inner.id } });
@@ -144,5 +144,6 @@ describe("the imported program's first up", () => {
     expect(program).toContain('new gitbook.Site("guides-3", {');
     expect(program).toContain('new gitbook.SiteSectionGroup("guides-3/guides-3", {');
     expect(program.match(/^ +hidden: true,$/gm)).toHaveLength(7);
+    expect(program.match(/^ +draft: true,$/gm)).toHaveLength(7);
   });
 });

@@ -19,10 +19,10 @@
 import { z } from "zod";
 import { ApiSiteSection, ApiSiteSpace, p } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
 import { findListed } from "../framework/lists";
-import { changedBody, finishCreate, goneFromState, patchAfterCreate, refreshed } from "../framework/recipes";
+import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
@@ -63,6 +63,7 @@ const inputs = z.object({
       "Whether the site space is hidden from the site's navigation (its version or language menu); its pages stay published at their URL. A site space created without it is shown; removing it shows the site space again.",
     )
     .register(field, { remove: { reset: false }, create: "patch", import: { omit: false } }),
+  draft: draftField("site space"),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -96,6 +97,7 @@ function live(ss: oldPaths.WithOldPaths<ApiSiteSpace>, props: Props): Props {
     path: ss.path,
     condition: ss.condition ?? undefined,
     hidden: ss.hidden ?? false,
+    draft: ss.draft ?? false,
     // Only `default: true` is managed; a declared false must not read as drift when it is the default.
     default: props.default === true ? ss.default === true : props.default,
   };
@@ -161,7 +163,7 @@ async function create(ctx: Ctx, inputs: SiteSpaceInputs): Promise<{ id: string; 
   try {
     ss = await createOnce(ctx, {
       ...same,
-      send: () => ctx.client.post(paths.siteSpaces(org, site), { body: { spaceId, sectionId: container }, schema: ApiSiteSpace }),
+      send: () => ctx.client.post(paths.siteSpaces(org, site), { body: { ...postBody(definition, inputs), spaceId, sectionId: container }, schema: ApiSiteSpace }),
       // The guard's listing, when it made one, is the listing before (it found none). What this process
       // remembers of a section it created is not proof, so then createOnce lists: GitBook's spec does
       // not refuse a space shown twice in a section (the emulator takes it), so a site space made in

@@ -137,6 +137,7 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
           spaceId: e.seeded.spaceIds[2],
           path: v === "update" ? "guides-v2" : "guides",
           hidden: true,
+          draft: true,
         },
       },
     ],
