@@ -244,6 +244,25 @@ describe.each(Object.values(scenarios).filter((sc) => "adoptId" in (resources.fi
   },
 );
 
+/**
+ * The same values, declared from the start: each reaches GitBook with the create itself (in its POST,
+ * or the PATCH that follows it), and the next plan is a no-op. A kind whose own create leaves out a
+ * field it declares is sent at creation (SiteSpace's did, for `draft`) fails here for that field,
+ * whether or not its lifecycle program declares it.
+ */
+describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind: what the program declares from the start", (sc) => {
+  const s = programSuite();
+  it("reaches GitBook with the create, and the next plan is a no-op", async () => {
+    const values = APP_SET[sc.kind]!;
+    const decls = sc.program(s.env.emu, "base").map((d) => (d.name === "subject" ? { ...d, args: { ...d.args, ...values } } : d));
+    await s.p.up(decls);
+    const r = s.p.resource("subject");
+    const read = await s.env.refresh(sc.kind, { id: r.id, outs: r.outputs });
+    expect(Object.fromEntries(Object.keys(values).map((f) => [f, read!.inputs[f]]))).toEqual(values);
+    expect((await s.p.preview(decls)).filter((x) => x.op !== "same")).toEqual([]);
+  });
+});
+
 describe("SiteRedirects: adoptId naming another site, not known at preview", () => {
   const s = programSuite();
   it("is refused by the create, which reads that site's rules and finds them another site's", async () => {
