@@ -8,7 +8,7 @@
  * concurrent reads (one listing serves every link of the site).
  */
 import { z } from "zod";
-import { p, apiObject } from "../client";
+import { apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { field, id, organizationIdField, text } from "../framework/fields";
 import { findListed } from "../framework/lists";

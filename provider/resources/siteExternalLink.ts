@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiSiteExternalLink, ApiSiteStructure, GitbookError, p } from "../client";
+import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
 import { structurePaths as siteStructurePaths, externalLinkPaths } from "./sitePaths";

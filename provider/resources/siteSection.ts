@@ -10,7 +10,7 @@
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection, p } from "../client";
+import { ApiSiteSection } from "../client";
 import { ApiSite } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";

@@ -15,7 +15,7 @@
  * order of what a group holds is a SiteStructureOrder's.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSectionGroup, p } from "../client";
+import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";

@@ -17,7 +17,7 @@
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace, p } from "../client";
+import { ApiSiteSection, ApiSiteSpace } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
