@@ -26,7 +26,7 @@ module.exports = async () => {
     return v;
   };
   for (const d of decls) {
-    const opts = d.dependsOn || d.retainOnDelete ? { ...(d.dependsOn ? { dependsOn: d.dependsOn.map((n) => made[n]) } : {}), ...(d.retainOnDelete ? { retainOnDelete: true } : {}) } : undefined;
+    const opts = { ...(d.dependsOn && { dependsOn: d.dependsOn.map((n) => made[n]) }), ...(d.retainOnDelete && { retainOnDelete: true }) };
     made[d.name] = new gitbook[d.kind](d.name, resolve(d.args), opts);
   }
   // `lifecycle:exports: none`: a program that uses no resource's outputs.
