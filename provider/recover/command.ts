@@ -304,7 +304,9 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
     return r;
   };
   /** Where a file backend (`file://`) keeps this stack, or undefined for any other backend. */
-  const fileBackend = async (): Promise<{ root: string; project?: string; stack: string } | undefined> => {
+  let backendOnce: Promise<{ root: string; project?: string; stack: string } | undefined> | undefined;
+  const fileBackend = () => (backendOnce ??= readFileBackend());
+  const readFileBackend = async (): Promise<{ root: string; project?: string; stack: string } | undefined> => {
     const who = await run(["whoami", "--json"]);
     if (who.code !== 0) return undefined;
     const url = (JSON.parse(who.stdout) as { url?: string }).url;
@@ -320,10 +322,23 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
     async gitbookSettings() {
       const out: Record<string, string | undefined> = {};
       const file = args.configFile ? ["--config-file", args.configFile] : [];
+      // One `pulumi config --json` lists every key the stack resolves (its file, the project's, its
+      // environments) with its value, but a secret's. Only a secret is then read with `config get`,
+      // which decrypts it: a passphrase stack derives its key again in every such call (about 0.25 s
+      // of CPU), and four calls were a second of a recovery. A key it does not list is unset: the
+      // environment's value applies (resolveConfig), as when the listing itself fails.
+      const listed = await run(["config", "--json", ...stackFlag, ...file]);
+      const keys = listed.code === 0 ? (JSON.parse(listed.stdout) as Record<string, { value?: unknown; secret?: boolean }>) : {};
       for (const k of SETTINGS) {
-        // Exit code 255 and no output when the key is unset: then the environment's value applies (resolveConfig).
-        const r = await run(["config", "get", `gitbook:${k}`, ...stackFlag, ...file]);
-        if (r.code === 0) out[`gitbook:${k}`] = r.stdout.replace(/\n$/, "");
+        const key = `gitbook:${k}`;
+        const entry = keys[key];
+        if (!entry) continue;
+        if (!entry.secret) {
+          if (typeof entry.value === "string") out[key] = entry.value;
+          continue;
+        }
+        const r = await run(["config", "get", key, ...stackFlag, ...file]);
+        if (r.code === 0) out[key] = r.stdout.replace(/\n$/, "");
       }
       return out;
     },

@@ -103,3 +103,31 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
     expect(JSON.parse((await d.cli()!.pulumi(["stack", "export", "-s", d.cli()!.name])).stdout).deployment.pending_operations ?? []).toEqual([]);
   }, 60_000);
 });
+
+describeDeployments("recover's settings", () => {
+  it("come from the stack's config file, the token a secret, when the environment has none (and without them it fails naming the setting)", async () => {
+    const { d, file } = await twoCheckpoints();
+    fs.copyFileSync(`${file}.bak`, file);
+    const cli = d.cli()!;
+    const { file: configFile } = await cli.writeRunConfig({ "gitbook:token": d.emu.token, "gitbook:apiUrl": d.emu.url, "gitbook:organizationId": d.emu.seeded.organizationId });
+    expect(fs.readFileSync(configFile, "utf8")).not.toContain(d.emu.token);
+    const { argv, env } = recoverCall(d, ["--dry-run"]);
+    const bare = { ...env, GITBOOK_TOKEN: undefined, GITBOOK_API_URL: undefined };
+    const run = async (args: string[]) => {
+      let out = "";
+      const sink = { write: (text: string) => (out += text) };
+      return { code: await runRecover(args, { env: bare, cwd: d.dir, stdout: sink, stderr: sink }), out };
+    };
+
+    const unset = await run(argv);
+    expect(unset.code).toBe(1);
+    expect(unset.out).toContain("gitbook:token");
+    expect(d.emu.log.count()).toBe(0);
+
+    const r = await run([...argv, "--config-file", configFile]);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/creating urn:\S+::docs\n\s+-> drop/);
+    expect(d.emu.log.count()).toBeGreaterThan(0);
+    expect(r.out).not.toContain(d.emu.token);
+  }, 60_000);
+});

@@ -55,12 +55,16 @@ function linkDependencies(programDir: string): void {
   }
 }
 
-// Incremental: the re-import's build reuses what the first one checked (the package's and the SDK's
-// declarations); the build info lives beside the program, outside what the import writes.
+// Incremental: the re-import's build reuses what the first one checked; the build info lives beside
+// the program, outside what the import writes. --skipLibCheck: what is under test here is the program
+// the import wrote, which is still checked against every declaration it uses; checking the
+// declarations themselves (the package's, the SDK's, Node's: two thirds of each build's 6 CPU-seconds)
+// is what a user's own tsc does, proven once per install route by test/install (new.test.ts for a
+// checkout, tarball.test.ts for a tarball), with the template's tsconfig.json.
 function tsc(programDir: string): Promise<{ code: number; output: string }> {
   const buildInfo = path.join(path.dirname(programDir), `${path.basename(programDir)}.tsbuildinfo`);
   return new Promise((resolve) => {
-    execFile(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", programDir, "--incremental", "--tsBuildInfoFile", buildInfo], (err, stdout, stderr) =>
+    execFile(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", programDir, "--incremental", "--tsBuildInfoFile", buildInfo, "--skipLibCheck"], (err, stdout, stderr) =>
       resolve({ code: err ? 1 : 0, output: stdout + stderr }),
     );
   });
