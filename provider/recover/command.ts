@@ -54,7 +54,8 @@ Options:
   -h, --help            Show this help.
 
 Settings: gitbook:token (or GITBOOK_TOKEN), gitbook:apiUrl (or GITBOOK_API_URL), as \`pulumi up\` reads
-them. The token is used for the requests only and printed nowhere. Environment: PULUMI_CLI, the
+them; one the stack holds but that cannot be read (a secret under another passphrase) stops it. The
+token is used for the requests only and printed nowhere. Environment: PULUMI_CLI, the
 \`pulumi\` to run (default: \`pulumi\` on PATH).
 `;
 
@@ -326,9 +327,18 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
       // environments) with its value, but a secret's. Only a secret is then read with `config get`,
       // which decrypts it: a passphrase stack derives its key again in every such call (about 0.25 s
       // of CPU), and four calls were a second of a recovery. A key it does not list is unset: the
-      // environment's value applies (resolveConfig), as when the listing itself fails.
+      // environment's value applies (resolveConfig), as when the listing itself fails (no stack:
+      // reading the checkpoint has failed already). A key the stack sets but that cannot be read fails
+      // the recovery: the environment's value could be another organization's, which `up` would not use.
       const listed = await run(["config", "--json", ...stackFlag, ...file]);
-      const keys = listed.code === 0 ? (JSON.parse(listed.stdout) as Record<string, { value?: unknown; secret?: boolean }>) : {};
+      let keys: Record<string, { value?: unknown; secret?: boolean }> = {};
+      if (listed.code === 0) {
+        try {
+          keys = JSON.parse(listed.stdout);
+        } catch {
+          throw new Error(`\`pulumi config --json\` printed what is not JSON, so the stack's gitbook:* settings could not be read: ${listed.stdout.slice(0, 200)}`);
+        }
+      }
       for (const k of SETTINGS) {
         const key = `gitbook:${k}`;
         const entry = keys[key];
@@ -337,8 +347,7 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
           if (typeof entry.value === "string") out[key] = entry.value;
           continue;
         }
-        const r = await run(["config", "get", key, ...stackFlag, ...file]);
-        if (r.code === 0) out[key] = r.stdout.replace(/\n$/, "");
+        out[key] = (await must(["config", "get", key, ...stackFlag, ...file])).stdout.replace(/\n$/, "");
       }
       return out;
     },

@@ -105,7 +105,7 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
 });
 
 describeDeployments("recover's settings", () => {
-  it("come from the stack's config file, the token a secret, when the environment has none (and without them it fails naming the setting)", async () => {
+  it("come from the stack's config file, the token a secret, over the environment's (none set: it fails naming the setting; one that cannot be decrypted: it fails rather than take the environment's)", async () => {
     const { d, file } = await twoCheckpoints();
     fs.copyFileSync(`${file}.bak`, file);
     const cli = d.cli()!;
@@ -113,11 +113,18 @@ describeDeployments("recover's settings", () => {
     expect(fs.readFileSync(configFile, "utf8")).not.toContain(d.emu.token);
     const { argv, env } = recoverCall(d, ["--dry-run"]);
     const bare = { ...env, GITBOOK_TOKEN: undefined, GITBOOK_API_URL: undefined };
-    const run = async (args: string[]) => {
+    const run = async (args: string[], runEnv: NodeJS.ProcessEnv = bare) => {
       let out = "";
       const sink = { write: (text: string) => (out += text) };
-      return { code: await runRecover(args, { env: bare, cwd: d.dir, stdout: sink, stderr: sink }), out };
+      return { code: await runRecover(args, { env: runEnv, cwd: d.dir, stdout: sink, stderr: sink }), out };
     };
+
+    // A token the stack sets but that cannot be decrypted: the environment's is not used instead.
+    const wrongKey = await run([...argv, "--config-file", configFile], { ...env, PULUMI_CONFIG_PASSPHRASE: "not the passphrase" });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.out).toContain("gitbook:token");
+    expect(wrongKey.out).toContain("incorrect passphrase");
+    expect(d.emu.log.count()).toBe(0);
 
     const unset = await run(argv);
     expect(unset.code).toBe(1);
