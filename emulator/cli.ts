@@ -27,7 +27,8 @@ const USAGE = `usage: pulumi-gitbook emulator [--port N] [--token T] [--seed-fil
              [{"rateLimit": {"burst": 2, "retryAfterSeconds": 1}, "match": {"method": "POST"}},
               {"errorRate": 0.2, "status": 503, "match": {"route": "/v1/orgs/:org/sites"}}]
              kinds: latencyMs, errorRate (+ status), rateLimit {burst, retryAfterSeconds, ...},
-             dropAfterProcess, dropBeforeProcess; optional: match {method, route}, times, seed
+             dropAfterProcess, dropBeforeProcess; optional: match {method, route}, times, after
+             (matching requests let through first), seed
   --log      print every request as it is answered: METHOD path status time
 edit, delete, export and import talk to a running emulator: --url URL and --token T (default:
 $GITBOOK_API_URL and $GITBOOK_TOKEN, as the emulator's banner sets them). KIND is a table of the

@@ -64,6 +64,15 @@ describe("faults", () => {
     expect(emu.store.teams.size).toBe(2);
   });
 
+  it("`after` lets the first matching requests through untouched, then affects the rest (within `times`)", async () => {
+    const h = emu.faults.add({ match: { method: "PUT", route: "/v1/orgs/:org/teams" }, errorRate: 1, status: 500, after: 2, times: 2 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await call("PUT", `${org()}/teams`, { title: `A${i}` })).status);
+    expect(statuses).toEqual([201, 201, 500, 500, 201]);
+    expect(h.hits).toBe(2);
+    expect(() => emu.faults.add({ errorRate: 1, after: -1 })).toThrow(/after must be/);
+  });
+
   it("rateLimit answers a burst of 429s with X-RateLimit-* and Retry-After headers", async () => {
     emu.faults.add({ match: { route: /\/sites$/ }, rateLimit: { burst: 2, resetInSeconds: 30, retryAfterSeconds: 7 } });
     const before = Math.floor(Date.now() / 1000);

@@ -6,6 +6,11 @@ interface FaultCommon {
   match?: RouteFilter;
   /** Maximum number of requests this fault affects; unlimited when absent. */
   times?: number;
+  /**
+   * How many matching requests it lets through untouched before it affects any (default 0): e.g. a
+   * create's listing before its POST answered, the listings after it failing, with no race.
+   */
+  after?: number;
   /** PRNG seed for errorRate; defaults to the emulator's seed. */
   seed?: number;
 }
@@ -83,6 +88,8 @@ function kindOf(spec: FaultSpec): Kind {
 class ActiveFault implements FaultHandle {
   hits = 0;
   removed = false;
+  /** Matching requests let through so far under `after`. */
+  private passed = 0;
   private readonly limit: number;
   private readonly prng: () => number;
   private windowPos = 0;
@@ -106,6 +113,13 @@ class ActiveFault implements FaultHandle {
   remove(): void {
     this.removed = true;
     this.owner.forget(this);
+  }
+
+  /** Whether this matching request is one of the first `after`, let through untouched (counted here). */
+  letsThrough(): boolean {
+    if (this.passed >= (this.spec.after ?? 0)) return false;
+    this.passed++;
+    return true;
   }
 
   /** Advances the error window by one request; true when this request must fail. */
@@ -133,6 +147,7 @@ export class Faults {
 
   add(spec: FaultSpec): FaultHandle {
     const kind = kindOf(spec);
+    if (spec.after !== undefined && !(Number.isInteger(spec.after) && spec.after >= 0)) throw new Error("after must be a whole number of requests, 0 or more");
     if ("errorRate" in spec && !(spec.errorRate >= 0 && spec.errorRate <= 1)) throw new Error("errorRate must be within 0..1");
     if ("errorRate" in spec && spec.status !== undefined && ![500, 502, 503, 504].includes(spec.status)) {
       throw new Error("errorRate status must be 500, 502, 503 or 504");
@@ -164,7 +179,7 @@ export class Faults {
    */
   plan(method: string, route: string, path: string): FaultPlan {
     const plan: FaultPlan = { latencyMs: 0, dropBefore: false, dropAfter: false };
-    const matching = this.faults.filter((f) => f.active && matchesFilter(f.spec.match, method, route, path));
+    const matching = this.faults.filter((f) => f.active && matchesFilter(f.spec.match, method, route, path) && !f.letsThrough());
     const of = (kind: Kind) => matching.filter((f) => f.kind === kind && f.active);
 
     for (const f of of("latency")) {

@@ -113,7 +113,7 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
       // When looking fails, what the request made (if anything) is unknown and unheld: the next run
       // would take it for a namesake that was there before, and make a second.
       const look = () => find().catch((lookErr: unknown) => {
-        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt);
+        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt, before);
       });
       const existing = await look();
       if (existing !== undefined) return existing;
@@ -134,14 +134,37 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
   }
 }
 
-/** A create got no answer, and listing what it may have made failed: nothing is resent, and the user is told what to look for. */
-function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number): Error {
-  return new Error(
+/**
+ * A create got no answer, and listing what it may have made failed: nothing is resent. The engine
+ * keeps the resource in state as unconfirmed (state.ts, UNCONFIRMED_KEY), with when the create was
+ * sent and what existed before it, for `pulumi-gitbook recover` to resolve: left out of state, a
+ * re-run would list the object this create made among those that were there before, and make a second.
+ */
+export class UnconfirmedCreateError extends Error {
+  readonly sentAt: string;
+  readonly before: string[] | null;
+  constructor(message: string, sentAt: number, before: ReadonlySet<string> | undefined, cause: unknown) {
+    super(message, { cause });
+    this.name = "UnconfirmedCreateError";
+    this.sentAt = new Date(sentAt).toISOString();
+    this.before = before ? [...before] : null;
+  }
+}
+
+function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number, before: ReadonlySet<string> | undefined): Error {
+  return new UnconfirmedCreateError(
     `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and what it may have made could not be looked for (${(lookErr as Error).message}). ` +
-      `Nothing was sent again. Look in GitBook for it (made since ${new Date(sentAt).toISOString()}): if it is there, set adoptId to its ID to manage it with this resource; if not, run up again to create it.`,
-    { cause: e },
+      `Nothing was sent again. ${UNCONFIRMED_FIX}`,
+    sentAt,
+    before,
+    e,
   );
 }
+
+/** What to do about an unconfirmed create, in every error that meets one. */
+export const UNCONFIRMED_FIX =
+  "The resource is kept in state as unconfirmed, and every plan refuses it until you run `npx pulumi-gitbook recover --stack <stack>` in the project's folder: " +
+  "it takes the object into state if GitBook holds one this create provably made, or removes the resource from state so that the next `up` creates it (when it cannot tell, it lists the candidates for `--adopt` or `--drop`).";
 
 /**
  * Every attempt failed, and recovery looked after each and found nothing it could have made: the

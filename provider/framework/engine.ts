@@ -13,7 +13,8 @@ import { refuseCascade } from "./cascade";
 import type { Resource } from "./define";
 import { explainFailure, PartialFailure, resourceLabel } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
-import { ADOPT_KEY, DECLARED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, withDeclaredLive } from "./state";
+import { ADOPT_KEY, DECLARED_KEY, UNCONFIRMED_ID_PREFIX, UNCONFIRMED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, unconfirmedIn, withDeclaredLive } from "./state";
+import { UNCONFIRMED_FIX, UnconfirmedCreateError } from "./createOnce";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -153,6 +154,14 @@ function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, ado
 }
 
 export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
+  const u = unconfirmedIn(olds);
+  if (u) {
+    // An update, which refuses: diff itself may not, since refresh diffs too, and must keep the
+    // resource for recover. Said here as well, so that a preview shows why (the engine relays the
+    // provider host's stderr).
+    process.stderr.write(`pulumi-gitbook: ${resourceLabel(def.kind, news, id)}: ${unconfirmedWhy(def.kind, u.sentAt).replace(/^\w+: /, "")} Its update will refuse. ${UNCONFIRMED_FIX}\n`);
+    return { changes: true, replaces: [], deleteBeforeReplace: false };
+  }
   const d = diffProps(def.diff, olds, news);
   if (d.replaces.length > 0 && typeof news[ADOPT_KEY] === "string") {
     throw explainFailure(
@@ -227,12 +236,37 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
     hold(rt, def, id, outs, true, inputs);
     return { id, outs: cleanOutputs({ ...outs, ...wroteBy(def, inputs), ...shownIn(def, inputs), ...nameOf(inputs) }) };
   } catch (e) {
-    if (e instanceof PartialFailure) hold(rt, def, e.id, e.properties, true, inputs);
-    throw explainFailure(def, inputs, undefined, withProvider(def, e, inputs));
+    const failed = e instanceof UnconfirmedCreateError ? unconfirmed(e) : e;
+    if (failed instanceof PartialFailure) hold(rt, def, failed.id, failed.properties, true, inputs);
+    throw explainFailure(def, inputs, undefined, withProvider(def, failed, inputs));
   }
 }
 
+/**
+ * A create that may have made an object no one can find yet, as a partial failure: the engine keeps
+ * the resource in state under a placeholder ID with the record recover needs (state.ts, UNCONFIRMED_KEY).
+ */
+function unconfirmed(e: UnconfirmedCreateError): PartialFailure {
+  const id = `${UNCONFIRMED_ID_PREFIX}${Date.parse(e.sentAt)}-${Math.random().toString(36).slice(2, 8)}`;
+  return new PartialFailure(id, { [UNCONFIRMED_KEY]: { sentAt: e.sentAt, before: e.before } }, [e.message]);
+}
+
+/** Why a resource whose create is unconfirmed is refused (see UNCONFIRMED_KEY). */
+function unconfirmedWhy(kind: string, sentAt: string): string {
+  return `${kind}: its create, sent ${sentAt}, got no answer, and what it may have made could not be looked for, so GitBook may hold an object of this resource that state does not name.`;
+}
+
+/** Update and delete refuse a resource whose create is unconfirmed, sending nothing (see UNCONFIRMED_KEY). */
+function refuseUnconfirmed(def: Resource, id: string, recorded: Props, props: Props): void {
+  const u = unconfirmedIn(recorded);
+  if (!u) return;
+  throw explainFailure(def, props, id, new Error(`${unconfirmedWhy(def.kind, u.sentAt)} Nothing was sent. ${UNCONFIRMED_FIX}`));
+}
+
 export async function read(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
+  // No object to read yet: kept as it is for recover (an empty answer would drop it from state, and
+  // the next up would create a second object).
+  if (unconfirmedIn(props)) return { id, props } as pulumi.dynamic.ReadResult;
   let live: Props | undefined;
   try {
     live = await def.read(ctx(rt), id, stripProvider(props));
@@ -251,6 +285,7 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
 }
 
 export async function update(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
+  refuseUnconfirmed(def, id, olds, news);
   const local = def.diff.localFields ?? [];
   const live = def.diff.liveFields ?? [];
   const all = changedFields(def.diff, olds, news);
@@ -284,6 +319,7 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
 }
 
 export async function remove(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<void> {
+  refuseUnconfirmed(def, id, props, props);
   const c = ctx(rt);
   // The program took the object over under another name in this run (a resource renamed, the new one
   // given adoptId; a singleton declared anew): the engine deletes the old resource after creating the

@@ -12,6 +12,8 @@ import { AmbiguousRequestError, ConnectionError, GitbookClient, ServerError } fr
 import { providerEnvPerFile, type ProviderEnv } from "../../test/support/provider";
 import { AmbiguousCreateError, createOnce } from "./createOnce";
 import type { Ctx } from "./resource";
+import { PartialFailure } from "./failure";
+import { unconfirmedIn } from "./state";
 
 let env: ProviderEnv;
 providerEnvPerFile((e) => (env = e));
@@ -353,10 +355,33 @@ describe("a lost create whose looking fails too", () => {
     expect(e?.message).toMatch(
       new RegExp(
         `^Space handbook: the create of space "${title}" got no answer, so it may or may not have happened, and what it may have made could not be looked for ` +
-          `\\(GitBook API 503 on GET /v1/orgs/[^/]+/spaces: .*\\)\\. Nothing was sent again\\. Look in GitBook for it \\(made since [0-9T:.-]+Z\\): ` +
-          `if it is there, set adoptId to its ID to manage it with this resource; if not, run up again to create it\\.$`,
+          `\\(GitBook API 503 on GET /v1/orgs/[^/]+/spaces: .*\\)\\. Nothing was sent again\\. The resource is kept in state as unconfirmed, and every plan refuses it until you run \`npx pulumi-gitbook recover --stack <stack>\``,
       ),
     );
+    // A partial failure: the engine keeps the resource under a placeholder, with when the create was
+    // sent and what existed before it (the listing before the POST was answered).
+    expect(e).toBeInstanceOf(PartialFailure);
+    const placeholder = (e as PartialFailure).id;
+    expect(placeholder).toMatch(/^unconfirmed-create-\d+-/);
+    const outs = (e as PartialFailure).properties;
+    const record = unconfirmedIn(outs)!;
+    expect(Date.parse(record.sentAt)).toBeLessThanOrEqual(Date.now());
+    // Listed before the POST (not null), when no space of that title existed.
+    expect(record.before).toEqual([]);
+    expect(outs.__provider).toBeDefined();
+
+    // Until recover resolves it: refresh keeps it as it is, a plan updates it, its update and delete refuse, and nothing is sent.
+    env.emu.log.reset();
+    const state = { id: placeholder, outs };
+    expect(await env.call("Space", "read", placeholder, outs)).toEqual({ id: placeholder, props: outs });
+    expect(await env.diff("Space", state, { title, __gitbookName: "handbook" })).toMatchObject({ changes: true, replaces: [] });
+    for (const call of [
+      () => env.call("Space", "update", placeholder, outs, { title, __gitbookName: "handbook", __provider: outs.__provider }),
+      () => env.destroy("Space", state),
+    ]) {
+      await expect(call()).rejects.toThrow(/^Space handbook: its create, sent [0-9T:.-]+Z, got no answer, .* Nothing was sent\. .*pulumi-gitbook recover/);
+    }
+    expect(env.emu.log.count()).toBe(0);
   });
 
   it("passes on the looking's own refusal (more than one candidate) as it is", async () => {

@@ -28,6 +28,30 @@ export const DECLARED_KEY = "__gitbookDeclared";
  */
 export const WROTE_KEY = "__gitbookWrote";
 
+/**
+ * Where a resource's outputs record a create whose answer was lost and whose looking failed too
+ * (createOnce): `{ sentAt, before }`, when it was sent (ISO) and the IDs of the objects that existed
+ * just before (or null when they could not be listed). GitBook may hold an object it made, unknown to
+ * state. Rather than leave nothing in state (a blind re-run would then make a second object), the
+ * engine keeps the resource under a placeholder ID (UNCONFIRMED_ID_PREFIX) with this record, which
+ * every later plan, update and delete refuses until `pulumi-gitbook recover` resolves it (recover/plan.ts):
+ * the object taken into state when the create provably made it, or the resource removed so that the
+ * next `up` creates it.
+ */
+export const UNCONFIRMED_KEY = "__gitbookUnconfirmedCreate";
+export const UNCONFIRMED_ID_PREFIX = "unconfirmed-create-";
+
+export interface UnconfirmedCreate {
+  sentAt: string;
+  before: string[] | null;
+}
+
+/** The unconfirmed create recorded in these outputs, if any (see UNCONFIRMED_KEY). */
+export function unconfirmedIn(props: Props | undefined): UnconfirmedCreate | undefined {
+  const u = props?.[UNCONFIRMED_KEY] as Partial<UnconfirmedCreate> | undefined;
+  return u && typeof u.sentAt === "string" ? { sentAt: u.sentAt, before: Array.isArray(u.before) ? u.before.map(String) : null } : undefined;
+}
+
 /** Whether a delete may take the entry `key`: the resource wrote it (or, in outputs without the record, lists it). */
 export function wrote(props: Props, key: string): boolean {
   const record = props[WROTE_KEY];

@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ProviderRuntime } from "../config";
-import { planRecovery, recoveredCheckpoint, type Exported, type Resolution } from "./plan";
+import { planRecovery, recoveredCheckpoint, UNCONFIRMED, unconfirmedResources, type Exported, type Resolution } from "./plan";
 
 export const USAGE = `Usage: pulumi-gitbook recover [options]
 
@@ -32,7 +32,10 @@ interrupted run created nor adopts anything it did not:
   - a pending update or delete is dropped and the resource kept as state records it:
     \`pulumi refresh\` or the next \`pulumi up\` converges it (another provider's too);
   - another provider's pending create stops the command, since \`pulumi stack import\` would clear it
-    (and the next up make it again): --drop it once you know it made nothing.
+    (and the next up make it again): --drop it once you know it made nothing;
+  - an unconfirmed create (its answer lost, and GitBook failing when the run looked for what it made)
+    is decided as a pending create is, from when it was sent, never taking what existed before it:
+    the resource becomes the object it made, or leaves state so that the next up creates it.
 
 Then it runs \`pulumi stack import\`. Run \`pulumi up\` afterwards.
 
@@ -106,13 +109,15 @@ export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): P
 async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: (l: string) => void, fail: (l: string) => void): Promise<number> {
   const exported = await exportCheckpoint(args, cli, say);
   const pending = exported.deployment.pending_operations ?? [];
-  if (pending.length === 0) {
-    say("Nothing to recover: the checkpoint holds no pending operation.");
+  const unconfirmed = unconfirmedResources(exported.deployment.resources ?? []);
+  if (pending.length === 0 && unconfirmed.length === 0) {
+    say("Nothing to recover: the checkpoint holds no pending operation and no unconfirmed create.");
     return 0;
   }
   for (const urn of [...args.adopt.keys(), ...args.drop]) {
-    if (!pending.some((p) => p.type === "creating" && p.resource.urn === urn)) {
-      fail(`${urn} is not a pending create of this stack; the pending operations are:\n${pending.map((p) => `  ${p.type} ${p.resource.urn}`).join("\n")}`);
+    if (!pending.some((p) => p.type === "creating" && p.resource.urn === urn) && !unconfirmed.some((r) => r.urn === urn)) {
+      const open = [...pending.map((p) => `  ${p.type} ${p.resource.urn}`), ...unconfirmed.map((r) => `  ${UNCONFIRMED} ${r.urn}`)];
+      fail(`${urn} is not a pending or unconfirmed create of this stack; those are:\n${open.join("\n")}`);
       return 2;
     }
   }
@@ -123,7 +128,8 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
   try {
     const lock = args.since === undefined ? await cli.runStartFromLock() : undefined;
     const runStart = args.since ?? lock?.time;
-    say(`${pending.length} pending operation${pending.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"}; the interrupted run began ${describeStart(args.since, lock)}.`);
+    if (pending.length > 0) say(`${pending.length} pending operation${pending.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"}; the interrupted run began ${describeStart(args.since, lock)}.`);
+    if (unconfirmed.length > 0) say(`${unconfirmed.length} unconfirmed create${unconfirmed.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"} (sent without an answer, and not found for want of GitBook's).`);
     const plan = await planRecovery(ctx, exported, { runStart, adopt: args.adopt, drop: args.drop });
     for (const p of plan) say(line(p));
     const undecided = plan.filter((p) => p.action === "undecided");

@@ -236,3 +236,70 @@ describe("recover's plan", () => {
     expect(kindOf({ urn: "u", type: "pulumi-nodejs:dynamic:Resource", inputs: { __provider: "exports.handler = somethingElse" } })).toBeUndefined();
   });
 });
+
+describe("recover's plan for an unconfirmed create (its answer lost, and the looking for it failed)", () => {
+  /** A Site in state as the engine keeps an unconfirmed create: a placeholder ID and the record (state.ts). */
+  function unconfirmedSite(name: string, title: string, sentAt: number, before: string[] | null): StateResource {
+    return {
+      urn: urn("Site", name),
+      custom: true,
+      type: "pulumi-nodejs:dynamic/gitbook:Site",
+      id: `unconfirmed-create-${sentAt}-abc123`,
+      inputs: { __gitbookName: name, __provider: shim("Site"), organizationId: org, title },
+      outputs: { __provider: shim("Site"), __gitbookName: name, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before } },
+      initErrors: ["Site docs: the create of site \"Docs\" got no answer"],
+    };
+  }
+
+  it("adopts the one object made since the create was sent, never one that existed before it (whatever its date) or one state holds; the resource becomes it in place", async () => {
+    const older = await site("Docs");
+    const sentAt = Date.now() - 1000;
+    // Made by another client after the listing before the create, and listed there: not this create's.
+    const listedBefore = await site("Docs");
+    const held = await site("Docs");
+    const made = await site("Docs");
+    const other: StateResource = { urn: urn("Site", "other"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: held.id, outputs: {} };
+    const r = unconfirmedSite("docs", "Docs", sentAt, [older.id, listedBefore.id]);
+    const exported = checkpoint([], [other, r]);
+    const plan = await planRecovery(ctx, exported, none);
+    expect(plan).toMatchObject([{ op: "unconfirmed", urn: r.urn, action: "adopt", id: made.id }]);
+    const next = await recoveredCheckpoint(ctx, exported, plan);
+    const resources = next.deployment.resources!;
+    expect(resources.map((x) => x.urn)).toEqual([other.urn, r.urn]);
+    const now = resources[1]!;
+    expect(now.id).toBe(made.id);
+    expect(now.initErrors).toBeUndefined();
+    expect(now.outputs).toMatchObject({ title: "Docs", __provider: shim("Site") });
+    expect(now.outputs!.__gitbookUnconfirmedCreate).toBeUndefined();
+  });
+
+  it("removes the resource from state when GitBook holds nothing it made (the next up creates it)", async () => {
+    const older = await site("Docs");
+    const r = unconfirmedSite("docs", "Docs", Date.now() - 1000, [older.id]);
+    const exported = checkpoint([], [r]);
+    const plan = await planRecovery(ctx, exported, none);
+    expect(plan).toMatchObject([{ op: "unconfirmed", action: "drop" }]);
+    expect((await recoveredCheckpoint(ctx, exported, plan)).deployment.resources).toEqual([]);
+  });
+
+  it("names the candidates when two were made since it was sent, and changes nothing", async () => {
+    const sentAt = Date.now() - 1000;
+    await site("Docs");
+    await site("Docs");
+    const r = unconfirmedSite("docs", "Docs", sentAt, []);
+    const exported = checkpoint([], [r]);
+    const plan = await planRecovery(ctx, exported, none);
+    expect(plan).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+    expect((plan[0] as { candidates: unknown[] }).candidates).toHaveLength(2);
+    expect((await recoveredCheckpoint(ctx, exported, plan)).deployment.resources).toEqual([r]);
+  });
+
+  it("does not count what its record lists as held by state when it decides another pending create", async () => {
+    const sentAt = Date.now() - 1000;
+    const made = await site("Guides");
+    // The unconfirmed create's listing before it saw "Guides" (another create of the same run, killed after).
+    const r = unconfirmedSite("docs", "Docs", sentAt, [made.id]);
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "guides", { title: "Guides" })], [r]), { ...none, runStart: sentAt - 1000 });
+    expect(plan).toMatchObject([{ op: "creating", action: "adopt", id: made.id }, { op: "unconfirmed", action: "drop" }]);
+  });
+});

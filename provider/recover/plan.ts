@@ -15,7 +15,7 @@ import { ApiSite } from "../client";
 import { sitePaths } from "../resources/sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
-import { cleanOutputs, withDeclaredLive } from "../framework/state";
+import { UNCONFIRMED_KEY, cleanOutputs, unconfirmedIn, withDeclaredLive } from "../framework/state";
 
 /**
  * An object counts as the interrupted run's only when GitBook dates it at or after the run's start
@@ -80,6 +80,8 @@ export type Resolution =
   | { urn: string; kind: string; op: string; action: "undecided"; candidates: Candidate[]; why: string };
 
 export interface Decisions {
+  /** What `runStart` is, for messages: "the run began" unless said (an unconfirmed create's: "the create was sent"). */
+  began?: string;
   /** When the interrupted run began (ms since the epoch), if known: objects created since are its own. */
   runStart?: number;
   /** URN -> ID the user says the pending create made. */
@@ -110,7 +112,10 @@ function callInputs(inputs: Props | undefined): Props {
   return rest;
 }
 
-/** Every ID a resource in state may hold an object by: its ID and every string among its outputs. */
+/**
+ * Every ID a resource in state may hold an object by: its ID and every string among its outputs (but
+ * an unconfirmed create's record, whose IDs are of objects that existed before it, held or not).
+ */
 function heldIds(state: readonly StateResource[]): Set<string> {
   const held = new Set<string>();
   const walk = (v: unknown): void => {
@@ -119,8 +124,9 @@ function heldIds(state: readonly StateResource[]): Set<string> {
     else if (v && typeof v === "object") Object.values(v).forEach(walk);
   };
   for (const r of state) {
-    if (r.id) held.add(r.id);
-    walk(r.outputs);
+    if (r.id && !unconfirmedIn(r.outputs)) held.add(r.id);
+    const { [UNCONFIRMED_KEY]: _record, ...outputs } = r.outputs ?? {};
+    walk(outputs);
   }
   return held;
 }
@@ -148,10 +154,35 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
     if (res.action === "adopt") held.add(res.id);
     out.push(res);
   }
+  // Creates that ended with their outcome unknown (state.ts, UNCONFIRMED_KEY): resolved as a pending
+  // create is, the run's start being when that create was sent, and what existed just before it never
+  // taken, whatever its date.
+  for (const r of unconfirmedResources(state)) {
+    const record = unconfirmedIn(r.outputs)!;
+    const res = await resolve(ctx, { type: "creating", resource: r }, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, new Set(record.before ?? []));
+    if (res.action === "adopt") held.add(res.id);
+    out.push({ ...res, op: UNCONFIRMED });
+  }
   return out;
 }
 
-async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: Set<string>, decisions: Decisions, state: readonly StateResource[]): Promise<Resolution> {
+/** The Resolution `op` of a resource in state whose create is unconfirmed (rather than a pending operation's type). */
+export const UNCONFIRMED = "unconfirmed";
+
+/** The gitbook resources in state whose create is unconfirmed. */
+export function unconfirmedResources(state: readonly StateResource[]): StateResource[] {
+  return state.filter((r) => !r.delete && unconfirmedIn(r.outputs) && kindOf(r) !== undefined);
+}
+
+async function resolve(
+  ctx: Ctx,
+  pending: PendingOperation,
+  kind: string,
+  held: Set<string>,
+  decisions: Decisions,
+  state: readonly StateResource[],
+  existedBefore: ReadonlySet<string> = new Set(),
+): Promise<Resolution> {
   const r = pending.resource;
   const base = { urn: r.urn, kind, op: pending.type };
   if (pending.type !== "creating") {
@@ -177,7 +208,7 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
   if (def.pending) return resolveEntries(ctx, base, def, inputs, decisions, holds);
   if (!def.lookalikes) return { ...base, action: "drop", why: "its create sets the object with a request that may be sent again: the next `pulumi up` sends it" };
   const look = def.lookalikes(ctx, inputs as never);
-  const free = (await look.candidates()).filter((c) => !held.has(c.id));
+  const free = (await look.candidates()).filter((c) => !held.has(c.id) && !existedBefore.has(c.id));
   if (free.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${look.what} that no resource in state holds: the next \`pulumi up\` creates it` };
   const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart);
   const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
@@ -189,19 +220,20 @@ async function resolve(ctx: Ctx, pending: PendingOperation, kind: string, held: 
     return { ...base, action: "undecided", candidates: shown, why: "when the interrupted run began is not known (no lock of it left in the backend): give it with --since, or decide per resource" };
   }
   const start = decisions.runStart;
+  const began = decisions.began ?? "the run began";
   const recent = free.filter((c) => createdSince(at(c), start, 0));
   const near = free.filter((c) => !recent.includes(c) && createdSince(at(c), start, CLOCK_SKEW_MS));
   if (recent.length === 1 && near.length === 0) {
     const when = site ? `in site ${site.id}, itself created ${site.createdAt}` : `created ${at(recent[0]!)}`;
-    return { ...base, action: "adopt", id: recent[0]!.id, why: `${when}, after the run began (${iso(start)})` };
+    return { ...base, action: "adopt", id: recent[0]!.id, why: `${when}, after ${began} (${iso(start)})` };
   }
   if (recent.length > 1) {
-    return { ...base, action: "undecided", candidates: shown.filter((c) => recent.some((x) => x.id === c.id)), why: `${recent.length} objects created since the run began (${iso(start)}) could be it` };
+    return { ...base, action: "undecided", candidates: shown.filter((c) => recent.some((x) => x.id === c.id)), why: `${recent.length} objects created since ${began} (${iso(start)}) could be it` };
   }
   if (near.length > 0) {
-    return { ...base, action: "undecided", candidates: shown, why: `created shortly before the run began (${iso(start)}): the run's own only if GitBook's clock is behind this machine's` };
+    return { ...base, action: "undecided", candidates: shown, why: `created shortly before ${began} (${iso(start)}): its own only if GitBook's clock is behind this machine's` };
   }
-  return { ...base, action: "drop", why: `every ${look.what} not held by state was created before the run began (${iso(start)}): not this run's; the next \`pulumi up\` creates it` };
+  return { ...base, action: "drop", why: `every ${look.what} not held by state was created before ${began} (${iso(start)}): not its own; the next \`pulumi up\` creates it` };
 }
 
 /** Whether a resource of this kind in state (not pending) has this ID. */
@@ -234,15 +266,16 @@ async function resolveEntries(
   if (holds(found.id)) return named(`${found.id} is already held by another ${base.kind} in state`);
   if (!found.exact) return named("they are not exactly what the program declares, so nothing proves the interrupted run made them");
   const start = decisions.runStart;
+  const began = decisions.began ?? "the run began";
   if (start === undefined) return named("when the interrupted run began is not known (no lock of it left in the backend; give it with --since)");
   if (found.entries.every((e) => e.createdAt !== undefined)) {
     if (found.entries.every((e) => createdSince(e.createdAt, start, 0))) {
-      return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, each created since the run began (${iso(start)})` };
+      return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, each created since ${began} (${iso(start)})` };
     }
-    return named(`some were created before the run began (${iso(start)})`);
+    return named(`some were created before ${began} (${iso(start)})`);
   }
   const site = await newSite(ctx, inputs, start);
-  if (site) return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, in site ${site.id}, itself created ${site.createdAt}, after the run began (${iso(start)})` };
+  if (site) return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, in site ${site.id}, itself created ${site.createdAt}, after ${began} (${iso(start)})` };
   return named(`the ${found.what} carry no creation time and the site is not newer than the run, so nothing proves the interrupted run made them`);
 }
 
@@ -257,6 +290,27 @@ async function newSite(ctx: Ctx, inputs: Props, runStart: number | undefined): P
   if (runStart === undefined || typeof org !== "string" || typeof siteId !== "string") return undefined;
   const site = await getOrUndefined(ctx.client.get(sitePaths.site(org, siteId), { schema: ApiSite }));
   return site && createdSince(site.createdAt, runStart, 0) ? site : undefined;
+}
+
+/**
+ * The resource `r` as the object `p` adopts: its inputs, parent, dependencies and provider reference
+ * kept, the object's outputs as the definition reads them, the serialized provider copied as the
+ * resource recorded it. Secret outputs are written as plaintext secrets, which `pulumi stack import` encrypts.
+ */
+async function adopted(ctx: Ctx, p: Extract<Resolution, { action: "adopt" }>, r: StateResource): Promise<StateResource> {
+  const def = definitions.get(p.kind)!;
+  // Read as the program declared it, live fields included (see DECLARED_KEY), as adoption reads.
+  const live = await def.read(ctx, p.id, withDeclaredLive(def.diff.liveFields ?? [], callInputs(r.inputs)) as never);
+  if (!live) throw new Error(`${p.kind} ${p.id} (for ${r.urn}) is not in GitBook; adopt an object that exists, or --drop it`);
+  // What would force a replacement cannot be converged: the next up would delete the object it adopted.
+  const fixed = changedFields(def.diff, live as Props, callInputs(r.inputs)).filter((f) => def.diff.replaceOn.includes(f));
+  if (fixed.length > 0) {
+    throw new Error(`${p.kind} ${p.id} (for ${r.urn}) has ${fixed.map((f) => `${f}=${JSON.stringify((live as Props)[f] ?? null)}`).join(", ")}, which cannot change in place: adopt one that matches the program, or --drop it`);
+  }
+  const secret = new Set([...(r.additionalSecretOutputs ?? []), ...def.secretOutputs]);
+  const outputs: Props = { ...cleanOutputs(live as Props), __provider: r.inputs?.__provider };
+  for (const k of Object.keys(outputs)) if (secret.has(k)) outputs[k] = { ...SECRET_SIG, plaintext: JSON.stringify(outputs[k]) };
+  return { ...r, id: p.id, outputs };
 }
 
 /** Pulumi's marker for a secret value in a checkpoint. */
@@ -279,25 +333,24 @@ export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: re
       continue;
     }
     if (p.action !== "adopt") continue;
-    const def = definitions.get(p.kind)!;
-    const r = pending.resource;
-    // Read as the program declared it, live fields included (see DECLARED_KEY), as adoption reads.
-    const live = await def.read(ctx, p.id, withDeclaredLive(def.diff.liveFields ?? [], callInputs(r.inputs)) as never);
-    if (!live) throw new Error(`${p.kind} ${p.id} (for ${r.urn}) is not in GitBook; adopt an object that exists, or --drop it`);
-    // What would force a replacement cannot be converged: the next up would delete the object it adopted.
-    const fixed = changedFields(def.diff, live as Props, callInputs(r.inputs)).filter((f) => def.diff.replaceOn.includes(f));
-    if (fixed.length > 0) {
-      throw new Error(`${p.kind} ${p.id} (for ${r.urn}) has ${fixed.map((f) => `${f}=${JSON.stringify((live as Props)[f] ?? null)}`).join(", ")}, which cannot change in place: adopt one that matches the program, or --drop it`);
-    }
-    const secret = new Set([...(r.additionalSecretOutputs ?? []), ...def.secretOutputs]);
-    const outputs: Props = { ...cleanOutputs(live as Props), __provider: r.inputs?.__provider };
-    for (const k of Object.keys(outputs)) if (secret.has(k)) outputs[k] = { ...SECRET_SIG, plaintext: JSON.stringify(outputs[k]) };
-    added.push({ ...r, id: p.id, outputs });
+    added.push(await adopted(ctx, p, pending.resource));
   }
   // A pending create of a URN state already has is a replacement's: as the engine does once a
   // replacement exists, the old object is marked for the deletion the replacement planned.
   const replaced = new Set(added.map((r) => r.urn));
-  const resources = (exported.deployment.resources ?? []).map((r) => (replaced.has(r.urn) && !r.delete ? { ...r, delete: true } : r));
+  // An unconfirmed create resolved: the resource becomes the object it made, or leaves state.
+  const unconfirmed = new Map(plan.filter((p) => p.op === UNCONFIRMED && (p.action === "adopt" || p.action === "drop")).map((p) => [p.urn, p]));
+  const resources: StateResource[] = [];
+  for (const r of exported.deployment.resources ?? []) {
+    const p = r.delete || !unconfirmedIn(r.outputs) ? undefined : unconfirmed.get(r.urn);
+    if (p?.action === "drop") continue;
+    if (p?.action === "adopt") {
+      const { initErrors: _errors, ...rest } = await adopted(ctx, p, r);
+      resources.push(rest);
+      continue;
+    }
+    resources.push(replaced.has(r.urn) && !r.delete ? { ...r, delete: true } : r);
+  }
   const { pending_operations: _all, ...rest } = exported.deployment;
   return {
     ...exported,

@@ -62,7 +62,7 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
     expect(fs.readFileSync(`${file}.attrs`, "utf8")).toBe("");
     const r = await recover(d);
     expect(r.out).toContain(`Set aside ${file}.attrs`);
-    expect(r.out).toContain("Nothing to recover: the checkpoint holds no pending operation.");
+    expect(r.out).toContain("Nothing to recover: the checkpoint holds no pending operation and no unconfirmed create.");
     expect(r.code, r.out).toBe(0);
     expect(fs.existsSync(`${file}.attrs.broken`)).toBe(true);
     // The CLI reads the stack again, and it is the latest checkpoint.
