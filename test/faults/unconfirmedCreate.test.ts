@@ -3,9 +3,9 @@
  * Before, the run failed with nothing in state, and its error told the user to look in GitBook: a
  * blind re-run (a CI retry) listed the object the lost create had made among those that were there
  * before, and made a second. Now the engine keeps the resource in state under a placeholder ID with
- * when the create was sent and what existed before it (a partial failure); every plan refuses it,
- * sending nothing, until `pulumi-gitbook recover` takes the object into state (or removes the resource
- * when GitBook holds nothing it made). The rules recover decides by are provider/recover/plan.test.ts's.
+ * when the create was sent and what existed before it (a partial failure); its update and delete
+ * refuse, sending nothing, until `pulumi-gitbook recover` takes the object into state (or removes the
+ * resource when GitBook holds nothing it made). The rules recover decides by are provider/recover/plan.test.ts's.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
