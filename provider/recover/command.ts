@@ -129,7 +129,7 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
     const lock = args.since === undefined ? await cli.runStartFromLock() : undefined;
     const runStart = args.since ?? lock?.time;
     if (pending.length > 0) say(`${pending.length} pending operation${pending.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"}; the interrupted run began ${describeStart(args.since, lock)}.`);
-    if (unconfirmed.length > 0) say(`${unconfirmed.length} unconfirmed create${unconfirmed.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"} (sent without an answer, and not found for want of GitBook's).`);
+    if (unconfirmed.length > 0) say(`${unconfirmed.length} unconfirmed create${unconfirmed.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"} (each got no answer, and what it made could not be looked for then).`);
     const plan = await planRecovery(ctx, exported, { runStart, adopt: args.adopt, drop: args.drop });
     for (const p of plan) say(line(p));
     const undecided = plan.filter((p) => p.action === "undecided");
