@@ -294,6 +294,31 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
     expect((await recoveredCheckpoint(ctx, exported, plan)).deployment.resources).toEqual([r]);
   });
 
+  it("a kind GitBook gives no creation time (a section, in a site older than the create): the one object not listed before it and not held is adopted; two are named", async () => {
+    const docs = await site("Docs");
+    backdate(docs.id, 10);
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const section = (title: string) => ctx.client.post(siteSectionPaths.sections(org, docs.id), { body: { spaceId, title }, schema: ApiSiteSection });
+    const existing = await section("Guides");
+    const sentAt = Date.now() - 1000;
+    const made = await section("Guides");
+    const r: StateResource = {
+      urn: urn("SiteSection", "guides"),
+      custom: true,
+      type: "pulumi-nodejs:dynamic/gitbook:SiteSection",
+      id: `unconfirmed-create-${sentAt}-abc123`,
+      inputs: { __gitbookName: "guides", __provider: shim("SiteSection"), organizationId: org, siteId: docs.id, spaceId, title: "Guides" },
+      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: [existing.id] } },
+    };
+    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
+    // Without the listing before it (null: it could not be made), the same section is only named.
+    const blind = { ...r, outputs: { ...r.outputs, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: null } } };
+    expect(await planRecovery(ctx, checkpoint([], [blind]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+    // A namesake made in the app since: two candidates, named.
+    await section("Guides");
+    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+  });
+
   it("does not count what its record lists as held by state when it decides another pending create", async () => {
     const sentAt = Date.now() - 1000;
     const made = await site("Guides");

@@ -159,7 +159,8 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
   // taken, whatever its date.
   for (const r of unconfirmedResources(state)) {
     const record = unconfirmedIn(r.outputs)!;
-    const res = await resolve(ctx, { type: "creating", resource: r }, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, new Set(record.before ?? []));
+    const before = record.before ? new Set(record.before) : undefined;
+    const res = await resolve(ctx, { type: "creating", resource: r }, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, before);
     if (res.action === "adopt") held.add(res.id);
     out.push({ ...res, op: UNCONFIRMED });
   }
@@ -181,7 +182,8 @@ async function resolve(
   held: Set<string>,
   decisions: Decisions,
   state: readonly StateResource[],
-  existedBefore: ReadonlySet<string> = new Set(),
+  /** An unconfirmed create's listing before it: what it held existed before, and is never taken. */
+  existedBefore?: ReadonlySet<string>,
 ): Promise<Resolution> {
   const r = pending.resource;
   const base = { urn: r.urn, kind, op: pending.type };
@@ -208,13 +210,19 @@ async function resolve(
   if (def.pending) return resolveEntries(ctx, base, def, inputs, decisions, holds);
   if (!def.lookalikes) return { ...base, action: "drop", why: "its create sets the object with a request that may be sent again: the next `pulumi up` sends it" };
   const look = def.lookalikes(ctx, inputs as never);
-  const free = (await look.candidates()).filter((c) => !held.has(c.id) && !existedBefore.has(c.id));
+  const free = (await look.candidates()).filter((c) => !held.has(c.id) && !existedBefore?.has(c.id));
   if (free.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${look.what} that no resource in state holds: the next \`pulumi up\` creates it` };
   const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart);
   const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
   const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(look.createdAt?.(c) ? { createdAt: String(look.createdAt(c)) } : {}) }));
   if (!at) {
-    return { ...base, action: "undecided", candidates: shown, why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made` };
+    // createOnce's own proof, with the listing it took just before the create: the one object not in
+    // it, nor held by state, is what the create made (one more, and another client made a namesake since).
+    if (existedBefore && free.length === 1) {
+      return { ...base, action: "adopt", id: free[0]!.id, why: `the only ${look.what} neither listed just before the create was sent nor held by a resource in state` };
+    }
+    const why = existedBefore ? `${free.length} of them were made since the create was sent` : `${def.noun}s carry no creation time`;
+    return { ...base, action: "undecided", candidates: shown, why: `${why}, so nothing proves which of these (if any) ${existedBefore ? "the create" : "the interrupted run"} made` };
   }
   if (decisions.runStart === undefined) {
     return { ...base, action: "undecided", candidates: shown, why: "when the interrupted run began is not known (no lock of it left in the backend): give it with --since, or decide per resource" };
