@@ -163,7 +163,7 @@ function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookErr
 
 /** What to do about an unconfirmed create, in every error that meets one. */
 export const UNCONFIRMED_FIX =
-  "The resource is kept in state as unconfirmed, its update and delete refusing, until you run `npx pulumi-gitbook recover --stack <stack>` in the project's folder: " +
+  "The resource is kept in state as unconfirmed, and every preview, up, refresh and destroy that reaches it fails, sending nothing, until you run `npx pulumi-gitbook recover --stack <stack>` in the project's folder: " +
   "it takes the object into state if GitBook holds one this create provably made, or removes the resource from state so that the next `up` creates it (when it cannot tell, it lists the candidates for `--adopt` or `--drop`).";
 
 /**

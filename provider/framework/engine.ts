@@ -154,14 +154,8 @@ function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, ado
 }
 
 export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
-  const u = unconfirmedIn(olds);
-  if (u) {
-    // An update, which refuses: diff itself may not, since refresh diffs too, and must keep the
-    // resource for recover. Said here as well, so that a preview shows why (the engine relays the
-    // provider host's stderr).
-    process.stderr.write(`pulumi-gitbook: ${resourceLabel(def.kind, news, id)}: ${unconfirmedWhy(def.kind, u.sentAt).replace(/^\w+: /, "")} Its update will refuse. ${UNCONFIRMED_FIX}\n`);
-    return { changes: true, replaces: [], deleteBeforeReplace: false };
-  }
+  // (A refresh diffs too, after its read, which refuses first: see read.)
+  refuseUnconfirmed(def, id, olds, news);
   const d = diffProps(def.diff, olds, news);
   if (d.replaces.length > 0 && typeof news[ADOPT_KEY] === "string") {
     throw explainFailure(
@@ -251,22 +245,18 @@ function unconfirmed(e: UnconfirmedCreateError): PartialFailure {
   return new PartialFailure(id, { [UNCONFIRMED_KEY]: { sentAt: e.sentAt, before: e.before } }, [e.message]);
 }
 
-/** Why a resource whose create is unconfirmed is refused (see UNCONFIRMED_KEY). */
-function unconfirmedWhy(kind: string, sentAt: string): string {
-  return `${kind}: its create, sent ${sentAt}, got no answer, and what it may have made could not be looked for, so GitBook may hold an object of this resource that state does not name.`;
-}
-
-/** Update and delete refuse a resource whose create is unconfirmed, sending nothing (see UNCONFIRMED_KEY). */
+/** Every call on a resource whose create is unconfirmed refuses, sending nothing, until recover resolves it (see UNCONFIRMED_KEY). */
 function refuseUnconfirmed(def: Resource, id: string, recorded: Props, props: Props): void {
   const u = unconfirmedIn(recorded);
   if (!u) return;
-  throw explainFailure(def, props, id, new Error(`${unconfirmedWhy(def.kind, u.sentAt)} Nothing was sent. ${UNCONFIRMED_FIX}`));
+  const why = `${def.kind}: its create, sent ${u.sentAt}, got no answer, and what it may have made could not be looked for, so GitBook may hold an object of this resource that state does not name.`;
+  throw explainFailure(def, props, id, new Error(`${why} Nothing was sent. ${UNCONFIRMED_FIX}`));
 }
 
 export async function read(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
-  // No object to read yet: kept as it is for recover (an empty answer would drop it from state, and
-  // the next up would create a second object).
-  if (unconfirmedIn(props)) return { id, props } as pulumi.dynamic.ReadResult;
+  // No object to read yet. Refused, which keeps the resource as state has it for recover (an empty
+  // answer would drop it from state, and the next up would create a second object).
+  refuseUnconfirmed(def, id, props, props);
   let live: Props | undefined;
   try {
     live = await def.read(ctx(rt), id, stripProvider(props));

@@ -33,9 +33,8 @@ export const WROTE_KEY = "__gitbookWrote";
  * (createOnce): `{ sentAt, before }`, when it was sent (ISO) and the IDs of the objects that existed
  * just before (or null when they could not be listed). GitBook may hold an object it made, unknown to
  * state. Rather than leave nothing in state (a blind re-run would then make a second object), the
- * engine keeps the resource under a placeholder ID (UNCONFIRMED_ID_PREFIX) with this record; its
- * update and delete refuse (a plan shows the update and says why) until `pulumi-gitbook recover`
- * resolves it (recover/plan.ts): the object taken into state when the create provably made it, or the
+ * engine keeps the resource under a placeholder ID (UNCONFIRMED_ID_PREFIX) with this record; every
+ * call on it (check aside) refuses, sending nothing, until `pulumi-gitbook recover` resolves it (recover/plan.ts): the object taken into state when the create provably made it, or the
  * resource removed so that the next `up` creates it.
  */
 export const UNCONFIRMED_KEY = "__gitbookUnconfirmedCreate";
