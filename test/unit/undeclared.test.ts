@@ -146,7 +146,7 @@ describe.each(VARIANTS)("$kind: what the program leaves out, $as", ({ sc, stripp
   const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local);
   const wireNames = (fields: readonly string[]) => fields.map((f) => def.patch.wire?.[f] ?? f);
 
-  /** The object's live value of each field, as the provider reads it (a read that declares them, see probe). */
+  /** The object's live value of each field, as the provider reads it (a read that declares them, see probeOf). */
   async function liveOf(fields: string[]): Promise<Props> {
     const r = s.p.resource("subject");
     const probe: Props = { ...r.outputs };
