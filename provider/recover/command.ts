@@ -353,7 +353,14 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
           if (typeof entry.value === "string") out[key] = entry.value;
           continue;
         }
-        out[key] = (await must(["config", "get", key, ...stackFlag, ...file])).stdout.replace(/\n$/, "");
+        const r = await run(["config", "get", key, ...stackFlag, ...file]);
+        if (r.code !== 0) {
+          throw new Error(
+            `the stack sets ${key} as a secret, and \`pulumi config get ${key}\` could not read it: ${(r.stderr || r.stdout).trim()}. ` +
+              "Run this command with what `pulumi up` reads the stack's secrets with (its passphrase in PULUMI_CONFIG_PASSPHRASE, or access to its secrets provider); the environment's value is not used in its place.",
+          );
+        }
+        out[key] = r.stdout.replace(/\n$/, "");
       }
       return out;
     },

@@ -124,6 +124,7 @@ describeDeployments("recover's settings", () => {
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.out).toContain("gitbook:token");
     expect(wrongKey.out).toContain("incorrect passphrase");
+    expect(wrongKey.out).toContain("PULUMI_CONFIG_PASSPHRASE");
     expect(d.emu.log.count()).toBe(0);
 
     const unset = await run(argv);
