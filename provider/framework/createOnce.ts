@@ -154,14 +154,14 @@ export class UnconfirmedCreateError extends Error {
 function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number, before: ReadonlySet<string> | undefined): Error {
   return new UnconfirmedCreateError(
     `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and what it may have made could not be looked for (${(lookErr as Error).message}). ` +
-      `Nothing was sent again. ${UNCONFIRMED_FIX}`,
+      `Nothing was sent again; what it may have made dates from ${new Date(sentAt).toISOString()} on.`,
     sentAt,
     before,
     e,
   );
 }
 
-/** What to do about an unconfirmed create, in every error that meets one. */
+/** What to do about a resource kept as unconfirmed (the engine says it when it keeps one, and every call that refuses one). */
 export const UNCONFIRMED_FIX =
   "The resource is kept in state as unconfirmed, and every preview, up, refresh and destroy that reaches it fails, sending nothing, until you run `npx pulumi-gitbook recover --stack <stack>` in the project's folder: " +
   "it takes the object into state if GitBook holds one this create provably made, or removes the resource from state so that the next `up` creates it (when it cannot tell, it lists the candidates for `--adopt` or `--drop`).";

@@ -355,7 +355,7 @@ describe("a lost create whose looking fails too", () => {
     expect(e?.message).toMatch(
       new RegExp(
         `^Space handbook: the create of space "${title}" got no answer, so it may or may not have happened, and what it may have made could not be looked for ` +
-          `\\(GitBook API 503 on GET /v1/orgs/[^/]+/spaces: .*\\)\\. Nothing was sent again\\. The resource is kept in state as unconfirmed, and every preview, up, refresh and destroy that reaches it fails, sending nothing, until you run \`npx pulumi-gitbook recover --stack <stack>\``,
+          `\\(GitBook API 503 on GET /v1/orgs/[^/]+/spaces: .*\\)\\. Nothing was sent again; what it may have made dates from [0-9T:.-]+Z on\\. The resource is kept in state as unconfirmed, and every preview, up, refresh and destroy that reaches it fails, sending nothing, until you run \`npx pulumi-gitbook recover --stack <stack>\``,
       ),
     );
     // A partial failure: the engine keeps the resource under a placeholder, with when the create was

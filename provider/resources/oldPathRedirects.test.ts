@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
+import { PartialFailure } from "../framework/failure";
 import { startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -180,6 +181,36 @@ describe("SiteSection redirectOldPath", () => {
     s = (await env.up("SiteSection", { ...given, path: "l2" }, s)).state;
     expect(rulesOf(site.id)).toEqual([["/l1/*", `${site.url}/l2`]]);
     expect(ownedId(s, "l1")).toBe([...env.emu.store.siteRedirects.values()].find((r) => r.siteId === site.id)!.id);
+  });
+
+  it("a lost answer to the rule's POST whose looking fails too: the up fails saying so (the section is no unconfirmed create), and the next one makes no second rule", async () => {
+    const site = await publishedSite("Unlooked Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "u1", redirectOldPath: true };
+    const before = (await env.up("SiteSection", given)).state;
+    env.emu.log.reset();
+    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropAfterProcess: true, times: 1 });
+    const lookups = env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
+    const e = await env.up("SiteSection", { ...given, path: "u2" }, before).then(() => undefined, (x: Error) => x);
+    env.emu.faults.clear();
+    expect(lookups.hits).toBeGreaterThan(0);
+    expect(e?.message).toMatch(/could not be looked for .* Nothing was sent again; what it may have made dates from [0-9T:.-]+Z on\. The next up looks for it first/);
+    expect(e?.message).not.toMatch(/unconfirmed|pulumi-gitbook recover/);
+    expect(rulesOf(site.id)).toEqual([["/u1/*", `${site.url}/u2`]]);
+    // The section is kept with the rule as not confirmed: a refresh says so, and the next up finds the
+    // rule the lost POST made (not in the listing before it) and owns it, sending no write for it.
+    const kept = (e as PartialFailure).properties;
+    expect(kept.oldPathRedirects).toEqual([{ path: "u1", status: "not confirmed" }]);
+    const state = { id: before.id, outs: kept };
+    expect((await env.refresh("SiteSection", state))!.inputs.oldPathRedirects).toEqual([{ path: "u1", status: "not confirmed" }]);
+    env.emu.log.reset();
+    const next = (await env.up("SiteSection", { ...given, path: "u2" }, state)).state;
+    expect(env.emu.log.writes()).toBe(0);
+    const made = [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site.id);
+    expect(made).toHaveLength(1);
+    expect(ownedId(next, "u1")).toBe(made[0]!.id);
+    // And the section's delete takes it.
+    await env.destroy("SiteSection", next);
+    expect(rulesOf(site.id)).toEqual([]);
   });
 
   it("a run killed between the PATCH and the rule's POST converges on the next up", async () => {

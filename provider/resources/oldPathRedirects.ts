@@ -27,6 +27,7 @@ import { GitbookError } from "../client";
 import { createOnce } from "../framework/createOnce";
 import { field } from "../framework/fields";
 import { UNKNOWN } from "../framework/check";
+import { UnconfirmedCreateError } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
@@ -51,7 +52,9 @@ const entry = z.object({
   status: z
     .string()
     .optional()
-    .describe("Set by a refresh when the rule is no longer as this resource made it (`deleted in GitBook`, `changed in GitBook`): the next `up` puts it back."),
+    .describe(
+      "Set by a refresh when the rule is no longer as this resource made it (`deleted in GitBook`, `changed in GitBook`), or by an update whose rule could not be made or confirmed (`not created`, `not confirmed`): the next `up` puts it back, or finds it.",
+    ),
 });
 export type OldPathEntry = z.output<typeof entry>;
 
@@ -71,7 +74,17 @@ export const oldPathRedirectsField = () =>
  * DECLARED_KEY: not in the outputs schema, so the class registers no property for it (each costs the
  * program four promises per resource, see resourceClass), and never an input.
  */
-export type Owned = Record<string, { id: string; source: string }>;
+export type Owned = Record<string, OwnedRule>;
+/**
+ * A rule's ID and source; or, for a rule whose create got no answer while the listing to find it
+ * failed too (createOnce's UnconfirmedCreateError), no ID yet but when it was sent and the rules of
+ * that source listed just before: the next update looks for it before anything else (settleUnconfirmed).
+ */
+export interface OwnedRule {
+  id: string;
+  source: string;
+  unconfirmed?: { sentAt: string; before: string[] | null };
+}
 export const OWNED_KEY = "oldPathRedirectRules";
 
 /** The rules recorded outputs say the resource made. */
@@ -164,6 +177,7 @@ export async function readOldPaths(ctx: Ctx, owner: Owner, entries: OldPathEntry
   const current = relativePath(site.siteUrl, owner.url);
   return entries.map(({ path }) => {
     const mine = owned?.[path];
+    if (mine?.unconfirmed) return { path, status: "not confirmed" };
     const rule = mine && site.rules.find((r) => r.id === mine.id);
     if (!mine || !rule) return { path, status: "deleted in GitBook" };
     return current !== undefined && isAsMade(rule, mine.source, owner.url!.replace(/\/+$/, "")) ? { path } : { path, status: "changed in GitBook" };
@@ -198,7 +212,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
   // What the site has when a step fails: a wanted path without its rule is marked, so the next up makes it.
   const failed = (why: string) =>
     new OldPathRedirectsFailed(why, state(), [
-      ...want.map((path) => (owned[path] !== undefined ? { path } : { path, status: "not created" })),
+      ...want.map((path) => (owned[path] === undefined ? { path, status: "not created" } : owned[path].unconfirmed ? { path, status: "not confirmed" } : { path })),
       // An owned rule still there though no longer wanted stays an entry, so that the next up deletes it.
       ...Object.keys(owned).filter((path) => !want.includes(path)).map((path) => ({ path, status: "not deleted" })),
     ]);
@@ -206,6 +220,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
     throw failed(why);
   };
   try {
+    await settleUnconfirmed(ctx, org, siteId, owned, fail);
     // Paths no longer wanted (a move back, the option turned off): their rules go first, so a move back leaves no loop.
     for (const [path, { id }] of Object.entries(owned)) {
       if (want.includes(path)) continue;
@@ -249,14 +264,21 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
         continue;
       }
       // One rule per source: after a lost answer, the rule from this source that was not there before is the POST's.
-      const made = await createOnce(ctx, {
-        kind: "OldPathRedirect",
-        key: `${org}/${siteId}/${source}`,
-        what: `redirect from ${source} in site ${siteId}`,
-        candidates: async () => (await ctx.client.listNow(paths.redirects(org, siteId), ApiSiteRedirect, { draft: false, search: source })).filter((r) => r.source === source),
-        before: site.rules.filter((r) => r.source === source),
-        send: () => ctx.client.post(paths.redirects(org, siteId), { body, schema: ApiSiteRedirect }),
-      });
+      let made: ApiSiteRedirect;
+      try {
+        made = await createOnce(ctx, {
+          kind: "OldPathRedirect",
+          key: `${org}/${siteId}/${source}`,
+          what: `redirect from ${source} in site ${siteId}`,
+          candidates: async () => (await ctx.client.listNow(paths.redirects(org, siteId), ApiSiteRedirect, { draft: false, search: source })).filter((r) => r.source === source),
+          before: site.rules.filter((r) => r.source === source),
+          send: () => ctx.client.post(paths.redirects(org, siteId), { body, schema: ApiSiteRedirect }),
+        });
+      } catch (e) {
+        if (!(e instanceof UnconfirmedCreateError)) throw e;
+        owned[path] = { id: "", source, unconfirmed: { sentAt: e.sentAt, before: e.before } };
+        return fail(`${e.message} The next up looks for it first, and sends nothing for it until it knows.`);
+      }
       owned[path] = { id: made.id, source };
     }
   } catch (e) {
@@ -268,7 +290,42 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
 
 /** Deletes the rules the resource owns (after the resource itself: they redirect to a path no longer there). */
 export async function deleteOldPaths(ctx: Ctx, org: string, site: string, owned: Owned | undefined): Promise<void> {
-  for (const { id } of Object.values(owned ?? {})) await ctx.client.delete(paths.redirect(org, site, id));
+  const settled: Owned = { ...owned };
+  await settleUnconfirmed(ctx, org, site, settled, (why) => {
+    throw new Error(why);
+  });
+  for (const { id } of Object.values(settled)) await ctx.client.delete(paths.redirect(org, site, id));
+}
+
+/**
+ * Resolves, in `owned`, each rule whose create was unconfirmed, from the site's rules listed now: the
+ * one rule of its source that the listing before its create did not hold, nor another entry owns, is
+ * the create's (createOnce's proof); none, and it was not made (the entry goes: the update makes it
+ * again); more than one, or one without the listing before, and it `fail`s naming them, sending nothing.
+ * One listing, and only when there is such an entry.
+ */
+async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Owned, fail: (why: string) => never): Promise<void> {
+  const open = Object.entries(owned).filter(([, o]) => o.unconfirmed);
+  if (open.length === 0) return;
+  const rules = await ctx.client.listNow(paths.redirects(org, site), ApiSiteRedirect, { draft: false });
+  for (const [path, o] of open) {
+    const { sentAt, before } = o.unconfirmed!;
+    const held = new Set(Object.values(owned).map((x) => x.id));
+    const found = rules.filter((r) => r.source === o.source && !before?.includes(r.id) && !held.has(r.id));
+    if (found.length === 0) {
+      delete owned[path];
+      continue;
+    }
+    if (found.length === 1 && before) {
+      owned[path] = { id: found[0]!.id, source: o.source };
+      continue;
+    }
+    const why = before ? `${found.length} rules from ${o.source} were made since` : "the rules from that source could not be listed before";
+    fail(
+      `the redirect from ${o.source} was sent ${sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id}`).join(", ") || "none found"}. ` +
+        "Nothing was sent. Delete in the GitBook app the rules from that source this resource should not have, and run up again.",
+    );
+  }
 }
 
 // ---- In the kinds ------------------------------------------------------------------------------------
