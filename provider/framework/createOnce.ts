@@ -39,14 +39,32 @@ export interface CreateSpec<T extends { id: string }> {
 }
 
 /**
- * A lost create answer left objects recovery cannot prove the request made: the resource stops
- * rather than guess. Nothing was resent.
+ * A create got no answer, and listing what it may have made failed: nothing is resent. The engine
+ * keeps the resource in state as unconfirmed (state.ts, UNCONFIRMED_KEY), with when the create was
+ * sent and what existed before it, for `pulumi-gitbook recover` to resolve: left out of state, a
+ * re-run would list the object this create made among those that were there before, and make a second.
  */
-export class AmbiguousCreateError extends Error {
+export class UnconfirmedCreateError extends Error {
+  readonly sentAt: string;
+  readonly before: string[] | null;
+  constructor(message: string, sentAt: number, before: ReadonlySet<string> | undefined, cause: unknown) {
+    super(message, { cause });
+    this.name = "UnconfirmedCreateError";
+    this.sentAt = new Date(sentAt).toISOString();
+    this.before = before ? [...before] : null;
+  }
+}
+
+/**
+ * A lost create answer left objects recovery cannot prove the request made: the resource stops
+ * rather than guess. Nothing was resent. Unconfirmed too: one of them is likely this create's, and a
+ * re-run would list it among those that were there before and make another.
+ */
+export class AmbiguousCreateError extends UnconfirmedCreateError {
   /** IDs of the objects that could be the one the lost request made. */
   readonly candidates: string[];
-  constructor(message: string, candidates: string[]) {
-    super(message);
+  constructor(message: string, candidates: string[], sentAt: number, before: ReadonlySet<string> | undefined) {
+    super(message, sentAt, before, undefined);
     this.name = "AmbiguousCreateError";
     this.candidates = candidates;
   }
@@ -66,7 +84,7 @@ export class AmbiguousCreateError extends Error {
  * this process have settled; that in-process memory only ever removes candidates, it never proves
  * one. Exactly one new object left: adopted. More than one (another program or person made a
  * namesake meanwhile), or a candidate when no listing before could be made: AmbiguousCreateError
- * naming them and how to adopt one (`adoptId`), and nothing is resent.
+ * naming them, and nothing is resent; the engine keeps the resource as unconfirmed for recover.
  *
  * A request that was given up on (timed out) may still be running on the server, so its object can
  * appear after a first look finds nothing: the candidates are looked at again, at doubling intervals,
@@ -94,10 +112,10 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
     };
     const fresh = listed.filter((c) => !claims.holds(spec.kind, c.id) && !before?.has(c.id) && !madeBefore(c));
     if (fresh.length > 0 && before === undefined) {
-      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already");
+      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already", sentAt, before);
     }
     if (fresh.length > 1) {
-      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`);
+      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`, sentAt, before);
     }
     const [mine] = fresh;
     if (mine) claims.hold(spec.kind, mine.id);
@@ -131,23 +149,6 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
         await ctx.client.pause(told);
       }
     }
-  }
-}
-
-/**
- * A create got no answer, and listing what it may have made failed: nothing is resent. The engine
- * keeps the resource in state as unconfirmed (state.ts, UNCONFIRMED_KEY), with when the create was
- * sent and what existed before it, for `pulumi-gitbook recover` to resolve: left out of state, a
- * re-run would list the object this create made among those that were there before, and make a second.
- */
-export class UnconfirmedCreateError extends Error {
-  readonly sentAt: string;
-  readonly before: string[] | null;
-  constructor(message: string, sentAt: number, before: ReadonlySet<string> | undefined, cause: unknown) {
-    super(message, { cause });
-    this.name = "UnconfirmedCreateError";
-    this.sentAt = new Date(sentAt).toISOString();
-    this.before = before ? [...before] : null;
   }
 }
 
@@ -201,14 +202,15 @@ async function listBefore<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T
   }
 }
 
-function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string): AmbiguousCreateError {
+function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string, sentAt: number, before: ReadonlySet<string> | undefined): AmbiguousCreateError {
   const ids = found.map((c) => c.id);
   const list = found.map((c) => describeCandidate(spec, c)).join("; ");
   return new AmbiguousCreateError(
     `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and this resource ${why}: ${list}. ` +
-      `Nothing was sent again, and none of them was taken. Look at them in GitBook: to manage one with this resource, set adoptId to its ID (e.g. adoptId: "${ids[0]}") and delete any other you do not want; ` +
-      `if none is this resource's, run up again to create it.`,
+      `Nothing was sent again, and none of them was taken.`,
     ids,
+    sentAt,
+    before,
   );
 }
 
