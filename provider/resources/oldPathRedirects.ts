@@ -24,10 +24,9 @@
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
-import { createOnce } from "../framework/createOnce";
+import { createOnce, UnconfirmedCreateError } from "../framework/createOnce";
 import { field } from "../framework/fields";
 import { UNKNOWN } from "../framework/check";
-import { UnconfirmedCreateError } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
@@ -322,7 +321,7 @@ async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Own
     }
     const why = before ? `${found.length} rules from ${o.source} were made since` : "the rules from that source could not be listed before";
     fail(
-      `the redirect from ${o.source} was sent ${sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id}`).join(", ") || "none found"}. ` +
+      `the redirect from ${o.source} was sent ${sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id}`).join(", ")}. ` +
         "Nothing was sent. Delete in the GitBook app the rules from that source this resource should not have, and run up again.",
     );
   }
