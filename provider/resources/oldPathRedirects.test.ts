@@ -256,3 +256,65 @@ describe("SiteSpace redirectOldPath", () => {
     expect(rulesOf(site.id)).toEqual([]);
   });
 });
+
+describe("the update sections and site spaces share: made the default by a write on their container", () => {
+  const SITE = /\/sites\/:site$/;
+  const SECTION = /\/sections\/:section$/;
+  // Each kind's second item (the first is its container's default already) and the route of the write that makes it the default.
+  const cases = [
+    {
+      kind: "SiteSection",
+      container: SITE,
+      next: ["GET /v1/orgs/:org/sites/:site/sections", "PATCH /v1/orgs/:org/sites/:site"],
+      message: /^SiteSection \S+: default: .*500\nsite section \S+ was updated but could not be made the site's default; it is kept in state/,
+      item: async (site: string) => {
+        await env.up("SiteSection", { siteId: site, spaceId: spaces[0] });
+        return { siteId: site, spaceId: spaces[1] };
+      },
+      isDefault: (site: string, id: string) => env.emu.store.defaultSection(env.emu.store.sites.get(site)!)?.id === id,
+    },
+    {
+      kind: "SiteSpace",
+      container: SECTION,
+      next: ["GET /v1/orgs/:org/sites/:site/site-spaces", "PATCH /v1/orgs/:org/sites/:site/sections/:section"],
+      message: /^SiteSpace \S+: default: .*500\nsite space \S+ was updated but could not be made its section's default; it is kept in state/,
+      item: async (site: string) => {
+        const sec = (await env.up("SiteSection", { siteId: site, spaceId: spaces[0] })).state;
+        return { siteId: site, sectionId: sec.id, spaceId: spaces[1] };
+      },
+      isDefault: (site: string, id: string) => {
+        const ss = env.emu.store.siteSpaces.get(id)!;
+        return env.emu.store.defaultSiteSpaceIn(env.emu.store.sites.get(site)!, ss.sectionId!)?.id === id;
+      },
+    },
+  ];
+
+  for (const c of cases) {
+    it(`${c.kind}: the item's PATCH is recorded when its container refuses the default, and the next up makes it the default, writing nothing else`, async () => {
+      const site = await publishedSite(`${c.kind} Defaults`);
+      const given = await c.item(site.id);
+      const s = (await env.up(c.kind, { ...given, path: "before" })).state;
+      expect(c.isDefault(site.id, s.id)).toBe(false);
+      env.emu.faults.add({ match: { method: "PATCH", route: c.container }, errorRate: 1, status: 500 });
+      const err = (await env.up(c.kind, { ...given, path: "after", default: true }, s).then(
+        () => undefined,
+        (e: unknown) => e,
+      )) as { message: string; properties: Record<string, unknown> };
+      expect(err.message).toMatch(c.message);
+      // What the item's own PATCH changed is in state; `default` is as it was, so the next plan still makes it.
+      expect(err.properties).toMatchObject({ path: "after" });
+      expect(err.properties.default).toBeUndefined();
+      expect(c.isDefault(site.id, s.id)).toBe(false);
+
+      env.emu.faults.clear();
+      env.emu.log.reset();
+      const { __provider: _p, ...outs } = err.properties;
+      const next = await env.up(c.kind, { ...given, path: "after", default: true }, { id: s.id, outs });
+      expect(next.diff?.changes).toBe(true);
+      // Nothing of the item's own is sent again: it is read (there is no GET for one), then the container written.
+      expect(env.emu.log.entries.map((e) => `${e.method} ${e.route}`)).toEqual(c.next);
+      expect(c.isDefault(site.id, s.id)).toBe(true);
+      expect((await env.up(c.kind, { ...given, path: "after", default: true }, next.state)).diff?.changes).toBe(false);
+    });
+  }
+});

@@ -30,6 +30,8 @@ import { UNKNOWN } from "../framework/check";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
+import type { PatchRules } from "../framework/patch";
+import { changedBody, goneFromState } from "../framework/recipes";
 import { ApiSiteRedirect, paths, publishedUrl, ruleProblems, liveDestination, type Placed } from "./redirectRules";
 
 // ---- Fields ----------------------------------------------------------------------------------------
@@ -346,28 +348,59 @@ export async function readOwned<T>(ctx: Ctx, owner: Owner, props: Props, obj: T)
 }
 
 /**
- * For a kind's update, once the object is as the program declares it: the old-path rules converged
- * when the path, the option or the entries changed (else the recorded ones carried over), and the
- * object with them for outputsOf. A failure is a partial one: the object's changes are recorded, with
- * the rules as they are, and the next up makes the rest.
+ * The update of a section or a site space, the owners of old paths: the PATCH of what changed (none
+ * when nothing PATCHable did), else the object as `find` reads it; when `default` turned true,
+ * `makeDefault`, a write on the container (the site, the section), whose failure after the PATCH is a
+ * partial one: the PATCH is recorded, with `default` as it was; then the old-path rules, converged
+ * when the path, the option or the entries changed (else the recorded ones carried over), whose failure
+ * is a partial one too: the object's changes are recorded, with the rules as they are. The next up
+ * makes the rest.
  */
-export async function updateOwned<T>(
+export async function updatePathOwner<T>(
   ctx: Ctx,
-  owner: Owner & { id: string },
+  def: { kind: string; noun: string; patch: PatchRules },
+  id: string,
   olds: Props,
   news: Props,
   changed: readonly string[],
-  obj: T,
-  outputs: (inputs: Props, obj: WithOldPaths<T>) => Props,
-): Promise<WithOldPaths<T>> {
+  io: {
+    patch(body: Props): Promise<T>;
+    find(): Promise<T | undefined>;
+    /** Where the object was looked for, for the error when it is gone (" in site s1"). */
+    where: string;
+    /** Makes the object its container's default: a write on the container. */
+    makeDefault(obj: T): Promise<void>;
+    /** The container's default, for the partial failure's message ("the site's default section"). */
+    defaultOf: string;
+    owner(obj: T): Owner & { id: string };
+    outputs(inputs: Props, obj: WithOldPaths<T>): Props;
+  },
+): Promise<Props> {
+  const body = changedBody(def, changed, news);
+  const patched = Object.keys(body).length > 0 ? await io.patch(body) : undefined;
+  const obj = patched ?? (await io.find());
+  if (obj === undefined) throw goneFromState(def, id, io.where);
   const recorded = ownedIn(olds);
-  if (!["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) return { ...obj, oldPaths: { ...(recorded && { owned: recorded }) } };
-  try {
-    const owned = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);
-    return { ...obj, oldPaths: { ...(owned && { owned }) } };
-  } catch (e) {
-    if (!(e instanceof OldPathRedirectsFailed)) throw e;
-    const outs = outputs({ ...declared(news), ...(e.entries.length > 0 ? { oldPathRedirects: e.entries } : {}) }, { ...obj, oldPaths: { owned: e.owned } });
-    throw new PartialFailure(owner.id, outs, [`${owner.what} was updated but its old-path redirects could not be made: ${e.message}`], { cause: e, field: "redirectOldPath" });
+  if (changed.includes("default") && news.default === true) {
+    try {
+      await io.makeDefault(obj);
+    } catch (e) {
+      if (!patched) throw e;
+      const outs = io.outputs({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...patched, oldPaths: { ...(recorded && { owned: recorded }) } });
+      throw new PartialFailure(id, outs, [`${def.noun} ${id} was updated but could not be made ${io.defaultOf}: ${(e as Error).message}`], { cause: e, field: "default" });
+    }
   }
+  const owner = io.owner(obj);
+  let moved: WithOldPaths<T> = { ...obj, oldPaths: { ...(recorded && { owned: recorded }) } };
+  if (["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) {
+    try {
+      const owned = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);
+      moved = { ...obj, oldPaths: { ...(owned && { owned }) } };
+    } catch (e) {
+      if (!(e instanceof OldPathRedirectsFailed)) throw e;
+      const outs = io.outputs({ ...declared(news), ...(e.entries.length > 0 ? { oldPathRedirects: e.entries } : {}) }, { ...obj, oldPaths: { owned: e.owned } });
+      throw new PartialFailure(id, outs, [`${owner.what} was updated but its old-path redirects could not be made: ${e.message}`], { cause: e, field: "redirectOldPath" });
+    }
+  }
+  return io.outputs(declared(news), moved);
 }

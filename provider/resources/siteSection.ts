@@ -19,11 +19,9 @@ import { draftField, field, forceDestroyField, id, organizationIdField, text } f
 import { sitePaths, siteSpacePaths, sectionPaths } from "./sitePaths";
 // Circular (siteSpace.ts imports this module's paths too): read only when a call runs.
 import { findListed } from "../framework/lists";
-import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
+import { finishCreate, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
-import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
-import { declared } from "../framework/state";
 import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
 import * as oldPaths from "./oldPathRedirects";
@@ -182,23 +180,15 @@ async function read(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<Si
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionOutputs, news: SiteSectionInputs, changed: readonly string[]): Promise<SiteSectionOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, changed, news);
-  let section = Object.keys(body).length > 0 ? await ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection }) : undefined;
-  if (changed.includes("default") && news.default === true) {
-    try {
-      await makeDefault(ctx, org, site, id);
-    } catch (e) {
-      if (!section) throw e;
-      // The section PATCH went through: record it, with `default` as it still is.
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...section, oldPaths: { owned: oldPaths.ownedIn(olds) } }, olds), [
-        `site section ${id} was updated but could not be made the site's default: ${(e as Error).message}`,
-      ], { cause: e, field: "default" });
-    }
-  }
-  section ??= await findListed(ctx, paths.sections(org, site), ApiSiteSection, id);
-  if (!section) throw goneFromState(definition, id, ` in site ${site}`);
-  const moved = await oldPaths.updateOwned(ctx, owner(id, org, site, section), olds, news, changed, section, (inputs, obj) => definition.outputsOf(inputs, obj, olds));
-  return definition.outputsOf(declared(news), moved, olds);
+  return (await oldPaths.updatePathOwner(ctx, definition, id, olds, news, changed, {
+    patch: (body) => ctx.client.patch(paths.section(org, site, id), { body, schema: ApiSiteSection }),
+    find: () => findListed(ctx, paths.sections(org, site), ApiSiteSection, id),
+    where: ` in site ${site}`,
+    makeDefault: () => makeDefault(ctx, org, site, id),
+    defaultOf: "the site's default",
+    owner: (section) => owner(id, org, site, section),
+    outputs: (inputs, section) => definition.outputsOf(inputs, section, olds),
+  })) as SiteSectionOutputs;
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSectionOutputs): Promise<void> {

@@ -22,11 +22,9 @@ import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalik
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
 import { findListed } from "../framework/lists";
-import { changedBody, finishCreate, goneFromState, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
+import { finishCreate, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
-import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
-import { declared } from "../framework/state";
 import { forgetSection, knownContents } from "./siteContents";
 import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
@@ -198,25 +196,17 @@ async function read(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<Site
 
 async function update(ctx: Ctx, id: string, olds: SiteSpaceOutputs, news: SiteSpaceInputs, changed: readonly string[]): Promise<SiteSpaceOutputs> {
   const { organizationId: org, siteId: site } = news;
-  const body = changedBody(definition, changed, news);
   // Repointing changes which space the section shows.
-  if (body.spaceId !== undefined) forgetSection(ctx.client, org, site, olds.parentSectionId ?? olds.sectionId);
-  let ss = Object.keys(body).length > 0 ? await ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace }) : undefined;
-  const patched = ss !== undefined;
-  ss ??= await findListed(ctx, paths.siteSpaces(org, site), ApiSiteSpace, id);
-  if (!ss) throw goneFromState(definition, id, ` in site ${site}`);
-  if (changed.includes("default") && news.default === true) {
-    try {
-      await makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss);
-    } catch (e) {
-      if (!patched) throw e;
-      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...ss, oldPaths: { owned: oldPaths.ownedIn(olds) } }), [
-        `site space ${id} was updated but could not be made the default: ${(e as Error).message}`,
-      ], { cause: e, field: "default" });
-    }
-  }
-  const moved = await oldPaths.updateOwned(ctx, owner(id, org, site, ss), olds, news, changed, ss, (inputs, obj) => definition.outputsOf(inputs, obj));
-  return definition.outputsOf(declared(news), moved);
+  if (changed.includes("spaceId")) forgetSection(ctx.client, org, site, olds.parentSectionId ?? olds.sectionId);
+  return (await oldPaths.updatePathOwner(ctx, definition, id, olds, news, changed, {
+    patch: (body) => ctx.client.patch(paths.siteSpace(org, site, id), { body, schema: ApiSiteSpace }),
+    find: () => findListed(ctx, paths.siteSpaces(org, site), ApiSiteSpace, id),
+    where: ` in site ${site}`,
+    makeDefault: (ss) => makeDefault(ctx, org, site, ss.section ?? news.sectionId, ss),
+    defaultOf: "its section's default",
+    owner: (ss) => owner(id, org, site, ss),
+    outputs: (inputs, ss) => definition.outputsOf(inputs, ss),
+  })) as SiteSpaceOutputs;
 }
 
 async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<void> {
