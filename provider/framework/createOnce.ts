@@ -46,11 +46,18 @@ export interface CreateSpec<T extends { id: string }> {
  */
 export class UnconfirmedCreateError extends Error {
   readonly sentAt: string;
+  /**
+   * When the create could no longer take effect (ISO): now, or later while a request given up on may
+   * still be running (AmbiguousRequestError.settleMs). An object made after it is not this create's,
+   * which is what bounds recover's proof from above.
+   */
+  readonly settledBy: string;
   readonly before: string[] | null;
-  constructor(message: string, sentAt: number, before: ReadonlySet<string> | undefined, cause: unknown) {
+  constructor(message: string, sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined, cause: unknown) {
     super(message, { cause });
     this.name = "UnconfirmedCreateError";
     this.sentAt = new Date(sentAt).toISOString();
+    this.settledBy = new Date(Math.max(settledBy, sentAt)).toISOString();
     this.before = before ? [...before] : null;
   }
 }
@@ -63,8 +70,8 @@ export class UnconfirmedCreateError extends Error {
 export class AmbiguousCreateError extends UnconfirmedCreateError {
   /** IDs of the objects that could be the one the lost request made. */
   readonly candidates: string[];
-  constructor(message: string, candidates: string[], sentAt: number, before: ReadonlySet<string> | undefined) {
-    super(message, sentAt, before, undefined);
+  constructor(message: string, candidates: string[], sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined) {
+    super(message, sentAt, settledBy, before, undefined);
     this.name = "AmbiguousCreateError";
     this.candidates = candidates;
   }
@@ -96,6 +103,9 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
   const claims = claimsOf(ctx.client);
   const before = spec.before === "list" ? await listBefore(ctx, spec) : new Set(spec.before.map((c) => c.id));
   const sentAt = Date.now();
+  // Until when a request sent so far may still take effect (see UnconfirmedCreateError.settledBy).
+  let settling = sentAt;
+  const settledBy = () => Math.max(Date.now(), settling);
   const find = async (): Promise<T | undefined> => {
     // What the lost request made is in a listing taken now: not one cached before it, and not one
     // still in flight either (sent before the failure, it may have been answered before the lost POST
@@ -112,10 +122,10 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
     };
     const fresh = listed.filter((c) => !claims.holds(spec.kind, c.id) && !before?.has(c.id) && !madeBefore(c));
     if (fresh.length > 0 && before === undefined) {
-      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already", sentAt, before);
+      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already", sentAt, settledBy(), before);
     }
     if (fresh.length > 1) {
-      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`, sentAt, before);
+      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`, sentAt, settledBy(), before);
     }
     const [mine] = fresh;
     if (mine) claims.hold(spec.kind, mine.id);
@@ -127,11 +137,12 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
     } catch (e) {
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
       if (!ambiguous) throw e;
+      settling = Math.max(settling, Date.now() + (e instanceof AmbiguousRequestError ? e.settleMs : 0));
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
       // When looking fails, what the request made (if anything) is unknown and unheld: the next run
       // would take it for a namesake that was there before, and make a second.
       const look = () => find().catch((lookErr: unknown) => {
-        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt, before);
+        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt, settledBy(), before);
       });
       const existing = await look();
       if (existing !== undefined) return existing;
@@ -152,11 +163,12 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
   }
 }
 
-function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number, before: ReadonlySet<string> | undefined): Error {
+function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined): Error {
   return new UnconfirmedCreateError(
     `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and what it may have made could not be looked for (${(lookErr as Error).message}). ` +
       `Nothing was sent again; what it may have made dates from ${new Date(sentAt).toISOString()} on.`,
     sentAt,
+    settledBy,
     before,
     e,
   );
@@ -202,7 +214,7 @@ async function listBefore<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T
   }
 }
 
-function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string, sentAt: number, before: ReadonlySet<string> | undefined): AmbiguousCreateError {
+function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string, sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined): AmbiguousCreateError {
   const ids = found.map((c) => c.id);
   const list = found.map((c) => describeCandidate(spec, c)).join("; ");
   return new AmbiguousCreateError(
@@ -210,6 +222,7 @@ function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: r
       `Nothing was sent again, and none of them was taken.`,
     ids,
     sentAt,
+    settledBy,
     before,
   );
 }

@@ -239,14 +239,18 @@ describe("recover's plan", () => {
 
 describe("recover's plan for an unconfirmed create (its answer lost, and the looking for it failed)", () => {
   /** A Site in state as the engine keeps an unconfirmed create: a placeholder ID and the record (state.ts). */
-  function unconfirmedSite(name: string, title: string, sentAt: number, before: string[] | null): StateResource {
+  function unconfirmedSite(name: string, title: string, sentAt: number, before: string[] | null, settledBy = Date.now()): StateResource {
     return {
       urn: urn("Site", name),
       custom: true,
       type: "pulumi-nodejs:dynamic/gitbook:Site",
       id: `unconfirmed-create-${sentAt}-abc123`,
       inputs: { __gitbookName: name, __provider: shim("Site"), organizationId: org, title },
-      outputs: { __provider: shim("Site"), __gitbookName: name, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before } },
+      outputs: {
+        __provider: shim("Site"),
+        __gitbookName: name,
+        __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), settledBy: new Date(settledBy).toISOString(), before },
+      },
       initErrors: ["Site docs: the create of site \"Docs\" got no answer"],
     };
   }
@@ -294,13 +298,34 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
     expect((await recoveredCheckpoint(ctx, exported, plan)).deployment.resources).toEqual([r]);
   });
 
-  it("a kind GitBook gives no creation time (a section, in a site older than the create): the one object not listed before it and not held is adopted; two are named", async () => {
+  it("never takes an object created after the create could no longer take effect: one made in the app since is not adopted, whatever the listing before", async () => {
+    // The create made nothing (dropped before GitBook saw it); two days later a namesake is made in the app.
+    const sentAt = Date.now() - 2 * 24 * 3600_000;
+    const later = await site("Docs");
+    const r = unconfirmedSite("docs", "Docs", sentAt, [], sentAt + 2000);
+    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "drop" }]);
+    // The create's own object, made in its window, is taken beside the later namesake.
+    const made = await site("Docs");
+    emu.store.sites.get(made.id)!.createdAt = new Date(sentAt + 500).toISOString();
+    const plan = await planRecovery(ctx, checkpoint([], [r]), none);
+    expect(plan).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
+    expect(plan[0]!.action === "adopt" && plan[0]!.id).not.toBe(later.id);
+    // One made just after the window (within the clocks' margin) is named, not taken; nor is a record without settledBy trusted.
+    emu.store.sites.get(later.id)!.createdAt = new Date(sentAt + 2000 + 30_000).toISOString();
+    ctx.client.dropCachedLists(); // recover runs in a process of its own: nothing listed before is kept
+    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+    const old = { ...r, outputs: { ...r.outputs, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: [] } } };
+    expect(await planRecovery(ctx, checkpoint([], [old]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+  });
+
+  it("a kind GitBook gives no creation time (a section): never adopted by proof, even the one object neither listed before it nor held; named for --adopt or --drop", async () => {
     const docs = await site("Docs");
     backdate(docs.id, 10);
     const spaceId = emu.seeded.spaceIds[0]!;
     const section = (title: string) => ctx.client.post(siteSectionPaths.sections(org, docs.id), { body: { spaceId, title }, schema: ApiSiteSection });
     const existing = await section("Guides");
     const sentAt = Date.now() - 1000;
+    // Made by the create, or by the app since: nothing in GitBook's answer tells them apart.
     const made = await section("Guides");
     const r: StateResource = {
       urn: urn("SiteSection", "guides"),
@@ -308,15 +333,15 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
       type: "pulumi-nodejs:dynamic/gitbook:SiteSection",
       id: `unconfirmed-create-${sentAt}-abc123`,
       inputs: { __gitbookName: "guides", __provider: shim("SiteSection"), organizationId: org, siteId: docs.id, spaceId, title: "Guides" },
-      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: [existing.id] } },
+      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), settledBy: new Date().toISOString(), before: [existing.id] } },
     };
-    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
-    // Without the listing before it (null: it could not be made), the same section is only named.
-    const blind = { ...r, outputs: { ...r.outputs, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: null } } };
-    expect(await planRecovery(ctx, checkpoint([], [blind]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
-    // A namesake made in the app since: two candidates, named.
-    await section("Guides");
-    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+    const plan = await planRecovery(ctx, checkpoint([], [r]), none);
+    expect(plan).toMatchObject([{ op: "unconfirmed", action: "undecided", candidates: [{ id: made.id }] }]);
+    expect((plan[0] as { why: string }).why).toMatch(/site sections carry no creation time, so nothing tells the one the create made \(if any\) from one made in the app/);
+    // What existed before it is never even named.
+    expect(JSON.stringify(plan)).not.toContain(existing.id);
+    // --adopt decides.
+    expect(await planRecovery(ctx, checkpoint([], [r]), { ...none, adopt: new Map([[r.urn, made.id]]) })).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
   });
 
   it("does not count what its record lists as held by state when it decides another pending create", async () => {

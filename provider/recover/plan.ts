@@ -15,7 +15,7 @@ import { ApiSite } from "../client";
 import { sitePaths } from "../resources/sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
-import { UNCONFIRMED_KEY, cleanOutputs, unconfirmedIn, withDeclaredLive } from "../framework/state";
+import { UNCONFIRMED_KEY, cleanOutputs, unconfirmedIn, withDeclaredLive, type UnconfirmedCreate } from "../framework/state";
 
 /**
  * An object counts as the interrupted run's only when GitBook dates it at or after the run's start
@@ -28,7 +28,7 @@ const CLOCK_SKEW_MS = 120_000;
 function createdSince(createdAt: string | null | undefined, since: number, skewMs: number): boolean {
   return createdAt != null && Date.parse(createdAt) >= since - skewMs;
 }
-import type { Resource } from "../framework/define";
+import type { Lookalikes, Resource } from "../framework/define";
 import { changedFields } from "../framework/diff";
 import { resources } from "../resources";
 
@@ -159,8 +159,7 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
   // taken, whatever its date.
   for (const r of unconfirmedResources(state)) {
     const record = unconfirmedIn(r.outputs)!;
-    const before = record.before ? new Set(record.before) : undefined;
-    const res = await resolve(ctx, { type: "creating", resource: r }, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, before);
+    const res = await resolve(ctx, { type: "creating", resource: r }, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, record);
     if (res.action === "adopt") held.add(res.id);
     out.push({ ...res, op: UNCONFIRMED });
   }
@@ -182,8 +181,8 @@ async function resolve(
   held: Set<string>,
   decisions: Decisions,
   state: readonly StateResource[],
-  /** An unconfirmed create's listing before it: what it held existed before, and is never taken. */
-  existedBefore?: ReadonlySet<string>,
+  /** An unconfirmed create's record (state.ts): decided by unconfirmedOutcome rather than as a killed run's create. */
+  unconfirmed?: UnconfirmedCreate,
 ): Promise<Resolution> {
   const r = pending.resource;
   const base = { urn: r.urn, kind, op: pending.type };
@@ -210,19 +209,15 @@ async function resolve(
   if (def.pending) return resolveEntries(ctx, base, def, inputs, decisions, holds);
   if (!def.lookalikes) return { ...base, action: "drop", why: "its create sets the object with a request that may be sent again: the next `pulumi up` sends it" };
   const look = def.lookalikes(ctx, inputs as never);
-  const free = (await look.candidates()).filter((c) => !held.has(c.id) && !existedBefore?.has(c.id));
+  const existedBefore = new Set(unconfirmed?.before ?? []);
+  const free = (await look.candidates()).filter((c) => !held.has(c.id) && !existedBefore.has(c.id));
   if (free.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${look.what} that no resource in state holds: the next \`pulumi up\` creates it` };
+  const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(look.createdAt?.(c) ? { createdAt: String(look.createdAt(c)) } : {}) }));
+  if (unconfirmed) return unconfirmedOutcome(base, def.noun, look, free, shown, unconfirmed);
   const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart);
   const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
-  const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(look.createdAt?.(c) ? { createdAt: String(look.createdAt(c)) } : {}) }));
   if (!at) {
-    // createOnce's own proof, with the listing it took just before the create: the one object not in
-    // it, nor held by state, is what the create made (one more, and another client made a namesake since).
-    if (existedBefore && free.length === 1) {
-      return { ...base, action: "adopt", id: free[0]!.id, why: `the only ${look.what} neither listed just before the create was sent nor held by a resource in state` };
-    }
-    const why = existedBefore ? `${free.length} of them were made since the create was sent` : `${def.noun}s carry no creation time`;
-    return { ...base, action: "undecided", candidates: shown, why: `${why}, so nothing proves which of these (if any) ${existedBefore ? "the create" : "the interrupted run"} made` };
+    return { ...base, action: "undecided", candidates: shown, why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made` };
   }
   if (decisions.runStart === undefined) {
     return { ...base, action: "undecided", candidates: shown, why: "when the interrupted run began is not known (no lock of it left in the backend): give it with --since, or decide per resource" };
@@ -242,6 +237,46 @@ async function resolve(
     return { ...base, action: "undecided", candidates: shown, why: `created shortly before ${began} (${iso(start)}): its own only if GitBook's clock is behind this machine's` };
   }
   return { ...base, action: "drop", why: `every ${look.what} not held by state was created before ${began} (${iso(start)}): not its own; the next \`pulumi up\` creates it` };
+}
+
+/**
+ * An unconfirmed create is decided by dates alone: its object was created after the create was sent
+ * and before the create could no longer take effect (the record's sentAt and settledBy), on GitBook's
+ * clock, give or take CLOCK_SKEW_MS (inside that margin it is named, not taken). The listing before it
+ * proves less here than in createOnce: createOnce looks seconds after the lost answer, but recover may
+ * run days later, when a namesake made in the app since would be just as new. So a kind GitBook gives
+ * no creation time (a section, a site space, a group, a link), or a record without settledBy, is never
+ * taken by proof: its candidates are named for --adopt or --drop.
+ */
+function unconfirmedOutcome<T extends { id: string }>(
+  base: { urn: string; kind: string; op: string },
+  noun: string,
+  look: Lookalikes<T>,
+  free: readonly T[],
+  shown: Candidate[],
+  record: UnconfirmedCreate,
+): Resolution {
+  const start = Date.parse(record.sentAt);
+  const sent = `the create was sent (${iso(start)})`;
+  const named = (why: string): Resolution => ({ ...base, action: "undecided", candidates: shown, why });
+  const at = look.createdAt;
+  if (!at) {
+    return named(`${noun}s carry no creation time, so nothing tells the one the create made (if any) from one made in the app or by another program since ${sent}`);
+  }
+  if (record.settledBy === undefined) return named(`its record does not say when the create could last take effect, so nothing proves which of these (if any) it made`);
+  const end = Date.parse(record.settledBy);
+  const time = (c: T) => Date.parse(at(c) ?? "");
+  const within = free.filter((c) => time(c) >= start && time(c) <= end);
+  const unsure = free.filter((c) => !within.includes(c) && !(time(c) < start - CLOCK_SKEW_MS || time(c) > end + CLOCK_SKEW_MS));
+  const settled = `it could no longer take effect (${iso(end)})`;
+  if (within.length === 1 && unsure.length === 0) {
+    return { ...base, action: "adopt", id: within[0]!.id, why: `created ${at(within[0]!)}, after ${sent} and before ${settled}` };
+  }
+  if (within.length + unsure.length === 0) {
+    return { ...base, action: "drop", why: `every ${look.what} not held by state was created before ${sent} or after ${settled}: not its own; the next \`pulumi up\` creates it` };
+  }
+  if (within.length > 1) return named(`${within.length} objects created after ${sent} and before ${settled} could be it`);
+  return named(`created close to when ${sent} or ${settled}: its own only if GitBook's clock differs from this machine's, so nothing proves it`);
 }
 
 /** Whether a resource of this kind in state (not pending) has this ID. */
