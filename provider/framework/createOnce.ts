@@ -62,6 +62,27 @@ export class UnconfirmedCreateError extends Error {
   }
 }
 
+/** How far GitBook's clock may be from this machine's in a proof by dates: inside that margin, a date proves nothing. */
+export const CLOCK_SKEW_MS = 120_000;
+
+/**
+ * Where an object GitBook dated `createdAt` stands against an unconfirmed create's window, from when
+ * the create was sent to when it could no longer take effect (UnconfirmedCreateError's sentAt and
+ * settledBy): "within" (the create's, when no other is), "outside" (never the create's: made before
+ * it or after it settled, whoever made it), or "unsure" (within the clocks' margin of either end, no
+ * date, or a window with no end recorded).
+ */
+export function againstWindow(createdAt: string | null | undefined, window: { sentAt: string; settledBy?: string | undefined }): "within" | "outside" | "unsure" {
+  const at = Date.parse(createdAt ?? "");
+  const start = Date.parse(window.sentAt);
+  if (Number.isNaN(at)) return "unsure";
+  if (at < start - CLOCK_SKEW_MS) return "outside";
+  if (window.settledBy === undefined) return "unsure";
+  const end = Date.parse(window.settledBy);
+  if (at > end + CLOCK_SKEW_MS) return "outside";
+  return at >= start && at <= end ? "within" : "unsure";
+}
+
 /**
  * A lost create answer left objects recovery cannot prove the request made: the resource stops
  * rather than guess. Nothing was resent. Unconfirmed too: one of them is likely this create's, and a

@@ -135,7 +135,7 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
     const undecided = plan.filter((p) => p.action === "undecided");
     if (undecided.length > 0) {
       fail(
-        `${undecided.length} pending create${undecided.length === 1 ? "" : "s"} could not be resolved without a guess; nothing was imported. ` +
+        `${undecided.length} create${undecided.length === 1 ? "" : "s"} (pending or unconfirmed) could not be resolved without a guess; nothing was imported. ` +
           `Look at the candidates in GitBook, then run again with --adopt <URN>=<ID> for the object the interrupted run made, or --drop <URN> if none is.`,
       );
       return 1;

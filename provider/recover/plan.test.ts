@@ -344,6 +344,28 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
     expect(await planRecovery(ctx, checkpoint([], [r]), { ...none, adopt: new Map([[r.urn, made.id]]) })).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
   });
 
+  it("a resource whose looking fails is named with the fix, and the others are still decided: a section of a site deleted since (404) is for --drop", async () => {
+    const gone = await site("Gone");
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const sentAt = Date.now() - 1000;
+    const r: StateResource = {
+      urn: urn("SiteSection", "orphan"),
+      custom: true,
+      type: "pulumi-nodejs:dynamic/gitbook:SiteSection",
+      id: `unconfirmed-create-${sentAt}-abc123`,
+      inputs: { __gitbookName: "orphan", __provider: shim("SiteSection"), organizationId: org, siteId: gone.id, spaceId },
+      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), settledBy: new Date().toISOString(), before: [] } },
+    };
+    await ctx.client.delete(sitePaths.site(org, gone.id));
+    const made = await site("Docs");
+    const plan = await planRecovery(ctx, checkpoint([], [r, unconfirmedSite("docs", "Docs", sentAt, [])]), none);
+    expect(plan).toMatchObject([
+      { urn: r.urn, op: "unconfirmed", action: "undecided", candidates: [] },
+      { op: "unconfirmed", action: "adopt", id: made.id },
+    ]);
+    expect((plan[0] as { why: string }).why).toMatch(/could not be looked for \(GitBook API 404 .*\)\. What it was created in is gone from GitBook, and anything it made with it: --drop it/);
+  });
+
   it("does not count what its record lists as held by state when it decides another pending create", async () => {
     const sentAt = Date.now() - 1000;
     const made = await site("Guides");

@@ -11,7 +11,7 @@
  * time: in a site created after the run began). Other kinds without a creation time are never adopted
  * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
  */
-import { ApiSite } from "../client";
+import { ApiSite, GitbookError, NotFoundError } from "../client";
 import { sitePaths } from "../resources/sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
@@ -23,12 +23,12 @@ import { UNCONFIRMED_KEY, cleanOutputs, unconfirmedIn, withDeclaredLive, type Un
  * One dated up to CLOCK_SKEW_MS before is the run's only if GitBook's clock trails ours that much, so
  * it is named for the user to decide, never adopted.
  */
-const CLOCK_SKEW_MS = 120_000;
 
 function createdSince(createdAt: string | null | undefined, since: number, skewMs: number): boolean {
   return createdAt != null && Date.parse(createdAt) >= since - skewMs;
 }
 import type { Lookalikes, Resource } from "../framework/define";
+import { againstWindow, CLOCK_SKEW_MS } from "../framework/createOnce";
 import { changedFields } from "../framework/diff";
 import { resources } from "../resources";
 
@@ -150,7 +150,7 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
       else out.push({ ...base, kind: r.type, action: "clear", why: `not a pulumi-gitbook resource; it stays as state records it (the ${pending.type.replace(/ing$/, "e")} may or may not have happened): \`pulumi refresh\` converges it` });
       continue;
     }
-    const res = await resolve(ctx, pending, kind, held, decisions, state);
+    const res = await lookedFor(pending, kind, () => resolve(ctx, pending, kind, held, decisions, state));
     if (res.action === "adopt") held.add(res.id);
     out.push(res);
   }
@@ -159,7 +159,10 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
   // taken, whatever its date.
   for (const r of unconfirmedResources(state)) {
     const record = unconfirmedIn(r.outputs)!;
-    const res = await resolve(ctx, { type: "creating", resource: r }, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, record);
+    const pending: PendingOperation = { type: "creating", resource: r };
+    const res = await lookedFor(pending, kindOf(r)!, () =>
+      resolve(ctx, pending, kindOf(r)!, held, { ...decisions, runStart: Date.parse(record.sentAt), began: "the create was sent" }, state, record),
+    );
     if (res.action === "adopt") held.add(res.id);
     out.push({ ...res, op: UNCONFIRMED });
   }
@@ -172,6 +175,24 @@ export const UNCONFIRMED = "unconfirmed";
 /** The gitbook resources in state whose create is unconfirmed. */
 export function unconfirmedResources(state: readonly StateResource[]): StateResource[] {
   return state.filter((r) => !r.delete && unconfirmedIn(r.outputs) && kindOf(r) !== undefined);
+}
+
+/**
+ * `decide`, with a read that fails named for its resource rather than ending recover: the other
+ * resources are still decided. A 404 means what the create was made in (a site, a section) is gone,
+ * and what it made with it.
+ */
+async function lookedFor(pending: PendingOperation, kind: string, decide: () => Promise<Resolution>): Promise<Resolution> {
+  try {
+    return await decide();
+  } catch (e) {
+    if (!(e instanceof GitbookError)) throw e;
+    const fix =
+      e instanceof NotFoundError
+        ? "What it was created in is gone from GitBook, and anything it made with it: --drop it (the next `pulumi up` creates it as the program says, or fails naming what is missing)"
+        : "Run recover again once GitBook answers, or decide it with --adopt <URN>=<ID> or --drop <URN>";
+    return { urn: pending.resource.urn, kind, op: pending.type, action: "undecided", candidates: [], why: `what it may have made could not be looked for (${e.message}). ${fix}` };
+  }
 }
 
 async function resolve(
@@ -265,9 +286,8 @@ function unconfirmedOutcome<T extends { id: string }>(
   }
   if (record.settledBy === undefined) return named(`its record does not say when the create could last take effect, so nothing proves which of these (if any) it made`);
   const end = Date.parse(record.settledBy);
-  const time = (c: T) => Date.parse(at(c) ?? "");
-  const within = free.filter((c) => time(c) >= start && time(c) <= end);
-  const unsure = free.filter((c) => !within.includes(c) && !(time(c) < start - CLOCK_SKEW_MS || time(c) > end + CLOCK_SKEW_MS));
+  const within = free.filter((c) => againstWindow(at(c), record) === "within");
+  const unsure = free.filter((c) => againstWindow(at(c), record) === "unsure");
   const settled = `it could no longer take effect (${iso(end)})`;
   if (within.length === 1 && unsure.length === 0) {
     return { ...base, action: "adopt", id: within[0]!.id, why: `created ${at(within[0]!)}, after ${sent} and before ${settled}` };

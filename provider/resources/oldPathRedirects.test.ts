@@ -213,6 +213,34 @@ describe("SiteSection redirectOldPath", () => {
     expect(rulesOf(site.id)).toEqual([]);
   });
 
+  it("a rule not confirmed is never found in one made later by someone else: the next up refuses that rule, and the section's delete leaves it", async () => {
+    const site = await publishedSite("Borrowed Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "b1", redirectOldPath: true };
+    const before = (await env.up("SiteSection", given)).state;
+    // The rule's POST never reaches GitBook, and the looking after it fails: the rule is "not confirmed".
+    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropBeforeProcess: true, times: 1 });
+    env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
+    const e = (await env.up("SiteSection", { ...given, path: "b2" }, before).then(() => undefined, (x: Error) => x)) as PartialFailure;
+    env.emu.faults.clear();
+    expect(rulesOf(site.id)).toEqual([]);
+    expect(e.properties.oldPathRedirects).toEqual([{ path: "b1", status: "not confirmed" }]);
+    // An hour later a teammate makes a rule from the same source in the app, shaped as ours would be.
+    const owned = e.properties.oldPathRedirectRules as Record<string, { unconfirmed: { sentAt: string; settledBy: string } }>;
+    const hourAgo = (iso: string) => new Date(Date.parse(iso) - 3600_000).toISOString();
+    const record = owned.b1!.unconfirmed;
+    const kept = { ...e.properties, oldPathRedirectRules: { b1: { ...owned.b1, unconfirmed: { ...record, sentAt: hourAgo(record.sentAt), settledBy: hourAgo(record.settledBy) } } } };
+    const theirs = (await env.up("SiteRedirect", { siteId: site.id, source: "/b1/*", destination: { url: "https://example.com/x" } })).state;
+    env.outOfBand();
+    env.emu.log.reset();
+    const again = await env.up("SiteSection", { ...given, path: "b2" }, { id: before.id, outs: kept }).then(() => undefined, (x: Error) => x);
+    expect(again?.message).toMatch(new RegExp(`the site already has rule ${theirs.id} \\(/b1/\\*\\), which this resource did not create`));
+    expect(env.emu.log.writes()).toBe(0);
+    expect(rulesOf(site.id)).toEqual([["/b1/*", "https://example.com/x"]]);
+    // Deleting the section takes only what it made: the teammate's rule stays.
+    await env.destroy("SiteSection", { id: before.id, outs: kept });
+    expect(rulesOf(site.id)).toEqual([["/b1/*", "https://example.com/x"]]);
+  });
+
   it("a run killed between the PATCH and the rule's POST converges on the next up", async () => {
     const site = await publishedSite("Killed Docs");
     const given = { siteId: site.id, spaceId: spaces[0], path: "k1", redirectOldPath: true };

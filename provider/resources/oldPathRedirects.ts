@@ -24,7 +24,7 @@
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
-import { createOnce, UnconfirmedCreateError } from "../framework/createOnce";
+import { againstWindow, createOnce, UnconfirmedCreateError } from "../framework/createOnce";
 import { field } from "../framework/fields";
 import { UNKNOWN } from "../framework/check";
 import { PartialFailure } from "../framework/failure";
@@ -84,7 +84,7 @@ export type Owned = Record<string, OwnedRule>;
 export interface OwnedRule {
   id: string;
   source: string;
-  unconfirmed?: { sentAt: string; before: string[] | null };
+  unconfirmed?: { sentAt: string; settledBy?: string; before: string[] | null };
 }
 export const OWNED_KEY = "oldPathRedirectRules";
 
@@ -277,7 +277,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
         });
       } catch (e) {
         if (!(e instanceof UnconfirmedCreateError)) throw e;
-        owned[path] = { id: "", source, unconfirmed: { sentAt: e.sentAt, before: e.before } };
+        owned[path] = { id: "", source, unconfirmed: { sentAt: e.sentAt, settledBy: e.settledBy, before: e.before } };
         return fail(`${e.message} The next up looks for it first, and sends nothing for it until it knows.`);
       }
       owned[path] = { id: made.id, source };
@@ -299,31 +299,40 @@ export async function deleteOldPaths(ctx: Ctx, org: string, site: string, owned:
 }
 
 /**
- * Resolves, in `owned`, each rule whose create was unconfirmed, from the site's rules listed now: the
- * one rule of its source that the listing before its create did not hold, nor another entry owns, is
- * the create's (createOnce's proof); none, and it was not made (the entry goes: the update makes it
- * again); more than one, or one without the listing before, and it `fail`s naming them, sending nothing.
- * One listing, and only when there is such an entry.
+ * Resolves, in `owned`, each rule whose create was unconfirmed, from the site's rules listed now. Its
+ * rule is one of its source that the listing before its create did not hold, nor another entry owns,
+ * shaped as its POST makes them, and dated between when the create was sent and when it could no
+ * longer take effect (againstWindow): one made later, in the app or by another stack, is never taken,
+ * however long after the next up runs. None, and it was not made: the entry goes (the update makes it
+ * again, or refuses a rule of that source someone else made). The one dated inside, with the listing
+ * before known: the create's. Anything else `fail`s naming them, sending nothing. One listing, and only
+ * when there is such an entry.
  */
 async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Owned, fail: (why: string) => never): Promise<void> {
   const open = Object.entries(owned).filter(([, o]) => o.unconfirmed);
   if (open.length === 0) return;
   const rules = await ctx.client.listNow(paths.redirects(org, site), ApiSiteRedirect, { draft: false });
   for (const [path, o] of open) {
-    const { sentAt, before } = o.unconfirmed!;
+    const u = o.unconfirmed!;
     const held = new Set(Object.values(owned).map((x) => x.id));
-    const found = rules.filter((r) => r.source === o.source && !before?.includes(r.id) && !held.has(r.id));
+    const found = rules.filter(
+      (r) => r.source === o.source && !u.before?.includes(r.id) && !held.has(r.id) && !r.draft && r.captureWildcard && r.permanent && r.destination.kind === "external" && againstWindow(r.createdAt, u) !== "outside",
+    );
     if (found.length === 0) {
       delete owned[path];
       continue;
     }
-    if (found.length === 1 && before) {
+    if (found.length === 1 && u.before && againstWindow(found[0]!.createdAt, u) === "within") {
       owned[path] = { id: found[0]!.id, source: o.source };
       continue;
     }
-    const why = before ? `${found.length} rules from ${o.source} were made since` : "the rules from that source could not be listed before";
+    const why = !u.before
+      ? "the rules from that source could not be listed before"
+      : found.length > 1
+        ? `${found.length} rules from ${o.source} were made since`
+        : "the rule from that source made since is dated too close to when the create was sent or settled to tell";
     fail(
-      `the redirect from ${o.source} was sent ${sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id}`).join(", ")}. ` +
+      `the redirect from ${o.source} was sent ${u.sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id} (created ${r.createdAt})`).join(", ")}. ` +
         "Nothing was sent. Delete in the GitBook app the rules from that source this resource should not have, and run up again.",
     );
   }
