@@ -403,8 +403,23 @@ export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: re
   const replaced = new Set(added.map((r) => r.urn));
   // An unconfirmed create resolved: the resource becomes the object it made, or leaves state.
   const unconfirmed = new Map(plan.filter((p) => p.op === UNCONFIRMED && (p.action === "adopt" || p.action === "drop")).map((p) => [p.urn, p]));
+  // An unconfirmed create that was a replacement's: the engine marked the object it replaces for
+  // deletion as if the replacement existed, and the next up would delete it first, before anything
+  // else (and even if the program no longer asks for the replacement). Dropped, it made nothing: the
+  // replaced object is the resource again, and the next up plans the replacement anew, or nothing.
+  const restored = new Set<StateResource>();
+  for (const p of unconfirmed.values()) {
+    if (p.action !== "drop") continue;
+    const marked = (exported.deployment.resources ?? []).filter((r) => r.urn === p.urn && r.delete);
+    if (marked.length > 0) restored.add(marked[marked.length - 1]!);
+  }
   const resources: StateResource[] = [];
   for (const r of exported.deployment.resources ?? []) {
+    if (restored.has(r)) {
+      const { delete: _marked, ...live } = r;
+      resources.push(live);
+      continue;
+    }
     const p = r.delete || !unconfirmedIn(r.outputs) ? undefined : unconfirmed.get(r.urn);
     if (p?.action === "drop") continue;
     if (p?.action === "adopt") {

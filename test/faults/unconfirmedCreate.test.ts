@@ -7,6 +7,7 @@
  * fails, sending nothing, until `pulumi-gitbook recover` takes the object into state (or removes the
  * resource when GitBook holds nothing it made). The rules recover decides by are provider/recover/plan.test.ts's.
  */
+import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 import { recover } from "./killedRun";
@@ -67,5 +68,46 @@ describeDeployments("a create whose answer is lost and whose looking fails too",
     expect(made()).toHaveLength(1);
     const again = await d.run("preview", program);
     expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
+  });
+});
+
+describeDeployments("an unconfirmed create that was a replacement's", () => {
+  let d: Deployment;
+  const program = (type: string): Decl[] => [{ kind: "Site", name: "docs", args: { title: "Replaced Docs", type } }];
+  const sites = () => [...d.emu.store.sites.values()].filter((s) => s.title === "Replaced Docs").map((s) => s.id);
+
+  beforeAll(async () => {
+    d = await startDeployment();
+  });
+  afterAll(async () => d?.close());
+
+  it("leaves the object it replaces in place: the engine marks it for deletion, recover's drop takes the mark back, and the program reverted deletes nothing", async () => {
+    expect((await d.run("up", program("basic"))).code).toBe(0);
+    const old = d.resource("docs").id!;
+    // The replacement's POST never reaches GitBook, and the looking after it fails.
+    d.emu.faults.add({ match: { method: "POST", route: SITES }, dropBeforeProcess: true, times: 1 });
+    d.emu.faults.add({ match: { method: "GET", route: SITES }, errorRate: 1, status: 500, after: 1 });
+    const r = await d.run("up", program("premium"));
+    d.emu.faults.clear();
+    expect(r.code).not.toBe(0);
+    // What the engine made of it: the unconfirmed replacement, and the old site marked for the deletion the replacement planned.
+    const entries = d.cli()!.exported().deployment.resources!.filter((x) => String(x.urn).endsWith("::docs"));
+    expect(entries.map((x) => [x.id === old ? "old" : String(x.id).replace(/-\d+-\w+$/, ""), !!x.delete])).toEqual([
+      ["unconfirmed-create", false],
+      ["old", true],
+    ]);
+    const out = await recover(d);
+    expect(out.code, out.out).toBe(0);
+    expect(out.out).toMatch(/unconfirmed urn:\S+::docs\n\s+-> drop/);
+    // Read from the backend's file: recover rewrote it outside the runs the deployment caches state for.
+    const checkpoint = JSON.parse(fs.readFileSync(d.cli()!.statePath, "utf8")) as { checkpoint: { latest: { resources: Array<Record<string, unknown>> } } };
+    const after = checkpoint.checkpoint.latest.resources.filter((x) => String(x.urn).endsWith("::docs"));
+    expect(after.map((x) => [x.id, !!x.delete])).toEqual([[old, false]]);
+    // The program goes back on the replacement: nothing is deleted, nothing made.
+    d.emu.log.reset();
+    const back = await d.run("up", program("basic"));
+    expect(back.code, back.stdout).toBe(0);
+    expect(d.emu.log.writes()).toBe(0);
+    expect(sites()).toEqual([old]);
   });
 });

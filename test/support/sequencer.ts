@@ -36,7 +36,7 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/appEdits.test.ts": 10,
   "test/lifecycle/adoptRename.test.ts": 10,
   "test/lifecycle/convergence.test.ts": 10,
-  "test/faults/unconfirmedCreate.test.ts": 15,
+  "test/faults/unconfirmedCreate.test.ts": 22,
   "test/lifecycle/unknowns.test.ts": 10,
   "test/lifecycle/forcedReplace.test.ts": 8,
   "test/lifecycle/teamMembers.test.ts": 7,
