@@ -333,17 +333,22 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
       // environments) with its value, but a secret's. Only a secret is then read with `config get`,
       // which decrypts it: a passphrase stack derives its key again in every such call (about 0.25 s
       // of CPU), and four calls were a second of a recovery. A key it does not list is unset: the
-      // environment's value applies (resolveConfig), as when the listing itself fails (no stack:
-      // reading the checkpoint has failed already). A key the stack sets but that cannot be read fails
-      // the recovery: the environment's value could be another organization's, which `up` would not use.
+      // environment's value applies (resolveConfig). A listing that fails (the stack's checkpoint was
+      // read already, so its environment or secrets provider could not be opened), or a key the stack
+      // sets but that cannot be read, fails the recovery: the environment's value could be another
+      // organization's, which `up` would not use.
       const listed = await run(["config", "--json", ...stackFlag, ...file]);
-      let keys: Record<string, { value?: unknown; secret?: boolean }> = {};
-      if (listed.code === 0) {
-        try {
-          keys = JSON.parse(listed.stdout);
-        } catch {
-          throw new Error(`\`pulumi config --json\` printed what is not JSON, so the stack's gitbook:* settings could not be read: ${listed.stdout.slice(0, 200)}`);
-        }
+      if (listed.code !== 0) {
+        throw new Error(
+          `\`pulumi config --json\` failed, so the stack's gitbook:* settings could not be read: ${(listed.stderr || listed.stdout).trim().slice(0, 400)}. ` +
+            "Run this command where `pulumi up` runs for this stack (its environments and secrets provider reachable); the environment's values are not used in their place.",
+        );
+      }
+      let keys: Record<string, { value?: unknown; secret?: boolean }>;
+      try {
+        keys = JSON.parse(listed.stdout);
+      } catch {
+        throw new Error(`\`pulumi config --json\` printed what is not JSON, so the stack's gitbook:* settings could not be read: ${listed.stdout.slice(0, 200)}`);
       }
       for (const k of SETTINGS) {
         const key = `gitbook:${k}`;

@@ -105,7 +105,7 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
 });
 
 describeDeployments("recover's settings", () => {
-  it("come from the stack's config file, the token a secret, over the environment's (none set: it fails naming the setting; one that cannot be decrypted: it fails rather than take the environment's)", async () => {
+  it("come from the stack's config file, the token a secret, over the environment's (none set: it fails naming the setting; one that cannot be decrypted, or settings that cannot be listed: it fails rather than take the environment's)", async () => {
     const { d, file } = await twoCheckpoints();
     fs.copyFileSync(`${file}.bak`, file);
     const cli = d.cli()!;
@@ -125,6 +125,14 @@ describeDeployments("recover's settings", () => {
     expect(wrongKey.out).toContain("gitbook:token");
     expect(wrongKey.out).toContain("incorrect passphrase");
     expect(wrongKey.out).toContain("PULUMI_CONFIG_PASSPHRASE");
+    expect(d.emu.log.count()).toBe(0);
+
+    // The listing of the stack's settings failing (a config file that does not parse): the environment's token is not used instead.
+    const broken = `${configFile}.broken.yaml`;
+    fs.writeFileSync(broken, "config: [unclosed\n");
+    const unlisted = await run([...argv, "--config-file", broken], env);
+    expect(unlisted.code).toBe(1);
+    expect(unlisted.out).toContain("`pulumi config --json` failed, so the stack's gitbook:* settings could not be read");
     expect(d.emu.log.count()).toBe(0);
 
     const unset = await run(argv);
