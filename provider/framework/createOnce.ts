@@ -66,21 +66,28 @@ export class UnconfirmedCreateError extends Error {
 export const CLOCK_SKEW_MS = 120_000;
 
 /**
- * Where an object GitBook dated `createdAt` stands against an unconfirmed create's window, from when
- * the create was sent to when it could no longer take effect (UnconfirmedCreateError's sentAt and
- * settledBy): "within" (the create's, when no other is), "outside" (never the create's: made before
- * it or after it settled, whoever made it), or "unsure" (within the clocks' margin of either end, no
- * date, or a window with no end recorded).
+ * Where an object GitBook dated `createdAt` stands against the window in which a create could take
+ * effect, `start` to `end` (ms on this machine's clock; an unconfirmed create's sentAt and settledBy, a
+ * killed run's start and the last moment it could still create): "within" (the create's, when no other
+ * is), "outside" (never the create's: made before it or after it could no longer take effect, whoever
+ * made it), or "unsure" (within the clocks' margin of either end, no date, or no end known).
  */
-export function againstWindow(createdAt: string | null | undefined, window: { sentAt: string; settledBy?: string | undefined }): "within" | "outside" | "unsure" {
+export function againstWindow(createdAt: string | null | undefined, start: number, end: number | undefined): "within" | "outside" | "unsure" {
   const at = Date.parse(createdAt ?? "");
-  const start = Date.parse(window.sentAt);
   if (Number.isNaN(at)) return "unsure";
   if (at < start - CLOCK_SKEW_MS) return "outside";
-  if (window.settledBy === undefined) return "unsure";
-  const end = Date.parse(window.settledBy);
+  if (end === undefined) return "unsure";
   if (at > end + CLOCK_SKEW_MS) return "outside";
   return at >= start && at <= end ? "within" : "unsure";
+}
+
+/**
+ * The longest a create can go on taking effect after it starts: every attempt createOnce makes, each
+ * a request the client resends within its deadline, then the wait for a request given up on to settle
+ * (2 × the request timeout + 1 s, as the client counts it). What bounds a killed run's creates from above.
+ */
+export function longestCreateMs(timeoutMs: number): number {
+  return DEFAULT_RETRY.maxAttempts * (DEFAULT_RETRY.deadlineMs + 2 * timeoutMs + 1000);
 }
 
 /**

@@ -14,6 +14,7 @@ import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { ProviderRuntime } from "../config";
+import { longestCreateMs } from "../framework/createOnce";
 import { planRecovery, recoveredCheckpoint, UNCONFIRMED, unconfirmedResources, type Exported, type Resolution } from "./plan";
 
 export const USAGE = `Usage: pulumi-gitbook recover [options]
@@ -47,6 +48,10 @@ Options:
   --drop <URN>          The pending create of URN made nothing: the next up creates it (repeatable).
   --since <time>        When the interrupted run began (ISO 8601, e.g. from the CI job's log), when
                         the backend kept no lock of it.
+  --until <time>        When the interrupted run was stopped (ISO 8601, e.g. when the CI job was
+                        cancelled): nothing created after it is taken as the run's. By default, on a
+                        file backend, its checkpoint's last write plus the longest a create can take;
+                        on another backend, without it, nothing is adopted by its date.
   --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
                         when it was not taken on this machine: only once that run is certainly dead.
                         A lock of a process of this machine that no longer runs is removed anyway.
@@ -76,6 +81,7 @@ interface Args {
   adopt: Map<string, string>;
   drop: Set<string>;
   since?: number;
+  until?: number;
   unlock: boolean;
   fromBackup: boolean;
   dryRun: boolean;
@@ -107,6 +113,10 @@ export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): P
 }
 
 async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: (l: string) => void, fail: (l: string) => void): Promise<number> {
+  // Its last write, before anything here touches it: the interrupted run wrote each pending create to it
+  // before sending that create, so none began later (a kill that cut the file leaves it later still).
+  const files = await cli.checkpointFiles();
+  const lastWrite = files && fs.existsSync(files.file) ? fs.statSync(files.file).mtimeMs : undefined;
   const exported = await exportCheckpoint(args, cli, say);
   const pending = exported.deployment.pending_operations ?? [];
   const unconfirmed = unconfirmedResources(exported.deployment.resources ?? []);
@@ -128,9 +138,12 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
   try {
     const lock = args.since === undefined ? await cli.runStartFromLock() : undefined;
     const runStart = args.since ?? lock?.time;
+    const longest = longestCreateMs(ctx.config.requestTimeoutSeconds * 1000);
+    const runEnd = args.until ?? (lastWrite === undefined ? undefined : lastWrite + longest);
     if (pending.length > 0) say(`${pending.length} pending operation${pending.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"}; the interrupted run began ${describeStart(args.since, lock)}.`);
     if (unconfirmed.length > 0) say(`${unconfirmed.length} unconfirmed create${unconfirmed.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"} (each got no answer, and what it made could not be looked for then).`);
-    const plan = await planRecovery(ctx, exported, { runStart, adopt: args.adopt, drop: args.drop });
+    if (pending.length > 0) say(`It could create nothing after ${describeEnd(args.until, lastWrite, longest)}.`);
+    const plan = await planRecovery(ctx, exported, { runStart, ...(runEnd !== undefined && { runEnd }), adopt: args.adopt, drop: args.drop });
     for (const p of plan) say(line(p));
     const undecided = plan.filter((p) => p.action === "undecided");
     if (undecided.length > 0) {
@@ -245,6 +258,12 @@ function parsesAsJson(file: string): boolean {
   } catch {
     return false;
   }
+}
+
+function describeEnd(until: number | undefined, lastWrite: number | undefined, longest: number): string {
+  if (until !== undefined) return `${new Date(until).toISOString()} (--until)`;
+  if (lastWrite !== undefined) return `${new Date(lastWrite + longest).toISOString()} (its checkpoint's last write, ${new Date(lastWrite).toISOString()}, and the ${Math.round(longest / 60_000)} minutes a create can take at most)`;
+  return "an unknown time (its checkpoint is not a file here): nothing is adopted by its date; --until gives it";
 }
 
 function describeStart(since: number | undefined, lock: { time: number; file: string } | undefined): string {
@@ -439,6 +458,7 @@ function parse(argv: string[], cwd: string): Args | "help" {
       adopt: { type: "string", multiple: true },
       drop: { type: "string", multiple: true },
       since: { type: "string" },
+      until: { type: "string" },
       "dry-run": { type: "boolean" },
       unlock: { type: "boolean" },
       "from-backup": { type: "boolean" },
@@ -456,11 +476,15 @@ function parse(argv: string[], cwd: string): Args | "help" {
   }
   const drop = new Set(values.drop ?? []);
   for (const urn of drop) if (adopt.has(urn)) throw new Error(`${urn} is given both --adopt and --drop; choose one`);
-  let since: number | undefined;
-  if (values.since !== undefined) {
-    since = Date.parse(values.since);
-    if (!Number.isFinite(since)) throw new Error(`--since takes an ISO 8601 time, e.g. 2026-01-31T14:05:00Z (got ${JSON.stringify(values.since)})`);
-  }
+  const time = (flag: string, value: string | undefined): number | undefined => {
+    if (value === undefined) return undefined;
+    const t = Date.parse(value);
+    if (!Number.isFinite(t)) throw new Error(`--${flag} takes an ISO 8601 time, e.g. 2026-01-31T14:05:00Z (got ${JSON.stringify(value)})`);
+    return t;
+  };
+  const since = time("since", values.since);
+  const until = time("until", values.until);
+  if (since !== undefined && until !== undefined && until < since) throw new Error("--until is before --since: the run cannot have stopped before it began");
   return {
     ...(values.stack ? { stack: values.stack } : {}),
     cwd: path.resolve(cwd, values.cwd ?? "."),
@@ -468,6 +492,7 @@ function parse(argv: string[], cwd: string): Args | "help" {
     adopt,
     drop,
     ...(since !== undefined ? { since } : {}),
+    ...(until !== undefined ? { until } : {}),
     unlock: values.unlock === true,
     fromBackup: values["from-backup"] === true,
     dryRun: values["dry-run"] === true,

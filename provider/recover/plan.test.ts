@@ -75,14 +75,30 @@ describe("recover's plan", () => {
     const runStart = Date.now() - 1000;
     const made = await site("Docs");
     const inState: StateResource = { urn: urn("Site", "other"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: held.id, outputs: {} };
-    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })], [inState]), { ...none, runStart });
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })], [inState]), { ...none, runEnd: Date.now(), runStart });
     expect(plan).toMatchObject([{ action: "adopt", id: made.id }]);
+  });
+
+  it("never adopts a namesake made after the run could create no more (in the app, the next morning); without that bound, adopts nothing by date", async () => {
+    const runStart = Date.now() - 2 * 24 * 3600_000;
+    const runEnd = runStart + 60_000;
+    const later = await site("Docs");
+    const op = pendingCreate("Site", "docs", { title: "Docs" });
+    expect(await planRecovery(ctx, checkpoint([op]), { ...none, runStart, runEnd })).toMatchObject([{ action: "drop", why: expect.stringMatching(/or after it could create no more/) }]);
+    // The run's own, made in its window, is taken beside it.
+    const made = await site("Docs");
+    emu.store.sites.get(made.id)!.createdAt = new Date(runStart + 5000).toISOString();
+    expect(await planRecovery(ctx, checkpoint([op]), { ...none, runStart, runEnd })).toMatchObject([{ action: "adopt", id: made.id }]);
+    // When the run stopped is unknown (not a file backend, no --until): named, never taken.
+    const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runStart });
+    expect(p).toMatchObject({ action: "undecided", why: expect.stringMatching(/give it with --until/) });
+    expect((p as { candidates: { id: string }[] }).candidates.map((c) => c.id).sort()).toEqual([later.id, made.id].sort());
   });
 
   it("drops a pending create whose only namesakes predate the run: the next up creates it", async () => {
     const older = await site("Docs");
     backdate(older.id, 10);
-    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runStart: Date.now() });
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runEnd: Date.now(), runStart: Date.now() });
     expect(plan).toMatchObject([{ action: "drop" }]);
   });
 
@@ -90,7 +106,7 @@ describe("recover's plan", () => {
     const runStart = Date.now() - 1000;
     const a = await site("Docs");
     const b = await site("Docs");
-    const [p] = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runStart });
+    const [p] = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runEnd: Date.now(), runStart });
     expect(p).toMatchObject({ action: "undecided" });
     expect(p!.action === "undecided" && p!.candidates.map((c) => c.id).sort()).toEqual([a.id, b.id].sort());
   });
@@ -98,7 +114,7 @@ describe("recover's plan", () => {
   it("never adopts by guess a kind with no creation time: lists the candidates; --adopt or --drop decides", async () => {
     const col = await ctx.client.post(collectionPaths.collections(org), { body: { title: "Handbook" }, schema: ApiCollection });
     const op = pendingCreate("Collection", "handbook", { title: "Handbook" });
-    const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runStart: Date.now() - 60_000 });
+    const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runEnd: Date.now(), runStart: Date.now() - 60_000 });
     expect(p).toMatchObject({ action: "undecided", candidates: [{ id: col.id }] });
     expect(await planRecovery(ctx, checkpoint([op]), { ...none, drop: new Set([op.resource.urn]) })).toMatchObject([{ action: "drop" }]);
     expect(await planRecovery(ctx, checkpoint([op]), { ...none, adopt: new Map([[op.resource.urn, col.id]]) })).toMatchObject([{ action: "adopt", id: col.id }]);
@@ -113,7 +129,7 @@ describe("recover's plan", () => {
     const fresh = await site("New");
     const [inOld, inNew] = [await sectionIn(old.id), await sectionIn(fresh.id)];
     const op = (siteId: string, name: string) => pendingCreate("SiteSection", name, { siteId, spaceId, title: "Guides" });
-    const plan = await planRecovery(ctx, checkpoint([op(old.id, "a"), op(fresh.id, "b")]), { ...none, runStart });
+    const plan = await planRecovery(ctx, checkpoint([op(old.id, "a"), op(fresh.id, "b")]), { ...none, runEnd: Date.now(), runStart });
     expect(plan).toMatchObject([
       { action: "undecided", candidates: [{ id: inOld.id }] },
       { action: "adopt", id: inNew.id },
@@ -148,7 +164,7 @@ describe("recover's plan", () => {
     const op = pendingCreate("ShareLink", "link", { siteId: s.id, name: "Reviewers" }, { parent: "urn:stack", dependencies: [urn("Site", "site")], provider: "urn:provider::id" });
     const siteInState: StateResource = { urn: urn("Site", "site"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {} };
     const exported = checkpoint([op], [siteInState]);
-    const plan = await planRecovery(ctx, exported, { ...none, runStart });
+    const plan = await planRecovery(ctx, exported, { ...none, runEnd: Date.now(), runStart });
     expect(plan).toMatchObject([{ action: "adopt", id: link.id }]);
     const next = await recoveredCheckpoint(ctx, exported, plan);
     expect(next.deployment.pending_operations).toBeUndefined();
@@ -174,7 +190,7 @@ describe("recover's plan", () => {
     const made = await site("Docs");
     const op = pendingCreate("Site", "docs", { title: "Docs" });
     const exported = checkpoint([op], [{ ...op.resource, id: old.id, outputs: { title: "Docs" } }]);
-    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, { ...none, runStart }));
+    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, { ...none, runEnd: Date.now(), runStart }));
     expect(next.deployment.resources!.map((r) => [r.id, r.delete === true])).toEqual([
       [old.id, true],
       [made.id, false],
@@ -185,7 +201,7 @@ describe("recover's plan", () => {
     // The next up's create would refuse such a grant as made elsewhere: dropping the pending create left the run stuck.
     const { team, old, runStart, fresh, spaceId } = await grantedSinceStart();
     const op = (name: string, target: Record<string, string>) => pendingCreate("Permission", name, { ...target, teamId: team.id, role: "read" });
-    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId }), op("c", { siteId: old.id })]), { ...none, runStart });
+    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId }), op("c", { siteId: old.id })]), { ...none, runEnd: Date.now(), runStart });
     expect(plan).toMatchObject([
       { action: "adopt", id: `site:${fresh.id}/team:${team.id}` },
       { action: "undecided", candidates: [{ id: `space:${spaceId}/team:${team.id}` }] },
@@ -205,22 +221,22 @@ describe("recover's plan", () => {
     const op = (name: string, siteId: string) => pendingCreate("SiteRedirects", name, { siteId, rules: [{ source: "/a", destination: { url: "https://x.test/a" } }] });
     // The Site resources hold the sites' IDs: no SiteRedirects does.
     const sites = [a, b, c, d].map((s): StateResource => ({ urn: urn("Site", s.id), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {}, inputs: { __provider: shim("Site") } }));
-    const plan = await planRecovery(ctx, checkpoint([op("a", a.id), op("b", b.id), op("c", c.id), op("d", d.id)], sites), { ...none, runStart });
+    const plan = await planRecovery(ctx, checkpoint([op("a", a.id), op("b", b.id), op("c", c.id), op("d", d.id)], sites), { ...none, runEnd: Date.now(), runStart });
     expect(plan).toMatchObject([
-      { action: "adopt", id: a.id, why: expect.stringMatching(/exactly the declared ones, each created since the run began/) },
-      { action: "undecided", candidates: [{ id: b.id }], why: expect.stringMatching(/created before the run began.*--adopt takes them over/) },
+      { action: "adopt", id: a.id, why: expect.stringMatching(/exactly the declared ones, each created after the run began .* and before it could create no more/) },
+      { action: "undecided", candidates: [{ id: b.id }], why: expect.stringMatching(/created before the run began .* or after it could create no more .*--adopt takes them over/) },
       { action: "undecided", candidates: [{ id: c.id }], why: expect.stringMatching(/not exactly what the program declares/) },
       { action: "drop" },
     ]);
     // Another SiteRedirects in state holding the site: never adopted.
     const held: StateResource = { urn: urn("SiteRedirects", "other"), type: "pulumi-nodejs:dynamic/gitbook:SiteRedirects", id: a.id, outputs: {}, inputs: { __provider: shim("SiteRedirects") } };
-    expect(await planRecovery(ctx, checkpoint([op("a", a.id)], [held]), { ...none, runStart })).toMatchObject([{ action: "undecided", why: expect.stringMatching(/already held by another SiteRedirects/) }]);
+    expect(await planRecovery(ctx, checkpoint([op("a", a.id)], [held]), { ...none, runEnd: Date.now(), runStart })).toMatchObject([{ action: "undecided", why: expect.stringMatching(/already held by another SiteRedirects/) }]);
   });
 
   it("resolves an AccessList killed mid-create: adopted when its grants are exactly the declared ones on a site made since the run began, named elsewhere (grants carry no creation time)", async () => {
     const { team, runStart, fresh, spaceId } = await grantedSinceStart();
     const op = (name: string, target: Record<string, string>) => pendingCreate("AccessList", name, { ...target, teams: [{ teamId: team.id, role: "read" }] });
-    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId })]), { ...none, runStart });
+    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId })]), { ...none, runEnd: Date.now(), runStart });
     expect(plan).toMatchObject([
       { action: "adopt", id: fresh.id },
       { action: "undecided", candidates: [{ id: spaceId }], why: expect.stringMatching(/carry no creation time.*team .* \(read\)/) },
@@ -371,7 +387,7 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
     const made = await site("Guides");
     // The unconfirmed create's listing before it saw "Guides" (another create of the same run, killed after).
     const r = unconfirmedSite("docs", "Docs", sentAt, [made.id]);
-    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "guides", { title: "Guides" })], [r]), { ...none, runStart: sentAt - 1000 });
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "guides", { title: "Guides" })], [r]), { ...none, runEnd: Date.now(), runStart: sentAt - 1000 });
     expect(plan).toMatchObject([{ op: "creating", action: "adopt", id: made.id }, { op: "unconfirmed", action: "drop" }]);
   });
 });

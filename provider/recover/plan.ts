@@ -7,8 +7,9 @@
  * of a gitbook resource is resolved here to the object GitBook holds for it, but only one this stack
  * can prove the interrupted run made: same kind and distinguishing fields as the pending inputs (the
  * kind's `lookalikes`, the very rule createOnce recovers a lost answer with), held by no resource in
- * state, and created after the run began (for the objects of a site, which GitBook gives no creation
- * time: in a site created after the run began). Other kinds without a creation time are never adopted
+ * state, and created after the run began and before it could no longer create anything (for the objects
+ * of a site, which GitBook gives no creation time: in a site so created). An object made later, in the
+ * app or by another stack, is never the run's, however long after recover runs. Other kinds without a creation time are never adopted
  * by guess: their candidates are listed and the user names the one (`--adopt URN=ID`) or none (`--drop URN`).
  */
 import { ApiSite, GitbookError, NotFoundError } from "../client";
@@ -17,18 +18,8 @@ import { getOrUndefined } from "../framework/lists";
 import { NAME_KEY, type Ctx, type Props } from "../framework/resource";
 import { UNCONFIRMED_KEY, cleanOutputs, unconfirmedIn, withDeclaredLive, type UnconfirmedCreate } from "../framework/state";
 
-/**
- * An object counts as the interrupted run's only when GitBook dates it at or after the run's start
- * (no allowance: a GitBook clock ahead of ours could otherwise pass an older namesake as the run's).
- * One dated up to CLOCK_SKEW_MS before is the run's only if GitBook's clock trails ours that much, so
- * it is named for the user to decide, never adopted.
- */
-
-function createdSince(createdAt: string | null | undefined, since: number, skewMs: number): boolean {
-  return createdAt != null && Date.parse(createdAt) >= since - skewMs;
-}
 import type { Lookalikes, Resource } from "../framework/define";
-import { againstWindow, CLOCK_SKEW_MS } from "../framework/createOnce";
+import { againstWindow } from "../framework/createOnce";
 import { changedFields } from "../framework/diff";
 import { resources } from "../resources";
 
@@ -82,8 +73,14 @@ export type Resolution =
 export interface Decisions {
   /** What `runStart` is, for messages: "the run began" unless said (an unconfirmed create's: "the create was sent"). */
   began?: string;
-  /** When the interrupted run began (ms since the epoch), if known: objects created since are its own. */
+  /** When the interrupted run began (ms since the epoch), if known: objects created since may be its own. */
   runStart?: number;
+  /**
+   * The last moment the interrupted run could still create anything (ms since the epoch), if known: its
+   * checkpoint's last write plus the longest a create takes (longestCreateMs), or --until. An object
+   * created after it is not the run's. Unknown: nothing is adopted by its date.
+   */
+  runEnd?: number;
   /** URN -> ID the user says the pending create made. */
   adopt: ReadonlyMap<string, string>;
   /** URNs the user says made nothing (the next up creates them). */
@@ -235,7 +232,7 @@ async function resolve(
   if (free.length === 0) return { ...base, action: "drop", why: `GitBook holds no ${look.what} that no resource in state holds: the next \`pulumi up\` creates it` };
   const shown: Candidate[] = free.map((c) => ({ id: c.id, ...(look.createdAt?.(c) ? { createdAt: String(look.createdAt(c)) } : {}) }));
   if (unconfirmed) return unconfirmedOutcome(base, def.noun, look, free, shown, unconfirmed);
-  const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart);
+  const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart, decisions.runEnd);
   const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
   if (!at) {
     return { ...base, action: "undecided", candidates: shown, why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made` };
@@ -244,20 +241,26 @@ async function resolve(
     return { ...base, action: "undecided", candidates: shown, why: "when the interrupted run began is not known (no lock of it left in the backend): give it with --since, or decide per resource" };
   }
   const start = decisions.runStart;
+  const end = decisions.runEnd;
   const began = decisions.began ?? "the run began";
-  const recent = free.filter((c) => createdSince(at(c), start, 0));
-  const near = free.filter((c) => !recent.includes(c) && createdSince(at(c), start, CLOCK_SKEW_MS));
+  const window = end === undefined ? `since ${began} (${iso(start)})` : `after ${began} (${iso(start)}) and before it could create no more (${iso(end)})`;
+  const recent = free.filter((c) => againstWindow(at(c), start, end) === "within");
+  const near = free.filter((c) => againstWindow(at(c), start, end) === "unsure");
   if (recent.length === 1 && near.length === 0) {
     const when = site ? `in site ${site.id}, itself created ${site.createdAt}` : `created ${at(recent[0]!)}`;
-    return { ...base, action: "adopt", id: recent[0]!.id, why: `${when}, after ${began} (${iso(start)})` };
+    return { ...base, action: "adopt", id: recent[0]!.id, why: `${when}, ${window}` };
   }
   if (recent.length > 1) {
-    return { ...base, action: "undecided", candidates: shown.filter((c) => recent.some((x) => x.id === c.id)), why: `${recent.length} objects created since ${began} (${iso(start)}) could be it` };
+    return { ...base, action: "undecided", candidates: shown.filter((c) => recent.some((x) => x.id === c.id)), why: `${recent.length} objects created ${window} could be it` };
   }
   if (near.length > 0) {
-    return { ...base, action: "undecided", candidates: shown, why: `created shortly before ${began} (${iso(start)}): its own only if GitBook's clock is behind this machine's` };
+    const why =
+      end === undefined
+        ? `when the interrupted run stopped is not known (its checkpoint is not a file this command can read): give it with --until, or decide per resource`
+        : `created close to when ${began} (${iso(start)}) or it could create no more (${iso(end)}): its own only if GitBook's clock differs from this machine's that much`;
+    return { ...base, action: "undecided", candidates: shown, why };
   }
-  return { ...base, action: "drop", why: `every ${look.what} not held by state was created before ${began} (${iso(start)}): not its own; the next \`pulumi up\` creates it` };
+  return { ...base, action: "drop", why: `every ${look.what} not held by state was created before ${began} (${iso(start)})${end === undefined ? "" : ` or after it could create no more (${iso(end)})`}: not its own; the next \`pulumi up\` creates it` };
 }
 
 /**
@@ -286,8 +289,8 @@ function unconfirmedOutcome<T extends { id: string }>(
   }
   if (record.settledBy === undefined) return named(`its record does not say when the create could last take effect, so nothing proves which of these (if any) it made`);
   const end = Date.parse(record.settledBy);
-  const within = free.filter((c) => againstWindow(at(c), record) === "within");
-  const unsure = free.filter((c) => againstWindow(at(c), record) === "unsure");
+  const within = free.filter((c) => againstWindow(at(c), start, end) === "within");
+  const unsure = free.filter((c) => againstWindow(at(c), start, end) === "unsure");
   const settled = `it could no longer take effect (${iso(end)})`;
   if (within.length === 1 && unsure.length === 0) {
     return { ...base, action: "adopt", id: within[0]!.id, why: `created ${at(within[0]!)}, after ${sent} and before ${settled}` };
@@ -331,28 +334,32 @@ async function resolveEntries(
   const start = decisions.runStart;
   const began = decisions.began ?? "the run began";
   if (start === undefined) return named("when the interrupted run began is not known (no lock of it left in the backend; give it with --since)");
+  const end = decisions.runEnd;
+  if (end === undefined) return named("when the interrupted run stopped is not known (its checkpoint is not a file this command can read; give it with --until)");
   if (found.entries.every((e) => e.createdAt !== undefined)) {
-    if (found.entries.every((e) => createdSince(e.createdAt, start, 0))) {
-      return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, each created since ${began} (${iso(start)})` };
+    if (found.entries.every((e) => againstWindow(e.createdAt, start, end) === "within")) {
+      return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, each created after ${began} (${iso(start)}) and before it could create no more (${iso(end)})` };
     }
-    return named(`some were created before ${began} (${iso(start)})`);
+    return named(`some were created before ${began} (${iso(start)}) or after it could create no more (${iso(end)})`);
   }
-  const site = await newSite(ctx, inputs, start);
+  const site = await newSite(ctx, inputs, start, end);
   if (site) return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, in site ${site.id}, itself created ${site.createdAt}, after ${began} (${iso(start)})` };
   return named(`the ${found.what} carry no creation time and the site is not newer than the run, so nothing proves the interrupted run made them`);
 }
 
 /**
  * For an object inside a site (section, site space, group, link: kinds GitBook gives no creation time),
- * its site when the site was made after the run began: nothing in it is older than the site, so each
- * object in it was made since the run began, which is all a creation time proves. Undefined otherwise
- * (an older site says nothing about when what is in it was made).
+ * its site when the site was made while the run could create (againstWindow): nothing in it is older
+ * than the site, so each object in it was made since the run began. That bounds the object from below
+ * only: one made in that site by the app after the run stopped would look the same, a risk taken
+ * because nobody else knows of a site the run made minutes before. Undefined otherwise (an older site
+ * says nothing about when what is in it was made).
  */
-async function newSite(ctx: Ctx, inputs: Props, runStart: number | undefined): Promise<ApiSite | undefined> {
+async function newSite(ctx: Ctx, inputs: Props, runStart: number | undefined, runEnd: number | undefined): Promise<ApiSite | undefined> {
   const { organizationId: org, siteId } = inputs;
-  if (runStart === undefined || typeof org !== "string" || typeof siteId !== "string") return undefined;
+  if (runStart === undefined || runEnd === undefined || typeof org !== "string" || typeof siteId !== "string") return undefined;
   const site = await getOrUndefined(ctx.client.get(sitePaths.site(org, siteId), { schema: ApiSite }));
-  return site && createdSince(site.createdAt, runStart, 0) ? site : undefined;
+  return site && againstWindow(site.createdAt, runStart, runEnd) === "within" ? site : undefined;
 }
 
 /**

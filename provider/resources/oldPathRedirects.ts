@@ -308,6 +308,8 @@ export async function deleteOldPaths(ctx: Ctx, org: string, site: string, owned:
  * before known: the create's. Anything else `fail`s naming them, sending nothing. One listing, and only
  * when there is such an entry.
  */
+const settledAt = (u: { settledBy?: string }) => (u.settledBy === undefined ? undefined : Date.parse(u.settledBy));
+
 async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Owned, fail: (why: string) => never): Promise<void> {
   const open = Object.entries(owned).filter(([, o]) => o.unconfirmed);
   if (open.length === 0) return;
@@ -316,13 +318,13 @@ async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Own
     const u = o.unconfirmed!;
     const held = new Set(Object.values(owned).map((x) => x.id));
     const found = rules.filter(
-      (r) => r.source === o.source && !u.before?.includes(r.id) && !held.has(r.id) && !r.draft && r.captureWildcard && r.permanent && r.destination.kind === "external" && againstWindow(r.createdAt, u) !== "outside",
+      (r) => r.source === o.source && !u.before?.includes(r.id) && !held.has(r.id) && !r.draft && r.captureWildcard && r.permanent && r.destination.kind === "external" && againstWindow(r.createdAt, Date.parse(u.sentAt), settledAt(u)) !== "outside",
     );
     if (found.length === 0) {
       delete owned[path];
       continue;
     }
-    if (found.length === 1 && u.before && againstWindow(found[0]!.createdAt, u) === "within") {
+    if (found.length === 1 && u.before && againstWindow(found[0]!.createdAt, Date.parse(u.sentAt), settledAt(u)) === "within") {
       owned[path] = { id: found[0]!.id, source: o.source };
       continue;
     }
