@@ -82,12 +82,22 @@ export function againstWindow(createdAt: string | null | undefined, start: numbe
 }
 
 /**
- * The longest a create can go on taking effect after it starts: every attempt createOnce makes, each
- * a request the client resends within its deadline, then the wait for a request given up on to settle
- * (2 × the request timeout + 1 s, as the client counts it). What bounds a killed run's creates from above.
+ * How long after it began createOnce may still send its create: no attempt starts later, so that what
+ * a create can make has an end (longestCreateMs). Past it, an attempt that got no answer and left
+ * nothing to find ends the create as not made, as the last of its attempts does.
+ */
+export const CREATE_SEND_WINDOW_MS = 10 * 60_000;
+
+/**
+ * The longest after a create's pending record is saved that it can still make an object, at a request
+ * timeout of `timeoutMs`: what its kind reads before createOnce (two requests, each resent within the
+ * client's deadline), createOnce's send window, the last attempt's own resends and time limit, and
+ * the time a request given up on may take to settle (2 × the timeout + 1 s, as the client counts it).
+ * What bounds a killed run's creates from above in recover.
  */
 export function longestCreateMs(timeoutMs: number): number {
-  return DEFAULT_RETRY.maxAttempts * (DEFAULT_RETRY.deadlineMs + 2 * timeoutMs + 1000);
+  const request = DEFAULT_RETRY.deadlineMs + timeoutMs;
+  return 2 * request + CREATE_SEND_WINDOW_MS + request + 2 * timeoutMs + 1000;
 }
 
 /**
@@ -129,6 +139,7 @@ export class AmbiguousCreateError extends UnconfirmedCreateError {
 // As many tries as the client gives any other request: with 4, a run through 30% 503s lost a create about one time in ten.
 export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>, attempts = DEFAULT_RETRY.maxAttempts): Promise<T> {
   const claims = claimsOf(ctx.client);
+  const began = Date.now();
   const before = spec.before === "list" ? await listBefore(ctx, spec) : new Set(spec.before.map((c) => c.id));
   const sentAt = Date.now();
   // Until when a request sent so far may still take effect (see UnconfirmedCreateError.settledBy).
@@ -187,6 +198,7 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
         if (told > DEFAULT_RETRY.deadlineMs) throw nothingMade(spec, e, i);
         await ctx.client.pause(told);
       }
+      if (Date.now() - began > CREATE_SEND_WINDOW_MS) throw nothingMade(spec, e, i);
     }
   }
 }

@@ -49,9 +49,8 @@ Options:
   --since <time>        When the interrupted run began (ISO 8601, e.g. from the CI job's log), when
                         the backend kept no lock of it.
   --until <time>        When the interrupted run was stopped (ISO 8601, e.g. when the CI job was
-                        cancelled): nothing created after it is taken as the run's. By default, on a
-                        file backend, its checkpoint's last write plus the longest a create can take;
-                        on another backend, without it, nothing is adopted by its date.
+                        cancelled): nothing created after it is taken as the run's. By default, its
+                        checkpoint's last save plus the longest a create can take.
   --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
                         when it was not taken on this machine: only once that run is certainly dead.
                         A lock of a process of this machine that no longer runs is removed anyway.
@@ -113,11 +112,12 @@ export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): P
 }
 
 async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: (l: string) => void, fail: (l: string) => void): Promise<number> {
-  // Its last write, before anything here touches it: the interrupted run wrote each pending create to it
-  // before sending that create, so none began later (a kill that cut the file leaves it later still).
-  const files = await cli.checkpointFiles();
-  const lastWrite = files && fs.existsSync(files.file) ? fs.statSync(files.file).mtimeMs : undefined;
   const exported = await exportCheckpoint(args, cli, say);
+  // When the checkpoint was saved (the engine stamps each save; seen equal to the file's write): the
+  // interrupted run saved each pending create before sending it, so none began later. Not the file's
+  // mtime, which a copy (--from-backup) or a restored folder moves to any later time.
+  const saved = Date.parse(exported.deployment.manifest?.time ?? "");
+  const lastWrite = Number.isFinite(saved) ? saved : undefined;
   const pending = exported.deployment.pending_operations ?? [];
   const unconfirmed = unconfirmedResources(exported.deployment.resources ?? []);
   if (pending.length === 0 && unconfirmed.length === 0) {
@@ -132,7 +132,7 @@ async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: 
     }
   }
   const runtime = new ProviderRuntime({ env });
-  const settings = await cli.gitbookSettings();
+  const settings = await cli.gitbookSettings(say);
   runtime.configure({ get: (k) => settings[k] });
   const ctx = { client: runtime.client(), config: runtime.config() };
   try {
@@ -262,8 +262,8 @@ function parsesAsJson(file: string): boolean {
 
 function describeEnd(until: number | undefined, lastWrite: number | undefined, longest: number): string {
   if (until !== undefined) return `${new Date(until).toISOString()} (--until)`;
-  if (lastWrite !== undefined) return `${new Date(lastWrite + longest).toISOString()} (its checkpoint's last write, ${new Date(lastWrite).toISOString()}, and the ${Math.round(longest / 60_000)} minutes a create can take at most)`;
-  return "an unknown time (its checkpoint is not a file here): nothing is adopted by its date; --until gives it";
+  if (lastWrite !== undefined) return `${new Date(lastWrite + longest).toISOString()} (its checkpoint's last save, ${new Date(lastWrite).toISOString()}, and the ${Math.round(longest / 60_000)} minutes a create can take at most)`;
+  return "an unknown time (its checkpoint says not when it was saved): nothing is adopted by its date; --until gives it";
 }
 
 function describeStart(since: number | undefined, lock: { time: number; file: string } | undefined): string {
@@ -284,7 +284,8 @@ interface PulumiCli {
   stackName?: string;
   stackFlag: string[];
   must(args: string[]): Promise<{ stdout: string }>;
-  gitbookSettings(): Promise<Record<string, string | undefined>>;
+  /** The stack's gitbook:* settings, as `pulumi up` reads them; `say` prints what the user must know of how. */
+  gitbookSettings(say: (line: string) => void): Promise<Record<string, string | undefined>>;
   runStartFromLock(): Promise<{ time: number; file: string } | undefined>;
   /** The file backend's locks on the stack; `stale` when taken by a process of this machine that is gone. */
   locks(): Promise<Lock[]>;
@@ -345,7 +346,7 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
     stackName: args.stack,
     stackFlag,
     must,
-    async gitbookSettings() {
+    async gitbookSettings(say) {
       const out: Record<string, string | undefined> = {};
       const file = args.configFile ? ["--config-file", args.configFile] : [];
       // One `pulumi config --json` lists every key the stack resolves (its file, the project's, its
@@ -357,6 +358,13 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
       // sets but that cannot be read, fails the recovery: the environment's value could be another
       // organization's, which `up` would not use.
       const listed = await run(["config", "--json", ...stackFlag, ...file]);
+      // A dry run leaves a broken checkpoint as it is, and the CLI then lists no setting of the stack:
+      // the environment's serve for what a dry run reads (it writes nothing); the run that puts the
+      // checkpoint right reads the stack's.
+      if (listed.code !== 0 && args.dryRun && /failed to load checkpoint/.test(listed.stderr + listed.stdout)) {
+        say("The stack's settings cannot be listed while its checkpoint is broken: this dry run reads with the environment's (GITBOOK_TOKEN, ...); the run that puts the checkpoint right reads the stack's.");
+        return out;
+      }
       if (listed.code !== 0) {
         throw new Error(
           `\`pulumi config --json\` failed, so the stack's gitbook:* settings could not be read: ${(listed.stderr || listed.stdout).trim().slice(0, 400)}. ` +

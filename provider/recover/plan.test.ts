@@ -379,7 +379,7 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
       { urn: r.urn, op: "unconfirmed", action: "undecided", candidates: [] },
       { op: "unconfirmed", action: "adopt", id: made.id },
     ]);
-    expect((plan[0] as { why: string }).why).toMatch(/could not be looked for \(GitBook API 404 .*\)\. What it was created in is gone from GitBook, and anything it made with it: --drop it/);
+    expect((plan[0] as { why: string }).why).toMatch(/could not be looked for \(GitBook API 404 .*\)\. What it was created in was not found: if it was deleted, so was anything the create made in it, and --drop it/);
   });
 
   it("does not count what its record lists as held by state when it decides another pending create", async () => {

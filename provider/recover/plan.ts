@@ -186,7 +186,7 @@ async function lookedFor(pending: PendingOperation, kind: string, decide: () => 
     if (!(e instanceof GitbookError)) throw e;
     const fix =
       e instanceof NotFoundError
-        ? "What it was created in is gone from GitBook, and anything it made with it: --drop it (the next `pulumi up` creates it as the program says, or fails naming what is missing)"
+        ? "What it was created in was not found: if it was deleted, so was anything the create made in it, and --drop it (the next `pulumi up` creates it as the program says, or fails naming what is missing); if it is there, check that gitbook:token can see it"
         : "Run recover again once GitBook answers, or decide it with --adopt <URN>=<ID> or --drop <URN>";
     return { urn: pending.resource.urn, kind, op: pending.type, action: "undecided", candidates: [], why: `what it may have made could not be looked for (${e.message}). ${fix}` };
   }
@@ -235,7 +235,13 @@ async function resolve(
   const site = look.createdAt ? undefined : await newSite(ctx, inputs, decisions.runStart, decisions.runEnd);
   const at = look.createdAt ?? (site ? () => site.createdAt : undefined);
   if (!at) {
-    return { ...base, action: "undecided", candidates: shown, why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made` };
+    const unbounded = decisions.runStart !== undefined && decisions.runEnd === undefined;
+    return {
+      ...base,
+      action: "undecided",
+      candidates: shown,
+      why: `${def.noun}s carry no creation time, so nothing proves which of these (if any) the interrupted run made${unbounded ? " (in a site the run made, they would count as its own were it known when the run stopped: give that with --until)" : ""}`,
+    };
   }
   if (decisions.runStart === undefined) {
     return { ...base, action: "undecided", candidates: shown, why: "when the interrupted run began is not known (no lock of it left in the backend): give it with --since, or decide per resource" };
@@ -256,7 +262,7 @@ async function resolve(
   if (near.length > 0) {
     const why =
       end === undefined
-        ? `when the interrupted run stopped is not known (its checkpoint is not a file this command can read): give it with --until, or decide per resource`
+        ? `when the interrupted run stopped is not known (its checkpoint says not when it was saved): give it with --until, or decide per resource`
         : `created close to when ${began} (${iso(start)}) or it could create no more (${iso(end)}): its own only if GitBook's clock differs from this machine's that much`;
     return { ...base, action: "undecided", candidates: shown, why };
   }
@@ -335,7 +341,7 @@ async function resolveEntries(
   const began = decisions.began ?? "the run began";
   if (start === undefined) return named("when the interrupted run began is not known (no lock of it left in the backend; give it with --since)");
   const end = decisions.runEnd;
-  if (end === undefined) return named("when the interrupted run stopped is not known (its checkpoint is not a file this command can read; give it with --until)");
+  if (end === undefined) return named("when the interrupted run stopped is not known (its checkpoint says not when it was saved; give it with --until)");
   if (found.entries.every((e) => e.createdAt !== undefined)) {
     if (found.entries.every((e) => againstWindow(e.createdAt, start, end) === "within")) {
       return { ...base, action: "adopt", id: found.id, why: `the ${found.what} are exactly the declared ones, each created after ${began} (${iso(start)}) and before it could create no more (${iso(end)})` };
@@ -417,8 +423,10 @@ export async function recoveredCheckpoint(ctx: Ctx, exported: Exported, plan: re
   const restored = new Set<StateResource>();
   for (const p of unconfirmed.values()) {
     if (p.action !== "drop") continue;
+    // Only when the mark is unambiguous: with several (an older pending delete as well), which one the
+    // replacement was to take is not known, and the engine's marks stand.
     const marked = (exported.deployment.resources ?? []).filter((r) => r.urn === p.urn && r.delete);
-    if (marked.length > 0) restored.add(marked[marked.length - 1]!);
+    if (marked.length === 1) restored.add(marked[0]!);
   }
   const resources: StateResource[] = [];
   for (const r of exported.deployment.resources ?? []) {

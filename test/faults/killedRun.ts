@@ -202,7 +202,7 @@ export async function recoverAll(dep: Deployment, app: ReadonlySet<string>, late
   if (broken) dry = await recover(dep, ["--dry-run", "--from-backup"]);
   expect(dry.out).toMatch(/\d+ pending operations? in stack/);
   // Bounded from above by its checkpoint's last write: nothing made after the run could create is taken.
-  expect(dry.out).toMatch(/It could create nothing after \S+Z \(its checkpoint's last write, \S+Z, and the \d+ minutes a create can take at most\)/);
+  expect(dry.out).toMatch(/It could create nothing after \S+Z \(its checkpoint's last save, \S+Z, and the \d+ minutes a create can take at most\)/);
   expect(dry.out).toMatch(/nothing was imported/);
   const first = await recover(dep, broken ? ["--from-backup"] : []);
   for (const r of [dry, first]) expect(r.out.includes(dep.emu.token), "the token was printed").toBe(false);

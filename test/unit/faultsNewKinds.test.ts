@@ -350,7 +350,7 @@ describe.each(scenarios)("$kind: a run killed after the create's writes, before 
       },
     };
     const client = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url });
-    const [p] = await planRecovery({ client, config: resolveConfig({ token: env.emu.token, apiUrl: env.emu.url }, {}) }, exported, { runStart, adopt: new Map(), drop: new Set() }).finally(() => client.close());
+    const [p] = await planRecovery({ client, config: resolveConfig({ token: env.emu.token, apiUrl: env.emu.url }, {}) }, exported, { runStart, runEnd: Date.now(), adopt: new Map(), drop: new Set() }).finally(() => client.close());
     expect(["adopt", "drop"], JSON.stringify(p)).toContain(p!.action);
     env.outOfBand();
     env.emu.log.reset();
