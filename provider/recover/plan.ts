@@ -77,7 +77,7 @@ export interface Decisions {
   runStart?: number;
   /**
    * The last moment the interrupted run could still create anything (ms since the epoch), if known: its
-   * checkpoint's last write plus the longest a create takes (longestCreateMs), or --until. An object
+   * checkpoint's last save plus the longest a create takes (longestCreateMs), or --until. An object
    * created after it is not the run's. Unknown: nothing is adopted by its date.
    */
   runEnd?: number;
@@ -176,8 +176,8 @@ export function unconfirmedResources(state: readonly StateResource[]): StateReso
 
 /**
  * `decide`, with a read that fails named for its resource rather than ending recover: the other
- * resources are still decided. A 404 means what the create was made in (a site, a section) is gone,
- * and what it made with it.
+ * resources are still decided. A 404 says what the create was made in (a site, a section) is gone, or
+ * out of the token's sight: the message gives the fix for each.
  */
 async function lookedFor(pending: PendingOperation, kind: string, decide: () => Promise<Resolution>): Promise<Resolution> {
   try {
