@@ -176,7 +176,10 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
     } catch (e) {
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
       if (!ambiguous) throw e;
-      settling = Math.max(settling, Date.now() + (e instanceof AmbiguousRequestError ? e.settleMs : 0));
+      // How long the create may still take effect, for recover's window: a gateway's 502 or 504, or a
+      // reset, says nothing of how long GitBook goes on with it, so at least what a timed-out one gets.
+      const mayRun = Math.max(e instanceof AmbiguousRequestError ? e.settleMs : 0, 2 * ctx.config.requestTimeoutSeconds * 1000 + 1000);
+      settling = Math.max(settling, Date.now() + (Number.isFinite(mayRun) ? mayRun : 0));
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
       // When looking fails, what the request made (if anything) is unknown and unheld: the next run
       // would take it for a namesake that was there before, and make a second.

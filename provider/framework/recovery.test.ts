@@ -369,6 +369,9 @@ describe("a lost create whose looking fails too", () => {
     const outs = (e as PartialFailure).properties;
     const record = unconfirmedIn(outs)!;
     expect(Date.parse(record.sentAt)).toBeLessThanOrEqual(Date.now());
+    // A reset says nothing of how long GitBook goes on with the create: recover's window stays open as
+    // long as for a timed-out one (2 × the 30 s timeout + 1 s), so the space made late is still its own.
+    expect(Date.parse(record.settledBy!) - Date.parse(record.sentAt)).toBeGreaterThanOrEqual(61_000);
     // Listed before the POST (not null), when no space of that title existed.
     expect(record.before).toEqual([]);
     expect(outs.__provider).toBeDefined();
