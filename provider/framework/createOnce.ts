@@ -47,9 +47,9 @@ export interface CreateSpec<T extends { id: string }> {
 export class UnconfirmedCreateError extends Error {
   readonly sentAt: string;
   /**
-   * When the create could no longer take effect (ISO): now, or later while a request given up on may
-   * still be running (AmbiguousRequestError.settleMs). An object made after it is not this create's,
-   * which is what bounds recover's proof from above.
+   * When the create could no longer take effect (ISO): two request timeouts and a second after its last
+   * failure, or longer while a request given up on may still run (AmbiguousRequestError.settleMs). An
+   * object made after it is not this create's, which is what bounds recover's proof from above.
    */
   readonly settledBy: string;
   readonly before: string[] | null;
@@ -179,6 +179,7 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
       // How long the create may still take effect, for recover's window: a gateway's 502 or 504, or a
       // reset, says nothing of how long GitBook goes on with it, so at least what a timed-out one gets.
       const mayRun = Math.max(e instanceof AmbiguousRequestError ? e.settleMs : 0, 2 * ctx.config.requestTimeoutSeconds * 1000 + 1000);
+      // (A context built without a resolved config, as some tests build one, has no timeout to count.)
       settling = Math.max(settling, Date.now() + (Number.isFinite(mayRun) ? mayRun : 0));
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
       // When looking fails, what the request made (if anything) is unknown and unheld: the next run

@@ -321,28 +321,33 @@ describe("the update sections and site spaces share: made the default by a write
     it(`${c.kind}: the item's PATCH is recorded when its container refuses the default, and the next up makes it the default, writing nothing else`, async () => {
       const site = await publishedSite(`${c.kind} Defaults`);
       const given = await c.item(site.id);
-      const s = (await env.up(c.kind, { ...given, path: "before" })).state;
+      const s = (await env.up(c.kind, { ...given, path: "before", redirectOldPath: true })).state;
       expect(c.isDefault(site.id, s.id)).toBe(false);
       env.emu.faults.add({ match: { method: "PATCH", route: c.container }, errorRate: 1, status: 500 });
-      const err = (await env.up(c.kind, { ...given, path: "after", default: true }, s).then(
+      const err = (await env.up(c.kind, { ...given, path: "after", redirectOldPath: true, default: true }, s).then(
         () => undefined,
         (e: unknown) => e,
       )) as { message: string; properties: Record<string, unknown> };
       expect(err.message).toMatch(c.message);
       // What the item's own PATCH changed is in state; `default` is as it was, so the next plan still makes it.
       expect(err.properties).toMatchObject({ path: "after" });
+      // The move's redirect was made before the container refused, and is recorded: recorded without
+      // it, the next up (its path already "after") would never make it.
+      expect(err.properties.oldPathRedirects).toEqual([{ path: "before" }]);
+      expect(rulesOf(site.id)).toHaveLength(1);
       expect(err.properties.default).toBeUndefined();
       expect(c.isDefault(site.id, s.id)).toBe(false);
 
       env.emu.faults.clear();
       env.emu.log.reset();
       const { __provider: _p, ...outs } = err.properties;
-      const next = await env.up(c.kind, { ...given, path: "after", default: true }, { id: s.id, outs });
+      const next = await env.up(c.kind, { ...given, path: "after", redirectOldPath: true, default: true }, { id: s.id, outs });
       expect(next.diff?.changes).toBe(true);
       // Nothing of the item's own is sent again: it is read (there is no GET for one), then the container written.
       expect(env.emu.log.entries.map((e) => `${e.method} ${e.route}`)).toEqual(c.next);
       expect(c.isDefault(site.id, s.id)).toBe(true);
-      expect((await env.up(c.kind, { ...given, path: "after", default: true }, next.state)).diff?.changes).toBe(false);
+      expect(rulesOf(site.id)).toHaveLength(1);
+      expect((await env.up(c.kind, { ...given, path: "after", redirectOldPath: true, default: true }, next.state)).diff?.changes).toBe(false);
     });
   }
 });

@@ -360,12 +360,12 @@ export async function readOwned<T>(ctx: Ctx, owner: Owner, props: Props, obj: T)
 
 /**
  * The update of a section or a site space, the owners of old paths: the PATCH of what changed (none
- * when nothing PATCHable did), else the object as `find` reads it; when `default` turned true,
- * `makeDefault`, a write on the container (the site, the section), whose failure after the PATCH is a
- * partial one: the PATCH is recorded, with `default` as it was; then the old-path rules, converged
+ * when nothing PATCHable did), else the object as `find` reads it; then the old-path rules, converged
  * when the path, the option or the entries changed (else the recorded ones carried over), whose failure
- * is a partial one too: the object's changes are recorded, with the rules as they are. The next up
- * makes the rest.
+ * is a partial one: the object's changes are recorded, with the rules as they are; last, when
+ * `default` turned true, `makeDefault`, a write on the container (the site, the section), whose
+ * failure after those writes is a partial one too: they are recorded, with `default` as it was. The
+ * next up makes the rest.
  */
 export async function updatePathOwner<T>(
   ctx: Ctx,
@@ -381,7 +381,7 @@ export async function updatePathOwner<T>(
     where: string;
     /** Makes the object its container's default: a write on the container. */
     makeDefault(obj: T): Promise<void>;
-    /** The container's default, for the partial failure's message ("the site's default section"). */
+    /** The container's default, for the partial failure's message ("the site's default"). */
     defaultOf: string;
     owner(obj: T): Owner & { id: string };
     outputs(inputs: Props, obj: WithOldPaths<T>): Props;
@@ -392,25 +392,31 @@ export async function updatePathOwner<T>(
   const obj = patched ?? (await io.find());
   if (obj === undefined) throw goneFromState(def, id, io.where);
   const recorded = ownedIn(olds);
-  if (changed.includes("default") && news.default === true) {
-    try {
-      await io.makeDefault(obj);
-    } catch (e) {
-      if (!patched) throw e;
-      const outs = io.outputs({ ...declared(news), default: olds.default, oldPathRedirects: olds.oldPathRedirects }, { ...patched, oldPaths: { ...(recorded && { owned: recorded }) } });
-      throw new PartialFailure(id, outs, [`${def.noun} ${id} was updated but could not be made ${io.defaultOf}: ${(e as Error).message}`], { cause: e, field: "default" });
-    }
-  }
   const owner = io.owner(obj);
   let moved: WithOldPaths<T> = { ...obj, oldPaths: { ...(recorded && { owned: recorded }) } };
+  let redirected = false;
   if (["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) {
     try {
       const owned = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);
       moved = { ...obj, oldPaths: { ...(owned && { owned }) } };
+      redirected = true;
     } catch (e) {
       if (!(e instanceof OldPathRedirectsFailed)) throw e;
       const outs = io.outputs({ ...declared(news), ...(e.entries.length > 0 ? { oldPathRedirects: e.entries } : {}) }, { ...obj, oldPaths: { owned: e.owned } });
       throw new PartialFailure(id, outs, [`${owner.what} was updated but its old-path redirects could not be made: ${e.message}`], { cause: e, field: "redirectOldPath" });
+    }
+  }
+  // Last: what went before is recorded when the container refuses (a move's redirect with it, which
+  // the next up would otherwise never make: its path already recorded as the new one).
+  if (changed.includes("default") && news.default === true) {
+    try {
+      await io.makeDefault(obj);
+    } catch (e) {
+      if (!patched && !redirected) throw e;
+      throw new PartialFailure(id, io.outputs({ ...declared(news), default: olds.default }, moved), [`${def.noun} ${id} was updated but could not be made ${io.defaultOf}: ${(e as Error).message}`], {
+        cause: e,
+        field: "default",
+      });
     }
   }
   return io.outputs(declared(news), moved);
