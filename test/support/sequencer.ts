@@ -4,48 +4,49 @@
  * (longest-processing-time first), so that the last to start are short. Vitest orders by its cache of
  * the last run's durations, which a fresh CI checkout does not have; it then falls back to file size,
  * which put a 70 s file that delegates to a helper module last. So a file's expected time is, in order:
- * the cache's, this table's (seconds, measured on the 2-core CI machine, cli project, 3 workers), or an
- * estimate from its size. Measured in a clean clone's `.ci/run` on 2026-11-25 at 06:15 UTC (a quiet
- * machine, vitest 245 s). Projects keep vitest's order (cli, then unit, whose seconds fill the gaps).
+ * the cache's, this table's (seconds, the mean of two whole `npm test` runs on 2026-11-28, one a clean
+ * clone's with CI=true, cli project, 3 workers, on a 2-core machine about twice as slow as the one of
+ * 2026-11-25, vitest 646 and 662 s: only the order counts), or an estimate from its size. Projects
+ * keep vitest's order (cli, then unit, whose seconds fill the gaps).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const SECONDS: Record<string, number> = {
-  "test/install/new.test.ts": 59,
-  "test/faults/killedCheckpoint.test.ts": 44,
-  "test/faults/killed.test.ts": 44,
-  "test/faults/everyFault.test.ts": 42,
-  "test/import/roundTrip.test.ts": 39,
-  "test/lifecycle/cascade.test.ts": 38,
-  "test/lifecycle/everyKind.test.ts": 38,
-  "test/examples/docsSite.test.ts": 37,
-  "test/cli/cli.test.ts": 22,
-  "test/lifecycle/adoption.test.ts": 21,
-  "test/lifecycle/siteSettings.test.ts": 19,
-  "test/lifecycle/errors.test.ts": 19,
-  "test/install/tarball.test.ts": 17,
-  "test/lifecycle/state.test.ts": 17,
-  "test/faults/revokedToken.test.ts": 15,
-  "test/lifecycle/docsSiteIdentity.test.ts": 14,
-  "test/faults/recoverCheckpoint.test.ts": 13,
-  "test/lifecycle/emulatorEdit.test.ts": 12,
-  "test/cli/plans.test.ts": 12,
-  "test/lifecycle/siteExternalLinkOrder.test.ts": 11,
-  "test/lifecycle/appEdits.test.ts": 10,
-  "test/lifecycle/adoptRename.test.ts": 10,
-  "test/lifecycle/convergence.test.ts": 10,
-  "test/faults/unconfirmedCreate.test.ts": 22,
-  "test/lifecycle/unknowns.test.ts": 10,
-  "test/lifecycle/forcedReplace.test.ts": 8,
-  "test/lifecycle/teamMembers.test.ts": 7,
-  "test/examples/typescript.test.ts": 6,
-  "test/faults/unreachable.test.ts": 6,
-  "test/faults/appNamesake.test.ts": 5,
-  "test/cli/languageHost.test.ts": 4,
-  "test/lifecycle/placement.test.ts": 4,
-  "test/faults/limits.test.ts": 3,
+  "test/install/new.test.ts": 124,
+  "test/import/roundTrip.test.ts": 117,
+  "test/faults/killedCheckpoint.test.ts": 109,
+  "test/faults/killed.test.ts": 105,
+  "test/lifecycle/everyKind.test.ts": 99,
+  "test/lifecycle/cascade.test.ts": 96,
+  "test/examples/docsSite.test.ts": 91,
+  "test/faults/unconfirmedCreate.test.ts": 79,
+  "test/lifecycle/siteSettings.test.ts": 73,
+  "test/lifecycle/adoption.test.ts": 71,
+  "test/cli/cli.test.ts": 66,
+  "test/lifecycle/errors.test.ts": 62,
+  "test/faults/revokedToken.test.ts": 59,
+  "test/lifecycle/adoptRename.test.ts": 51,
+  "test/install/tarball.test.ts": 45,
+  "test/faults/everyFault.test.ts": 44,
+  "test/lifecycle/state.test.ts": 42,
+  "test/lifecycle/appEdits.test.ts": 36,
+  "test/lifecycle/docsSiteIdentity.test.ts": 36,
+  "test/cli/plans.test.ts": 33,
+  "test/lifecycle/emulatorEdit.test.ts": 32,
+  "test/faults/recoverCheckpoint.test.ts": 30,
+  "test/lifecycle/siteExternalLinkOrder.test.ts": 23,
+  "test/lifecycle/forcedReplace.test.ts": 23,
+  "test/examples/typescript.test.ts": 21,
+  "test/lifecycle/unknowns.test.ts": 19,
+  "test/lifecycle/teamMembers.test.ts": 18,
+  "test/faults/unreachable.test.ts": 15,
+  "test/lifecycle/convergence.test.ts": 14,
+  "test/lifecycle/placement.test.ts": 12,
+  "test/cli/languageHost.test.ts": 12,
+  "test/faults/appNamesake.test.ts": 10,
+  "test/faults/limits.test.ts": 9,
 };
 
 export default class LongestFirst extends BaseSequencer {
