@@ -241,6 +241,25 @@ describe("SiteSection redirectOldPath", () => {
     expect(rulesOf(site.id)).toEqual([["/b1/*", "https://example.com/x"]]);
   });
 
+  it("a rule not confirmed whose record does not say when it settled is never taken by its date: the next up names the rule and why, sending nothing", async () => {
+    const site = await publishedSite("Unsettled Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "s1", redirectOldPath: true };
+    const before = (await env.up("SiteSection", given)).state;
+    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropAfterProcess: true, times: 1 });
+    env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
+    const e = (await env.up("SiteSection", { ...given, path: "s2" }, before).then(() => undefined, (x: Error) => x)) as PartialFailure;
+    env.emu.faults.clear();
+    const [rule] = [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site.id);
+    // A record as one without settledBy (the field's absence), the rule its POST made in GitBook.
+    const owned = e.properties.oldPathRedirectRules as Record<string, { unconfirmed: { settledBy?: string } }>;
+    const { settledBy: _dropped, ...unsettled } = owned.s1!.unconfirmed;
+    const kept = { ...e.properties, oldPathRedirectRules: { s1: { ...owned.s1, unconfirmed: unsettled } } };
+    env.emu.log.reset();
+    const again = await env.up("SiteSection", { ...given, path: "s2" }, { id: before.id, outs: kept }).then(() => undefined, (x: Error) => x);
+    expect(again?.message).toMatch(new RegExp(`does not say when the create could last take effect.*rule ${rule!.id} \\(created `));
+    expect(env.emu.log.writes()).toBe(0);
+  });
+
   it("a run killed between the PATCH and the rule's POST converges on the next up", async () => {
     const site = await publishedSite("Killed Docs");
     const given = { siteId: site.id, spaceId: spaces[0], path: "k1", redirectOldPath: true };

@@ -332,7 +332,9 @@ async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Own
       ? "the rules from that source could not be listed before"
       : found.length > 1
         ? `${found.length} rules from ${o.source} were made since`
-        : "the rule from that source made since is dated too close to when the create was sent or settled to tell";
+        : u.settledBy === undefined
+          ? "its record does not say when the create could last take effect, so the rule from that source made since may be another's"
+          : "the rule from that source made since is dated too close to when the create was sent or settled to tell";
     fail(
       `the redirect from ${o.source} was sent ${u.sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id} (created ${r.createdAt})`).join(", ")}. ` +
         "Nothing was sent. Delete in the GitBook app the rules from that source this resource should not have, and run up again.",
