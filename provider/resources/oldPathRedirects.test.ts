@@ -24,6 +24,23 @@ const rulesOf = (site: string) =>
 const redirectRequests = () => env.emu.log.count({ route: REDIRECTS });
 const ownedId = (s: State, path: string) => (s.outs.oldPathRedirectRules as Record<string, { id: string }>)[path]!.id;
 
+/**
+ * A section of a new published site moved from `${p}1` to `${p}2` with redirectOldPath, the rule's POST
+ * lost as `drop` says and every looking after it failing: the partial failure that records the rule as
+ * "not confirmed".
+ */
+async function notConfirmedMove(title: string, p: string, drop: "dropBeforeProcess" | "dropAfterProcess") {
+  const site = await publishedSite(title);
+  const given = { siteId: site.id, spaceId: spaces[0], path: `${p}1`, redirectOldPath: true };
+  const before = (await env.up("SiteSection", given)).state;
+  const post = { method: "POST", route: /\/redirects$/ };
+  env.emu.faults.add(drop === "dropBeforeProcess" ? { match: post, dropBeforeProcess: true, times: 1 } : { match: post, dropAfterProcess: true, times: 1 });
+  env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
+  const e = (await env.up("SiteSection", { ...given, path: `${p}2` }, before).then(() => undefined, (x: Error) => x)) as PartialFailure;
+  env.emu.faults.clear();
+  return { site, given, before, e };
+}
+
 async function publishedSite(title: string): Promise<{ id: string; url: string }> {
   const s = (await env.up("Site", { title, published: true })).state;
   return { id: s.id, url: (s.outs.urls as { published: string }).published.replace(/\/$/, "") };
@@ -214,14 +231,8 @@ describe("SiteSection redirectOldPath", () => {
   });
 
   it("a rule not confirmed is never found in one made later by someone else: the next up refuses that rule, and the section's delete leaves it", async () => {
-    const site = await publishedSite("Borrowed Docs");
-    const given = { siteId: site.id, spaceId: spaces[0], path: "b1", redirectOldPath: true };
-    const before = (await env.up("SiteSection", given)).state;
     // The rule's POST never reaches GitBook, and the looking after it fails: the rule is "not confirmed".
-    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropBeforeProcess: true, times: 1 });
-    env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
-    const e = (await env.up("SiteSection", { ...given, path: "b2" }, before).then(() => undefined, (x: Error) => x)) as PartialFailure;
-    env.emu.faults.clear();
+    const { site, given, before, e } = await notConfirmedMove("Borrowed Docs", "b", "dropBeforeProcess");
     expect(rulesOf(site.id)).toEqual([]);
     expect(e.properties.oldPathRedirects).toEqual([{ path: "b1", status: "not confirmed" }]);
     // An hour later a teammate makes a rule from the same source in the app, shaped as ours would be.
@@ -242,13 +253,8 @@ describe("SiteSection redirectOldPath", () => {
   });
 
   it("a rule not confirmed whose record does not say when it settled is never taken by its date: the next up names the rule and why, sending nothing", async () => {
-    const site = await publishedSite("Unsettled Docs");
-    const given = { siteId: site.id, spaceId: spaces[0], path: "s1", redirectOldPath: true };
-    const before = (await env.up("SiteSection", given)).state;
-    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropAfterProcess: true, times: 1 });
-    env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
-    const e = (await env.up("SiteSection", { ...given, path: "s2" }, before).then(() => undefined, (x: Error) => x)) as PartialFailure;
-    env.emu.faults.clear();
+    // The rule's POST made it, its answer lost, and the looking after it fails.
+    const { site, given, before, e } = await notConfirmedMove("Unsettled Docs", "s", "dropAfterProcess");
     const [rule] = [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site.id);
     // A record as one without settledBy (the field's absence), the rule its POST made in GitBook.
     const owned = e.properties.oldPathRedirectRules as Record<string, { unconfirmed: { settledBy?: string } }>;
