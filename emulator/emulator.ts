@@ -9,7 +9,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import type { Contract, ContractViolation } from "./contract";
 import { Faults } from "./faults";
 import { ApiError, errorBody, fail, type Reply, type RouteMatch } from "./http";
-import { RequestLog, UNKNOWN_ROUTE } from "./log";
+import { matchesFilter, RequestLog, UNKNOWN_ROUTE, type RouteFilter } from "./log";
 import { buildRouter } from "./resources";
 import type { Ctx } from "./resources/resource";
 import { ADMIN_PREFIX, checkState, deleteRecord, editRecord, parseEdit, STATE_FORMAT, type EmulatorState } from "./admin";
@@ -63,6 +63,8 @@ export class Emulator {
   readonly store: Store;
   readonly log = new RequestLog();
   faults: Faults;
+  /** Open gates (see `gate`), each with the requests it holds. */
+  private readonly gates = new Set<{ match: RouteFilter; arrived: () => void; opened: Promise<void> }>();
 
   private readonly revoked = new Set<string>();
   private readonly contract: Contract | undefined;
@@ -171,6 +173,26 @@ export class Emulator {
     deleteRecord(this.store, kind, id);
   }
 
+  /**
+   * Holds the first matching request, before faults and processing, until `open()`; `arrived` resolves
+   * when it comes (later ones pass). For tests that make something happen while a client is mid-way (in
+   * process only).
+   */
+  gate(match: RouteFilter): { arrived: Promise<void>; open(): void } {
+    let arrived!: () => void;
+    let open!: () => void;
+    const first = new Promise<void>((resolve) => (arrived = resolve));
+    const entry = { match, arrived, opened: new Promise<void>((resolve) => (open = resolve)) };
+    this.gates.add(entry);
+    return {
+      arrived: first,
+      open: () => {
+        this.gates.delete(entry);
+        open();
+      },
+    };
+  }
+
   /** Every "METHOD template" the emulator serves. */
   routes(): string[] {
     return this.router.templates();
@@ -205,6 +227,11 @@ export class Emulator {
     const route = match?.template ?? UNKNOWN_ROUTE;
     const record = (status: number) => this.log.record({ method, route, path, status, ms: performance.now() - started });
 
+    for (const g of [...this.gates].filter((x) => matchesFilter(x.match, method, route, path))) {
+      this.gates.delete(g);
+      g.arrived();
+      await g.opened;
+    }
     const plan = this.faults.plan(method, route, path);
     if (plan.latencyMs > 0) await delay(plan.latencyMs);
     if (plan.dropBefore) {

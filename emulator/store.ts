@@ -440,8 +440,11 @@ export class Store {
   /** Random-looking but unique id: prefix, 6 random chars, then the base-36 counter (never reused). */
   newId(prefix: string): { id: string; seq: number; createdAt: string } {
     const seq = ++this.seqCounter;
-    return { id: `${prefix}_${this.randomString(6)}${seq.toString(36)}`, seq, createdAt: new Date().toISOString() };
+    return { id: `${prefix}_${this.randomString(6)}${seq.toString(36)}`, seq, createdAt: new Date(Date.now() + this.clockOffsetMs).toISOString() };
   }
+
+  /** How far GitBook's clock is from this machine's, for the creation times it gives (tests of skewed clocks). */
+  clockOffsetMs = 0;
 
   randomString(length: number): string {
     let s = "";

@@ -4,7 +4,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { DEFAULT_RETRY } from "../client";
-import { CREATE_SEND_WINDOW_MS, longestCreateMs } from "./createOnce";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -55,29 +54,6 @@ describe("a create whose every answer is lost", () => {
     const saml = await env.up("SamlProvider", { label: "Last try" });
     expect(env.emu.log.count(match)).toBe(DEFAULT_RETRY.maxAttempts);
     expect([...env.emu.store.samlProviders.values()].filter((p) => p.label === "Last try").map((p) => p.id)).toEqual([saml.state.id]);
-  });
-});
-
-describe("a create still failing when its send window has passed", () => {
-  it("sends no further attempt, so that what it can make has an end recover can count on", async () => {
-    const match = { method: "POST", route: "/v1/orgs/:org/spaces" };
-    env.emu.faults.add({ match, errorRate: 1, status: 503 });
-    // The first attempt's answer comes back when the window is over (the clock moved on meanwhile).
-    const real = Date.now.bind(Date);
-    let offset = 0;
-    const stop = env.emu.log.onRecord((entry) => {
-      if (entry.method === "POST") offset = CREATE_SEND_WINDOW_MS + 1000;
-    });
-    vi.spyOn(Date, "now").mockImplementation(() => real() + offset);
-    const e = await env.up("Space", { title: "Too Late", __gitbookName: "late" }).then(
-      () => undefined,
-      (x: unknown) => x as Error,
-    );
-    stop();
-    vi.restoreAllMocks();
-    expect(env.emu.log.count(match)).toBe(1);
-    expect(e?.message).toMatch(/^Space late: the create of space "Too Late" was sent 1 time and failed each time, and no object it could have made appeared after any of them, so nothing was created/);
-    expect(longestCreateMs(30_000)).toBeGreaterThan(CREATE_SEND_WINDOW_MS + 2 * 30_000);
   });
 });
 

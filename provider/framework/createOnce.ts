@@ -41,63 +41,21 @@ export interface CreateSpec<T extends { id: string }> {
 /**
  * A create got no answer, and listing what it may have made failed: nothing is resent. The engine
  * keeps the resource in state as unconfirmed (state.ts, UNCONFIRMED_KEY), with when the create was
- * sent and what existed before it, for `pulumi-gitbook recover` to resolve: left out of state, a
- * re-run would list the object this create made among those that were there before, and make a second.
+ * sent and what existed before it, for `pulumi-gitbook recover` to show and the user to decide: left
+ * out of state, a re-run would list the object this create made among those that were there before,
+ * and make a second.
  */
 export class UnconfirmedCreateError extends Error {
+  /** When the create was sent (ISO, this machine's clock): for the person deciding, never a proof. */
   readonly sentAt: string;
-  /**
-   * When the create could no longer take effect (ISO): two request timeouts and a second after its last
-   * failure, or longer while a request given up on may still run (AmbiguousRequestError.settleMs). An
-   * object made after it is not this create's, which is what bounds recover's proof from above.
-   */
-  readonly settledBy: string;
+  /** The candidates listed just before the create: never its own. Null when they could not be listed. */
   readonly before: string[] | null;
-  constructor(message: string, sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined, cause: unknown) {
+  constructor(message: string, sentAt: number, before: ReadonlySet<string> | undefined, cause: unknown) {
     super(message, { cause });
     this.name = "UnconfirmedCreateError";
     this.sentAt = new Date(sentAt).toISOString();
-    this.settledBy = new Date(Math.max(settledBy, sentAt)).toISOString();
     this.before = before ? [...before] : null;
   }
-}
-
-/** How far GitBook's clock may be from this machine's in a proof by dates: inside that margin, a date proves nothing. */
-export const CLOCK_SKEW_MS = 120_000;
-
-/**
- * Where an object GitBook dated `createdAt` stands against the window in which a create could take
- * effect, `start` to `end` (ms on this machine's clock; an unconfirmed create's sentAt and settledBy, a
- * killed run's start and the last moment it could still create): "within" (the create's, when no other
- * is), "outside" (never the create's: made before it or after it could no longer take effect, whoever
- * made it), or "unsure" (within the clocks' margin of either end, no date, or no end known).
- */
-export function againstWindow(createdAt: string | null | undefined, start: number, end: number | undefined): "within" | "outside" | "unsure" {
-  const at = Date.parse(createdAt ?? "");
-  if (Number.isNaN(at)) return "unsure";
-  if (at < start - CLOCK_SKEW_MS) return "outside";
-  if (end === undefined) return "unsure";
-  if (at > end + CLOCK_SKEW_MS) return "outside";
-  return at >= start && at <= end ? "within" : "unsure";
-}
-
-/**
- * How long after it began createOnce may still send its create: no attempt starts later, so that what
- * a create can make has an end (longestCreateMs). Past it, an attempt that got no answer and left
- * nothing to find ends the create as not made, as the last of its attempts does.
- */
-export const CREATE_SEND_WINDOW_MS = 10 * 60_000;
-
-/**
- * The longest after a create's pending record is saved that it can still make an object, at a request
- * timeout of `timeoutMs`: what its kind reads before createOnce (two requests, each resent within the
- * client's deadline), createOnce's send window, the last attempt's own resends and time limit, and
- * the time a request given up on may take to settle (2 × the timeout + 1 s, as the client counts it).
- * What bounds a killed run's creates from above in recover.
- */
-export function longestCreateMs(timeoutMs: number): number {
-  const request = DEFAULT_RETRY.deadlineMs + timeoutMs;
-  return 2 * request + CREATE_SEND_WINDOW_MS + request + 2 * timeoutMs + 1000;
 }
 
 /**
@@ -108,8 +66,8 @@ export function longestCreateMs(timeoutMs: number): number {
 export class AmbiguousCreateError extends UnconfirmedCreateError {
   /** IDs of the objects that could be the one the lost request made. */
   readonly candidates: string[];
-  constructor(message: string, candidates: string[], sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined) {
-    super(message, sentAt, settledBy, before, undefined);
+  constructor(message: string, candidates: string[], sentAt: number, before: ReadonlySet<string> | undefined) {
+    super(message, sentAt, before, undefined);
     this.name = "AmbiguousCreateError";
     this.candidates = candidates;
   }
@@ -139,12 +97,8 @@ export class AmbiguousCreateError extends UnconfirmedCreateError {
 // As many tries as the client gives any other request: with 4, a run through 30% 503s lost a create about one time in ten.
 export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>, attempts = DEFAULT_RETRY.maxAttempts): Promise<T> {
   const claims = claimsOf(ctx.client);
-  const began = Date.now();
   const before = spec.before === "list" ? await listBefore(ctx, spec) : new Set(spec.before.map((c) => c.id));
   const sentAt = Date.now();
-  // Until when a request sent so far may still take effect (see UnconfirmedCreateError.settledBy).
-  let settling = sentAt;
-  const settledBy = () => Math.max(Date.now(), settling);
   const find = async (): Promise<T | undefined> => {
     // What the lost request made is in a listing taken now: not one cached before it, and not one
     // still in flight either (sent before the failure, it may have been answered before the lost POST
@@ -161,10 +115,10 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
     };
     const fresh = listed.filter((c) => !claims.holds(spec.kind, c.id) && !before?.has(c.id) && !madeBefore(c));
     if (fresh.length > 0 && before === undefined) {
-      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already", sentAt, settledBy(), before);
+      throw ambiguousCreate(spec, fresh, "could not list what existed before it was sent, so it cannot tell whether these were there already", sentAt, before);
     }
     if (fresh.length > 1) {
-      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`, sentAt, settledBy(), before);
+      throw ambiguousCreate(spec, fresh, `found ${fresh.length} objects made since it was sent, none held by another resource of this deployment`, sentAt, before);
     }
     const [mine] = fresh;
     if (mine) claims.hold(spec.kind, mine.id);
@@ -176,16 +130,11 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
     } catch (e) {
       const ambiguous = e instanceof AmbiguousRequestError || (e instanceof ServerError && e.method === "POST");
       if (!ambiguous) throw e;
-      // How long the create may still take effect, for recover's window: a gateway's 502 or 504, or a
-      // reset, says nothing of how long GitBook goes on with it, so at least what a timed-out one gets.
-      const mayRun = Math.max(e instanceof AmbiguousRequestError ? e.settleMs : 0, 2 * ctx.config.requestTimeoutSeconds * 1000 + 1000);
-      // (A context built without a resolved config, as some tests build one, has no timeout to count.)
-      settling = Math.max(settling, Date.now() + (Number.isFinite(mayRun) ? mayRun : 0));
       // Looked for after the last attempt too: giving up must not leave behind what that attempt made.
       // When looking fails, what the request made (if anything) is unknown and unheld: the next run
       // would take it for a namesake that was there before, and make a second.
       const look = () => find().catch((lookErr: unknown) => {
-        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt, settledBy(), before);
+        throw lookErr instanceof AmbiguousCreateError ? lookErr : lookFailed(spec, e, lookErr, sentAt, before);
       });
       const existing = await look();
       if (existing !== undefined) return existing;
@@ -202,17 +151,15 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
         if (told > DEFAULT_RETRY.deadlineMs) throw nothingMade(spec, e, i);
         await ctx.client.pause(told);
       }
-      if (Date.now() - began > CREATE_SEND_WINDOW_MS) throw nothingMade(spec, e, i);
     }
   }
 }
 
-function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined): Error {
+function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookError, lookErr: unknown, sentAt: number, before: ReadonlySet<string> | undefined): Error {
   return new UnconfirmedCreateError(
     `${spec.kind}: the create of ${spec.what} got no answer, so it may or may not have happened, and what it may have made could not be looked for (${(lookErr as Error).message}). ` +
       `Nothing was sent again; what it may have made dates from ${new Date(sentAt).toISOString()} on.`,
     sentAt,
-    settledBy,
     before,
     e,
   );
@@ -220,8 +167,7 @@ function lookFailed<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookErr
 
 /** What to do about a resource kept as unconfirmed (the engine says it when it keeps one, and every call that refuses one). */
 export const UNCONFIRMED_FIX =
-  "The resource is kept in state as unconfirmed, and every preview, up, refresh and destroy that reaches it fails, sending nothing, until you run `npx pulumi-gitbook recover --stack <stack>` in the project's folder: " +
-  "it takes the object into state if GitBook holds one this create provably made, or removes the resource from state so that the next `up` creates it (when it cannot tell, it lists the candidates for `--adopt` or `--drop`).";
+  "The resource is kept in state as unconfirmed, and every preview, up, refresh and destroy that reaches it fails, sending nothing, until it is decided: run `npx pulumi-gitbook recover --stack <stack>` in the project's folder, which lists what GitBook holds that this create may have made and the command for each choice (adopt the one it made, or drop the resource so that the next `up` creates it).";
 
 /**
  * Every attempt failed, and recovery looked after each and found nothing it could have made: the
@@ -258,7 +204,7 @@ async function listBefore<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T
   }
 }
 
-function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string, sentAt: number, settledBy: number, before: ReadonlySet<string> | undefined): AmbiguousCreateError {
+function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: readonly T[], why: string, sentAt: number, before: ReadonlySet<string> | undefined): AmbiguousCreateError {
   const ids = found.map((c) => c.id);
   const list = found.map((c) => describeCandidate(spec, c)).join("; ");
   return new AmbiguousCreateError(
@@ -266,7 +212,6 @@ function ambiguousCreate<T extends { id: string }>(spec: CreateSpec<T>, found: r
       `Nothing was sent again, and none of them was taken.`,
     ids,
     sentAt,
-    settledBy,
     before,
   );
 }

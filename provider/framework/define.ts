@@ -45,6 +45,21 @@ export interface PendingEntries {
   exact: boolean;
 }
 
+/**
+ * An object an update of the resource may have made beside it without recording it (killed, or its
+ * answer lost), for `pulumi-gitbook recover` to show with what could be it and the user to decide.
+ */
+export interface OpenWrite {
+  /** Names it for the user, e.g. `the redirect rule from its old path "guides" in site site_1`. */
+  what: string;
+  /** The objects that could be it: the user takes one (`--adopt URN=ID`) or none (`--drop URN`). */
+  candidates: { id: string; name?: string; createdAt?: string }[];
+  /** The recorded outputs with the object `id` recorded as the resource's. */
+  adopt(outputs: Props, id: string): Props;
+  /** The recorded outputs without the record of it, so that the next update makes it. */
+  drop(outputs: Props): Props;
+}
+
 /** A resource's inputs after check: what its schema produces. */
 export type Inputs<S extends z.ZodObject> = z.output<S>;
 
@@ -149,6 +164,16 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    */
   pending?(ctx: Ctx, inputs: Inputs<S>): Promise<PendingEntries | undefined>;
   /**
+   * For kinds whose update makes objects of their own (a section's old-path redirect rules), for
+   * `pulumi-gitbook recover`: `find`, what `recorded` outputs lack that `wanted` inputs (a pending
+   * update's, else the recorded ones) ask for, each with what could be it in GitBook, not `held` by
+   * state; `unconfirmed`, whether the outputs record such an object whose create was unconfirmed.
+   */
+  openWrites?: {
+    find(ctx: Ctx, recorded: Props, wanted: Props | undefined, held: ReadonlySet<string>): Promise<OpenWrite[]>;
+    unconfirmed(recorded: Props): boolean;
+  };
+  /**
    * Runs in the program's process as the class is constructed, before the resource is registered, for
    * rules no provider call can check because they span resources (a provider call sees one resource, and
    * at preview not even its IDs): it may refuse the declaration by throwing a pulumi.RunError that names
@@ -206,7 +231,7 @@ export interface NavigationSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "inProgram" | "shown" | "import"
+    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "openWrites" | "inProgram" | "shown" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -306,6 +331,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     ...(spec.cascade ? { cascade: spec.cascade } : {}),
     lookalikes: spec.lookalikes,
     ...(spec.pending ? { pending: spec.pending } : {}),
+    ...(spec.openWrites ? { openWrites: spec.openWrites } : {}),
     inProgram: spec.inProgram,
     display,
     references,

@@ -242,7 +242,7 @@ export async function create(rt: ProviderRuntime, def: Resource, inputs: Props):
  */
 function unconfirmed(e: UnconfirmedCreateError): PartialFailure {
   const id = `${UNCONFIRMED_ID_PREFIX}${Date.parse(e.sentAt)}-${Math.random().toString(36).slice(2, 8)}`;
-  return new PartialFailure(id, { [UNCONFIRMED_KEY]: { sentAt: e.sentAt, settledBy: e.settledBy, before: e.before } }, [`${e.message} ${UNCONFIRMED_FIX}`]);
+  return new PartialFailure(id, { [UNCONFIRMED_KEY]: { sentAt: e.sentAt, before: e.before } }, [`${e.message} ${UNCONFIRMED_FIX}`]);
 }
 
 /** Every call on a resource whose create is unconfirmed refuses, sending nothing, until recover resolves it (see UNCONFIRMED_KEY). */

@@ -30,20 +30,19 @@ export const WROTE_KEY = "__gitbookWrote";
 
 /**
  * Where a resource's outputs record a create whose answer was lost and whose looking failed too
- * (createOnce): `{ sentAt, settledBy, before }`, when it was sent and when it could no longer take
- * effect (ISO), and the IDs of the objects that existed just before (or null when they could not be listed). GitBook may hold an object it made, unknown to
- * state. Rather than leave nothing in state (a blind re-run would then make a second object), the
+ * (createOnce): `{ sentAt, before }`, when it was sent (ISO, for the person deciding) and the IDs of
+ * the objects that existed just before (or null when they could not be listed), never its own. GitBook
+ * may hold an object it made, unknown to state. Rather than leave nothing in state (a blind re-run would then make a second object), the
  * engine keeps the resource under a placeholder ID (UNCONFIRMED_ID_PREFIX) with this record; every
- * call on it (check aside) refuses, sending nothing, until `pulumi-gitbook recover` resolves it (recover/plan.ts): the object taken into state when the create provably made it, or the
- * resource removed so that the next `up` creates it.
+ * call on it (check aside) refuses, sending nothing, until the user decides it with `pulumi-gitbook
+ * recover` (recover/plan.ts): the object it made taken into state, or the resource removed so that the
+ * next `up` creates it.
  */
 export const UNCONFIRMED_KEY = "__gitbookUnconfirmedCreate";
 export const UNCONFIRMED_ID_PREFIX = "unconfirmed-create-";
 
 export interface UnconfirmedCreate {
   sentAt: string;
-  /** Absent in no record this package writes; recover then proves nothing from dates (see recover/plan.ts). */
-  settledBy?: string;
   before: string[] | null;
 }
 
@@ -51,7 +50,7 @@ export interface UnconfirmedCreate {
 export function unconfirmedIn(props: Props | undefined): UnconfirmedCreate | undefined {
   const u = props?.[UNCONFIRMED_KEY] as Partial<UnconfirmedCreate> | undefined;
   if (!u || typeof u.sentAt !== "string") return undefined;
-  return { sentAt: u.sentAt, ...(typeof u.settledBy === "string" && { settledBy: u.settledBy }), before: Array.isArray(u.before) ? u.before.map(String) : null };
+  return { sentAt: u.sentAt, before: Array.isArray(u.before) ? u.before.map(String) : null };
 }
 
 /** Whether a delete may take the entry `key`: the resource wrote it (or, in outputs without the record, lists it). */

@@ -1,11 +1,11 @@
 /**
- * `pulumi-gitbook recover`: after a `pulumi up` that was killed (a cancelled CI job), resolves the
- * operations it left pending in the checkpoint, so the next `up` neither duplicates what the killed
- * run created nor adopts what it did not (see plan.ts for the rules).
+ * `pulumi-gitbook recover`: after a `pulumi up` that was interrupted (a cancelled CI job), or a create
+ * whose outcome a run could not learn, shows each operation left open in the checkpoint with what
+ * GitBook holds that could be its object, and changes state only by the user's word (see plan.ts).
  *
  * It talks to the user's `pulumi` (PULUMI_CLI, else `pulumi` on PATH): `stack export` to read the
- * checkpoint, `config get` for the stack's gitbook settings (the token too, which goes nowhere but
- * into the requests' Authorization header), and `stack import` to write the resolved checkpoint.
+ * checkpoint, `config` for the stack's gitbook settings (the token too, which goes nowhere but into
+ * the requests' Authorization header), and `stack import` to write the resolved checkpoint.
  */
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,51 +13,47 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import isEqual from "fast-deep-equal";
 import { ProviderRuntime } from "../config";
-import { longestCreateMs } from "../framework/createOnce";
-import { planRecovery, recoveredCheckpoint, UNCONFIRMED, unconfirmedResources, type Exported, type Resolution } from "./plan";
+import { openOperations, planRecovery, recoveredCheckpoint, type Exported, type Resolution } from "./plan";
 
 export const USAGE = `Usage: pulumi-gitbook recover [options]
 
-After a \`pulumi up\` that was interrupted (killed, a cancelled CI job), resolves what it left
-pending in the stack's checkpoint, so that the next \`pulumi up\` neither creates again what the
-interrupted run created nor adopts anything it did not:
+After a \`pulumi up\` that was interrupted (killed, a cancelled CI job), or a create whose answer was
+lost, shows what the stack's checkpoint holds open and what GitBook holds that could be its object:
 
-  - a pending create whose object GitBook holds, and which the run provably made (same kind and
-    fields, held by no other resource in state, created after the run began, or inside a site
-    created after it), is written into state as that object;
-  - a pending create whose object GitBook does not hold is dropped: the next up creates it;
-  - a pending create GitBook may hold but nothing proves is the run's (kinds with no creation
-    time, several candidates) stops the command, naming the candidates: decide with --adopt or
-    --drop and run it again. Nothing is imported until every pending create is decided;
-  - a pending update or delete is dropped and the resource kept as state records it:
-    \`pulumi refresh\` or the next \`pulumi up\` converges it (another provider's too);
-  - another provider's pending create stops the command, since \`pulumi stack import\` would clear it
-    (and the next up make it again): --drop it once you know it made nothing;
-  - an unconfirmed create (its answer lost, and GitBook failing when the run looked for what it made)
-    is decided as a pending create is, from when it was sent, never taking what existed before it:
-    the resource becomes the object it made, or leaves state so that the next up creates it.
+  - a pending create: the objects of its kind and name that no resource in state holds, with their
+    IDs and creation times. Nothing proves which of them (if any) the run made: another stack, a
+    person in the app or the run itself make the same. You decide: --adopt URN=ID takes one into
+    state, --drop URN leaves them all and the next up creates the resource. When GitBook holds none,
+    recover proposes the drop;
+  - an unconfirmed create (its answer lost, and GitBook failing when the run looked for it): the same,
+    leaving out what the listing taken just before it held;
+  - a pending update whose rule (a section's old-path redirect) may have been made: the rules that
+    could be it, for --adopt URN=ID or --drop URN;
+  - a pending update or delete: recover proposes to clear it (the resource stays as state records
+    it; \`pulumi refresh\` or the next up converges it);
+  - another provider's pending create: --drop it once you know it made nothing.
 
-Then it runs \`pulumi stack import\`. Run \`pulumi up\` afterwards.
+It writes nothing until every one is decided, by --adopt, --drop, or --accept (which takes what it
+proposes). Then it checks that the checkpoint is still the one it read, runs \`pulumi stack import\`,
+and says to run \`pulumi up\`.
 
 Options:
   --stack <name>        The stack (default: the current stack).
   --cwd <dir>           The Pulumi project's folder (default: the current folder).
   --config-file <file>  The stack's settings file, as \`pulumi --config-file\` takes it.
-  --adopt <URN=ID>      The pending create of URN made the object ID (repeatable).
-  --drop <URN>          The pending create of URN made nothing: the next up creates it (repeatable).
-  --since <time>        When the interrupted run began (ISO 8601, e.g. from the CI job's log), when
-                        the backend kept no lock of it.
-  --until <time>        When the interrupted run was stopped (ISO 8601, e.g. when the CI job was
-                        cancelled): nothing created after it is taken as the run's. By default, its
-                        checkpoint's last save plus the longest a create can take.
+  --adopt <URN=ID>      The open operation of URN made the object ID (repeatable).
+  --drop <URN>          The open operation of URN made nothing: the next up makes it (repeatable).
+  --accept              Take every proposal printed (drops where GitBook holds nothing, clears).
+  --check               Exit 1 when the checkpoint holds anything open of this package (a guard for
+                        CI before \`pulumi up\`); reads the checkpoint only.
   --unlock              Remove the interrupted run's lock (as \`pulumi cancel\` does) before importing,
                         when it was not taken on this machine: only once that run is certainly dead.
                         A lock of a process of this machine that no longer runs is removed anyway.
   --from-backup         When the checkpoint of a file backend is itself empty or cut, put back the
                         copy of the previous one the backend keeps (<stack>.json.bak) and recover from
-                        it. (An empty <stack>.json.attrs, which a kill may leave, is set aside without it.)
-  --dry-run             Print what would be done; import nothing.
+                        it. (An empty <stack>.json.attrs, which a kill may leave, is set aside.)
   -h, --help            Show this help.
 
 Settings: gitbook:token (or GITBOOK_TOKEN), gitbook:apiUrl (or GITBOOK_API_URL), as \`pulumi up\` reads
@@ -77,16 +73,18 @@ interface Args {
   stack?: string;
   cwd: string;
   configFile?: string;
-  adopt: Map<string, string>;
+  adopt: Map<string, string[]>;
   drop: Set<string>;
-  since?: number;
-  until?: number;
+  accept: boolean;
+  check: boolean;
   unlock: boolean;
   fromBackup: boolean;
-  dryRun: boolean;
 }
 
-/** Runs the command; resolves to its exit code (0 done, 1 failed or undecided, 2 usage). */
+/** Whether this run may write: the user gave a decision. Without one, recover only shows. */
+const writes = (args: Args) => args.accept || args.adopt.size > 0 || args.drop.size > 0;
+
+/** Runs the command; resolves to its exit code (0 done or nothing open, 1 failed or something left to decide, 2 usage). */
 export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): Promise<number> {
   const out: RecoverIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd(), ...io };
   const say = (line: string) => out.stdout.write(`${line}\n`);
@@ -112,79 +110,73 @@ export async function runRecover(argv: string[], io: Partial<RecoverIo> = {}): P
 }
 
 async function recover(args: Args, cli: PulumiCli, env: NodeJS.ProcessEnv, say: (l: string) => void, fail: (l: string) => void): Promise<number> {
+  const stack = cli.stackName ?? "(current)";
+  if (args.check) {
+    const exported = JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+    const open = openOperations(exported);
+    if (open.length === 0) {
+      say(`Nothing open in stack ${stack}.`);
+      return 0;
+    }
+    fail(`stack ${stack} holds ${open.length} operation${open.length === 1 ? "" : "s"} an interrupted run left open:\n${open.map((o) => `  ${o}`).join("\n")}\nA \`pulumi up\` now could create them again. Run \`npx pulumi-gitbook recover${cli.stackFlag.length ? ` --stack ${args.stack}` : ""}\`, decide, then \`pulumi up\`.`);
+    return 1;
+  }
   const exported = await exportCheckpoint(args, cli, say);
-  // When the checkpoint was saved (the engine stamps each save; seen equal to the file's write): the
-  // interrupted run saved each pending create before sending it, so none began later. Not the file's
-  // mtime, which a copy (--from-backup) or a restored folder moves to any later time.
-  const saved = Date.parse(exported.deployment.manifest?.time ?? "");
-  const lastWrite = Number.isFinite(saved) ? saved : undefined;
-  const pending = exported.deployment.pending_operations ?? [];
-  const unconfirmed = unconfirmedResources(exported.deployment.resources ?? []);
-  if (pending.length === 0 && unconfirmed.length === 0) {
+  const open = openOperations(exported);
+  // Another provider's pending operations count too: `pulumi stack import` would clear them.
+  if (open.length === 0 && !exported.deployment.pending_operations?.length && args.adopt.size === 0 && args.drop.size === 0) {
     say("Nothing to recover: the checkpoint holds no pending operation and no unconfirmed create.");
     return 0;
-  }
-  for (const urn of [...args.adopt.keys(), ...args.drop]) {
-    if (!pending.some((p) => p.type === "creating" && p.resource.urn === urn) && !unconfirmed.some((r) => r.urn === urn)) {
-      const open = [...pending.map((p) => `  ${p.type} ${p.resource.urn}`), ...unconfirmed.map((r) => `  ${UNCONFIRMED} ${r.urn}`)];
-      fail(`${urn} is not a pending or unconfirmed create of this stack; those are:\n${open.join("\n")}`);
-      return 2;
-    }
   }
   const runtime = new ProviderRuntime({ env });
   const settings = await cli.gitbookSettings(say);
   runtime.configure({ get: (k) => settings[k] });
   const ctx = { client: runtime.client(), config: runtime.config() };
   try {
-    const lock = args.since === undefined ? await cli.runStartFromLock() : undefined;
-    const runStart = args.since ?? lock?.time;
-    const longest = longestCreateMs(ctx.config.requestTimeoutSeconds * 1000);
-    const runEnd = args.until ?? (lastWrite === undefined ? undefined : lastWrite + longest);
-    if (pending.length > 0) say(`${pending.length} pending operation${pending.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"}; the interrupted run began ${describeStart(args.since, lock)}.`);
-    if (unconfirmed.length > 0) say(`${unconfirmed.length} unconfirmed create${unconfirmed.length === 1 ? "" : "s"} in stack ${cli.stackName ?? "(current)"} (each got no answer, and what it made could not be looked for then).`);
-    if (pending.length > 0) say(`It could create nothing after ${describeEnd(args.until, lastWrite, longest)}.`);
-    const plan = await planRecovery(ctx, exported, { runStart, ...(runEnd !== undefined && { runEnd }), adopt: args.adopt, drop: args.drop });
-    for (const p of plan) say(line(p));
-    const undecided = plan.filter((p) => p.action === "undecided");
-    if (undecided.length > 0) {
-      fail(
-        `${undecided.length} create${undecided.length === 1 ? "" : "s"} (pending or unconfirmed) could not be resolved without a guess; nothing was imported. ` +
-          `Look at the candidates in GitBook, then run again with --adopt <URN>=<ID> for the object the interrupted run made, or --drop <URN> if none is.`,
-      );
-      return 1;
+    const plan = await planRecovery(ctx, exported, { adopt: args.adopt, drop: args.drop });
+    for (const urn of [...args.adopt.keys(), ...args.drop]) {
+      if (!plan.some((p) => p.urn === urn)) {
+        fail(`${urn} has nothing open in this stack; what is open:\n${plan.map((p) => `  ${p.op} ${p.urn}`).join("\n")}`);
+        return 2;
+      }
     }
-    // `pulumi stack import` clears every pending operation it is given: another provider's pending create
-    // would go from the checkpoint unnoticed, and the next up would make its object again.
-    const others = plan.filter((p) => p.action === "keep");
-    if (others.length > 0) {
-      fail(
-        `the checkpoint also holds pending creates of other providers (${others.map((p) => p.urn).join(", ")}); \`pulumi stack import\`, which writes what this command resolves, would clear them, and the next up would create them again. Nothing was imported. ` +
-          "Check each where it lives, and run again with --drop <URN> for one that made nothing (or that you will bring in with `pulumi import`).",
-      );
+    for (const p of plan) say(line(p, args));
+    const undecided = plan.filter((p) => p.action === "undecided" || p.action === "keep");
+    const proposed = plan.filter((p) => "by" in p && p.by === "proposal");
+    if (undecided.length > 0 || (proposed.length > 0 && !args.accept) || !writes(args)) {
+      const left = [
+        ...(undecided.length > 0 ? [`${undecided.length} to decide with the --adopt or --drop above`] : []),
+        ...(proposed.length > 0 && !args.accept ? [`${proposed.length} proposal${proposed.length === 1 ? "" : "s"} to take with --accept`] : []),
+      ];
+      fail(`nothing was written: ${left.join(", and ") || "nothing decided"}. Run recover again with them (the decisions together), then \`pulumi up\`.`);
       return 1;
-    }
-    if (args.dryRun) {
-      say("Dry run: nothing was imported.");
-      return 0;
     }
     const locks = await cli.locks();
+    const live = locks.filter((l) => !l.stale);
+    if (live.length > 0 && !args.unlock) {
+      fail(
+        `the stack is locked by ${live.map((l) => `${l.who} (pid ${l.pid}) since ${l.timestamp}`).join(", ")}, which may still be running; nothing was written. ` +
+          "Once that run is certainly dead (a cancelled CI job), run again with --unlock (or run `pulumi cancel` first).",
+      );
+      return 1;
+    }
+    const next = await recoveredCheckpoint(ctx, exported, plan);
+    // Another run may have changed the stack while this one read GitBook: writing over it would erase what
+    // that run recorded (and the next up would make it again). `pulumi stack import` takes the stack's lock
+    // itself, so a run holding it now makes the import fail; one that ended since shows here.
+    const now = JSON.parse((await cli.must(["stack", "export", ...cli.stackFlag])).stdout) as Exported;
+    if (!isEqual(now.deployment, exported.deployment)) {
+      fail("the stack's checkpoint changed while recover ran (another `pulumi` command ran on it); nothing was written. Run recover again: it reads the checkpoint as it is now.");
+      return 1;
+    }
     if (locks.length > 0) {
-      const live = locks.filter((l) => !l.stale);
-      if (live.length > 0 && !args.unlock) {
-        fail(
-          `the stack is locked by ${live.map((l) => `${l.who} (pid ${l.pid}) since ${l.timestamp}`).join(", ")}, which may still be running; nothing was imported. ` +
-            "Once that run is certainly dead (a cancelled CI job), run again with --unlock (or run `pulumi cancel`, then this command with --since <when the run began>).",
-        );
-        return 1;
-      }
       // Only a lock whose run is gone: the same as `pulumi cancel`, which the CLI asks for after a killed run.
       await cli.must(["cancel", "--yes", ...cli.stackFlag]);
       say(`Removed the interrupted run's lock (${locks.map((l) => `${l.who}, pid ${l.pid}${l.stale ? ", no longer running" : ", --unlock"}`).join("; ")}).`);
     }
-    const next = await recoveredCheckpoint(ctx, exported, plan);
     await cli.importCheckpoint(next);
     const count = (a: Resolution["action"]) => plan.filter((p) => p.action === a).length;
-    say(`Imported the checkpoint: ${count("adopt")} adopted, ${count("drop")} dropped (the next up creates them), ${count("clear")} cleared. Run \`pulumi up\` next.`);
+    say(`Imported the checkpoint: ${count("adopt")} adopted, ${count("drop")} dropped (the next up makes them), ${count("clear")} cleared. Run \`pulumi up\` next.`);
     return 0;
   } finally {
     await ctx.client.close();
@@ -212,8 +204,8 @@ async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => 
     const files = await cli.checkpointFiles();
     if (!files) throw e;
     if (parsesAsJson(files.file) && brokenAttrs(files.file)) {
-      if (args.dryRun) {
-        say(`${files.file}.attrs is empty or cut (the CLI was killed while writing it): a run without --dry-run sets it aside; reading the checkpoint, which is complete.`);
+      if (!writes(args)) {
+        say(`${files.file}.attrs is empty or cut (the CLI was killed while writing it): a run that decides sets it aside; reading the checkpoint, which is complete.`);
         return fromFile(files.file);
       }
       fs.renameSync(`${files.file}.attrs`, `${files.file}.attrs.broken`);
@@ -227,8 +219,8 @@ async function exportCheckpoint(args: Args, cli: PulumiCli, say: (l: string) => 
           "Run again with --from-backup to put it back (the broken one is kept as .broken) and recover from it: a create whose end it lacks, it still holds as pending.",
       );
     }
-    if (args.dryRun) {
-      say(`Reading ${files.backup} (a dry run puts nothing back).`);
+    if (!writes(args)) {
+      say(`Reading ${files.backup} (a run that only shows puts nothing back).`);
       return fromFile(files.backup);
     }
     for (const suffix of ["", ".attrs"]) if (fs.existsSync(files.file + suffix)) fs.renameSync(files.file + suffix, `${files.file}.broken${suffix}`);
@@ -260,22 +252,22 @@ function parsesAsJson(file: string): boolean {
   }
 }
 
-function describeEnd(until: number | undefined, lastWrite: number | undefined, longest: number): string {
-  if (until !== undefined) return `${new Date(until).toISOString()} (--until)`;
-  if (lastWrite !== undefined) return `${new Date(lastWrite + longest).toISOString()} (its checkpoint's last save, ${new Date(lastWrite).toISOString()}, and the ${Math.round(longest / 60_000)} minutes a create can take at most)`;
-  return "an unknown time (its checkpoint says not when it was saved): nothing is adopted by its date; --until gives it";
-}
-
-function describeStart(since: number | undefined, lock: { time: number; file: string } | undefined): string {
-  if (since !== undefined) return `at ${new Date(since).toISOString()} (--since)`;
-  if (lock) return `at ${new Date(lock.time).toISOString()} (its lock in the backend)`;
-  return "at an unknown time (no lock of it in the backend; --since gives it)";
-}
-
-function line(p: Resolution): string {
-  const verb = { adopt: `adopt ${"id" in p ? p.id : ""}`, drop: "drop", clear: "clear", keep: "keep", undecided: "UNDECIDED" }[p.action];
-  const candidates = p.action === "undecided" && p.candidates.length > 0 ? `\n      candidates: ${p.candidates.map((c) => (c.createdAt ? `${c.id} (created ${c.createdAt})` : c.id)).join(", ")}` : "";
-  return `  ${p.op} ${p.urn}\n    -> ${verb}: ${p.why}${candidates}`;
+/** One open operation as printed: what it is, what could be its object, and the command for each choice. */
+function line(p: Resolution, args: Args): string {
+  const stack = args.stack ? ` --stack ${args.stack}` : "";
+  const head = `  ${p.op} ${p.urn}`;
+  if (p.action === "undecided") {
+    const candidates = p.candidates.map((c) => `      ${c.id}${c.name !== undefined ? ` ${JSON.stringify(c.name)}` : ""}${c.createdAt ? ` (created ${c.createdAt})` : ""}${c.note ? `: ${c.note}` : ""}`);
+    const choices = [
+      ...p.candidates.map((c) => `      npx pulumi-gitbook recover${stack} --adopt '${p.urn}=${c.id}'`),
+      `      npx pulumi-gitbook recover${stack} --drop '${p.urn}'`,
+    ];
+    return `${head}\n    -> UNDECIDED: ${p.why}${candidates.length ? `\n    candidates:\n${candidates.join("\n")}` : ""}\n    decide with one of:\n${choices.join("\n")}`;
+  }
+  if (p.action === "keep") return `${head}\n    -> UNDECIDED: ${p.why}\n    decide with:\n      npx pulumi-gitbook recover${stack} --drop '${p.urn}'`;
+  const verb = p.action === "adopt" ? `adopt ${p.id}` : p.action;
+  const by = p.by === "proposal" ? (args.accept ? " (proposed, --accept)" : " (proposed: --accept takes it)") : p.by === "you" ? "" : " (the program's adoptId)";
+  return `${head}\n    -> ${verb}${by}: ${p.why}`;
 }
 
 // ---- The Pulumi CLI ------------------------------------------------------------------------------
@@ -286,7 +278,6 @@ interface PulumiCli {
   must(args: string[]): Promise<{ stdout: string }>;
   /** The stack's gitbook:* settings, as `pulumi up` reads them; `say` prints what the user must know of how. */
   gitbookSettings(say: (line: string) => void): Promise<Record<string, string | undefined>>;
-  runStartFromLock(): Promise<{ time: number; file: string } | undefined>;
   /** The file backend's locks on the stack; `stale` when taken by a process of this machine that is gone. */
   locks(): Promise<Lock[]>;
   /** A file backend's checkpoint of the stack and the copy of the previous one it keeps beside it. */
@@ -358,11 +349,11 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
       // sets but that cannot be read, fails the recovery: the environment's value could be another
       // organization's, which `up` would not use.
       const listed = await run(["config", "--json", ...stackFlag, ...file]);
-      // A dry run leaves a broken checkpoint as it is, and the CLI then lists no setting of the stack:
-      // the environment's serve for what a dry run reads (it writes nothing); the run that puts the
+      // A run that only shows leaves a broken checkpoint as it is, and the CLI then lists no setting of
+      // the stack: the environment's serve for what it reads (it writes nothing); the run that puts the
       // checkpoint right reads the stack's.
-      if (listed.code !== 0 && args.dryRun && /failed to load checkpoint/.test(listed.stderr + listed.stdout)) {
-        say("The stack's settings cannot be listed while its checkpoint is broken: this dry run reads with the environment's (GITBOOK_TOKEN, ...); the run that puts the checkpoint right reads the stack's.");
+      if (listed.code !== 0 && !writes(args) && /failed to load checkpoint/.test(listed.stderr + listed.stdout)) {
+        say("The stack's settings cannot be listed while its checkpoint is broken: this run, which writes nothing, reads with the environment's (GITBOOK_TOKEN, ...); the run that puts the checkpoint right reads the stack's.");
         return out;
       }
       if (listed.code !== 0) {
@@ -395,12 +386,6 @@ function pulumiCli(env: NodeJS.ProcessEnv, args: Args): PulumiCli {
         out[key] = r.stdout.replace(/\n$/, "");
       }
       return out;
-    },
-    async runStartFromLock() {
-      // A file backend keeps the lock of the update that was killed, stamped with when it began.
-      // Several locks: the latest is the safe bound (it can only make fewer objects count as the run's).
-      const all = await this.locks();
-      return all.length > 0 ? all.reduce((a, b) => (b.time > a.time ? b : a)) : undefined;
     },
     async locks() {
       const at = await fileBackend();
@@ -465,9 +450,8 @@ function parse(argv: string[], cwd: string): Args | "help" {
       "config-file": { type: "string" },
       adopt: { type: "string", multiple: true },
       drop: { type: "string", multiple: true },
-      since: { type: "string" },
-      until: { type: "string" },
-      "dry-run": { type: "boolean" },
+      accept: { type: "boolean" },
+      check: { type: "boolean" },
       unlock: { type: "boolean" },
       "from-backup": { type: "boolean" },
       help: { type: "boolean", short: "h" },
@@ -476,33 +460,24 @@ function parse(argv: string[], cwd: string): Args | "help" {
     allowPositionals: false,
   });
   if (values.help) return "help";
-  const adopt = new Map<string, string>();
+  const adopt = new Map<string, string[]>();
   for (const a of values.adopt ?? []) {
     const i = a.lastIndexOf("=");
     if (i <= 0 || i === a.length - 1) throw new Error(`--adopt takes URN=ID (got ${JSON.stringify(a)})`);
-    adopt.set(a.slice(0, i), a.slice(i + 1));
+    adopt.set(a.slice(0, i), [...(adopt.get(a.slice(0, i)) ?? []), a.slice(i + 1)]);
   }
   const drop = new Set(values.drop ?? []);
   for (const urn of drop) if (adopt.has(urn)) throw new Error(`${urn} is given both --adopt and --drop; choose one`);
-  const time = (flag: string, value: string | undefined): number | undefined => {
-    if (value === undefined) return undefined;
-    const t = Date.parse(value);
-    if (!Number.isFinite(t)) throw new Error(`--${flag} takes an ISO 8601 time, e.g. 2026-01-31T14:05:00Z (got ${JSON.stringify(value)})`);
-    return t;
-  };
-  const since = time("since", values.since);
-  const until = time("until", values.until);
-  if (since !== undefined && until !== undefined && until < since) throw new Error("--until is before --since: the run cannot have stopped before it began");
+  if (values.check && (adopt.size > 0 || drop.size > 0 || values.accept)) throw new Error("--check only reads the checkpoint: give it without --adopt, --drop or --accept");
   return {
     ...(values.stack ? { stack: values.stack } : {}),
-    cwd: path.resolve(cwd, values.cwd ?? "."),
+    cwd: path.resolve(cwd, values["cwd"] ?? "."),
     ...(values["config-file"] ? { configFile: path.resolve(cwd, values["config-file"]) } : {}),
     adopt,
     drop,
-    ...(since !== undefined ? { since } : {}),
-    ...(until !== undefined ? { until } : {}),
+    accept: values.accept === true,
+    check: values.check === true,
     unlock: values.unlock === true,
     fromBackup: values["from-backup"] === true,
-    dryRun: values["dry-run"] === true,
   };
 }

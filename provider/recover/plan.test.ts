@@ -15,7 +15,8 @@ import { resolveConfig } from "../config";
 import type { Ctx } from "../framework/resource";
 import { serializedShim } from "../shim";
 import { legacyShim } from "../../test/support/legacyShim";
-import { kindOf, planRecovery, recoveredCheckpoint, type Exported, type PendingOperation, type StateResource } from "./plan";
+import { kindOf, openOperations, planRecovery, recoveredCheckpoint, type Exported, type PendingOperation, type Resolution, type StateResource } from "./plan";
+import { ApiSiteRedirect } from "../resources/redirectRules";
 
 let emu: Emulator;
 let ctx: Ctx;
@@ -46,125 +47,91 @@ function checkpoint(pending: PendingOperation[], resources: StateResource[] = []
   return { version: 3, deployment: { manifest: { time: new Date().toISOString() }, resources, pending_operations: pending } };
 }
 
-const none = { adopt: new Map<string, string>(), drop: new Set<string>() };
+const none = { adopt: new Map<string, string[]>(), drop: new Set<string>() };
+const adopting = (urn: string, id: string) => ({ ...none, adopt: new Map([[urn, [id]]]) });
+const dropping = (urn: string) => ({ ...none, drop: new Set([urn]) });
+const ids = (p: Resolution | undefined) => (p?.action === "undecided" ? p.candidates.map((c) => c.id).sort() : []);
 const site = (title: string) => ctx.client.post(sitePaths.sites(org), { body: { title }, schema: ApiSite });
 const backdate = (id: string, minutes: number) => (emu.store.sites.get(id)!.createdAt = new Date(Date.now() - minutes * 60_000).toISOString());
 
-/**
- * A team granted read, since a run began, on a site made since (`fresh`) and on a space; and a site
- * made before the run (`old`, no grant).
- */
-async function grantedSinceStart() {
+/** A team granted read on a site (`fresh`) and on a space; and a site with no grant (`old`). */
+async function granted() {
   const team = await ctx.client.put(teamPaths.teams(org), { body: { title: "Writers" }, schema: ApiTeam, idempotent: false });
   const old = await site("Old");
-  backdate(old.id, 10);
-  const runStart = Date.now() - 1000;
   const fresh = await site("New");
   const spaceId = emu.seeded.spaceIds[0]!;
   const invite = (path: string) => ctx.client.post(path, { body: { role: "read", teams: [team.id] }, idempotent: true });
   await invite(`/orgs/${org}/sites/${fresh.id}/permissions`);
   await invite(`/spaces/${spaceId}/permissions`);
-  return { team, old, runStart, fresh, spaceId };
+  return { team, old, fresh, spaceId };
 }
 
-describe("recover's plan", () => {
-  it("adopts the one unheld object created since the run began, never an older namesake or one state holds", async () => {
+describe("recover's plan for a killed run's pending creates", () => {
+  it("takes nothing on its own: every namesake no resource in state holds is named, whatever GitBook dates it (another stack's, the app's, the run's look alike)", async () => {
     const older = await site("Docs");
-    backdate(older.id, 10);
+    backdate(older.id, 60 * 24);
     const held = await site("Docs");
-    const runStart = Date.now() - 1000;
     const made = await site("Docs");
     const inState: StateResource = { urn: urn("Site", "other"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: held.id, outputs: {} };
-    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })], [inState]), { ...none, runEnd: Date.now(), runStart });
-    expect(plan).toMatchObject([{ action: "adopt", id: made.id }]);
-  });
-
-  it("never adopts a namesake made after the run could create no more (in the app, the next morning); without that bound, adopts nothing by date", async () => {
-    const runStart = Date.now() - 2 * 24 * 3600_000;
-    const runEnd = runStart + 60_000;
-    const later = await site("Docs");
     const op = pendingCreate("Site", "docs", { title: "Docs" });
-    expect(await planRecovery(ctx, checkpoint([op]), { ...none, runStart, runEnd })).toMatchObject([{ action: "drop", why: expect.stringMatching(/or after it could create no more/) }]);
-    // The run's own, made in its window, is taken beside it.
-    const made = await site("Docs");
-    emu.store.sites.get(made.id)!.createdAt = new Date(runStart + 5000).toISOString();
-    expect(await planRecovery(ctx, checkpoint([op]), { ...none, runStart, runEnd })).toMatchObject([{ action: "adopt", id: made.id }]);
-    // When the run stopped is unknown (not a file backend, no --until): named, never taken.
-    const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runStart });
-    expect(p).toMatchObject({ action: "undecided", why: expect.stringMatching(/give it with --until/) });
-    expect((p as { candidates: { id: string }[] }).candidates.map((c) => c.id).sort()).toEqual([later.id, made.id].sort());
+    const [p] = await planRecovery(ctx, checkpoint([op], [inState]), none);
+    expect(p).toMatchObject({ action: "undecided", why: expect.stringMatching(/nothing proves which of these \(if any\) it made: another stack, a person in the app or the run itself/) });
+    expect(ids(p)).toEqual([older.id, made.id].sort());
+    expect(p!.action === "undecided" && p!.candidates.find((c) => c.id === made.id)).toMatchObject({ name: "Docs", createdAt: expect.any(String) });
+    // The user's word decides: the one named, or none.
+    expect(await planRecovery(ctx, checkpoint([op], [inState]), adopting(op.resource.urn, made.id))).toMatchObject([{ action: "adopt", id: made.id, by: "you" }]);
+    expect(await planRecovery(ctx, checkpoint([op], [inState]), dropping(op.resource.urn))).toMatchObject([{ action: "drop", by: "you" }]);
+    // Never one state holds, even when named.
+    expect(await planRecovery(ctx, checkpoint([op], [inState]), adopting(op.resource.urn, held.id))).toMatchObject([{ action: "undecided", why: expect.stringMatching(/already held by a resource in state/) }]);
   });
 
-  it("drops a pending create whose only namesakes predate the run: the next up creates it", async () => {
-    const older = await site("Docs");
-    backdate(older.id, 10);
-    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runEnd: Date.now(), runStart: Date.now() });
-    expect(plan).toMatchObject([{ action: "drop" }]);
+  it("proposes a drop only when GitBook holds no namesake that state does not hold; the program's adoptId decides for it", async () => {
+    const held = await site("Docs");
+    const inState: StateResource = { urn: urn("Site", "other"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: held.id, outputs: {} };
+    expect(await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })], [inState]), none)).toMatchObject([{ action: "drop", by: "proposal" }]);
+    const other = await site("Other");
+    expect(await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs", adoptId: other.id })]), none)).toMatchObject([{ action: "adopt", id: other.id, by: "program" }]);
   });
 
-  it("stops on two objects created since the run began, naming both", async () => {
-    const runStart = Date.now() - 1000;
-    const a = await site("Docs");
-    const b = await site("Docs");
-    const [p] = await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), { ...none, runEnd: Date.now(), runStart });
-    expect(p).toMatchObject({ action: "undecided" });
-    expect(p!.action === "undecided" && p!.candidates.map((c) => c.id).sort()).toEqual([a.id, b.id].sort());
-  });
-
-  it("never adopts by guess a kind with no creation time: lists the candidates; --adopt or --drop decides", async () => {
+  it("a kind with no creation time (a collection, a site's section) is named the same way: nothing is proved by a site's age either", async () => {
     const col = await ctx.client.post(collectionPaths.collections(org), { body: { title: "Handbook" }, schema: ApiCollection });
-    const op = pendingCreate("Collection", "handbook", { title: "Handbook" });
-    const [p] = await planRecovery(ctx, checkpoint([op]), { ...none, runEnd: Date.now(), runStart: Date.now() - 60_000 });
-    expect(p).toMatchObject({ action: "undecided", candidates: [{ id: col.id }] });
-    expect(await planRecovery(ctx, checkpoint([op]), { ...none, drop: new Set([op.resource.urn]) })).toMatchObject([{ action: "drop" }]);
-    expect(await planRecovery(ctx, checkpoint([op]), { ...none, adopt: new Map([[op.resource.urn, col.id]]) })).toMatchObject([{ action: "adopt", id: col.id }]);
-  });
-
-  it("takes a site's section (no creation time) when the site itself was made after the run began, never in an older site", async () => {
     const spaceId = emu.seeded.spaceIds[0]!;
-    const sectionIn = (siteId: string) => ctx.client.post(siteSectionPaths.sections(org, siteId), { body: { spaceId, title: "Guides" }, schema: ApiSiteSection });
-    const old = await site("Old");
-    backdate(old.id, 10);
-    const runStart = Date.now() - 1000;
     const fresh = await site("New");
-    const [inOld, inNew] = [await sectionIn(old.id), await sectionIn(fresh.id)];
-    const op = (siteId: string, name: string) => pendingCreate("SiteSection", name, { siteId, spaceId, title: "Guides" });
-    const plan = await planRecovery(ctx, checkpoint([op(old.id, "a"), op(fresh.id, "b")]), { ...none, runEnd: Date.now(), runStart });
+    const section = await ctx.client.post(siteSectionPaths.sections(org, fresh.id), { body: { spaceId, title: "Guides" }, schema: ApiSiteSection });
+    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Collection", "handbook", { title: "Handbook" }), pendingCreate("SiteSection", "guides", { siteId: fresh.id, spaceId, title: "Guides" })]), none);
     expect(plan).toMatchObject([
-      { action: "undecided", candidates: [{ id: inOld.id }] },
-      { action: "adopt", id: inNew.id },
+      { action: "undecided", candidates: [{ id: col.id, name: "Handbook" }] },
+      { action: "undecided", candidates: [{ id: section.id }] },
     ]);
   });
 
-  it("without the run's start, a kind with a creation time is not adopted either", async () => {
-    await site("Docs");
-    expect(await planRecovery(ctx, checkpoint([pendingCreate("Site", "docs", { title: "Docs" })]), none)).toMatchObject([{ action: "undecided" }]);
-  });
-
-  it("clears a pending update (the resource stays as state has it), and another provider's update; leaves another provider's create to the CLI", async () => {
+  it("proposes to clear a pending update (the resource stays as state has it), and another provider's update; leaves another provider's create to the CLI", async () => {
     const bucket = { urn: "urn:pulumi:dev::docs::aws:s3/bucket:Bucket::b", type: "aws:s3/bucket:Bucket", inputs: {} };
     const other: PendingOperation = { type: "creating", resource: bucket };
     const otherUpdate: PendingOperation = { type: "updating", resource: { ...bucket, urn: `${bucket.urn}2` } };
     const update = { ...pendingCreate("Site", "docs", { title: "Docs" }), type: "updating" };
     const plan = await planRecovery(ctx, checkpoint([other, otherUpdate, update]), none);
-    expect(plan.map((p) => p.action)).toEqual(["keep", "clear", "clear"]);
+    expect(plan.map((p) => [p.action, "by" in p ? p.by : undefined])).toEqual([
+      ["keep", undefined],
+      ["clear", "proposal"],
+      ["clear", "proposal"],
+    ]);
     expect(plan[0]!.why).toContain("--drop");
     const next = await recoveredCheckpoint(ctx, checkpoint([other, otherUpdate, update]), plan);
     expect(next.deployment.pending_operations).toEqual([other]);
     // The user's --drop: the next up creates it.
-    const dropped = await planRecovery(ctx, checkpoint([other]), { ...none, drop: new Set([bucket.urn]) });
+    const dropped = await planRecovery(ctx, checkpoint([other]), dropping(bucket.urn));
     expect(dropped.map((p) => p.action)).toEqual(["drop"]);
     expect((await recoveredCheckpoint(ctx, checkpoint([other]), dropped)).deployment.pending_operations).toBeUndefined();
   });
 
   it("writes the adopted object as the resource: pending entry's references, outputs the definition reads, the shim copied, secret outputs as secrets", async () => {
     const s = await site("Docs");
-    const runStart = Date.now() - 1000;
     const link = await ctx.client.post(shareLinkPaths.shareLinks(org, s.id), { body: { name: "Reviewers" }, schema: ApiShareLink });
     const op = pendingCreate("ShareLink", "link", { siteId: s.id, name: "Reviewers" }, { parent: "urn:stack", dependencies: [urn("Site", "site")], provider: "urn:provider::id" });
     const siteInState: StateResource = { urn: urn("Site", "site"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {} };
     const exported = checkpoint([op], [siteInState]);
-    const plan = await planRecovery(ctx, exported, { ...none, runEnd: Date.now(), runStart });
+    const plan = await planRecovery(ctx, exported, adopting(op.resource.urn, link.id));
     expect(plan).toMatchObject([{ action: "adopt", id: link.id }]);
     const next = await recoveredCheckpoint(ctx, exported, plan);
     expect(next.deployment.pending_operations).toBeUndefined();
@@ -179,68 +146,41 @@ describe("recover's plan", () => {
     const s = await site("Docs");
     const op = pendingCreate("Site", "docs", { title: "Docs", type: "basic" });
     const exported = checkpoint([op]);
-    const plan = await planRecovery(ctx, exported, { ...none, adopt: new Map([[op.resource.urn, s.id]]) });
+    const plan = await planRecovery(ctx, exported, adopting(op.resource.urn, s.id));
     await expect(recoveredCheckpoint(ctx, exported, plan)).rejects.toThrow(`Site ${s.id} (for ${op.resource.urn}) has type="${s.type}", which cannot change in place`);
   });
 
   it("adopting a replacement's create marks the object it replaces for deletion, as the engine does", async () => {
     const old = await site("Docs");
-    backdate(old.id, 10);
-    const runStart = Date.now() - 1000;
     const made = await site("Docs");
     const op = pendingCreate("Site", "docs", { title: "Docs" });
     const exported = checkpoint([op], [{ ...op.resource, id: old.id, outputs: { title: "Docs" } }]);
-    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, { ...none, runEnd: Date.now(), runStart }));
+    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, adopting(op.resource.urn, made.id)));
     expect(next.deployment.resources!.map((r) => [r.id, r.delete === true])).toEqual([
       [old.id, true],
       [made.id, false],
     ]);
   });
 
-  it("resolves a Permission whose invite went through before the kill: adopted on a site made since the run began, named elsewhere, dropped when no grant is there", async () => {
-    // The next up's create would refuse such a grant as made elsewhere: dropping the pending create left the run stuck.
-    const { team, old, runStart, fresh, spaceId } = await grantedSinceStart();
-    const op = (name: string, target: Record<string, string>) => pendingCreate("Permission", name, { ...target, teamId: team.id, role: "read" });
-    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId }), op("c", { siteId: old.id })]), { ...none, runEnd: Date.now(), runStart });
+  it("a Permission, SiteRedirects or AccessList killed mid-create (its next create refuses what is there): what the object holds is named, taken over only by --adopt; dropped when it holds nothing", async () => {
+    const { team, old, fresh, spaceId } = await granted();
+    const permission = (name: string, target: Record<string, string>) => pendingCreate("Permission", name, { ...target, teamId: team.id, role: "read" });
+    const list = (name: string, target: Record<string, string>) => pendingCreate("AccessList", name, { ...target, teams: [{ teamId: team.id, role: "read" }] });
+    const redirects = (name: string, siteId: string) => pendingCreate("SiteRedirects", name, { siteId, rules: [{ source: "/a", destination: { url: "https://x.test/a" } }] });
+    emu.store.siteRedirects.set("redir_90001", { id: "redir_90001", seq: 90_001, createdAt: new Date().toISOString(), siteId: fresh.id, source: "/a", draft: false, captureWildcard: false, permanent: false, destination: { kind: "external", url: "https://x.test/a" } });
+    const ops = [permission("a", { siteId: fresh.id }), permission("b", { siteId: old.id }), list("c", { spaceId }), redirects("d", fresh.id), redirects("e", old.id)];
+    const plan = await planRecovery(ctx, checkpoint(ops), none);
     expect(plan).toMatchObject([
-      { action: "adopt", id: `site:${fresh.id}/team:${team.id}` },
-      { action: "undecided", candidates: [{ id: `space:${spaceId}/team:${team.id}` }] },
-      { action: "drop" },
+      { action: "undecided", candidates: [{ id: `site:${fresh.id}/team:${team.id}` }] },
+      { action: "drop", by: "proposal" },
+      { action: "undecided", candidates: [{ id: spaceId, note: expect.stringMatching(/exactly the declared ones/) }], why: expect.stringMatching(/--adopt takes them over as the program lists them/) },
+      { action: "undecided", candidates: [{ id: fresh.id, note: expect.stringMatching(/^1 redirect rules of site .*, exactly the declared ones: \/a \(created /) }] },
+      { action: "drop", by: "proposal" },
     ]);
-  });
-
-  it("resolves a SiteRedirects killed mid-create (its next create refuses any rule): adopted when the rules are exactly the declared ones, each dated since the run began; named otherwise", async () => {
-    const [a, b, c, d] = [await site("Site A"), await site("Site B"), await site("Site C"), await site("Site D")];
-    const runStart = Date.now() - 1000;
-    let seq = 90_000;
-    const rule = (siteId: string, source: string, url: string, minutesAgo = 0) =>
-      emu.store.siteRedirects.set(`redir_${++seq}`, { id: `redir_${seq}`, seq, createdAt: new Date(Date.now() - minutesAgo * 60_000).toISOString(), siteId, source, draft: false, captureWildcard: false, permanent: false, destination: { kind: "external", url } });
-    rule(a.id, "/a", "https://x.test/a");
-    rule(b.id, "/a", "https://x.test/a", 10);
-    rule(c.id, "/a", "https://x.test/other");
-    const op = (name: string, siteId: string) => pendingCreate("SiteRedirects", name, { siteId, rules: [{ source: "/a", destination: { url: "https://x.test/a" } }] });
-    // The Site resources hold the sites' IDs: no SiteRedirects does.
-    const sites = [a, b, c, d].map((s): StateResource => ({ urn: urn("Site", s.id), type: "pulumi-nodejs:dynamic/gitbook:Site", id: s.id, outputs: {}, inputs: { __provider: shim("Site") } }));
-    const plan = await planRecovery(ctx, checkpoint([op("a", a.id), op("b", b.id), op("c", c.id), op("d", d.id)], sites), { ...none, runEnd: Date.now(), runStart });
-    expect(plan).toMatchObject([
-      { action: "adopt", id: a.id, why: expect.stringMatching(/exactly the declared ones, each created after the run began .* and before it could create no more/) },
-      { action: "undecided", candidates: [{ id: b.id }], why: expect.stringMatching(/created before the run began .* or after it could create no more .*--adopt takes them over/) },
-      { action: "undecided", candidates: [{ id: c.id }], why: expect.stringMatching(/not exactly what the program declares/) },
-      { action: "drop" },
-    ]);
-    // Another SiteRedirects in state holding the site: never adopted.
-    const held: StateResource = { urn: urn("SiteRedirects", "other"), type: "pulumi-nodejs:dynamic/gitbook:SiteRedirects", id: a.id, outputs: {}, inputs: { __provider: shim("SiteRedirects") } };
-    expect(await planRecovery(ctx, checkpoint([op("a", a.id)], [held]), { ...none, runEnd: Date.now(), runStart })).toMatchObject([{ action: "undecided", why: expect.stringMatching(/already held by another SiteRedirects/) }]);
-  });
-
-  it("resolves an AccessList killed mid-create: adopted when its grants are exactly the declared ones on a site made since the run began, named elsewhere (grants carry no creation time)", async () => {
-    const { team, runStart, fresh, spaceId } = await grantedSinceStart();
-    const op = (name: string, target: Record<string, string>) => pendingCreate("AccessList", name, { ...target, teams: [{ teamId: team.id, role: "read" }] });
-    const plan = await planRecovery(ctx, checkpoint([op("a", { siteId: fresh.id }), op("b", { spaceId })]), { ...none, runEnd: Date.now(), runStart });
-    expect(plan).toMatchObject([
-      { action: "adopt", id: fresh.id },
-      { action: "undecided", candidates: [{ id: spaceId }], why: expect.stringMatching(/carry no creation time.*team .* \(read\)/) },
-    ]);
+    expect(await planRecovery(ctx, checkpoint([ops[2]!]), adopting(ops[2]!.resource.urn, spaceId))).toMatchObject([{ action: "adopt", id: spaceId }]);
+    // Another SiteRedirects in state holding the site: never adopted, even when named.
+    const held: StateResource = { urn: urn("SiteRedirects", "other"), type: "pulumi-nodejs:dynamic/gitbook:SiteRedirects", id: fresh.id, outputs: {}, inputs: { __provider: shim("SiteRedirects") } };
+    expect(await planRecovery(ctx, checkpoint([ops[3]!], [held]), adopting(ops[3]!.resource.urn, fresh.id))).toMatchObject([{ action: "undecided", why: expect.stringMatching(/already held/) }]);
   });
 
   it("knows a gitbook resource by its type or its serialized shim, and nothing else", () => {
@@ -255,34 +195,33 @@ describe("recover's plan", () => {
 
 describe("recover's plan for an unconfirmed create (its answer lost, and the looking for it failed)", () => {
   /** A Site in state as the engine keeps an unconfirmed create: a placeholder ID and the record (state.ts). */
-  function unconfirmedSite(name: string, title: string, sentAt: number, before: string[] | null, settledBy = Date.now()): StateResource {
+  function unconfirmedSite(name: string, title: string, sentAt: number, before: string[] | null): StateResource {
     return {
       urn: urn("Site", name),
       custom: true,
       type: "pulumi-nodejs:dynamic/gitbook:Site",
       id: `unconfirmed-create-${sentAt}-abc123`,
       inputs: { __gitbookName: name, __provider: shim("Site"), organizationId: org, title },
-      outputs: {
-        __provider: shim("Site"),
-        __gitbookName: name,
-        __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), settledBy: new Date(settledBy).toISOString(), before },
-      },
+      outputs: { __provider: shim("Site"), __gitbookName: name, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before } },
       initErrors: ["Site docs: the create of site \"Docs\" got no answer"],
     };
   }
 
-  it("adopts the one object made since the create was sent, never one that existed before it (whatever its date) or one state holds; the resource becomes it in place", async () => {
+  it("names what neither the listing before it nor state holds, whatever its date (GitBook's clock five minutes behind); --adopt makes the resource that object in place", async () => {
     const older = await site("Docs");
     const sentAt = Date.now() - 1000;
-    // Made by another client after the listing before the create, and listed there: not this create's.
     const listedBefore = await site("Docs");
     const held = await site("Docs");
     const made = await site("Docs");
+    // Dated by a GitBook clock five minutes behind this machine's: before the create was sent.
+    emu.store.sites.get(made.id)!.createdAt = new Date(sentAt - 5 * 60_000).toISOString();
     const other: StateResource = { urn: urn("Site", "other"), type: "pulumi-nodejs:dynamic/gitbook:Site", id: held.id, outputs: {} };
     const r = unconfirmedSite("docs", "Docs", sentAt, [older.id, listedBefore.id]);
     const exported = checkpoint([], [other, r]);
-    const plan = await planRecovery(ctx, exported, none);
-    expect(plan).toMatchObject([{ op: "unconfirmed", urn: r.urn, action: "adopt", id: made.id }]);
+    const [p] = await planRecovery(ctx, exported, none);
+    expect(p).toMatchObject({ op: "unconfirmed", urn: r.urn, action: "undecided", candidates: [{ id: made.id, note: expect.stringMatching(/absent from the listing taken just before the create was sent/) }] });
+    expect(openOperations(exported)).toEqual([`unconfirmed ${r.urn}`]);
+    const plan = await planRecovery(ctx, exported, adopting(r.urn, made.id));
     const next = await recoveredCheckpoint(ctx, exported, plan);
     const resources = next.deployment.resources!;
     expect(resources.map((x) => x.urn)).toEqual([other.urn, r.urn]);
@@ -291,73 +230,20 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
     expect(now.initErrors).toBeUndefined();
     expect(now.outputs).toMatchObject({ title: "Docs", __provider: shim("Site") });
     expect(now.outputs!.__gitbookUnconfirmedCreate).toBeUndefined();
+    expect(openOperations(next)).toEqual([]);
   });
 
-  it("removes the resource from state when GitBook holds nothing it made (the next up creates it)", async () => {
+  it("proposes to remove the resource from state when GitBook holds nothing it made (the next up creates it); unchanged while undecided", async () => {
     const older = await site("Docs");
     const r = unconfirmedSite("docs", "Docs", Date.now() - 1000, [older.id]);
     const exported = checkpoint([], [r]);
     const plan = await planRecovery(ctx, exported, none);
-    expect(plan).toMatchObject([{ op: "unconfirmed", action: "drop" }]);
+    expect(plan).toMatchObject([{ op: "unconfirmed", action: "drop", by: "proposal" }]);
     expect((await recoveredCheckpoint(ctx, exported, plan)).deployment.resources).toEqual([]);
-  });
-
-  it("names the candidates when two were made since it was sent, and changes nothing", async () => {
-    const sentAt = Date.now() - 1000;
     await site("Docs");
-    await site("Docs");
-    const r = unconfirmedSite("docs", "Docs", sentAt, []);
-    const exported = checkpoint([], [r]);
-    const plan = await planRecovery(ctx, exported, none);
-    expect(plan).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
-    expect((plan[0] as { candidates: unknown[] }).candidates).toHaveLength(2);
-    expect((await recoveredCheckpoint(ctx, exported, plan)).deployment.resources).toEqual([r]);
-  });
-
-  it("never takes an object created after the create could no longer take effect: one made in the app since is not adopted, whatever the listing before", async () => {
-    // The create made nothing (dropped before GitBook saw it); two days later a namesake is made in the app.
-    const sentAt = Date.now() - 2 * 24 * 3600_000;
-    const later = await site("Docs");
-    const r = unconfirmedSite("docs", "Docs", sentAt, [], sentAt + 2000);
-    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "drop" }]);
-    // The create's own object, made in its window, is taken beside the later namesake.
-    const made = await site("Docs");
-    emu.store.sites.get(made.id)!.createdAt = new Date(sentAt + 500).toISOString();
-    const plan = await planRecovery(ctx, checkpoint([], [r]), none);
-    expect(plan).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
-    expect(plan[0]!.action === "adopt" && plan[0]!.id).not.toBe(later.id);
-    // One made just after the window (within the clocks' margin) is named, not taken; nor is a record without settledBy trusted.
-    emu.store.sites.get(later.id)!.createdAt = new Date(sentAt + 2000 + 30_000).toISOString();
-    ctx.client.dropCachedLists(); // recover runs in a process of its own: nothing listed before is kept
-    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
-    const old = { ...r, outputs: { ...r.outputs, __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: [] } } };
-    expect(await planRecovery(ctx, checkpoint([], [old]), none)).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
-  });
-
-  it("a kind GitBook gives no creation time (a section): never adopted by proof, even the one object neither listed before it nor held; named for --adopt or --drop", async () => {
-    const docs = await site("Docs");
-    backdate(docs.id, 10);
-    const spaceId = emu.seeded.spaceIds[0]!;
-    const section = (title: string) => ctx.client.post(siteSectionPaths.sections(org, docs.id), { body: { spaceId, title }, schema: ApiSiteSection });
-    const existing = await section("Guides");
-    const sentAt = Date.now() - 1000;
-    // Made by the create, or by the app since: nothing in GitBook's answer tells them apart.
-    const made = await section("Guides");
-    const r: StateResource = {
-      urn: urn("SiteSection", "guides"),
-      custom: true,
-      type: "pulumi-nodejs:dynamic/gitbook:SiteSection",
-      id: `unconfirmed-create-${sentAt}-abc123`,
-      inputs: { __gitbookName: "guides", __provider: shim("SiteSection"), organizationId: org, siteId: docs.id, spaceId, title: "Guides" },
-      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), settledBy: new Date().toISOString(), before: [existing.id] } },
-    };
-    const plan = await planRecovery(ctx, checkpoint([], [r]), none);
-    expect(plan).toMatchObject([{ op: "unconfirmed", action: "undecided", candidates: [{ id: made.id }] }]);
-    expect((plan[0] as { why: string }).why).toMatch(/site sections carry no creation time, so nothing tells the one the create made \(if any\) from one made in the app/);
-    // What existed before it is never even named.
-    expect(JSON.stringify(plan)).not.toContain(existing.id);
-    // --adopt decides.
-    expect(await planRecovery(ctx, checkpoint([], [r]), { ...none, adopt: new Map([[r.urn, made.id]]) })).toMatchObject([{ op: "unconfirmed", action: "adopt", id: made.id }]);
+    const undecided = await planRecovery(ctx, exported, none);
+    expect(undecided).toMatchObject([{ op: "unconfirmed", action: "undecided" }]);
+    expect((await recoveredCheckpoint(ctx, exported, undecided)).deployment.resources).toEqual([r]);
   });
 
   it("a resource whose looking fails is named with the fix, and the others are still decided: a section of a site deleted since (404) is for --drop", async () => {
@@ -370,24 +256,75 @@ describe("recover's plan for an unconfirmed create (its answer lost, and the loo
       type: "pulumi-nodejs:dynamic/gitbook:SiteSection",
       id: `unconfirmed-create-${sentAt}-abc123`,
       inputs: { __gitbookName: "orphan", __provider: shim("SiteSection"), organizationId: org, siteId: gone.id, spaceId },
-      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), settledBy: new Date().toISOString(), before: [] } },
+      outputs: { __provider: shim("SiteSection"), __gitbookUnconfirmedCreate: { sentAt: new Date(sentAt).toISOString(), before: [] } },
     };
     await ctx.client.delete(sitePaths.site(org, gone.id));
-    const made = await site("Docs");
     const plan = await planRecovery(ctx, checkpoint([], [r, unconfirmedSite("docs", "Docs", sentAt, [])]), none);
     expect(plan).toMatchObject([
       { urn: r.urn, op: "unconfirmed", action: "undecided", candidates: [] },
-      { op: "unconfirmed", action: "adopt", id: made.id },
+      { op: "unconfirmed", action: "drop" },
     ]);
-    expect((plan[0] as { why: string }).why).toMatch(/could not be looked for \(GitBook API 404 .*\)\. What it was created in was not found: if it was deleted, so was anything the create made in it, and --drop it/);
+    expect((plan[0] as { why: string }).why).toMatch(/could not be looked for \(GitBook API 404 .*\)\. What it was made in was not found: if it was deleted, so was anything made in it, and --drop it/);
   });
 
   it("does not count what its record lists as held by state when it decides another pending create", async () => {
-    const sentAt = Date.now() - 1000;
     const made = await site("Guides");
     // The unconfirmed create's listing before it saw "Guides" (another create of the same run, killed after).
-    const r = unconfirmedSite("docs", "Docs", sentAt, [made.id]);
-    const plan = await planRecovery(ctx, checkpoint([pendingCreate("Site", "guides", { title: "Guides" })], [r]), { ...none, runEnd: Date.now(), runStart: sentAt - 1000 });
-    expect(plan).toMatchObject([{ op: "creating", action: "adopt", id: made.id }, { op: "unconfirmed", action: "drop" }]);
+    const r = unconfirmedSite("docs", "Docs", Date.now() - 1000, [made.id]);
+    const op = pendingCreate("Site", "guides", { title: "Guides" });
+    const plan = await planRecovery(ctx, checkpoint([op], [r]), none);
+    expect(plan).toMatchObject([{ op: "creating", action: "undecided", candidates: [{ id: made.id }] }, { op: "unconfirmed", action: "drop" }]);
+  });
+});
+
+describe("recover's plan for an update that may have made an old path's redirect rule", () => {
+  /** A published site with a section whose path moved from guides to handbook, and the rule such a move makes. */
+  async function moved() {
+    const s = await site("Docs");
+    const spaceId = emu.seeded.spaceIds[0]!;
+    const sec = await ctx.client.post(siteSectionPaths.sections(org, s.id), { body: { spaceId, title: "Guides", path: "handbook" }, schema: ApiSiteSection });
+    const section: StateResource = {
+      urn: urn("SiteSection", "guides"),
+      custom: true,
+      type: "pulumi-nodejs:dynamic/gitbook:SiteSection",
+      id: sec.id,
+      inputs: { __provider: shim("SiteSection"), organizationId: org, siteId: s.id, spaceId, title: "Guides", path: "guides", redirectOldPath: true },
+      outputs: { __provider: shim("SiteSection"), organizationId: org, siteId: s.id, spaceId, title: "Guides", path: "guides", redirectOldPath: true },
+    };
+    const rule = (id: string, source: string) =>
+      emu.store.siteRedirects.set(id, { id, seq: 1, createdAt: new Date().toISOString(), siteId: s.id, source, draft: false, captureWildcard: true, permanent: true, destination: { kind: "external", url: "https://docs.example/handbook" } });
+    const update: PendingOperation = { type: "updating", resource: { ...section, inputs: { ...section.inputs, path: "handbook", oldPathRedirects: [{ path: "guides" }] } } };
+    return { section, update, rule };
+  }
+
+  it("killed after the rule's create: names the rule, recorded as the resource's only by --adopt (no rule: the clear is proposed)", async () => {
+    const { section, update, rule } = await moved();
+    expect(await planRecovery(ctx, checkpoint([update], [section]), none)).toMatchObject([{ op: "updating", action: "drop", by: "proposal" }]);
+    rule("redir_1", "/guides/*");
+    // A rule of another source, or shaped otherwise, is no candidate.
+    rule("redir_2", "/other/*");
+    const [p] = await planRecovery(ctx, checkpoint([update], [section]), none);
+    expect(p).toMatchObject({ op: "updating", action: "undecided", candidates: [{ id: "redir_1", name: "/guides/* -> https://docs.example/handbook" }], why: expect.stringMatching(/the redirect rule from its old path "guides"/) });
+    const exported = checkpoint([update], [section]);
+    expect(openOperations(exported)).toEqual([`updating ${section.urn}`]);
+    const next = await recoveredCheckpoint(ctx, exported, await planRecovery(ctx, exported, adopting(section.urn, "redir_1")));
+    expect(next.deployment.pending_operations).toBeUndefined();
+    expect(next.deployment.resources![0]!.outputs).toMatchObject({ oldPathRedirectRules: { guides: { id: "redir_1", source: "/guides/*" } } });
+    // Named by --adopt though its pending update is gone (a blind up since): the same.
+    const after = checkpoint([], [{ ...section, outputs: { ...section.outputs, path: "handbook", oldPathRedirects: [{ path: "guides", status: "not created" }] } }]);
+    expect(openOperations(after)).toEqual([]);
+    expect(await planRecovery(ctx, after, adopting(section.urn, "redir_1"))).toMatchObject([{ op: "unrecorded", action: "adopt", id: "redir_1" }]);
+  });
+
+  it("a rule whose create was unconfirmed: named, never taken by its date; none there and the record goes (the next up makes it)", async () => {
+    const { section, rule } = await moved();
+    const record = { guides: { id: "", source: "/guides/*", unconfirmed: { sentAt: new Date().toISOString(), before: [] } } };
+    const r = { ...section, outputs: { ...section.outputs, path: "handbook", oldPathRedirects: [{ path: "guides", status: "not confirmed" }], oldPathRedirectRules: record } };
+    expect(openOperations(checkpoint([], [r]))).toEqual([`unrecorded ${r.urn}`]);
+    const dropped = await planRecovery(ctx, checkpoint([], [r]), none);
+    expect(dropped).toMatchObject([{ op: "unrecorded", action: "drop", by: "proposal" }]);
+    expect((await recoveredCheckpoint(ctx, checkpoint([], [r]), dropped)).deployment.resources![0]!.outputs!.oldPathRedirectRules).toEqual({});
+    rule("redir_1", "/guides/*");
+    expect(await planRecovery(ctx, checkpoint([], [r]), none)).toMatchObject([{ op: "unrecorded", action: "undecided", candidates: [{ id: "redir_1" }] }]);
   });
 });

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { PartialFailure } from "../framework/failure";
 import { startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { GitbookClient } from "../client";
+import { resolveConfig } from "../config";
+import { planRecovery, recoveredCheckpoint } from "../recover/plan";
+import { serializedShim } from "../shim";
 
 let env: ProviderEnv;
 let spaces: string[];
@@ -39,6 +43,22 @@ async function notConfirmedMove(title: string, p: string, drop: "dropBeforeProce
   const e = (await env.up("SiteSection", { ...given, path: `${p}2` }, before).then(() => undefined, (x: Error) => x)) as PartialFailure;
   env.emu.faults.clear();
   return { site, given, before, e };
+}
+
+/** The outputs as `pulumi-gitbook recover --adopt <URN>=<rule>` leaves them: the rule recorded as the section's (recover/plan.ts). */
+async function recorded(outs: Record<string, unknown>, rule: string): Promise<Record<string, unknown>> {
+  const urn = "urn:pulumi:dev::docs::pulumi-nodejs:dynamic/gitbook:SiteSection::s";
+  const r = { urn, type: "pulumi-nodejs:dynamic/gitbook:SiteSection", id: "s", inputs: { __provider: serializedShim("SiteSection") }, outputs: outs };
+  const exported = { version: 3, deployment: { resources: [r] } };
+  const client = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url });
+  try {
+    const ctx = { client, config: resolveConfig({ token: env.emu.token, apiUrl: env.emu.url }, {}) };
+    const plan = await planRecovery(ctx, exported, { adopt: new Map([[urn, [rule]]]), drop: new Set() });
+    expect(plan).toMatchObject([{ action: "adopt", id: rule }]);
+    return (await recoveredCheckpoint(ctx, exported, plan)).deployment.resources![0]!.outputs!;
+  } finally {
+    await client.close();
+  }
 }
 
 async function publishedSite(title: string): Promise<{ id: string; url: string }> {
@@ -134,7 +154,9 @@ describe("SiteSection redirectOldPath", () => {
       () => undefined,
       (e: unknown) => e,
     )) as { message: string; properties: Record<string, unknown> };
-    expect(err.message).toMatch(new RegExp(`redirectOldPath: the site already has rule ${mine.state.id} \\(/x/\\*\\), which this resource did not create`));
+    expect(err.message).toMatch(new RegExp(`redirectOldPath: the site already has rule ${mine.state.id} \\(/x/\\*\\), which this resource has no record of making`));
+    // Blaming nobody: it says what could have made it, and the command for each case.
+    expect(err.message).toContain(`run \`npx pulumi-gitbook recover --stack <stack> --adopt <this resource's URN>=${mine.state.id}\``);
     expect(err.message).toMatch(/was updated but its old-path redirects could not be made; it is kept in state/);
     const partial = err.properties;
     expect(partial.path).toBe("y");
@@ -200,70 +222,69 @@ describe("SiteSection redirectOldPath", () => {
     expect(ownedId(s, "l1")).toBe([...env.emu.store.siteRedirects.values()].find((r) => r.siteId === site.id)!.id);
   });
 
-  it("a lost answer to the rule's POST whose looking fails too: the up fails saying so (the section is no unconfirmed create), and the next one makes no second rule", async () => {
-    const site = await publishedSite("Unlooked Docs");
-    const given = { siteId: site.id, spaceId: spaces[0], path: "u1", redirectOldPath: true };
-    const before = (await env.up("SiteSection", given)).state;
-    env.emu.log.reset();
-    env.emu.faults.add({ match: { method: "POST", route: /\/redirects$/ }, dropAfterProcess: true, times: 1 });
-    const lookups = env.emu.faults.add({ match: { method: "GET", route: /\/redirects$/ }, errorRate: 1, status: 500, after: 1 });
-    const e = await env.up("SiteSection", { ...given, path: "u2" }, before).then(() => undefined, (x: Error) => x);
-    env.emu.faults.clear();
-    expect(lookups.hits).toBeGreaterThan(0);
+  it("a lost answer to the rule's POST whose looking fails too: the up fails saying so (the section is no unconfirmed create); the next names the rule for recover, sending nothing, and after --adopt converges with no second rule", async () => {
+    const { site, given, before, e } = await notConfirmedMove("Unlooked Docs", "u", "dropAfterProcess");
     expect(e?.message).toMatch(/could not be looked for .* Nothing was sent again; what it may have made dates from [0-9T:.-]+Z on\. The next up looks for it first/);
     expect(e?.message).not.toMatch(/unconfirmed|pulumi-gitbook recover/);
     expect(rulesOf(site.id)).toEqual([["/u1/*", `${site.url}/u2`]]);
-    // The section is kept with the rule as not confirmed: a refresh says so, and the next up finds the
-    // rule the lost POST made (not in the listing before it) and owns it, sending no write for it.
-    const kept = (e as PartialFailure).properties;
+    // The section is kept with the rule as not confirmed: a refresh says so.
+    const kept = e.properties;
     expect(kept.oldPathRedirects).toEqual([{ path: "u1", status: "not confirmed" }]);
     const state = { id: before.id, outs: kept };
     expect((await env.refresh("SiteSection", state))!.inputs.oldPathRedirects).toEqual([{ path: "u1", status: "not confirmed" }]);
+    // The rule the lost POST made is there, but nothing proves it is this resource's: named, nothing sent.
     env.emu.log.reset();
-    const next = (await env.up("SiteSection", { ...given, path: "u2" }, state)).state;
+    const again = await env.up("SiteSection", { ...given, path: "u2" }, state).then(() => undefined, (x: Error) => x);
+    const [rule] = [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site.id);
+    expect(again?.message).toMatch(new RegExp(`the site now has rule ${rule!.id} from that source, which it may have made or someone else may have: nothing proves which\\. Nothing was sent\\. Run \`npx pulumi-gitbook recover --stack <stack>\``));
     expect(env.emu.log.writes()).toBe(0);
-    const made = [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site.id);
-    expect(made).toHaveLength(1);
-    expect(ownedId(next, "u1")).toBe(made[0]!.id);
-    // And the section's delete takes it.
+    // The user's --adopt records it; the next up sends nothing for it, and the section's delete takes it.
+    const outs = await recorded(state.outs, rule!.id);
+    const next = (await env.up("SiteSection", { ...given, path: "u2" }, { id: before.id, outs })).state;
+    expect(env.emu.log.writes()).toBe(0);
+    expect(ownedId(next, "u1")).toBe(rule!.id);
     await env.destroy("SiteSection", next);
     expect(rulesOf(site.id)).toEqual([]);
   });
 
-  it("a rule not confirmed is never found in one made later by someone else: the next up refuses that rule, and the section's delete leaves it", async () => {
+  it("a rule not confirmed is never found in one made later by someone else: the next up names it for the user, and the section's delete leaves it", async () => {
     // The rule's POST never reaches GitBook, and the looking after it fails: the rule is "not confirmed".
     const { site, given, before, e } = await notConfirmedMove("Borrowed Docs", "b", "dropBeforeProcess");
     expect(rulesOf(site.id)).toEqual([]);
     expect(e.properties.oldPathRedirects).toEqual([{ path: "b1", status: "not confirmed" }]);
-    // An hour later a teammate makes a rule from the same source in the app, shaped as ours would be.
-    const owned = e.properties.oldPathRedirectRules as Record<string, { unconfirmed: { sentAt: string; settledBy: string } }>;
-    const hourAgo = (iso: string) => new Date(Date.parse(iso) - 3600_000).toISOString();
-    const record = owned.b1!.unconfirmed;
-    const kept = { ...e.properties, oldPathRedirectRules: { b1: { ...owned.b1, unconfirmed: { ...record, sentAt: hourAgo(record.sentAt), settledBy: hourAgo(record.settledBy) } } } };
-    const theirs = (await env.up("SiteRedirect", { siteId: site.id, source: "/b1/*", destination: { url: "https://example.com/x" } })).state;
+    // A teammate makes a rule from the same source in the app, shaped as ours would be.
+    const theirs = (await env.up("SiteRedirect", { siteId: site.id, source: "/b1/*", destination: { url: "https://example.com/x" }, permanent: true })).state;
+    env.emu.store.siteRedirects.get(theirs.id)!.captureWildcard = true;
     env.outOfBand();
     env.emu.log.reset();
-    const again = await env.up("SiteSection", { ...given, path: "b2" }, { id: before.id, outs: kept }).then(() => undefined, (x: Error) => x);
-    expect(again?.message).toMatch(new RegExp(`the site already has rule ${theirs.id} \\(/b1/\\*\\), which this resource did not create`));
+    const kept = { id: before.id, outs: e.properties };
+    const again = await env.up("SiteSection", { ...given, path: "b2" }, kept).then(() => undefined, (x: Error) => x);
+    expect(again?.message).toMatch(new RegExp(`the site now has rule ${theirs.id} from that source, which it may have made or someone else may have`));
     expect(env.emu.log.writes()).toBe(0);
     expect(rulesOf(site.id)).toEqual([["/b1/*", "https://example.com/x"]]);
-    // Deleting the section takes only what it made: the teammate's rule stays.
-    await env.destroy("SiteSection", { id: before.id, outs: kept });
+    // Deleting the section takes only what it recorded making: the teammate's rule stays.
+    await env.destroy("SiteSection", kept);
     expect(rulesOf(site.id)).toEqual([["/b1/*", "https://example.com/x"]]);
   });
 
-  it("a rule not confirmed whose record does not say when it settled is never taken by its date: the next up names the rule and why, sending nothing", async () => {
-    // The rule's POST made it, its answer lost, and the looking after it fails.
-    const { site, given, before, e } = await notConfirmedMove("Unsettled Docs", "s", "dropAfterProcess");
+  it("a run killed after the rule's POST (state keeps the old outputs): the next up names the rule with the recover command, and after --adopt converges sending nothing", async () => {
+    const site = await publishedSite("Killed After Docs");
+    const given = { siteId: site.id, spaceId: spaces[0], path: "ka1", redirectOldPath: true };
+    const before = (await env.up("SiteSection", given)).state;
+    // The killed run's writes went through (PATCH and POST); its state write never happened.
+    await env.up("SiteSection", { ...given, path: "ka2" }, before);
     const [rule] = [...env.emu.store.siteRedirects.values()].filter((r) => r.siteId === site.id);
-    // A record as one without settledBy (the field's absence), the rule its POST made in GitBook.
-    const owned = e.properties.oldPathRedirectRules as Record<string, { unconfirmed: { settledBy?: string } }>;
-    const { settledBy: _dropped, ...unsettled } = owned.s1!.unconfirmed;
-    const kept = { ...e.properties, oldPathRedirectRules: { s1: { ...owned.s1, unconfirmed: unsettled } } };
+    env.outOfBand();
     env.emu.log.reset();
-    const again = await env.up("SiteSection", { ...given, path: "s2" }, { id: before.id, outs: kept }).then(() => undefined, (x: Error) => x);
-    expect(again?.message).toMatch(new RegExp(`does not say when the create could last take effect.*rule ${rule!.id} \\(created `));
+    const blocked = await env.up("SiteSection", { ...given, path: "ka2" }, before).then(() => undefined, (x: Error) => x);
+    expect(blocked?.message).toMatch(new RegExp(`has no record of making.*--adopt <this resource's URN>=${rule!.id}`));
+    expect(blocked?.message).not.toMatch(/did not create|someone else/);
+    const partial = (blocked as PartialFailure).properties;
+    env.emu.log.reset();
+    const s = (await env.up("SiteSection", { ...given, path: "ka2" }, { id: before.id, outs: await recorded(partial, rule!.id) })).state;
     expect(env.emu.log.writes()).toBe(0);
+    expect(ownedId(s, "ka1")).toBe(rule!.id);
+    expect(rulesOf(site.id)).toEqual([["/ka1/*", `${site.url}/ka2`]]);
   });
 
   it("a run killed between the PATCH and the rule's POST converges on the next up", async () => {

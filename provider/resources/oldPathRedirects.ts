@@ -24,7 +24,8 @@
  */
 import { z } from "zod";
 import { GitbookError } from "../client";
-import { againstWindow, createOnce, UnconfirmedCreateError } from "../framework/createOnce";
+import { createOnce, UnconfirmedCreateError } from "../framework/createOnce";
+import type { OpenWrite } from "../framework/define";
 import { field } from "../framework/fields";
 import { UNKNOWN } from "../framework/check";
 import { PartialFailure } from "../framework/failure";
@@ -84,7 +85,7 @@ export type Owned = Record<string, OwnedRule>;
 export interface OwnedRule {
   id: string;
   source: string;
-  unconfirmed?: { sentAt: string; settledBy?: string; before: string[] | null };
+  unconfirmed?: { sentAt: string; before: string[] | null };
 }
 export const OWNED_KEY = "oldPathRedirectRules";
 
@@ -236,9 +237,9 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
     const url = `${site.siteUrl}${current}`;
     // The site's rules as the chain and loop checks see them, with ours as they are to be.
     const mine = new Set(Object.values(owned).map((o) => o.id));
-    const others: Placed[] = site.rules
+    const others: (Placed & { id: string })[] = site.rules
       .filter((r) => !mine.has(r.id))
-      .map((r) => ({ rule: { source: r.source, destination: liveDestination(r.destination, site.siteUrl), draft: false }, at: `rule ${r.id} (${r.source})` }));
+      .map((r) => ({ rule: { source: r.source, destination: liveDestination(r.destination, site.siteUrl), draft: false }, at: `rule ${r.id} (${r.source})`, id: r.id }));
     // A rule made keeps its source; a new one redirects the old path where the resource's parent is now.
     const sources = want.map((p) => owned[p]?.source ?? sourceFor(current, p));
     const ours: Placed[] = sources.map((source) => ({ rule: { source, destination: { path: current }, draft: false }, at: `the redirect from ${source}` }));
@@ -246,7 +247,9 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
       const held = others.find((r) => r.rule.source === o.rule.source);
       if (held) {
         fail(
-          `the site already has ${held.at}, which this resource did not create, so the redirect from the old path was not added: delete that rule in the GitBook app (or remove the SiteRedirect declaring it) and run up again, or remove redirectOldPath.`,
+          `the site already has ${held.at}, which this resource has no record of making, so the redirect from the old path was not added. ` +
+            "An `up` of this resource interrupted after that rule's create leaves it so, as does a rule made in the app or by another program, and the provider cannot tell which: " +
+            `if it is this resource's, run \`npx pulumi-gitbook recover --stack <stack> --adopt <this resource's URN>=${held.id}\` (recover lists it); otherwise delete it in the GitBook app (or remove the SiteRedirect declaring it) and run up again, or remove redirectOldPath.`,
         );
       }
     }
@@ -277,7 +280,7 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
         });
       } catch (e) {
         if (!(e instanceof UnconfirmedCreateError)) throw e;
-        owned[path] = { id: "", source, unconfirmed: { sentAt: e.sentAt, settledBy: e.settledBy, before: e.before } };
+        owned[path] = { id: "", source, unconfirmed: { sentAt: e.sentAt, before: e.before } };
         return fail(`${e.message} The next up looks for it first, and sends nothing for it until it knows.`);
       }
       owned[path] = { id: made.id, source };
@@ -289,58 +292,83 @@ export async function redirectOldPaths(ctx: Ctx, owner: Owner, wanted: readonly 
   return state();
 }
 
-/** Deletes the rules the resource owns (after the resource itself: they redirect to a path no longer there). */
+/**
+ * Deletes the rules the resource owns (after the resource itself: they redirect to a path no longer
+ * there). A rule whose create was unconfirmed is left: nothing proves which rule (if any) is its own.
+ */
 export async function deleteOldPaths(ctx: Ctx, org: string, site: string, owned: Owned | undefined): Promise<void> {
-  const settled: Owned = { ...owned };
-  await settleUnconfirmed(ctx, org, site, settled, (why) => {
-    throw new Error(why);
-  });
-  for (const { id } of Object.values(settled)) await ctx.client.delete(paths.redirect(org, site, id));
+  for (const { id, unconfirmed } of Object.values(owned ?? {})) if (!unconfirmed) await ctx.client.delete(paths.redirect(org, site, id));
+}
+
+/** Whether a rule has the shape this module's POST gives its rules (whatever its source and URL). */
+const shapedAsOurs = (r: ApiSiteRedirect) => !r.draft && r.captureWildcard && r.permanent && r.destination.kind === "external";
+
+/** The rules that could be the one an unrecorded create for `path` made: shaped as ours, from that old path, not `held`. */
+function couldBe(rules: readonly ApiSiteRedirect[], path: string, rule: OwnedRule | undefined, held: ReadonlySet<string>): ApiSiteRedirect[] {
+  const source = (r: ApiSiteRedirect) => (rule?.source ? r.source === rule.source : r.source.endsWith(`/${segment(path)}/*`));
+  return rules.filter((r) => shapedAsOurs(r) && source(r) && !held.has(r.id) && !rule?.unconfirmed?.before?.includes(r.id));
 }
 
 /**
- * Resolves, in `owned`, each rule whose create was unconfirmed, from the site's rules listed now. Its
- * rule is one of its source that the listing before its create did not hold, nor another entry owns,
- * shaped as its POST makes them, and dated between when the create was sent and when it could no
- * longer take effect (againstWindow): one made later, in the app or by another stack, is never taken,
- * however long after the next up runs. None, and it was not made: the entry goes (the update makes it
- * again, or refuses a rule of that source someone else made). The one dated inside, with the listing
- * before known: the create's. Anything else `fail`s naming them, sending nothing. One listing, and only
- * when there is such an entry.
+ * Resolves, in `owned`, each rule whose create was unconfirmed, from the site's rules listed now. When
+ * the site holds no rule that could be it (of its source, shaped as its POST makes them, absent from
+ * the listing before it, owned by no other entry), it made none: the entry goes, and the update makes
+ * it again. Otherwise which one (if any) it made is not provable (a rule made in the app or by another
+ * stack since looks the same, whatever its date): it `fail`s naming them, sending nothing, for the
+ * user to decide with recover. One listing, and only when there is such an entry.
  */
-const settledAt = (u: { settledBy?: string }) => (u.settledBy === undefined ? undefined : Date.parse(u.settledBy));
-
 async function settleUnconfirmed(ctx: Ctx, org: string, site: string, owned: Owned, fail: (why: string) => never): Promise<void> {
   const open = Object.entries(owned).filter(([, o]) => o.unconfirmed);
   if (open.length === 0) return;
   const rules = await ctx.client.listNow(paths.redirects(org, site), ApiSiteRedirect, { draft: false });
   for (const [path, o] of open) {
-    const u = o.unconfirmed!;
-    const held = new Set(Object.values(owned).map((x) => x.id));
-    const found = rules.filter(
-      (r) => r.source === o.source && !u.before?.includes(r.id) && !held.has(r.id) && !r.draft && r.captureWildcard && r.permanent && r.destination.kind === "external" && againstWindow(r.createdAt, Date.parse(u.sentAt), settledAt(u)) !== "outside",
-    );
+    const found = couldBe(rules, path, o, new Set(Object.values(owned).map((x) => x.id)));
     if (found.length === 0) {
       delete owned[path];
       continue;
     }
-    if (found.length === 1 && u.before && againstWindow(found[0]!.createdAt, Date.parse(u.sentAt), settledAt(u)) === "within") {
-      owned[path] = { id: found[0]!.id, source: o.source };
-      continue;
-    }
-    const why = !u.before
-      ? "the rules from that source could not be listed before"
-      : found.length > 1
-        ? `${found.length} rules from ${o.source} were made since`
-        : u.settledBy === undefined
-          ? "its record does not say when the create could last take effect, so the rule from that source made since may be another's"
-          : "the rule from that source made since is dated too close to when the create was sent or settled to tell";
     fail(
-      `the redirect from ${o.source} was sent ${u.sentAt} without an answer, and ${why}, so which (if any) it made is unknown: ${found.map((r) => `rule ${r.id} (created ${r.createdAt})`).join(", ")}. ` +
-        "Nothing was sent. Delete in the GitBook app the rules from that source this resource should not have, and run up again.",
+      `the redirect from ${o.source} was sent ${o.unconfirmed!.sentAt} without an answer, and the site now has ${found.map((r) => `rule ${r.id}`).join(", ")} from that source, which it may have made or someone else may have: nothing proves which. ` +
+        "Nothing was sent. Run `npx pulumi-gitbook recover --stack <stack>`: it lists them with the command to take the one this resource made, or to drop the record.",
     );
   }
 }
+
+/**
+ * For recover (ResourceSpec.openWrites.find): each old path the resource wants a rule for but has none
+ * recorded (an update killed after the rule's create, or whose create was unconfirmed), with the site's
+ * rules that could be it. `wanted`: the entries of a pending update's inputs, else the recorded ones.
+ */
+async function findOpen(ctx: Ctx, recorded: Props, wanted: Props | undefined, held: ReadonlySet<string>): Promise<OpenWrite[]> {
+  const owned = ownedIn(recorded) ?? {};
+  const entries = ((wanted ?? recorded).oldPathRedirects as OldPathEntry[] | undefined) ?? [];
+  const open = entries.map((e) => e.path).filter((p) => owned[p] === undefined || owned[p]!.unconfirmed);
+  const { organizationId: org, siteId: site } = recorded;
+  if (open.length === 0 || typeof org !== "string" || typeof site !== "string") return [];
+  const rules = await ctx.client.listNow(paths.redirects(org, site), ApiSiteRedirect, { draft: false });
+  return open.map((path) => {
+    const rule = owned[path];
+    return {
+      what: `the redirect rule from its old path ${JSON.stringify(path)} in site ${site}${rule?.unconfirmed ? `, sent ${rule.unconfirmed.sentAt} without an answer` : ""}`,
+      candidates: couldBe(rules, path, rule, held).map((r) => ({ id: r.id, name: `${r.source} -> ${(r.destination as { url?: string }).url ?? "?"}`, ...(r.createdAt ? { createdAt: r.createdAt } : {}) })),
+      adopt: (outs, id) => {
+        const source = rules.find((r) => r.id === id)!.source;
+        return { ...outs, [OWNED_KEY]: { ...ownedIn(outs), [path]: { id, source } } };
+      },
+      // Dropped, a record of an unconfirmed create goes (the next update makes the rule); there is none after a killed update.
+      drop: (outs) => {
+        const { [path]: _gone, ...rest } = ownedIn(outs) ?? {};
+        return _gone === undefined ? outs : { ...outs, [OWNED_KEY]: rest };
+      },
+    };
+  });
+}
+
+/** What SiteSection and SiteSpace give recover (ResourceSpec.openWrites). */
+export const openWrites = {
+  find: findOpen,
+  unconfirmed: (recorded: Props) => Object.values(ownedIn(recorded) ?? {}).some((o) => o.unconfirmed),
+};
 
 // ---- In the kinds ------------------------------------------------------------------------------------
 

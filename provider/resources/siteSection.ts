@@ -235,6 +235,7 @@ export const definition = defineResource({
     return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...oldPaths.ownedOldPaths(section) };
   },
   prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
+  openWrites: oldPaths.openWrites,
   lookalikes,
   create,
   read,

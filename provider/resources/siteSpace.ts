@@ -234,6 +234,7 @@ export const definition = defineResource({
   live,
   computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...oldPaths.ownedOldPaths(ss) }),
   prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
+  openWrites: oldPaths.openWrites,
   lookalikes,
   create,
   read,

@@ -15,8 +15,8 @@ import { closeKilledRuns, expectRecovered, killedRun, killedUp, recover, recover
 closeKilledRuns();
 
 /** Recovers as a user would, and checks what recover decided: state names exactly what GitBook holds, none of the app's objects adopted. */
-async function recovered(dep: Deployment, app: ReadonlySet<string>, laterRun: boolean): Promise<void> {
-  const out = await recoverAll(dep, app, laterRun);
+async function recovered(dep: Deployment, app: ReadonlySet<string>): Promise<void> {
+  const out = await recoverAll(dep, app);
   for (const id of app) expect(out).not.toMatch(new RegExp(`adopt ${id}`));
   expectStateMatchesEmulator(dep, app, resentByRecover(out));
 }
@@ -28,7 +28,7 @@ describeDeployments("a killed `pulumi up`, mid-way and in its checkpoint", () =>
     async () => {
       // 1. At the collection's create: the app's namesake collection is a candidate recover cannot rule out.
       const { dep, decls, app } = await killedRun({ at: "route", method: "POST", route: /\/collections$/ });
-      await recovered(dep, app, false);
+      await recovered(dep, app);
 
       // 2. At a space's create (the collection's space waits for the collection, so one is always left to
       // make), then the checkpoint left empty and the one before it in .bak: what a machine that stopped
@@ -45,11 +45,11 @@ describeDeployments("a killed `pulumi up`, mid-way and in its checkpoint", () =>
       expect(refused.out).toContain("cannot be read: it is empty or cut");
       expect(refused.out).toContain("--from-backup");
       expect(fs.readFileSync(file, "utf8")).toBe("");
-      await recovered(dep, app, true);
+      await recovered(dep, app);
 
       // 3. At the 8th write of the next run, then recover and the up that finishes.
       await killedUp(dep, decls, { at: "write", nth: 8 });
-      await recovered(dep, app, true);
+      await recovered(dep, app);
       await expectRecovered(dep, decls, app, [...app][0]!);
     },
   );

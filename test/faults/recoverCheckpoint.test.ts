@@ -57,10 +57,11 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
     const unreadable = await d.cli()!.pulumi(["stack", "export", "-s", d.cli()!.name]);
     expect(unreadable.stderr).toContain("failed to load checkpoint: EOF");
 
-    const dry = await recover(d, ["--dry-run"]);
+    // Without a decision it writes nothing, so it only reads.
+    const dry = await recover(d);
     expect(dry.out).toContain("is empty or cut");
     expect(fs.readFileSync(`${file}.attrs`, "utf8")).toBe("");
-    const r = await recover(d);
+    const r = await recover(d, ["--accept"]);
     expect(r.out).toContain(`Set aside ${file}.attrs`);
     expect(r.out).toContain("Nothing to recover: the checkpoint holds no pending operation and no unconfirmed create.");
     expect(r.code, r.out).toBe(0);
@@ -78,10 +79,10 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
     const refused = await recover(d);
     expect(refused.code).toBe(1);
     expect(refused.out).toContain("cannot be read: it is empty or cut");
-    const r = await recover(d, ["--from-backup"]);
+    const r = await recover(d, ["--from-backup", "--accept"]);
     expect(r.out).toContain(`Put back ${file}.bak`);
     // The backup's pending create, resolved: GitBook holds no site, so the next up creates it.
-    expect(r.out).toMatch(/creating urn:\S+::docs\n\s+-> drop/);
+    expect(r.out).toMatch(/creating urn:\S+::docs\n\s+-> drop \(proposed, --accept\)/);
     expect(r.code, r.out).toBe(0);
     expect(JSON.parse((await d.cli()!.pulumi(["stack", "export", "-s", d.cli()!.name])).stdout).deployment.pending_operations ?? []).toEqual([]);
   }, 60_000);
@@ -94,10 +95,12 @@ describeDeployments("recover over a checkpoint a kill left unreadable", () => {
     fs.writeFileSync(file, JSON.stringify(saved));
     const refused = await recover(d);
     expect(refused.code).toBe(1);
-    expect(refused.out).toContain(`pending creates of other providers (${bucket})`);
-    expect(refused.out).toContain("Nothing was imported");
+    expect(refused.out).toContain(`creating ${bucket}\n    -> UNDECIDED: not a pulumi-gitbook resource`);
+    expect(refused.out).toContain("nothing was written");
+    const accepted = await recover(d, ["--accept"]);
+    expect(accepted.code).toBe(1);
     expect(fs.readFileSync(file, "utf8")).toBe(JSON.stringify(saved));
-    const r = await recover(d, ["--drop", bucket]);
+    const r = await recover(d, ["--drop", bucket, "--accept"]);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/creating urn:\S+::assets\n\s+-> drop: another provider's, --drop/);
     expect(JSON.parse((await d.cli()!.pulumi(["stack", "export", "-s", d.cli()!.name])).stdout).deployment.pending_operations ?? []).toEqual([]);
@@ -111,7 +114,7 @@ describeDeployments("recover's settings", () => {
     const cli = d.cli()!;
     const { file: configFile } = await cli.writeRunConfig({ "gitbook:token": d.emu.token, "gitbook:apiUrl": d.emu.url, "gitbook:organizationId": d.emu.seeded.organizationId });
     expect(fs.readFileSync(configFile, "utf8")).not.toContain(d.emu.token);
-    const { argv, env } = recoverCall(d, ["--dry-run"]);
+    const { argv, env } = recoverCall(d);
     const bare = { ...env, GITBOOK_TOKEN: undefined, GITBOOK_API_URL: undefined };
     const run = async (args: string[], runEnv: NodeJS.ProcessEnv = bare) => {
       let out = "";
@@ -141,8 +144,9 @@ describeDeployments("recover's settings", () => {
     expect(d.emu.log.count()).toBe(0);
 
     const r = await run([...argv, "--config-file", configFile]);
-    expect(r.code, r.out).toBe(0);
-    expect(r.out).toMatch(/creating urn:\S+::docs\n\s+-> drop/);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(/creating urn:\S+::docs\n\s+-> drop \(proposed: --accept takes it\)/);
+    expect(r.out).toContain("nothing was written: 1 proposal to take with --accept");
     expect(d.emu.log.count()).toBeGreaterThan(0);
     expect(r.out).not.toContain(d.emu.token);
   }, 60_000);

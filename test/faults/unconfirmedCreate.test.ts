@@ -10,7 +10,7 @@
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
-import { recover } from "./killedRun";
+import { recover, undecided } from "./killedRun";
 
 const SITES = "/v1/orgs/:org/sites";
 
@@ -56,8 +56,14 @@ describeDeployments("a create whose answer is lost and whose looking fails too",
     expect(made()).toHaveLength(1);
   });
 
-  it("recover takes the object the create made into state; up then converges with no write and one object", async () => {
-    const out = await recover(d);
+  it("recover names the object the create made and takes it into state on the user's --adopt; up then converges with no write and one object", async () => {
+    const look = await recover(d);
+    expect(look.code, look.out).toBe(1);
+    const [[urn, candidates]] = [...undecided(look.out)];
+    expect(urn).toMatch(/::docs$/);
+    expect(candidates).toEqual(made());
+    expect(look.out).toContain(`--adopt '${urn}=${made()[0]}'`);
+    const out = await recover(d, ["--adopt", `${urn}=${made()[0]}`]);
     expect(out.code, out.out).toBe(0);
     expect(out.out).toMatch(new RegExp(`unconfirmed urn:\\S+::docs\\n\\s+-> adopt ${made()[0]}`));
     d.emu.log.reset();
@@ -96,9 +102,9 @@ describeDeployments("an unconfirmed create that was a replacement's", () => {
       ["unconfirmed-create", false],
       ["old", true],
     ]);
-    const out = await recover(d);
+    const out = await recover(d, ["--accept"]);
     expect(out.code, out.out).toBe(0);
-    expect(out.out).toMatch(/unconfirmed urn:\S+::docs\n\s+-> drop/);
+    expect(out.out).toMatch(/unconfirmed urn:\S+::docs\n\s+-> drop \(proposed, --accept\): GitBook holds no/);
     // Read from the backend's file: recover rewrote it outside the runs the deployment caches state for.
     const checkpoint = JSON.parse(fs.readFileSync(d.cli()!.statePath, "utf8")) as { checkpoint: { latest: { resources: Array<Record<string, unknown>> } } };
     const after = checkpoint.checkpoint.latest.resources.filter((x) => String(x.urn).endsWith("::docs"));

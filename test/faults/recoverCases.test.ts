@@ -1,0 +1,176 @@
+/**
+ * Recovery without guessing, through the real CLI: the cases where recover used to decide a killed
+ * run's creates by time windows, and was wrong (issue 37). Each kill is tied to the emulator's requests
+ * (killedRun.ts). Recover now lists what could be each open operation's object and changes state only by
+ * the user's word; here the test is the user, who knows what the app and the other stack made.
+ *
+ * 1. Two stacks over one organization: B's Space POST never reached GitBook, then A made its "Runbooks".
+ * 2 and 6. The CLI's advice followed first (`pulumi cancel`, `pulumi refresh`), then a namesake made in the
+ *    app; `recover --check` is the CI guard.
+ * 3. GitBook's clock five minutes behind: the run's own Space is named, not dropped.
+ * 4. An `up` that runs while recover reads GitBook: recover writes nothing over it.
+ * 5. A kill after an old path's redirect rule was made: the rule is named for the pending update, and
+ *    after --adopt the next up converges.
+ */
+import { afterEach, expect, it } from "vitest";
+import { GitbookClient } from "../../provider/client";
+import { ApiSpace, paths as spacePaths } from "../../provider/resources/space";
+import { runRecover } from "../../provider/recover/command";
+import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { killedUp, recover, recoverCall, undecided } from "./killedRun";
+
+const ref = (s: string) => ({ $ref: s });
+const SPACES = /^\/v1\/orgs\/:org\/spaces$/;
+
+let open: Deployment[] = [];
+afterEach(async () => {
+  for (const d of open) await d.close();
+  open = [];
+});
+const deployment = async () => {
+  const d = await startDeployment();
+  open.push(d);
+  return d;
+};
+
+/** The organization's spaces titled so. */
+const spaces = (d: Deployment, title: string) => [...d.emu.store.spaces.values()].filter((s) => s.title === title && !s.deletedAt).map((s) => s.id);
+
+/** A space made in the GitBook app. */
+async function appSpace(d: Deployment, title: string): Promise<string> {
+  const client = new GitbookClient({ token: d.emu.token, apiUrl: d.emu.url });
+  try {
+    return (await client.post(spacePaths.spaces(d.emu.seeded.organizationId), { body: { title }, schema: ApiSpace })).id;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Kills an up at a Space's create that never reaches GitBook. */
+async function killedBeforeSpace(d: Deployment, decls: Decl[]): Promise<void> {
+  d.emu.faults.add({ match: { method: "POST", route: SPACES }, dropBeforeProcess: true });
+  await killedUp(d, decls, { at: "route", method: "POST", route: SPACES });
+}
+
+/** The state file's resources, read from the backend (recover writes outside the runs the deployment caches). */
+const exported = (d: Deployment) => JSON.stringify(d.cli()!.exported());
+
+describeDeployments("recover decides nothing by itself", () => {
+  it("1. two stacks over one organization: B's recover names A's Space and never takes it; B's --drop makes B its own", async () => {
+    const b = await deployment();
+    const decls: Decl[] = [{ kind: "Space", name: "guides", args: { title: "Runbooks" } }];
+    await killedBeforeSpace(b, decls);
+    expect(spaces(b, "Runbooks")).toEqual([]);
+    // Stack A runs the same program over the same organization.
+    const a = await deployment();
+    const upA = await a.run("up", decls, { config: { "gitbook:token": b.emu.token, "gitbook:apiUrl": b.emu.url, "gitbook:organizationId": b.emu.seeded.organizationId } });
+    expect(upA.code, upA.stdout).toBe(0);
+    const [theirs] = spaces(b, "Runbooks");
+    const before = exported(b);
+    const look = await recover(b, ["--accept"]);
+    expect(look.code, look.out).toBe(1);
+    const [[urn, candidates]] = [...undecided(look.out)];
+    expect(candidates).toEqual([theirs]);
+    expect(look.out).toContain(`npx pulumi-gitbook recover --stack ${b.cli()!.name} --drop '${urn}'`);
+    expect(exported(b)).toBe(before);
+    expect((await recover(b, ["--drop", urn!])).code).toBe(0);
+    const up = await b.run("up", decls);
+    expect(up.code, up.stdout).toBe(0);
+    expect(b.resource("guides").id).not.toBe(theirs);
+    expect(spaces(b, "Runbooks")).toHaveLength(2);
+  }, 300_000);
+
+  it("2 and 6. after the CLI's advice (`pulumi cancel`, `pulumi refresh`) and a namesake made in the app: --check fails, recover names it, and the user's --drop leaves it alone", async () => {
+    const d = await deployment();
+    const decls: Decl[] = [
+      { kind: "Site", name: "docs", args: { title: "Docs" } },
+      { kind: "Space", name: "guides", args: { title: "Runbooks" }, dependsOn: ["docs"] },
+    ];
+    await killedBeforeSpace(d, decls);
+    const cli = d.cli()!;
+    expect((await cli.pulumi(["cancel", "--yes", "--stack", cli.name])).code).toBe(0);
+    const refresh = await d.run("refresh", decls, { flags: ["--skip-preview"] });
+    expect(refresh.code, refresh.stdout).toBe(0);
+    const app = await appSpace(d, "Runbooks");
+    // The CI guard: a blind up would create the pending Space again.
+    const check = await recover(d, ["--check"]);
+    expect(check.code, check.out).toBe(1);
+    expect(check.out).toMatch(/creating urn:\S+::guides/);
+    const look = await recover(d);
+    expect(look.code, look.out).toBe(1);
+    expect(look.out).not.toMatch(/--since|unknown time/);
+    const [[urn, candidates]] = [...undecided(look.out)];
+    expect(candidates).toEqual([app]);
+    expect(look.out).toContain(`--adopt '${urn}=${app}'`);
+    expect((await recover(d, ["--drop", urn!])).code).toBe(0);
+    expect((await recover(d, ["--check"])).code).toBe(0);
+    const up = await d.run("up", decls);
+    expect(up.code, up.stdout).toBe(0);
+    expect(d.resource("guides").id).not.toBe(app);
+    expect(d.emu.store.spaces.get(app)?.deletedAt).toBeUndefined();
+    expect(d.emu.store.sites.size).toBe(1);
+  }, 300_000);
+
+  it("3. GitBook's clock five minutes behind: the run's own Space, dated before the run began, is named (not dropped), and --adopt leaves one", async () => {
+    const d = await deployment();
+    d.emu.store.clockOffsetMs = -5 * 60_000;
+    const decls: Decl[] = [{ kind: "Space", name: "guides", args: { title: "Runbooks" } }];
+    await killedUp(d, decls, { at: "route", method: "POST", route: SPACES });
+    const [made] = spaces(d, "Runbooks");
+    const look = await recover(d);
+    const [[urn, candidates]] = [...undecided(look.out)];
+    expect(candidates).toEqual([made]);
+    expect((await recover(d, ["--adopt", `${urn}=${made}`])).code).toBe(0);
+    const up = await d.run("up", decls);
+    expect(up.code, up.stdout).toBe(0);
+    expect(spaces(d, "Runbooks")).toEqual([made]);
+  }, 300_000);
+
+  it("4. an `up` that ran while recover read GitBook: recover writes nothing over it", async () => {
+    const d = await deployment();
+    const decls: Decl[] = [{ kind: "Space", name: "guides", args: { title: "Runbooks" } }];
+    await killedUp(d, decls, { at: "route", method: "POST", route: SPACES });
+    const [made] = spaces(d, "Runbooks");
+    const urn = [...undecided((await recover(d)).out).keys()][0]!;
+    // Recover, slowed down while it reads GitBook; meanwhile the stack is unlocked and an up adds a team.
+    const held = d.emu.gate({ method: "GET" });
+    const { argv, env } = recoverCall(d, ["--adopt", `${urn}=${made}`]);
+    let out = "";
+    const sink = { write: (text: string) => (out += text) };
+    const running = runRecover(argv, { env, cwd: d.dir, stdout: sink, stderr: sink });
+    await held.arrived;
+    const cli = d.cli()!;
+    await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
+    const withTeam: Decl[] = [...decls, { kind: "Team", name: "writers", args: { title: "Writers" } }];
+    const up = await d.run("up", withTeam);
+    expect(up.code, up.stdout).toBe(0);
+    held.open();
+    const code = await running;
+    expect(out).toContain("the stack's checkpoint changed while recover ran");
+    expect(code).toBe(1);
+    expect(d.resource("writers").id).toBeDefined();
+  }, 300_000);
+
+  it("5. a kill after an old path's redirect rule was made: recover names the rule for the section's pending update, and after --adopt the next up converges with no rule written", async () => {
+    const d = await deployment();
+    const spaceId = d.emu.seeded.spaceIds[0]!;
+    const program = (path: string): Decl[] => [
+      { kind: "Site", name: "docs", args: { title: "Moving Docs", published: true } },
+      { kind: "SiteSection", name: "guides", args: { siteId: ref("docs.id"), spaceId, path, redirectOldPath: true } },
+    ];
+    expect((await d.run("up", program("guides"))).code).toBe(0);
+    await killedUp(d, program("handbook"), { at: "route", method: "POST", route: /\/redirects$/ });
+    const [rule] = [...d.emu.store.siteRedirects.values()];
+    const look = await recover(d);
+    const [[urn, candidates]] = [...undecided(look.out)];
+    expect(look.out).toMatch(/updating urn:\S+::guides\n\s+-> UNDECIDED: the redirect rule from its old path "guides"/);
+    expect(candidates).toEqual([rule!.id]);
+    expect((await recover(d, ["--adopt", `${urn}=${rule!.id}`])).code).toBe(0);
+    const from = d.emu.log.entries.length;
+    const up = await d.run("up", program("handbook"));
+    expect(up.code, up.stdout).toBe(0);
+    expect(d.emu.log.entries.slice(from).filter((e) => e.route.endsWith("/redirects") && e.method !== "GET")).toEqual([]);
+    expect(d.resource("guides").outputs.oldPathRedirectRules).toEqual({ guides: { id: rule!.id, source: rule!.source } });
+    expect([...d.emu.store.siteRedirects.keys()]).toEqual([rule!.id]);
+  }, 300_000);
+});
