@@ -83,9 +83,12 @@ export async function refuseCascade(def: { kind: string; cascade?: Cascade }, ct
   const move = held.length > 0 ? `Move or delete ${them} first (for a resource of this program: name this ${def.kind} by its id output, so that Pulumi handles it first), or, to delete ${them} with it, ` : "To delete it with its pages, ";
   throw new Error(
     `${def.kind}: deleting it (${id}) would ${would.join(", and would ")}${held.length === 0 ? "." : ""} Nothing was deleted. ` +
-      `If it was renamed rather than removed, give it back its old name: in a DocsSite, list the old key in the entry's \`formerKeys\`; otherwise the \`aliases\` resource option. ` +
-      `${move}set forceDestroy: true on this ${def.kind}${entry(cascade, "forceDestroy")} and run \`pulumi up\` before deleting it. ` +
-      `To leave it in GitBook and drop it from the stack only, set retainOnDelete: true on it${entry(cascade, "retainOnDelete")} and run \`pulumi up\` first.`,
+      // The engine makes what a rename names anew before it deletes the old: once that is in state, an
+      // alias added then no longer takes the old one's place (seen on 3.248), so the old name comes back first.
+      `If it was renamed rather than removed, put its old name back (in a DocsSite, the entry's old key) and run \`pulumi up\`, which deletes what a refused run made under the new name, ` +
+      `then rename it keeping the old name as an alias (in a DocsSite, listed in the entry's \`formerKeys\`; otherwise the \`aliases\` resource option). ` +
+      `${move}set forceDestroy: true on this ${def.kind}${entry(cascade, "forceDestroy")} and run \`pulumi up\` before deleting it (declared again for that \`up\` if the program no longer declares it). ` +
+      `To leave it in GitBook and drop it from the stack only, do the same with retainOnDelete: true${entry(cascade, "retainOnDelete")}.`,
   );
 }
 

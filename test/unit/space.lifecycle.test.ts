@@ -113,7 +113,7 @@ describe("a DocsSite section's key renamed without formerKeys: the engine delete
     s.env.emu.log.reset();
     await expect(s.p.up([docsSite, ...docsSection("handbook")])).rejects.toThrow(
       new RegExp(
-        `^Space docs/spaces/guides: deleting it \\(${old}\\) would send the 4 pages it holds to GitBook's trash .*Nothing was deleted\\. If it was renamed rather than removed.*\`formerKeys\`.*set forceDestroy: true on this Space \\(in a DocsSite: its entry's \`space.forceDestroy\`\\).*retainOnDelete: true on it \\(in a DocsSite: its entry's \`space.retainOnDelete\`\\)`,
+        `^Space docs/spaces/guides: deleting it \\(${old}\\) would send the 4 pages it holds to GitBook's trash .*Nothing was deleted\\. If it was renamed rather than removed.*\`formerKeys\`.*set forceDestroy: true on this Space \\(in a DocsSite: its entry's \`space.forceDestroy\`\\).*retainOnDelete: true \\(in a DocsSite: its entry's \`space.retainOnDelete\`\\)`,
       ),
     );
     expect(s.env.emu.log.entries.filter((e) => e.method === "DELETE" && e.path.endsWith(old))).toEqual([]);
