@@ -107,7 +107,7 @@ export async function refuseReplacedPages(def: { kind: string; cascade?: Cascade
   throw new Error(
     `${fields}: this change replaces the ${def.kind}, which deletes ${id} and sends the ${count(pages, "page")} it holds to GitBook's trash (${TRASH}). Nothing was changed. ` +
       `Put ${fields} back to keep it; to replace it all the same, set forceDestroy: true on this ${def.kind}${entry(cascade, "forceDestroy")} and run \`pulumi up\` (which records it and sends nothing) before the run that replaces it with allowReplacement: true ` +
-      `(also with retainOnDelete, which keeps the old one in GitBook: a plan does not show the provider that option).`,
+      `(with retainOnDelete too, which keeps the old one in GitBook: the provider does not see that option in a plan).`,
   );
 }
 
