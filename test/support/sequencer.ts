@@ -24,7 +24,7 @@ const SECONDS: Record<string, number> = {
   "test/faults/unconfirmedCreate.test.ts": 79,
   "test/lifecycle/siteSettings.test.ts": 73,
   "test/lifecycle/adoption.test.ts": 71,
-  // Estimated: three more ups since (a key renamed without formerKeys, and the recovery it advises), 2.2 times its length alone.
+  // Estimated: its three newer ups (a key renamed without formerKeys, and the recovery the refusal advises) doubled its time alone.
   "test/lifecycle/docsSiteIdentity.test.ts": 68,
   "test/cli/cli.test.ts": 66,
   "test/lifecycle/errors.test.ts": 62,
