@@ -60,7 +60,7 @@ type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[
 const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
   orgs: ["type", "publishNeedsCheckout"],
   members: [],
-  spaces: ["icon", "parentId", "language", "editMode", "defaultLevel", "deletedAt"],
+  spaces: ["icon", "parentId", "language", "editMode", "defaultLevel", "deletedAt", "pages"],
   collections: ["parentId"],
   sites: ["hostname", "proxy", "defaultSectionId", "defaultSiteSpaceId"],
   sections: ["description", "condition", "icon", "defaultSiteSpaceId"],

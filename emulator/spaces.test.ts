@@ -151,6 +151,29 @@ describe("spaces", () => {
     expect((await must("GET", sections, undefined, 200)).items[0].siteSpaces.map((ss: Json) => ss.id)).toEqual([other.id]);
     expect((await call("DELETE", "/v1/spaces/spc_nope")).status).toBe(204);
   });
+
+  it("lists a space's pages: a new space's one undated page (none with empty: true), then what is written in the app, dated; the trash keeps them", async () => {
+    const pagesOf = async (id: string) => (await must("GET", `/v1/spaces/${id}/content/pages?metadata=false&computed=false`, undefined, 200)).pages;
+    const s = await createSpace();
+    const [first] = await pagesOf(s.id);
+    expect(first).toMatchObject({ title: "Untitled", type: "document", path: "untitled", pages: [] });
+    expect(first.createdAt).toBeUndefined();
+    expect(first.updatedAt).toBeUndefined();
+    const blank = await must("POST", `${org()}/spaces`, { title: "Blank", empty: true }, 201);
+    expect(await pagesOf(blank.id)).toEqual([]);
+
+    emu.store.writePages(s.id, ["Getting started", "FAQ"]);
+    emu.store.spaces.get(s.id)!.pages![1]!.pages = [{ id: "page_child", title: "Install" }];
+    const pages = await pagesOf(s.id);
+    expect(pages.map((p: Json) => p.title)).toEqual(["Untitled", "Getting started", "FAQ"]);
+    expect(pages[1].updatedAt).toBeDefined();
+    expect(pages[1].pages[0]).toMatchObject({ id: "page_child", path: "getting-started/install" });
+
+    await must("DELETE", `/v1/spaces/${s.id}`, undefined, 205);
+    expect((await call("GET", `/v1/spaces/${s.id}/content/pages`)).status).toBe(404);
+    await must("POST", `/v1/spaces/${s.id}/restore`, undefined, 200);
+    expect(await pagesOf(s.id)).toHaveLength(3);
+  });
 });
 
 describe("collections", () => {

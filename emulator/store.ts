@@ -68,6 +68,22 @@ export interface SpaceRecord extends Base {
   defaultLevel?: DefaultLevel;
   /** Set while the space is in the trash: the API no longer shows it, and it can be restored for 7 days. */
   deletedAt?: string;
+  /** Its content's pages, in order (listPages); absent: none. The trash keeps them, and a restore brings them back. */
+  pages?: PageRecord[];
+}
+
+/**
+ * A page of a space's content. GitBook dates a page only once it has been edited (the spec's
+ * RevisionPageBase: `createdAt` and `updatedAt` "only present if page has been edited at least
+ * once"), so the page a new space starts with has no dates until someone writes in it.
+ */
+export interface PageRecord {
+  id: string;
+  title: string;
+  createdAt?: string;
+  updatedAt?: string;
+  /** Child pages. */
+  pages?: PageRecord[];
 }
 
 /** An organization member; `id` is the user id, `createdAt` doubles as `joinedAt`. */
@@ -745,6 +761,18 @@ export class Store {
     this.setOrder(siblings.flatMap((n) => (n.record.id === id ? held : [n])).map((n) => n.record.id));
     this.positions.delete(id);
     return this.sectionGroups.delete(id);
+  }
+
+  /** Pages a user writes in a space in the app, after those it has: dated, as GitBook dates an edited page. */
+  writePages(spaceId: string, titles: readonly string[]): PageRecord[] {
+    const space = this.spaces.get(spaceId);
+    if (!space) throw new Error(`writePages: no space "${spaceId}"`);
+    const at = new Date().toISOString();
+    const before = space.pages ?? [];
+    // Named after the space, not from the store's counter: writing pages shifts no other object's ID.
+    const written = titles.map((title, i) => ({ id: `page_${space.id}_${before.length + i + 1}`, title, createdAt: at, updatedAt: at }));
+    space.pages = [...before, ...written];
+    return written;
   }
 
   /**

@@ -1,7 +1,7 @@
 // Spaces: the organization's containers of documentation (seeded, or created here), where they sit in
 // the content tree (a collection, or the top level), and the trash a deleted space waits in.
 import { bool, created, deleted, fail, invalid, LIMITS, list, notFound, nullable, obj, ok, oneOf, str, validate, type Router } from "../http";
-import { DEFAULT_LEVELS, SPACE_EDIT_MODES, type SpaceRecord } from "../store";
+import { DEFAULT_LEVELS, slugify, SPACE_EDIT_MODES, type PageRecord, type SpaceRecord } from "../store";
 import { collectionRef, moveTarget } from "./collections";
 import { apiUrl, APP, compact, getOrg, now, ORG, type Ctx, type Env } from "./resource";
 
@@ -52,6 +52,44 @@ export function spaceView(e: Env, s: SpaceRecord) {
   });
 }
 
+/** GitBook's default layout of a document page (the spec requires every option). */
+const PAGE_LAYOUT = {
+  width: "default",
+  cover: true,
+  coverSize: "hero",
+  coverMask: "none",
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
+/** A page as listPages shows it: a document page (the spec's RevisionPageDocument), with its child pages. */
+function pageView(space: SpaceRecord, p: PageRecord, parentPath: string): Record<string, unknown> {
+  const slug = slugify(p.title);
+  const path = parentPath ? `${parentPath}/${slug}` : slug;
+  return compact({
+    id: p.id,
+    title: p.title,
+    kind: "sheet",
+    type: "document",
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
+    markdown: "",
+    urls: { app: `${APP}/s/${space.id}/${path}` },
+    slug,
+    path,
+    pages: (p.pages ?? []).map((child) => pageView(space, child, path)),
+    layout: PAGE_LAYOUT,
+    tags: [],
+  });
+}
+
 /** A space the API shows: a trashed one answers 404 until it is restored. */
 function getSpace(c: Ctx): SpaceRecord {
   const s = c.store.spaces.get(c.params.space!);
@@ -91,8 +129,10 @@ export function routes(r: Router<Ctx>): void {
     );
   });
 
-  // CreateSpace takes no icon and no default level: those need a PATCH. A template, a computed source or
-  // `empty` only decide the first content, which the emulator does not keep.
+  // CreateSpace takes no icon and no default level: those need a PATCH. A template or a computed source
+  // only decide the first content, which the emulator does not model; without `empty: true` ("a
+  // completely empty space (no page in it)", the spec's alternative) the space starts with one page,
+  // undated as GitBook leaves a page nobody has edited.
   r.add("POST", `${ORG}/spaces`, (c) => {
     const org = getOrg(c);
     const b = validate(c.body, {
@@ -120,11 +160,18 @@ export function routes(r: Router<Ctx>): void {
     };
     if (parent) space.parentId = parent.id;
     if (b.language) space.language = b.language;
+    if (b.empty !== true) space.pages = [{ id: `page_${space.id}_1`, title: "Untitled" }];
     c.store.spaces.set(space.id, space);
     return created(spaceView(c, space));
   });
 
   r.add("GET", SPACE, (c) => ok(spaceView(c, getSpace(c))));
+
+  // listPages: the current revision's page tree. `metadata` and `computed` change nothing here.
+  r.add("GET", `${SPACE}/content/pages`, (c) => {
+    const space = getSpace(c);
+    return ok({ pages: (space.pages ?? []).map((p) => pageView(space, p, "")) });
+  });
 
   r.add("PATCH", SPACE, (c) => {
     const space = getSpace(c);

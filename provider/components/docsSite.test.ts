@@ -23,6 +23,8 @@ interface Registration {
   secretOutputs: string[];
   /** The names the resource is also known by (its aliases, each with the same parent and type). */
   aliases: string[];
+  /** The `retainOnDelete` resource option. */
+  retainOnDelete: boolean;
 }
 
 const registered: Registration[] = [];
@@ -83,6 +85,7 @@ beforeAll(async () => {
         ...req.getAliasurnsList().map((u: string) => u.split("::").pop()!),
         ...req.getAliasesList().map((a: any) => a.getSpec()?.getName()).filter((n: unknown) => typeof n === "string"),
       ],
+      retainOnDelete: req.getRetainondelete() === true,
     });
     return original(req, callback);
   };
@@ -686,6 +689,21 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
     );
     expect(byName("docs/spaces/intro").aliases).toEqual(["docs/spaces/start", "docs/start/space"]);
     expect(byName("docs/blog").aliases).toEqual(["docs/news"]);
+  });
+
+  it("passes a created space's forceDestroy to its Space, and its retainOnDelete as the Space's resource option (plain only)", async () => {
+    const t: any = navigation();
+    t.sections[0].space.forceDestroy = true;
+    t.sections[3].siteSpaces[0].space.retainOnDelete = true;
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(byName("docs/spaces/start")).toMatchObject({ inputs: { title: "Getting started", emoji: "🚀", forceDestroy: true }, retainOnDelete: false });
+    expect(byName("docs/spaces/py")).toMatchObject({ inputs: { title: "Python guide" }, retainOnDelete: true });
+    expect(byName("docs/spaces/py").inputs).not.toHaveProperty("retainOnDelete");
+    t.sections[3].siteSpaces[0].space.retainOnDelete = pulumi.output(true);
+    expect(validateTopology(t).map((p) => p.message)).toEqual([
+      "sections[3].siteSpaces[0].space.retainOnDelete must be a plain boolean (a resource option, read when the component is constructed)",
+    ]);
   });
 
   it("refuses created spaces sharing a key, and former keys naming a current entry or claimed twice, naming both paths", () => {

@@ -137,8 +137,8 @@ export class DocsSite extends pulumi.ComponentResource {
     const spaceOf = (key: string, e: { spaceId?: pulumi.Input<string>; space?: DocsSiteSpace }): pulumi.Input<string> => {
       if (!e.space) return e.spaceId!;
       const plan = planned.get(key)!;
-      const { key: _key, formerKeys: _former, ...args } = e.space;
-      spaces[key] = new Space(plan.name, { ...withOrg, ...args }, { parent: this, ...aliased(plan.aliases) });
+      const { key: _key, formerKeys: _former, retainOnDelete, ...args } = e.space;
+      spaces[key] = new Space(plan.name, { ...withOrg, ...args }, { parent: this, ...aliased(plan.aliases), ...(retainOnDelete ? { retainOnDelete } : {}) });
       return spaces[key].id;
     };
     const addLink = (l: DocsSiteLink, groupId?: pulumi.Input<string>, after?: pulumi.Resource): SiteExternalLink =>

@@ -30,7 +30,7 @@ type In<T> = pulumi.Input<T>;
  * What an entry does not take of its kind's fields: what DocsSite gives the resource itself (the
  * organization, the site, the section or group the entry stands in), what the provider sets (`names`,
  * `oldPathRedirects`), and `forceDestroy`, not offered: a DocsSite section's delete never takes along
- * what the app put in it. Every other field of its kind, an entry takes as the kind declares it
+ * what the app put in it (a created `space` takes it, and `retainOnDelete`: see spaceSchema). Every other field of its kind, an entry takes as the kind declares it
  * (type, limits, description), so a field added to a kind reaches DocsSite with no line here.
  */
 const SUPPLIED = ["organizationId", "siteId", "sectionId", "groupId", "names", "oldPathRedirects", "forceDestroy"] as const;
@@ -49,6 +49,8 @@ function entryFields<Sh extends Record<string, z.ZodType>>(shape: Sh): Omit<Sh, 
  * and the key that names it (`<name>/spaces/<key>`: the entry's key unless given here).
  */
 export type DocsSiteSpace = Omit<SpaceArgs, "organizationId"> & {
+  /** The Space child's `retainOnDelete` resource option: removed, it is dropped from the stack and left in GitBook with its pages. */
+  retainOnDelete?: boolean;
   /** Names the Space child (`<name>/spaces/<key>`); the entry's own key when absent. Unique among the spaces the topology creates. */
   key?: string;
   /** Keys the space was named by before (its `key`, or its entry's key): the Space is kept, not replaced. */
@@ -165,6 +167,13 @@ const spaceSchema = z
     defaultLevel: space.schema.shape.defaultLevel,
     adoptId: space.schema.shape.adoptId,
     allowReplacement: space.schema.shape.allowReplacement,
+    forceDestroy: space.schema.shape.forceDestroy,
+    retainOnDelete: z
+      .boolean({ error: "must be a plain boolean (a resource option, read when the component is constructed)" })
+      .optional()
+      .describe(
+        "The Space child's `retainOnDelete` resource option: when its entry leaves the topology (or its key changes without `formerKeys`), or on `pulumi destroy`, Pulumi drops the Space from the stack and leaves it in GitBook with its pages. Recorded by an `up`: set it in the run before the one that removes the entry.",
+      ),
     key: key("created space")
       .optional()
       .describe(
@@ -482,7 +491,7 @@ function isDeferred(v: unknown): boolean {
 }
 
 /** Fields that shape what gets registered: they must be plain values, never Outputs. */
-const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "formerKeys", "default", "type", "space", "visitorSchema", "order"]);
+const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "formerKeys", "default", "type", "space", "visitorSchema", "order", "retainOnDelete"]);
 
 /** Whether the issue at `path` lies in a field given as an Output or a Promise that may hold one. */
 function deferredOnPath(root: unknown, path: readonly PropertyKey[]): boolean {

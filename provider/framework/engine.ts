@@ -9,7 +9,7 @@ import type { ConfigSource, ProviderRuntime } from "../config";
 import { checkInputs } from "./check";
 import { claimsOf, partsOf } from "./claims";
 import { changedFields, diffProps, releasedFields } from "./diff";
-import { refuseCascade } from "./cascade";
+import { refuseCascade, refuseReplacedPages } from "./cascade";
 import type { Resource } from "./define";
 import { explainFailure, PartialFailure, resourceLabel } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
@@ -168,9 +168,15 @@ export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds:
       ),
     );
   }
+  const c = knownCtx(rt);
+  // Pages first (a preview without a token reads nothing): their refusal names every fix, allowReplacement's too.
+  try {
+    if (c) await refuseReplacedPages(def, c, id, olds, d.replaces);
+  } catch (e) {
+    throw explainFailure(def, news, id, e);
+  }
   const refused = refusedReplacement(def, id, d.replaces, news);
   if (refused) throw explainFailure(def, news, id, new Error(refused));
-  const c = knownCtx(rt);
   if (c) {
     try {
       refuseSharedObject(def, c, id, news, false);

@@ -131,6 +131,23 @@ describe("refresh", () => {
     await env.destroy("Collection", c);
     expect(live(c.id)).toBeUndefined();
   });
+
+  it("refuses to delete a collection holding a space made in the app, counting the pages that would go to the trash with it, and sends no DELETE", async () => {
+    const c = await created();
+    // Made in the app, out of this stack: one written in, one as GitBook made it (its one page never edited).
+    const written = (await env.up("Space", { title: "Runbooks", parent: c.id })).state.id;
+    const blank = (await env.up("Space", { title: "Blank", parent: c.id })).state.id;
+    env.emu.store.writePages(written, ["On call", "Incidents"]);
+    env.outOfBand();
+    env.emu.log.reset();
+    await expect(env.destroy("Collection", c)).rejects.toThrow(
+      new RegExp(`would also delete what it still holds.*Space "Runbooks" \\(${written}, 3 pages\\), Space "Blank" \\(${blank}\\)\\..*Nothing was deleted.*formerKeys.*set forceDestroy: true on this Collection.*retainOnDelete`),
+    );
+    expect(env.emu.log.writes()).toBe(0);
+    expect(live(c.id)).toBeDefined();
+    await env.destroy("Collection", { ...c, outs: { ...c.outs, forceDestroy: true } });
+    expect(env.emu.store.spaces.get(written)!.deletedAt).toBeDefined();
+  });
 });
 
 describe("adoption", () => {

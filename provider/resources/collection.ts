@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { p, apiObject } from "../client";
-import { ApiSpace } from "./space";
+import { ApiSpace, spacePages } from "./space";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
@@ -20,7 +20,7 @@ import { getOrUndefined } from "../framework/lists";
 import { patchBody } from "../framework/patch";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import { count, settingsOf, type ImportRead, type ImportRecord } from "../framework/discover";
+import { count, mapLimit, settingsOf, type ImportRead, type ImportRecord } from "../framework/discover";
 import type { SpaceSnapshot } from "../importer/snapshot";
 import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./contentTree";
 
@@ -127,6 +127,7 @@ async function remove(ctx: Ctx, id: string): Promise<void> {
  * the spec has no listing per collection). Each of those holds the rest, so naming them is enough.
  * Spaces and collections of this program whose `parent` is this collection's id output are deleted or
  * moved before it; what is left was made outside this stack or names the collection by a fixed ID.
+ * A space's pages are counted (spacePages), so the refusal says what the trash would take.
  */
 async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<HeldObject[]> {
   const org = (props as CollectionOutputs).organizationId;
@@ -134,10 +135,13 @@ async function heldByCollection(ctx: Ctx, id: string, props: Props): Promise<Hel
     listFresh(ctx, paths.collectionSpaces(id), ApiSpace),
     listFresh(ctx, paths.collections(org), ApiCollection),
   ]);
-  return [
-    ...(spaces ?? []).filter((s) => !s.deletedAt).map((s) => ({ kind: "Space", title: s.title, id: s.id })),
-    ...(collections ?? []).filter((c) => c.parent === id).map((c) => ({ kind: "Collection", title: c.title, id: c.id })),
-  ];
+  // Each space with its pages counted (only when something is held, so only when the delete is refused).
+  const held = await mapLimit(
+    (spaces ?? []).filter((s) => !s.deletedAt),
+    8,
+    async (s) => ({ kind: "Space", title: s.title, id: s.id, pages: await spacePages(ctx, s.id) }),
+  );
+  return [...held, ...(collections ?? []).filter((c) => c.parent === id).map((c) => ({ kind: "Collection", title: c.title, id: c.id }))];
 }
 
 // ---- Import --------------------------------------------------------------------------------------

@@ -180,6 +180,24 @@ describe("update", () => {
     // Allowing it is not a change of its own.
     expect(await env.diff("Space", s, (await env.check("Space", { title: "Handbook", allowReplacement: true })).inputs!)).toMatchObject({ changes: false });
   });
+
+  it("refuses, at the diff, a replacement that would trash pages, even allowed, until forceDestroy is recorded: nothing is written", async () => {
+    const s = await created();
+    env.emu.store.writePages(s.id, ["Intro", "Setup"]);
+    // With the page it started with: once anything else is there, every page counts.
+    const moved = async (args: Record<string, unknown>) => (await env.check("Space", { organizationId: "org_other", title: "Handbook", ...args })).inputs!;
+    env.emu.log.reset();
+    for (const args of [{}, { allowReplacement: true }, { allowReplacement: true, forceDestroy: true }]) {
+      // forceDestroy declared in the same run is not what the delete will read (state's): still refused.
+      await expect(env.diff("Space", s, await moved(args))).rejects.toThrow(
+        new RegExp(`^Space ${s.id}: organizationId: this change replaces the Space, which deletes ${s.id} and sends the 3 pages it holds to GitBook's trash .*Nothing was changed.*set forceDestroy: true .*before the run that replaces it with allowReplacement: true`),
+      );
+    }
+    expect(env.emu.log.writes()).toBe(0);
+    // Recorded by an up (no request), the replacement may go ahead.
+    const forced = (await env.up("Space", { title: "Handbook", forceDestroy: true }, s)).state;
+    expect(await env.diff("Space", forced, await moved({ allowReplacement: true }))).toMatchObject({ replaces: ["organizationId"] });
+  });
 });
 
 describe("removal", () => {
@@ -289,14 +307,56 @@ describe("delete", () => {
     for (const ss of siteSpaces) expect(env.emu.store.siteSpaces.has(ss)).toBe(false);
   });
 
-  it("reads only the sites that show the space: a space on no site costs one listing before its DELETE", async () => {
+  it("reads only the sites that show the space: a space on no site costs one listing and its pages before its DELETE", async () => {
     const s = await created();
     await shownOnSites([...env.emu.store.spaces.values()].find((x) => x.id !== s.id && !x.deletedAt)!.id);
     env.outOfBand();
     env.emu.log.reset();
     await env.destroy("Space", s);
-    expect(env.emu.log.count({ method: "GET" })).toBe(1);
+    expect(env.emu.log.count({ method: "GET" })).toBe(2);
     expect(live(s.id).deletedAt).toBeDefined();
+  });
+
+  /** The refusal of a delete that would trash `n` pages: their count, and the three fixes. */
+  const trashesPages = (id: string, n: number) =>
+    new RegExp(
+      `^Space \\S+: deleting it \\(${id}\\) would send the ${n} pages? it holds to GitBook's trash \\(restorable for 7 days, then gone for good\\).*Nothing was deleted\\. ` +
+        "If it was renamed rather than removed.*formerKeys.*aliases.*set forceDestroy: true on this Space \\(in a DocsSite: its entry's `space.forceDestroy`\\).*retainOnDelete: true.*`space.retainOnDelete`",
+    );
+
+  it("refuses to delete a space holding pages, counting them (child pages too) and naming the fixes, and sends no DELETE", async () => {
+    const s = await created();
+    const [, faq] = env.emu.store.writePages(s.id, ["Intro", "FAQ"]);
+    live(s.id).pages!.find((p) => p.id === faq!.id)!.pages = [{ id: "page_child", title: "Install" }];
+    env.emu.log.reset();
+    // GitBook's first page, never edited, is counted with the others once anything else is there.
+    await expect(env.destroy("Space", s)).rejects.toThrow(trashesPages(s.id, 4));
+    expect(env.emu.log.writes()).toBe(0);
+    expect(live(s.id).deletedAt).toBeUndefined();
+  });
+
+  it("counts the one page a new space starts with once it has been edited (GitBook dates it then), and an emptied space as none", async () => {
+    const s = await created();
+    live(s.id).pages![0]!.updatedAt = new Date().toISOString();
+    await expect(env.destroy("Space", s)).rejects.toThrow(trashesPages(s.id, 1));
+    live(s.id).pages = [];
+    await env.destroy("Space", s);
+    expect(live(s.id).deletedAt).toBeDefined();
+  });
+
+  it("names the pages and the site spaces in one refusal, and deletes with both once forceDestroy is recorded", async () => {
+    const s = await created();
+    env.emu.store.writePages(s.id, ["Intro"]);
+    const { siteSpaces } = await shownOnSites(s.id);
+    env.outOfBand();
+    await expect(env.destroy("Space", s)).rejects.toThrow(
+      new RegExp(`would send the 2 pages it holds to GitBook's trash .*, and would also delete what it still holds.*SiteSpace "Docs A / Handbook" \\(${siteSpaces[0]}\\).*Nothing was deleted`),
+    );
+    expect(live(s.id).deletedAt).toBeUndefined();
+    await env.destroy("Space", { ...s, outs: { ...s.outs, forceDestroy: true } });
+    expect(live(s.id).deletedAt).toBeDefined();
+    // In the trash with its pages: a restore brings them back.
+    expect(live(s.id).pages).toHaveLength(2);
   });
 });
 

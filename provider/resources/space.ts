@@ -87,7 +87,10 @@ const inputs = z
       )
       .register(field, { live: true }),
     defaultLevel: defaultLevelField("space", "its collection, or of the organization at the top level"),
-    forceDestroy: forceDestroyField("space", "every site space still showing it, on any site (the sites and their other site spaces stay)"),
+    forceDestroy: forceDestroyField(
+      "space",
+      "the space's pages (to its trash, restorable for 7 days; a refused delete counts them) and every site space still showing it, on any site (the sites and their other site spaces stay)",
+    ),
     allowReplacement: allowReplacementField,
   })
   .superRefine((v, ctx) => {
@@ -141,7 +144,15 @@ export const paths = {
   spaces: (org: string) => p`/orgs/${org}/spaces`,
   space: (id: string) => p`/spaces/${id}`,
   spaceMove: (id: string) => p`/spaces/${id}/move`,
+  spacePages: (id: string) => p`/spaces/${id}/content/pages`,
 };
+
+/** A page of listPages (the spec's RevisionPage), as far as counting reads it: GitBook dates a page only once it is edited. */
+type ApiPage = { id: string; createdAt?: string | undefined; updatedAt?: string | undefined; pages?: ApiPage[] | undefined };
+const ApiPage: z.ZodType<ApiPage> = z.lazy(() =>
+  z.looseObject({ id: z.string(), createdAt: z.string().optional(), updatedAt: z.string().optional(), pages: z.array(ApiPage).optional() }),
+);
+const ApiPages = z.looseObject({ pages: z.array(ApiPage) });
 
 // ---- CRUD ----------------------------------------------------------------------------------------
 
@@ -217,6 +228,22 @@ async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldO
   return held;
 }
 
+/**
+ * How many pages the space holds, child pages included (listPages, one request; 0 when the space is
+ * gone). A space GitBook has just made holds one page that nobody has edited: the spec dates a page
+ * (`createdAt`, `updatedAt`) only once it has been edited, so one undated page with no child is that
+ * page, and counts as none. Any other content counts whole, dated or not (an import or a Git sync may
+ * bring pages no one edited in GitBook).
+ */
+export async function spacePages(ctx: Ctx, id: string): Promise<number> {
+  const content = await getOrUndefined(ctx.client.get(paths.spacePages(id), { query: { metadata: false, computed: false }, schema: ApiPages }));
+  const all: ApiPage[] = [];
+  const walk = (pages: readonly ApiPage[]) => pages.forEach((p) => (all.push(p), walk(p.pages ?? [])));
+  walk(content?.pages ?? []);
+  const untouched = all.length === 1 && all[0]!.createdAt === undefined && all[0]!.updatedAt === undefined;
+  return untouched ? 0 : all.length;
+}
+
 async function remove(ctx: Ctx, id: string): Promise<void> {
   await ctx.client.delete(paths.space(id));
 }
@@ -254,7 +281,7 @@ export const definition = defineResource({
   adoptable: true,
   noun: "space",
   summary:
-    "A space: a container of documentation, shown on sites by the SiteSection and SiteSpace resources (`spaceId: space.id`), so a site can be declared from nothing. Destroying it (or removing it from the program) deletes the space with its content: GitBook keeps a deleted space in its trash, from which it can be restored in the app for 7 days, then removes it for good. The sections and site spaces showing a space go before it (Pulumi deletes them first when they take its `id`): a delete that would still take a site space off a site (made in the app, by another stack, or naming the space by a fixed ID) fails before deleting anything, listing it, unless `forceDestroy` is set.",
+    "A space: a container of documentation, shown on sites by the SiteSection and SiteSpace resources (`spaceId: space.id`), so a site can be declared from nothing. Destroying it (or removing it from the program) deletes the space with its content: GitBook keeps a deleted space in its trash, from which it can be restored in the app for 7 days, then removes it for good. The sections and site spaces showing a space go before it (Pulumi deletes them first when they take its `id`): a delete that would still take a site space off a site (made in the app, by another stack, or naming the space by a fixed ID), or trash pages, fails before deleting anything, listing the site spaces and counting the pages, unless `forceDestroy` is set. That holds whatever deletes it: removing it from the program, a DocsSite key renamed without `formerKeys`, `pulumi destroy`, or a replacement (refused at preview). The one page GitBook puts in a new space, never edited, is not counted.",
   holds: "its pages",
   inputs,
   outputs,
@@ -270,7 +297,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
-  cascade: { consequence: "GitBook takes every site space showing a space off its site when the space is deleted.", held: heldSiteSpaces },
+  cascade: { consequence: "GitBook takes every site space showing a space off its site when the space is deleted.", held: heldSiteSpaces, pages: spacePages, docsSiteEntry: "space" },
 });
 
 /** A GitBook space. Deleting it sends it to GitBook's trash, restorable for 7 days. */

@@ -7,19 +7,25 @@
  *
  * One stack, a DocsSite and a Space beside it (issue 23: engine runs are the suite's cost): the
  * upgraded checkpoint's first `up` also replaces the other Space, whose program opts in.
+ *
+ * A section's key renamed without `formerKeys` (issue 42 case 3) makes the engine delete the Space the
+ * DocsSite created for it and create an empty one: the delete refuses while the space holds pages,
+ * naming them and the fixes, and no DELETE reaches it; the fix it names then works.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 import { otherOrg } from "../support/scenarios";
 import type { RunReport } from "../../dev/report";
 
-type Section = { key: string; formerKeys?: string[]; spaceId?: string; title?: string; siteSpaces?: unknown[] };
+type Section = { key: string; formerKeys?: string[]; spaceId?: string; space?: { title: string }; title?: string; siteSpaces?: unknown[] };
 
 describeDeployments("a DocsSite's created space across upgrade, move and rename", () => {
   let d: Deployment;
   let spaceId: string;
   const docs = (sections: Section[]): Decl[] => [{ kind: "DocsSite", name: "docs", args: { site: { title: "Identity Docs" }, sections } }];
   const tutorials = { key: "tut", path: "tutorials", space: { title: "Tutorials" } };
+  /** A section whose own space the DocsSite creates (`docs/spaces/<key>`): the brief's guides → handbook rename. */
+  const guides = (key = "guides", more: Partial<Section> = {}): Section => ({ key, space: { title: "Guides" }, ...more });
   const spaces = () => d.emu.seeded.spaceIds;
   /** The steps of a run touching a Space, and every step that deletes or replaces anything. */
   const losses = (r: RunReport) => r.steps.filter((s) => s.op === "delete" || s.op === "replace" || (s.type.endsWith(":Space") && s.op !== "same")).map((s) => `${s.op} ${s.name}`);
@@ -28,7 +34,7 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
 
   /** A Space of its own beside the DocsSite, for the replacement refusal. */
   const loose = (args: Record<string, unknown> = {}): Decl => ({ kind: "Space", name: "loose", args: { title: "Loose notes", ...args } });
-  const start = () => docs([{ key: "start", spaceId: spaces()[0] }, { key: "guides", spaceId: spaces()[1], siteSpaces: [tutorials] }]);
+  const start = () => docs([{ key: "start", spaceId: spaces()[0] }, guides("guides", { siteSpaces: [tutorials] })]);
 
   beforeAll(async () => {
     d = await startDeployment();
@@ -38,7 +44,7 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
   it("creates the space under a name of its own key", async () => {
     const r = await d.run("up", [...start(), loose()]);
     expect(r.error).toBeUndefined();
-    expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/spaces/tut", "loose"]);
+    expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/spaces/guides", "docs/spaces/tut", "loose"]);
     spaceId = d.resource("docs/spaces/tut").id!;
     expect(space().title).toBe("Tutorials");
   });
@@ -65,9 +71,9 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
         Object.assign(r, JSON.parse(text));
       }
     });
-    expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/guides/tut/space", "loose"]);
+    expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/guides/tut/space", "docs/spaces/guides", "loose"]);
     const id = d.resource("loose").id!;
-    const moved = docs([{ key: "start", spaceId: spaces()[0], siteSpaces: [tutorials] }, { key: "guides", spaceId: spaces()[1] }]);
+    const moved = docs([{ key: "start", spaceId: spaces()[0], siteSpaces: [tutorials] }, guides()]);
     const r = await d.run("up", [...moved, loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
     expect(r.error).toBeUndefined();
     // GitBook moves no site space between sections: the pointer is replaced, never the space it shows.
@@ -86,7 +92,7 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
   it("renames the section around it with formerKeys: every child updated in place, nothing deleted or created", async () => {
     const sectionId = d.resource("docs/start").id;
     const siteSpaceId = d.resource("docs/start/tut").id;
-    const renamed = docs([{ key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] }, { key: "guides", spaceId: spaces()[1] }]);
+    const renamed = docs([{ key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] }, guides()]);
     const r = await d.run("up", [...renamed, loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
     expect(r.error).toBeUndefined();
     expect(r.steps.filter((s) => s.op !== "same" && s.op !== "update").map((s) => `${s.op} ${s.name}`)).toEqual([]);
@@ -94,5 +100,46 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
     expect(d.resource("docs/intro/tut").id).toBe(siteSpaceId);
     expect(d.resource("docs/spaces/tut").id).toBe(spaceId);
     expect(space().deletedAt).toBeUndefined();
+  });
+
+  // Issue 42 case 3: the engine plans a delete and a create; the Space's delete refuses while it holds pages.
+  it("refuses the delete of a created space holding pages when its section's key is renamed without formerKeys, naming the pages and the fixes; no DELETE reaches it", async () => {
+    const id = d.resource("docs/spaces/guides").id!;
+    d.emu.store.writePages(id, ["Install", "Configure"]);
+    d.emu.log.reset();
+    const intro = { key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] };
+    const r = await d.run("up", [...docs([intro, guides("handbook")]), loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
+    expect(r.error).toMatch(
+      new RegExp(
+        `Space docs/spaces/guides: deleting it \\(${id}\\) would send the 3 pages it holds to GitBook's trash .*Nothing was deleted\\. ` +
+          "If it was renamed rather than removed.*`formerKeys`.*set forceDestroy: true on this Space \\(in a DocsSite: its entry's `space.forceDestroy`\\).*retainOnDelete: true \\(in a DocsSite: its entry's `space.retainOnDelete`\\)",
+      ),
+    );
+    expect(d.emu.log.entries.filter((e) => e.method === "DELETE" && e.path.endsWith(`/spaces/${id}`))).toEqual([]);
+    expect(d.emu.store.spaces.get(id)!.deletedAt).toBeUndefined();
+    expect(d.emu.store.spaces.get(id)!.pages).toHaveLength(3);
+    expect(d.resource("docs/spaces/guides").id).toBe(id);
+  });
+
+  // What the refusal advises: the engine made the new key's space before the refused delete, and once that
+  // is in state an alias added then no longer takes the old space's place (the old one is deleted again).
+  it("recovers as the refusal says: the old key back deletes what the refused run made (a space as GitBook made it holds no page that counts), then formerKeys renames in place", async () => {
+    const id = d.resource("docs/spaces/guides").id!;
+    const made = d.resource("docs/spaces/handbook").id!;
+    const intro = { key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] };
+    const rest = loose({ organizationId: otherOrg(d.emu), allowReplacement: true });
+    const back = await d.run("up", [...docs([intro, guides()]), rest]);
+    expect(back.error).toBeUndefined();
+    expect(losses(back).sort()).toEqual(["delete docs/handbook", "delete docs/spaces/handbook"]);
+    expect(d.emu.store.spaces.get(made)!.deletedAt).toBeDefined();
+    const section = d.emu.store.sections.get(d.resource("docs/guides").id!)!;
+    expect(d.emu.store.siteSpacesIn(section.siteId, section.id).map((ss) => ss.spaceId)).toEqual([id]);
+
+    const renamed = await d.run("up", [...docs([intro, guides("handbook", { formerKeys: ["guides"] })]), rest]);
+    expect(renamed.error).toBeUndefined();
+    expect(renamed.steps.filter((s) => s.op !== "same" && s.op !== "update").map((s) => `${s.op} ${s.name}`)).toEqual([]);
+    expect(d.resource("docs/spaces/handbook").id).toBe(id);
+    expect(d.emu.store.spaces.get(id)!.deletedAt).toBeUndefined();
+    expect(d.emu.store.spaces.get(id)!.pages).toHaveLength(3);
   });
 });

@@ -78,6 +78,7 @@ describe("a site from nothing: Collection, Space, Site and SiteSection in one up
       "GET /v1/orgs/:org/sites/:site/sections": 1,
       "DELETE /v1/orgs/:org/sites/:site/sections/:section": 1,
       "GET /v1/orgs/:org/sites": 1,
+      "GET /v1/spaces/:space/content/pages": 1,
       "DELETE /v1/spaces/:space": 1,
       "GET /v1/collections/:collection/spaces": 1,
       "GET /v1/orgs/:org/collections": 1,
@@ -92,5 +93,41 @@ describe("a site from nothing: Collection, Space, Site and SiteSection in one up
     expect(s.env.emu.store.spaces.get(space)!.deletedAt).toBeDefined();
     expect(s.env.emu.store.collections.size).toBe(0);
     expect(s.p.names()).toEqual([]);
+  });
+});
+
+/** The resources a DocsSite registers for a section whose space it creates, named by `key` as the component names them. */
+const docsSection = (key: string, extra: Record<string, unknown> = {}): Decl[] => [
+  { kind: "Space", name: `docs/spaces/${key}`, args: { title: "Guides", ...extra } },
+  { kind: "SiteSection", name: `docs/${key}`, args: { siteId: ref("docs.id"), spaceId: ref(`docs/spaces/${key}.id`), title: "Guides" } },
+];
+const docsSite: Decl = { kind: "Site", name: "docs", args: { title: "Acme Docs" } };
+
+describe("a DocsSite section's key renamed without formerKeys: the engine deletes its created Space and makes a new one", () => {
+  const s = programSuite();
+
+  it("refuses the old space's delete while it holds pages, counting them and naming the fixes, and sends no DELETE for it", async () => {
+    await s.p.up([docsSite, ...docsSection("guides")]);
+    const old = s.p.resource("docs/spaces/guides").id;
+    s.env.emu.store.writePages(old, ["Install", "Configure", "Upgrade"]);
+    s.env.emu.log.reset();
+    await expect(s.p.up([docsSite, ...docsSection("handbook")])).rejects.toThrow(
+      new RegExp(
+        `^Space docs/spaces/guides: deleting it \\(${old}\\) would send the 4 pages it holds to GitBook's trash .*Nothing was deleted\\. If it was renamed rather than removed.*\`formerKeys\`.*set forceDestroy: true on this Space \\(in a DocsSite: its entry's \`space.forceDestroy\`\\).*retainOnDelete: true \\(in a DocsSite: its entry's \`space.retainOnDelete\`\\)`,
+      ),
+    );
+    expect(s.env.emu.log.entries.filter((e) => e.method === "DELETE" && e.path.endsWith(old))).toEqual([]);
+    expect(s.env.emu.store.spaces.get(old)!.deletedAt).toBeUndefined();
+    expect(s.env.emu.store.spaces.get(old)!.pages).toHaveLength(4);
+  });
+
+  it("deletes it once declared again with forceDestroy and recorded by an up (which sends nothing for it)", async () => {
+    const old = s.p.resource("docs/spaces/guides").id;
+    s.env.emu.log.reset();
+    const steps = await s.p.up([docsSite, { ...docsSection("guides", { forceDestroy: true })[0]! }, ...docsSection("handbook")]);
+    expect(steps.find((x) => x.name === "docs/spaces/guides")).toMatchObject({ op: "update", changed: ["forceDestroy"] });
+    expect(s.env.emu.log.entries.filter((e) => e.method !== "GET" && e.path.includes(old))).toEqual([]);
+    await s.p.up([docsSite, ...docsSection("handbook")]);
+    expect(s.env.emu.store.spaces.get(old)!.deletedAt).toBeDefined();
   });
 });
