@@ -19,6 +19,8 @@ const SECONDS: Record<string, number> = {
   "test/faults/killedCheckpoint.test.ts": 109,
   "test/faults/killed.test.ts": 105,
   "test/lifecycle/everyKind.test.ts": 99,
+  // Estimated: five cases of 2 to 3 ups each, the length of killed.test.ts.
+  "test/faults/recoverCases.test.ts": 100,
   "test/lifecycle/cascade.test.ts": 96,
   "test/examples/docsSite.test.ts": 91,
   "test/faults/unconfirmedCreate.test.ts": 79,
