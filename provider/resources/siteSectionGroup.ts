@@ -122,39 +122,70 @@ async function read(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promi
 }
 
 /**
+ * Refuses, before any write, sections the site does not have: each is one PATCH, so the sections
+ * listed before it would have moved when it failed. A list is applied whole or not at all.
+ */
+async function refuseUnknownSections(ctx: Ctx, org: string, site: string, wanted: readonly string[]): Promise<void> {
+  const tree = await readStructure(ctx, org, site);
+  // A site gone is the group's own PATCH's or read's to report.
+  if (!tree) return;
+  const unknown = wanted.flatMap((s, i) => (tree.byId.get(s)?.type === "site-section" ? [] : [`sections[${i}] ${JSON.stringify(s)}`]));
+  if (unknown.length === 0) return;
+  throw new Error(
+    `SiteSectionGroup: ${unknown.join(", ")}: no section of site ${site} has ${unknown.length === 1 ? "this ID" : "these IDs"}, so the group's sections cannot be applied whole. ` +
+      "Pass the `id` outputs of SiteSections of this site, or remove the entry. Nothing was changed.",
+  );
+}
+
+/**
  * Brings the group to hold exactly `wanted`: each section missing joins it, and each section still in it
  * that is not wanted goes back to the top level. Run one at a time per site, on a fresh read: a section
  * leaving this group may be joining another group in the same run, and must not be sent back to the
- * top level after it has.
+ * top level after it has. A move failing part way is a partial failure recording the sections the
+ * group holds then (read again, or failing that, as the moves before answered), whatever else the
+ * update changed.
  */
-async function converge(ctx: Ctx, org: string, site: string, id: string, wanted: readonly string[]): Promise<Group | undefined> {
+async function converge(ctx: Ctx, news: SiteSectionGroupInputs, id: string, wanted: readonly string[]): Promise<Group | undefined> {
+  const { organizationId: org, siteId: site } = news;
   return oneAtATime(ctx.client, org, site, async () => {
     const before = await findGroup(ctx, org, site, id);
     if (!before) return undefined;
     const joining = wanted.filter((s) => !before.held.includes(s));
     const leaving = before.held.filter((s) => !wanted.includes(s));
-    for (const [section, group] of [...joining.map((s) => [s, id] as const), ...leaving.map((s) => [s, null] as const)]) {
-      await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
+    let held = before.held;
+    try {
+      for (const [section, group] of [...joining.map((s) => [s, id] as const), ...leaving.map((s) => [s, null] as const)]) {
+        await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
+        // Each section that joins comes last in the group.
+        held = group ? [...held, section] : held.filter((s) => s !== section);
+      }
+    } catch (e) {
+      const now = (await findGroup(ctx, org, site, id).catch(() => undefined)) ?? { ...before, held };
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: now.held }, now), [
+        `section group ${id} holds ${now.held.length} section${now.held.length === 1 ? "" : "s"} (${now.held.join(", ") || "none"}), not the ${wanted.length} listed: a section's move failed: ${(e as Error).message}`,
+      ], { cause: e, field: "sections" });
     }
-    // Each section that joins comes last in the group.
-    return { ...before, held: [...before.held.filter((s) => wanted.includes(s)), ...joining] };
+    return { ...before, held };
   });
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs, changed: readonly string[]): Promise<SiteSectionGroupOutputs> {
   const { organizationId: org, siteId: site } = news;
+  const sections = changed.includes("sections") ? news.sections : undefined;
+  // Before the first write, the group's own PATCH included.
+  if (sections) await refuseUnknownSections(ctx, org, site, sections);
   return patchChanged(definition, changed, news, {
     id,
     patch: async (body) => answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })),
     find: () => findGroup(ctx, org, site, id),
     where: ` in site ${site}`,
     then: async (group) => {
-      if (news.sections === undefined || !changed.includes("sections")) return group;
+      if (!sections) return group;
       try {
-        return await converge(ctx, org, site, id, news.sections);
+        return await converge(ctx, news, id, sections);
       } catch (e) {
-        if (!group) throw e;
-        // The group's own PATCH went through: record it, with its sections as they were.
+        if (e instanceof PartialFailure || !group) throw e;
+        // The group's own PATCH went through, and no section moved: record it, with its sections as they were.
         throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: olds.sections }, group), [
           `section group ${id} was updated but its sections could not be changed: ${(e as Error).message}`,
         ], { cause: e, field: "sections" });
