@@ -121,6 +121,7 @@ export const paths = {
   team: (org: string, id: string) => p`/orgs/${org}/teams/${id}`,
   teamMembers: (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`,
   members: (org: string) => p`/orgs/${org}/members`,
+  member: (org: string, user: string) => p`/orgs/${org}/members/${user}`,
 };
 
 // ---- CRUD ----------------------------------------------------------------------------------------
