@@ -26,7 +26,7 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
-import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { groupContainer, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "../client";
 
@@ -126,10 +126,9 @@ async function read(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promi
  * listed before it would have moved when it failed. A list is applied whole or not at all.
  */
 async function refuseUnknownSections(ctx: Ctx, org: string, site: string, wanted: readonly string[]): Promise<void> {
-  const tree = await readStructure(ctx, org, site);
   // A site gone is the group's own PATCH's or read's to report.
-  if (!tree) return;
-  const unknown = wanted.flatMap((s, i) => (tree.byId.get(s)?.type === "site-section" ? [] : [`sections[${i}] ${JSON.stringify(s)}`]));
+  const missing = (await missingItems(ctx, org, site, wanted.map((id, i) => ({ id, type: "site-section" as const, at: `sections[${i}]` })))) ?? [];
+  const unknown = missing.map((m) => `${m.at} ${JSON.stringify(m.id)}`);
   if (unknown.length === 0) return;
   throw new Error(
     `SiteSectionGroup: ${unknown.join(", ")}: no section of site ${site} has ${unknown.length === 1 ? "this ID" : "these IDs"}, so the group's sections cannot be applied whole. ` +
