@@ -120,6 +120,16 @@ it("refuses a section whose groupId and an order's items disagree, naming both",
   );
 });
 
+it("refuses a section whose groupId names a group whose sections list it too, naming both: two sources", () => {
+  const site = new Site("p11-site", { title: "Docs" });
+  const groupB = new SiteSectionGroup("p11-groupB", { siteId: site.id, title: "B" });
+  const sec = new SiteSection("p11-sec", { siteId: site.id, spaceId: "space", groupId: groupB.id });
+  expect(() => new SiteSectionGroup("p11-groupA", { siteId: site.id, title: "A", sections: [sec.id] })).toThrow(
+    'SiteSectionGroup "p11-groupA": its sections set the group of SiteSection "p11-sec", which SiteSection "p11-sec"\'s groupId already sets. A section\'s group has one source, else the two fight at every refresh and up: ' +
+      "keep either the SiteSection's groupId or one SiteSectionGroup's sections, and remove the other.",
+  );
+});
+
 // Issue 42, case 1: the group's `sections` hold alpha, and beta names the group by its groupId. Before,
 // the preview passed and `up` ended with state (alpha) and GitBook (alpha, beta) disagreeing, and each
 // later run moved beta back and forth.
