@@ -179,8 +179,9 @@ async function refuseUnknownTargets(ctx: Ctx, org: string, site: string, sent: r
     ...(d.siteSectionId !== undefined ? [{ id: d.siteSectionId, type: "site-section" as const, at: `rules[${i}].destination.siteSectionId` }] : []),
     ...(d.siteSpaceId !== undefined ? [{ id: d.siteSpaceId, type: "site-space" as const, at: `rules[${i}].destination.siteSpaceId` }] : []),
   ]);
+  if (refs.length === 0) return;
   // A site gone is the PUT's to report.
-  const missing = (await missingItems(ctx, org, site, refs)) ?? [];
+  const missing = (await missingItems(ctx, org, site, refs))?.missing ?? [];
   if (missing.length === 0) return;
   throw new Error(
     `SiteRedirects: ${missing.map((m) => `${m.at} ${JSON.stringify(m.id)}`).join(", ")}: site ${site} has no such ${missing.length === 1 ? "section or site space" : "sections or site spaces"}, so the rules cannot be applied whole. ` +

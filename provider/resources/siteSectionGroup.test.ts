@@ -120,6 +120,10 @@ describe("lifecycle", () => {
     expect(env.emu.log.writes()).toBe(0);
     expect(env.emu.store.sectionGroups.get(g.id)?.title).toBe("Products");
     expect([s[0], s[1], s[2]].map(groupOf)).toEqual([g.id, undefined, undefined]);
+    // Its sections alone: checked on the read the moves start from.
+    await expect(env.up("SiteSectionGroup", { siteId, title: "Products", sections: [s[1], "sitesc_missing"] }, g)).rejects.toThrow(/sections\[1\] "sitesc_missing": no section of site/);
+    expect(env.emu.log.writes()).toBe(0);
+    expect([s[0], s[1]].map(groupOf)).toEqual([g.id, undefined]);
   });
 
   it("records, when a section's move fails part way, the sections the group holds: read again, or as the moves before answered", async () => {

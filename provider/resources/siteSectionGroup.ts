@@ -20,7 +20,7 @@ import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, sectionGroupPaths } from "./sitePaths";
-import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
+import { changedBody, finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
@@ -122,14 +122,14 @@ async function read(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promi
 }
 
 /**
- * Refuses, before any write, sections the site does not have: each is one PATCH, so the sections
- * listed before it would have moved when it failed. A list is applied whole or not at all.
+ * The site's structure (undefined when the site is gone), refusing sections listed that it does not
+ * have: each is one PATCH, so the sections listed before it would have moved when it failed. A list
+ * is applied whole or not at all.
  */
-async function refuseUnknownSections(ctx: Ctx, org: string, site: string, wanted: readonly string[]): Promise<void> {
-  // A site gone is the group's own PATCH's or read's to report.
-  const missing = (await missingItems(ctx, org, site, wanted.map((id, i) => ({ id, type: "site-section" as const, at: `sections[${i}]` })))) ?? [];
-  const unknown = missing.map((m) => `${m.at} ${JSON.stringify(m.id)}`);
-  if (unknown.length === 0) return;
+async function structureHolding(ctx: Ctx, org: string, site: string, wanted: readonly string[]): Promise<SiteTree | undefined> {
+  const found = await missingItems(ctx, org, site, wanted.map((id, i) => ({ id, type: "site-section" as const, at: `sections[${i}]` })));
+  const unknown = (found?.missing ?? []).map((m) => `${m.at} ${JSON.stringify(m.id)}`);
+  if (unknown.length === 0) return found?.tree;
   throw new Error(
     `SiteSectionGroup: ${unknown.join(", ")}: no section of site ${site} has ${unknown.length === 1 ? "this ID" : "these IDs"}, so the group's sections cannot be applied whole. ` +
       "Pass the `id` outputs of SiteSections of this site, or remove the entry. Nothing was changed.",
@@ -138,16 +138,17 @@ async function refuseUnknownSections(ctx: Ctx, org: string, site: string, wanted
 
 /**
  * Brings the group to hold exactly `wanted`: each section missing joins it, and each section still in it
- * that is not wanted goes back to the top level. Run one at a time per site, on a fresh read: a section
- * leaving this group may be joining another group in the same run, and must not be sent back to the
- * top level after it has. A move failing part way is a partial failure recording the sections the
- * group holds then (read again, or failing that, as the moves before answered), whatever else the
- * update changed.
+ * that is not wanted goes back to the top level. Run one at a time per site, on a fresh read, which
+ * also finds every section listed before the first move (structureHolding): a section leaving this
+ * group may be joining another group in the same run, and must not be sent back to the top level
+ * after it has. A move failing part way is a partial failure recording the sections the group holds
+ * then (read again, or failing that, as the moves before answered), whatever else the update changed.
  */
 async function converge(ctx: Ctx, news: SiteSectionGroupInputs, id: string, wanted: readonly string[]): Promise<Group | undefined> {
   const { organizationId: org, siteId: site } = news;
   return oneAtATime(ctx.client, org, site, async () => {
-    const before = await findGroup(ctx, org, site, id);
+    const tree = await structureHolding(ctx, org, site, wanted);
+    const before = tree && groupIn(tree, id);
     if (!before) return undefined;
     const joining = wanted.filter((s) => !before.held.includes(s));
     const leaving = before.held.filter((s) => !wanted.includes(s));
@@ -171,8 +172,9 @@ async function converge(ctx: Ctx, news: SiteSectionGroupInputs, id: string, want
 async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs, changed: readonly string[]): Promise<SiteSectionGroupOutputs> {
   const { organizationId: org, siteId: site } = news;
   const sections = changed.includes("sections") ? news.sections : undefined;
-  // Before the first write, the group's own PATCH included.
-  if (sections) await refuseUnknownSections(ctx, org, site, sections);
+  // The sections are checked before the first write: converge's own read does it when it writes first;
+  // before the group's own PATCH, one more read (shared with converge's while nothing is written between).
+  if (sections && Object.keys(changedBody(definition, changed, news)).length > 0) await structureHolding(ctx, org, site, sections);
   return patchChanged(definition, changed, news, {
     id,
     patch: async (body) => answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })),
