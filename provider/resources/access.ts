@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { p, Role } from "../client";
-import { ApiUser } from "./team";
+import { ApiMember, ApiTeam, ApiUser, paths as teamPaths } from "./team";
 import { field, id } from "../framework/fields";
 import { getOrUndefined, listFresh } from "../framework/lists";
 import { programError } from "../framework/program";
@@ -31,6 +31,29 @@ export interface Target {
 
 /** The input naming the object of each kind. */
 export const targetInput = { site: "siteId", space: "spaceId", collection: "collectionId" } as const satisfies Record<TargetKind, string>;
+
+/**
+ * Why a user reference cannot name a user in a grant, or undefined: GitBook's permissions take user
+ * IDs only (Team.members takes e-mails too, as its API does), so an e-mail would pass the preview and
+ * fail at the invite, after the writes before it.
+ */
+export function notAUserId(ref: unknown): string | undefined {
+  return typeof ref === "string" && ref.includes("@")
+    ? "is an e-mail address, and GitBook's permissions name a user by their user ID only: give the user's GitBook ID (`pulumi-gitbook import` writes it; Team.members is where an e-mail is taken)"
+    : undefined;
+}
+
+/**
+ * The IDs among `ids` that name no team (no member) of the organization: what an invite would refuse
+ * after the writes sent before it. One GET each, read now: only the principals a write is about to
+ * invite are looked up, and a team made moments ago (in the app, or by this run) is found.
+ */
+export async function unknownPrincipals(ctx: Ctx, org: string, who: Principal, ids: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(
+    ids.map((i) => getOrUndefined<{ id: string }>(who === "team" ? ctx.client.get(teamPaths.team(org, i), { schema: ApiTeam }) : ctx.client.get(teamPaths.member(org, i), { schema: ApiMember }))),
+  );
+  return ids.filter((_, j) => found[j] === undefined);
+}
 
 /** The spec's MemberRole, most to least: what a grant may give (GitBook's guest, a null role, is not offered). */
 export const ROLES = ["admin", "create", "edit", "review", "comment", "read"] as const;

@@ -1,6 +1,7 @@
 // AccessList: an object's grants, authoritative per declared list: check, lifecycle, app edits, the refusal to take over grants and adoption.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { permissionKey, type PermissionTarget } from "../../emulator/store";
+import { PartialFailure } from "../framework/failure";
 import { startProviderEnv, type ProviderEnv, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -39,6 +40,8 @@ describe("check", () => {
     ["teams[0].role", { teams: [{ teamId: "t1" }] }, /^teams\[0\]\.role must be one of admin/],
     ["teams", { teams: "everyone" }, /^teams must be a list of \{teamId, role\}/],
     ["siteId", { spaceId: undefined }, /^siteId is required/],
+    // GitBook's permissions take user IDs only: an e-mail passed the preview and failed at the invite.
+    ["users[1].userId", { users: [{ userId: "u1", role: "read" }, { userId: "bob@acme.test", role: "edit" }] }, /^users\[1\]\.userId is an e-mail address, and GitBook's permissions name a user by their user ID only: give the user's GitBook ID/],
   ];
   rejectsAtCheck(() => env, "AccessList", { spaceId: "spc_1", teams: [] }, bad);
 });
@@ -51,8 +54,14 @@ describe("lifecycle", () => {
     const created = await env.up("AccessList", args);
     expect(created.state.id).toBe(site);
     expect(grants("site", site)).toEqual([`team:${teams[0]}=edit`, `team:${teams[1]}=read`, `user:${ada}=read`].sort());
-    // Two listings, then one invite per role (teams and users together).
-    expect(env.emu.log.byRoute()).toEqual({ "GET /v1/orgs/:org/sites/:site/permissions/teams": 1, "GET /v1/orgs/:org/sites/:site/permissions/users": 1, "POST /v1/orgs/:org/sites/:site/permissions": 2 });
+    // Two listings, one look-up per team or user to invite (all before any write), then one invite per role (teams and users together).
+    expect(env.emu.log.byRoute()).toEqual({
+      "GET /v1/orgs/:org/sites/:site/permissions/teams": 1,
+      "GET /v1/orgs/:org/sites/:site/permissions/users": 1,
+      "GET /v1/orgs/:org/teams/:team": 2,
+      "GET /v1/orgs/:org/members/:user": 1,
+      "POST /v1/orgs/:org/sites/:site/permissions": 2,
+    });
 
     // Order means nothing.
     expect((await env.up("AccessList", { ...args, teams: [...args.teams].reverse() }, created.state)).step).toBe("same");
@@ -111,6 +120,46 @@ describe("lifecycle", () => {
     expect(adopted.state.id).toBe(space);
     await env.destroy("AccessList", adopted.state);
     expect(env.emu.store.spaces.get(space)?.deletedAt).toBeUndefined();
+  });
+
+  // Issue 42, case 7: a list naming someone GitBook cannot invite was half applied, the invites of
+  // other roles sent before it.
+  it("applies its lists whole or not at all: a team or user the organization lacks is refused before any write, at create and update", async () => {
+    const site = (await env.up("Site", { title: "Whole" })).state.id;
+    const args = { siteId: site, teams: [{ teamId: teams[0], role: "read" }, { teamId: "team_nobody", role: "edit" }], users: [{ userId: ada, role: "read" }, { userId: "usr_nobody", role: "edit" }] };
+    env.emu.log.reset();
+    await expect(env.up("AccessList", args)).rejects.toThrow(
+      `AccessList: teams[1].teamId "team_nobody", users[1].userId "usr_nobody": no such teams or members in organization ${env.org}, so the list cannot be applied whole. ` +
+        "Give the ID of a team (the Team's `id` output) or of a member of the organization, or remove the entry. Nothing was changed.",
+    );
+    expect(env.emu.log.writes()).toBe(0);
+    expect(grants("site", site)).toEqual([]);
+
+    const listed = await env.up("AccessList", { siteId: site, teams: [{ teamId: teams[0], role: "read" }] });
+    env.emu.log.reset();
+    await expect(env.up("AccessList", { siteId: site, teams: [{ teamId: teams[1], role: "read" }, { teamId: "team_nobody", role: "edit" }] }, listed.state)).rejects.toThrow(/teams\[1\]\.teamId "team_nobody": no such team or member/);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(grants("site", site)).toEqual([`team:${teams[0]}=read`]);
+    // A principal granted already is not looked up: nothing but the object's own listings.
+    env.emu.log.reset();
+    await env.up("AccessList", { siteId: site, teams: [{ teamId: teams[0], role: "edit" }] }, listed.state);
+    expect(Object.keys(env.emu.log.byRoute()).filter((r) => r.startsWith("GET"))).toEqual(["GET /v1/orgs/:org/sites/:site/permissions/teams"]);
+  });
+
+  it("records, when a write fails part way, the grants the object holds: read again, or as the writes before answered", async () => {
+    for (const rereadFails of [false, true]) {
+      const site = (await env.up("Site", { title: "Half" })).state.id;
+      // The invite of the first role goes through, the second's fails (after the client's retries).
+      env.emu.faults.add({ match: { method: "POST", route: "/v1/orgs/:org/sites/:site/permissions" }, errorRate: 1, status: 500, after: 1 });
+      // The create's own listing passes; the one after the failure fails.
+      if (rereadFails) env.emu.faults.add({ match: { method: "GET", route: "/v1/orgs/:org/sites/:site/permissions/users" }, errorRate: 1, status: 500, after: 1 });
+      const e = (await env.up("AccessList", { siteId: site, users: [{ userId: ada, role: "read" }, { userId: grace, role: "edit" }] }).catch((x: unknown) => x)) as PartialFailure;
+      env.emu.faults.clear();
+      expect(e).toBeInstanceOf(PartialFailure);
+      const there = grants("site", site);
+      expect(there).toHaveLength(1);
+      expect((e.properties.users as { userId: string; role: string }[]).map((u) => `user:${u.userId}=${u.role}`)).toEqual(there);
+    }
   });
 
   it("is gone when its object is", async () => {

@@ -33,6 +33,7 @@ import {
   FIELD_OF,
   invite,
   liveGrants,
+  notAUserId,
   oneTarget,
   revoke,
   roleField,
@@ -42,6 +43,7 @@ import {
   targetInput,
   targetOf,
   targetProps,
+  unknownPrincipals,
   type GrantRole,
   type LiveGrant,
   type Principal,
@@ -59,7 +61,7 @@ type Entry = { role?: GrantRole } & ({ teamId: string } | { userId: string });
 
 function entrySchema(who: Principal) {
   return z.object({
-    [KEY[who]]: id().describe(who === "team" ? "ID of the team (the Team's `id` output)." : "GitBook user ID of the user."),
+    [KEY[who]]: id().describe(who === "team" ? "ID of the team (the Team's `id` output)." : "GitBook user ID of the user (not their e-mail address: GitBook's permissions take IDs only, so an e-mail fails the preview)."),
     role: roleField(`the ${who} has on the object`),
   });
 }
@@ -73,6 +75,8 @@ function listField(list: ListName) {
       const seen = new Map<string, number>();
       entries.forEach((e, i) => {
         const ref = (e as Record<string, string>)[key]!;
+        const notId = who === "user" ? notAUserId(ref) : undefined;
+        if (notId) ctx.addIssue({ code: "custom", path: [i, key], message: notId });
         const first = seen.get(ref);
         if (first !== undefined) ctx.addIssue({ code: "custom", path: [i, key], message: `lists the same ${who} as ${list}[${first}].${key}; list each ${who} once, with one role` });
         else seen.set(ref, i);
@@ -80,7 +84,7 @@ function listField(list: ListName) {
     })
     .optional()
     .describe(
-      `Every ${who} with access to the object, each once, in any order, with their role. Authoritative: ${who}s listed are given their role, and every ${who} with a grant on the object that is not listed loses it (including grants made in the GitBook app). Omitted: ${who} grants are not managed. Removing it stops managing them and leaves the grants in place. Added to a resource in state, it takes over the object's ${who} grants as a create would: when there are any, only with \`adoptId\` naming the object (otherwise the \`up\` fails naming them, with nothing written).`,
+      `Every ${who} with access to the object, each once, in any order, with their role. Authoritative: ${who}s listed are given their role, and every ${who} with a grant on the object that is not listed loses it (including grants made in the GitBook app). Omitted: ${who} grants are not managed. Removing it stops managing them and leaves the grants in place. Added to a resource in state, it takes over the object's ${who} grants as a create would: when there are any, only with \`adoptId\` naming the object (otherwise the \`up\` fails naming them, with nothing written). Applied whole or not at all: every ${who} to be given access is looked up first, and one the organization does not have fails the \`up\` naming its entry, with nothing written; a write failing part way is recorded as the grants the object then has.`,
     )
     .register(field, { change: "custom" });
 }
@@ -153,25 +157,66 @@ async function readLists(ctx: Ctx, org: string, target: Target, lists: readonly 
 }
 
 /**
+ * Refuses, before any write, a list naming a team or user the invite would refuse: one the
+ * organization does not have. A list is applied whole or not at all: GitBook takes the invites one
+ * request per role, so the first would be granted before the second failed. Only the principals to
+ * invite are looked up (one listing per kind): those with a grant on the object exist.
+ */
+async function refuseUnknown(ctx: Ctx, given: AccessListInputs, plans: readonly { list: ListName; who: Principal; add: Map<GrantRole, string[]> }[]): Promise<void> {
+  const org = given.organizationId;
+  const unknown: string[] = [];
+  for (const pl of plans) {
+    const missing = await unknownPrincipals(ctx, org, pl.who, [...pl.add.values()].flat());
+    const entries = given[pl.list] as Entry[];
+    for (const ref of missing) unknown.push(`${pl.list}[${entries.findIndex((e) => refOf(pl.who, e) === ref)}].${KEY[pl.who]} ${JSON.stringify(ref)}`);
+  }
+  if (unknown.length === 0) return;
+  throw new Error(
+    `AccessList: ${unknown.join(", ")}: no ${unknown.length === 1 ? "such team or member" : "such teams or members"} in organization ${org}, so the list cannot be applied whole. ` +
+      `Give the ID of a team (the Team's \`id\` output) or of a member of the organization, or remove the entry. Nothing was changed.`,
+  );
+}
+
+/**
  * Converges every declared list: invites first (one request per role, teams and users together), then
- * role changes, then removals, so nobody listed is ever without access on the way. When a write fails
- * the grants are read again and state records what the object really has.
+ * role changes, then removals, so nobody listed is ever without access on the way. Every principal
+ * invited is checked first (refuseUnknown). When a write fails all the same the grants are read again
+ * and state records what the object really has; when that read fails too, what the writes answered
+ * before the failure.
  */
 async function apply(ctx: Ctx, given: AccessListInputs, live: AccessView, lists: readonly ListName[]): Promise<AccessListOutputs> {
   const org = given.organizationId;
   const target = live.target;
   const plans = lists.map((l) => ({ list: l, who: LISTS[l], ...changesOf(LISTS[l], given[l] as Entry[], live.grants[l]!) }));
+  await refuseUnknown(ctx, given, plans);
+  // The grants as the writes answered so far.
+  const held: AccessView = { ...live, grants: Object.fromEntries(lists.map((l) => [l, [...live.grants[l]!]])) };
+  const set = (l: ListName, id: string, role: GrantRole | undefined) => {
+    const rest = held.grants[l]!.filter((g) => g.id !== id);
+    held.grants[l] = role === undefined ? rest : [...rest, { id, role }];
+  };
   try {
     const roles = new Set(plans.flatMap((pl) => [...pl.add.keys()]));
     for (const role of roles) {
       const to: { teams?: string[]; users?: string[] } = {};
       for (const pl of plans) if (pl.add.has(role)) to[pl.list] = pl.add.get(role)!;
       await invite(ctx, org, target, role, to);
+      for (const [l, ids] of Object.entries(to) as [ListName, string[]][]) for (const id of ids) set(l, id, role);
     }
-    for (const pl of plans) for (const r of pl.roles) await setRole(ctx, org, target, pl.who, r.id, r.role);
-    for (const pl of plans) for (const r of pl.remove) await revoke(ctx, org, target, pl.who, r.id);
+    for (const pl of plans) {
+      for (const r of pl.roles) {
+        await setRole(ctx, org, target, pl.who, r.id, r.role);
+        set(pl.list, r.id, r.role);
+      }
+    }
+    for (const pl of plans) {
+      for (const r of pl.remove) {
+        await revoke(ctx, org, target, pl.who, r.id);
+        set(pl.list, r.id, undefined);
+      }
+    }
   } catch (e) {
-    const now = (await readLists(ctx, org, target, lists, true).catch(() => undefined)) ?? live;
+    const now = (await readLists(ctx, org, target, lists, true).catch(() => undefined)) ?? held;
     throw new PartialFailure(target.id, refreshed(definition, { ...declared(given) }, now), [`the access to ${describeTarget(target)} could not be fully applied: ${(e as Error).message}`], {
       cause: e,
       field: plans.find((pl) => pl.add.size || pl.roles.length || pl.remove.length)?.list ?? "teams",

@@ -26,6 +26,7 @@ describe("check", () => {
     ["userId", { teamId: "team_1" }, /^userId cannot be declared with teamId/],
     ["role", { role: "owner" }, /^role must be one of admin, create, edit, review, comment, read/],
     ["spaceId", { spaceId: "" }, /^spaceId must not be empty/],
+    ["userId", { userId: "bob@acme.test" }, /^userId is an e-mail address, and GitBook's permissions name a user by their user ID only/],
   ];
   rejectsAtCheck(() => env, "Permission", { spaceId: "spc_1", userId: "usr_1", role: "read" }, bad);
 });

@@ -17,14 +17,14 @@ import { field, id, organizationIdField } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import { accessDeclares, describeTarget, invite, liveGrants, oneTarget, revoke, roleField, setRole, TARGETS, targetFields, targetInput, targetOf, targetProps, type GrantRole, type Principal, type Target, type TargetKind } from "./access";
+import { accessDeclares, describeTarget, invite, liveGrants, notAUserId, oneTarget, revoke, roleField, setRole, TARGETS, targetFields, targetInput, targetOf, targetProps, type GrantRole, type Principal, type Target, type TargetKind } from "./access";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
 const principalField = (who: Principal) =>
   id()
     .optional()
-    .describe(`ID of the ${who} given the role${who === "user" ? " (their GitBook user ID)" : " (the Team's `id` output)"}. Exactly one of \`teamId\` and \`userId\`. Changing it replaces the permission (the old ${who} loses the access).`)
+    .describe(`ID of the ${who} given the role${who === "user" ? " (their GitBook user ID, not their e-mail address: GitBook's permissions take IDs only, so an e-mail fails the preview)" : " (the Team's `id` output)"}. Exactly one of \`teamId\` and \`userId\`. Changing it replaces the permission (the old ${who} loses the access).`)
     .register(field, { change: "replace" });
 
 const inputs = z
@@ -37,6 +37,8 @@ const inputs = z
   })
   .superRefine((v, ctx) => {
     oneTarget(v, ctx);
+    const notId = notAUserId(v.userId);
+    if (notId) ctx.addIssue({ code: "custom", path: ["userId"], message: notId });
     if ((v.teamId === undefined) === (v.userId === undefined)) {
       ctx.addIssue({
         code: "custom",

@@ -119,3 +119,57 @@ it("refuses a section whose groupId and an order's items disagree, naming both",
     'SiteStructureOrder "p7-order": its items put SiteSection "p7-sec" in the site\'s top level, but SiteSection "p7-sec"\'s groupId puts it in SiteSectionGroup "p7-groupB"',
   );
 });
+
+it("refuses a section whose groupId names a group whose sections list it too, naming both: two sources", () => {
+  const site = new Site("p11-site", { title: "Docs" });
+  const groupB = new SiteSectionGroup("p11-groupB", { siteId: site.id, title: "B" });
+  const sec = new SiteSection("p11-sec", { siteId: site.id, spaceId: "space", groupId: groupB.id });
+  expect(() => new SiteSectionGroup("p11-groupA", { siteId: site.id, title: "A", sections: [sec.id] })).toThrow(
+    'SiteSectionGroup "p11-groupA": its sections set the group of SiteSection "p11-sec", which SiteSection "p11-sec"\'s groupId already sets. A section\'s group has one source, else the two fight at every refresh and up: ' +
+      "keep either the SiteSection's groupId or one SiteSectionGroup's sections, and remove the other.",
+  );
+});
+
+// Issue 42, case 1: the group's `sections` hold alpha, and beta names the group by its groupId. Before,
+// the preview passed and `up` ended with state (alpha) and GitBook (alpha, beta) disagreeing, and each
+// later run moved beta back and forth.
+it("refuses a section whose groupId names a group declaring sections that do not list it, naming both and the fix", () => {
+  const site = new Site("p8-site", { title: "Docs" });
+  const alpha = new SiteSection("p8-alpha", { siteId: site.id, spaceId: "s1" });
+  const products = new SiteSectionGroup("p8-products", { siteId: site.id, title: "Products", sections: [alpha.id] });
+  expect(() => new SiteSection("p8-beta", { siteId: site.id, spaceId: "s2", groupId: products.id })).toThrow(
+    'SiteSection "p8-beta": groupId: SiteSectionGroup "p8-products"\'s sections list every section the group holds, and not SiteSection "p8-beta", whose groupId names the group: each up would take the section out of the group and its groupId put it back, or end with state and GitBook disagreeing. ' +
+      'List SiteSection "p8-beta" in SiteSectionGroup "p8-products"\'s sections and remove its groupId, or remove the group\'s sections and give each of its sections a groupId. Nothing was sent.',
+  );
+  // An empty list holds no section either; a value computed from the group's ID names the group too.
+  const empty = new SiteSectionGroup("p8-empty", { siteId: site.id, title: "Empty", sections: [] });
+  expect(() => new SiteSection("p8-gamma", { siteId: site.id, spaceId: "s3", groupId: empty.id.apply((id) => id) })).toThrow(/^SiteSection "p8-gamma": groupId: SiteSectionGroup "p8-empty"'s sections list every section/);
+});
+
+it("refuses a section naming by literal ID a group adopted under that ID with sections, in either order", () => {
+  const site = new Site("p9-site", { title: "Docs" });
+  const alpha = new SiteSection("p9-alpha", { siteId: site.id, spaceId: "s1" });
+  new SiteSectionGroup("p9-products", { siteId: site.id, title: "Products", sections: [alpha.id], adoptId: "sitesg_p9" });
+  expect(() => new SiteSection("p9-beta", { siteId: site.id, spaceId: "s2", groupId: "sitesg_p9" })).toThrow(/^SiteSection "p9-beta": groupId: SiteSectionGroup "p9-products"'s sections list every section the group holds, and not SiteSection "p9-beta"/);
+  const gamma = new SiteSection("p9-gamma", { siteId: site.id, spaceId: "s3" });
+  new SiteSection("p9-delta", { siteId: site.id, spaceId: "s4", groupId: "sitesg_p9b" });
+  expect(() => new SiteSectionGroup("p9-tools", { siteId: site.id, title: "Tools", sections: [gamma.id], adoptId: "sitesg_p9b" })).toThrow(
+    /^SiteSectionGroup "p9-tools": sections: SiteSectionGroup "p9-tools"'s sections list every section the group holds, and not SiteSection "p9-delta"/,
+  );
+});
+
+it("passes a link naming a group with sections, a section naming a group without them, and a literal ID it cannot trace", async () => {
+  // Out of the run the tests before refused (a refused run registers nothing).
+  await nextRun();
+  const site = new Site("p10-site", { title: "Docs" });
+  const alpha = new SiteSection("p10-alpha", { siteId: site.id, spaceId: "s1" });
+  const listing = new SiteSectionGroup("p10-listing", { siteId: site.id, title: "Listing", sections: [alpha.id] });
+  const free = new SiteSectionGroup("p10-free", { siteId: site.id, title: "Free" });
+  // A group's sections never move a link: a link's groupId is its own place.
+  const link = new SiteExternalLink("p10-link", { siteId: site.id, title: "Blog", url: "https://blog.acme.test", groupId: listing.id });
+  const beta = new SiteSection("p10-beta", { siteId: site.id, spaceId: "s2", groupId: free.id });
+  // A literal ID of a group the program creates is not known while the program runs: left to the reader.
+  const gamma = new SiteSection("p10-gamma", { siteId: site.id, spaceId: "s3", groupId: "sitesg_created_here" });
+  await registeredAll([link, beta, gamma]);
+  expect(registered).toEqual(expect.arrayContaining(["p10-link", "p10-beta", "p10-gamma"]));
+});

@@ -11,12 +11,19 @@
  * - A section's group has one source: its SiteSection `groupId`, or the `sections` of one
  *   SiteSectionGroup. Two sources fight (each `up` moves the section the other's way, or ends with
  *   state and GitBook disagreeing), even when they agree today, so two are refused.
+ * - A group's `sections` is the whole of what it holds: a section whose `groupId` names a group that
+ *   declares `sections` contradicts that list whether it is listed (two sources) or not (the group
+ *   takes it out at every up, its groupId puts it back), so it is refused too. External links are
+ *   not sections: a group's `sections` never moves them, and a link's groupId is no contradiction.
  * - A SiteStructureOrder lists items in containers (and puts them there): the container it lists an
  *   item in must be the one the item's own source names. A section without a source (no `groupId`, in
  *   no group's `sections`) is placed by the order alone.
  *
  * The resource a reference names is known only when it is passed as an output of a resource of this
  * program (or a value computed from one); a literal ID cannot be traced, and is left to the reader.
+ * A group is also known by the literal ID its `adoptId` gives, so that a section naming that ID is
+ * checked against the group's `sections`. A literal ID naming a group this program creates is not:
+ * the program runs before the ID exists, at preview and at `up` alike.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { resourcesOf } from "../framework/shown";
@@ -47,6 +54,19 @@ const items = new WeakMap<object, Item>();
 const claims = new WeakMap<object, Claim[]>();
 
 const named = (i: Item) => `${i.kind} "${i.name}"`;
+
+/** The groups whose `sections` the program declares (see groupDeclares), by the group resource and by a literal adoptId: the group's name. */
+const listing = new Map<Container, string>();
+/** The SiteSections whose groupId names a group by a literal ID, with that ID: a group adopted under it may be constructed after them. */
+const namingLiteral = new Map<string, { section: object; owner: string }[]>();
+
+/** Why a section naming a group by its groupId contradicts the group's `sections`, which do not list it; with the fix. */
+function outsideList(section: string, group: string): string {
+  return (
+    `${group}'s sections list every section the group holds, and not ${section}, whose groupId names the group: each up would take the section out of the group and its groupId put it back, or end with state and GitBook disagreeing. ` +
+    `List ${section} in ${group}'s sections and remove its groupId, or remove the group's sections and give each of its sections a groupId. Nothing was sent.`
+  );
+}
 
 
 /** The resources of the given kinds an input (a value, an Output, or a list of them) refers to. */
@@ -113,12 +133,23 @@ const claimOf = (owner: string, field: string, membership: boolean, container: C
   ...(container === undefined ? {} : { container }),
 });
 
-/** A SiteSection or SiteExternalLink: its `groupId`, when declared, is its membership. */
+/**
+ * A SiteSection or SiteExternalLink: its `groupId`, when declared, is its membership. A section's may
+ * not name a group whose `sections` the program declares (no such list can hold the section yet).
+ */
 export function placedByGroupId(kind: "SiteSection" | "SiteExternalLink") {
-  return (name: string, args: Record<string, unknown>) => (resource: pulumi.Resource) => {
-    items.set(resource, { kind, name });
-    // Nothing can reference the resource before it exists: there is nothing to contradict yet.
-    if (args.groupId !== undefined && args.groupId !== null) claims.set(resource, [claimOf(`${kind} "${name}"`, "groupId", true, containerOf(args.groupId))]);
+  return (name: string, args: Record<string, unknown>) => {
+    const me = `${kind} "${name}"`;
+    const declared = args.groupId !== undefined && args.groupId !== null;
+    const container = declared ? containerOf(args.groupId) : undefined;
+    const group = kind === "SiteSection" && container !== undefined ? listing.get(container) : undefined;
+    if (group) throw new pulumi.RunError(`${me}: groupId: ${outsideList(me, group)}`);
+    return (resource: pulumi.Resource) => {
+      items.set(resource, { kind, name });
+      // Nothing can reference the resource before it exists: there is nothing else to contradict yet.
+      if (declared) claims.set(resource, [claimOf(me, "groupId", true, container)]);
+      if (kind === "SiteSection" && typeof container === "string") namingLiteral.set(container, [...(namingLiteral.get(container) ?? []), { section: resource, owner: me }]);
+    };
   };
 }
 
@@ -130,9 +161,17 @@ export function groupDeclares(name: string, args: Record<string, unknown>): (res
   const standIn = {};
   items.set(standIn, { kind: "SiteSectionGroup", name });
   claimAll(owner, sections.map((item) => ({ item, claim: claimOf(owner, "sections", true, standIn) })));
+  const adopted = typeof args.adoptId === "string" ? args.adoptId : undefined;
+  if (args.sections !== undefined && adopted !== undefined) {
+    // Sections naming the adopted group's ID before it: those it lists are two sources (claimAll, above).
+    const outside = (namingLiteral.get(adopted) ?? []).find((n) => !sections.includes(n.section));
+    if (outside) throw new pulumi.RunError(`${owner}: sections: ${outsideList(outside.owner, owner)}`);
+  }
   return (resource) => {
     items.set(resource, { kind: "SiteSectionGroup", name });
     claimAll(owner, sections.map((item) => ({ item, claim: claimOf(owner, "sections", true, resource) })))();
+    if (args.sections === undefined) return;
+    for (const key of [resource, ...(adopted === undefined ? [] : [adopted])]) listing.set(key, owner);
   };
 }
 

@@ -55,6 +55,17 @@ it("refuses a SiteRedirects beside SiteRedirect resources of the same site, and 
   expect(() => new SiteRedirect("r3-lit-one", { siteId: "site_literal", source: "/a", destination: { url: "https://x.test" } })).toThrow(/SiteRedirects "r3-lit" holds every redirect/);
 });
 
+// Issue 42, case 1: a rule given as Outputs (its source computed) was not recorded, so a SiteRedirects
+// declared after it passed, and each up deleted the rule and the SiteRedirect made it again.
+it("refuses a SiteRedirects beside a SiteRedirect whose rule is not known in the program, in either order", () => {
+  const site = new Site("r3b-site", { title: "Docs" });
+  new SiteRedirect("r3b-one", { siteId: site.id, source: pulumi.output("/a"), destination: { url: "https://x.test" } });
+  expect(() => new SiteRedirects("r3b-set", { siteId: site.id, rules: [] })).toThrow(/^SiteRedirects "r3b-set": SiteRedirect "r3b-one" already declares redirects of this site/);
+  const other = new Site("r3b-other", { title: "Other" });
+  new SiteRedirects("r3b-set2", { siteId: other.id, rules: [] });
+  expect(() => new SiteRedirect("r3b-two", { siteId: other.id, source: "/b", destination: pulumi.output({ url: "https://x.test" }) })).toThrow(/^SiteRedirect "r3b-two": SiteRedirects "r3b-set2" holds every redirect of this site/);
+});
+
 it("refuses a SiteRedirects beside a section or site space with redirectOldPath on the same site, in either order", () => {
   const site = new Site("r4-site", { title: "Docs" });
   const guides = new SiteSection("r4-guides", { siteId: site.id, spaceId: "spc_1", path: "guides", redirectOldPath: true });

@@ -263,6 +263,8 @@ export function ruleProblems(all: readonly Placed[]): { on: Placed; field: "sour
  * and the sections and site spaces that redirect their old paths (which add rules of the site).
  */
 interface SiteDecl {
+  /** The SiteRedirect resources, each named; `rules` holds those whose rule is plain values. */
+  singles: string[];
   rules: Placed[];
   set?: string;
   movers: string[];
@@ -274,12 +276,12 @@ const bySiteId = new Map<string, SiteDecl>();
 /** The site an input names: the Site resource it came from, its literal ID, or undefined (untraceable). */
 function siteDecl(siteId: unknown): SiteDecl | undefined {
   if (typeof siteId === "string") {
-    if (!bySiteId.has(siteId)) bySiteId.set(siteId, { rules: [], movers: [] });
+    if (!bySiteId.has(siteId)) bySiteId.set(siteId, { singles: [], rules: [], movers: [] });
     return bySiteId.get(siteId);
   }
   const sites = resourcesOf(siteId).filter((r) => (r as { constructor?: { name?: string } }).constructor?.name === "Site");
   if (sites.length !== 1) return undefined;
-  if (!bySiteResource.has(sites[0]!)) bySiteResource.set(sites[0]!, { rules: [], movers: [] });
+  if (!bySiteResource.has(sites[0]!)) bySiteResource.set(sites[0]!, { singles: [], rules: [], movers: [] });
   return bySiteResource.get(sites[0]!);
 }
 
@@ -309,7 +311,7 @@ export function redirectDeclares(kind: "SiteRedirect" | "SiteRedirects") {
             `Remove redirectOldPath from ${site.movers[0]} and list the redirect from its old path in this SiteRedirects' rules instead.`,
         );
       }
-      const other = site.set ?? site.rules[0]?.at;
+      const other = site.set ?? site.singles[0];
       if (other) {
         throw new pulumi.RunError(
           `${me}: ${other} already declares redirects of this site. SiteRedirects holds every rule of the site and deletes the rules it does not list, so it cannot share a site with another SiteRedirects or with SiteRedirect resources: move those rules into one SiteRedirects' rules, or declare each rule as a SiteRedirect.`,
@@ -323,6 +325,8 @@ export function redirectDeclares(kind: "SiteRedirect" | "SiteRedirects") {
         `${me}: ${site.set} holds every redirect of this site and would delete this rule at every up: add the rule to its rules instead of declaring a SiteRedirect.`,
       );
     }
+    // A rule given as Outputs is one of the site's all the same, whatever its values turn out to be.
+    site.singles.push(me);
     const rule = plainRule(args);
     if (!rule) return;
     const placed: Placed = { rule, at: me };

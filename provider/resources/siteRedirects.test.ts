@@ -121,12 +121,38 @@ describe("SiteRedirects", () => {
     expect(rulesOf(site).map((x) => x.source)).toEqual(["/a"]);
   });
 
-  it("keeps the applied rules when GitBook refuses one, recording what the site has (partial failure), and converges next time", async () => {
+  // Issue 42, case 7: GitBook refuses an item naming a site space the site does not have, and applies the others.
+  it("applies its rules whole or not at all: a section or site space the site does not have is refused before any write, naming the rule", async () => {
+    const site = await newSite("Unknown Target Docs");
+    env.emu.log.reset();
+    const given = {
+      siteId: site,
+      rules: [{ source: "/a", destination: url("https://x.test/a") }, { source: "/b", destination: { siteSpaceId: "sitesp_missing" } }, { source: "/c", destination: { siteSectionId: "sitesc_missing" } }],
+    };
+    await expect(env.up("SiteRedirects", given)).rejects.toThrow(
+      `SiteRedirects: rules[1].destination.siteSpaceId "sitesp_missing", rules[2].destination.siteSectionId "sitesc_missing": site ${site} has no such sections or site spaces, so the rules cannot be applied whole. ` +
+        "Pass the `id` output of a SiteSection or SiteSpace of this site, or remove the rule. Nothing was changed.",
+    );
+    expect(env.emu.log.writes()).toBe(0);
+    expect(rulesOf(site)).toEqual([]);
+  });
+
+  it("keeps the applied rules when GitBook refuses one all the same, recording what the site has (partial failure), and converges next time", async () => {
     const site = await newSite("Refused Docs");
-    const given = { siteId: site, rules: [{ source: "/a", destination: url("https://x.test/a") }, { source: "/b", destination: { siteSpaceId: "sitesp_missing" } }] };
+    const section = (await env.up("SiteSection", { siteId: site, spaceId: env.emu.seeded.spaceIds[0] })).state.id;
+    const given = { siteId: site, rules: [{ source: "/a", destination: url("https://x.test/a") }, { source: "/b", destination: { siteSectionId: section } }] };
+    // The section is deleted in the app between the check of the rules and their PUT.
+    const record = env.emu.log.record.bind(env.emu.log);
+    env.emu.log.record = (entry) => {
+      record(entry);
+      if (entry.method !== "GET" || !entry.route.endsWith("/structure")) return;
+      env.emu.log.record = record;
+      env.emu.store.deleteSection(section);
+    };
     const err = await env.up("SiteRedirects", given).catch((e) => e);
+    env.emu.log.record = record;
     expect(err).toMatchObject({ name: "PartialFailure", id: site });
-    expect(err.message).toMatch(/GitBook refused 1 of the 2 rule changes \(the others were applied\): rules\[1\] \(\/b\): destination.siteSpaceId: no site space/);
+    expect(err.message).toMatch(/GitBook refused 1 of the 2 rule changes \(the others were applied\): rules\[1\] \(\/b\): destination.siteSectionId: /);
     expect(err.properties.rules).toEqual([{ source: "/a", destination: url("https://x.test/a") }]);
     const fixed = await env.up("SiteRedirects", { ...given, rules: [given.rules[0]] }, { id: err.id, outs: err.properties });
     expect(fixed.step).toBe("same");
@@ -140,7 +166,7 @@ describe("SiteRedirects", () => {
     const err = await env.up("SiteRedirects", given).catch((e) => e);
     fault.remove();
     expect(err).toMatchObject({ name: "PartialFailure", id: site });
-    expect(err.message).toMatch(/^SiteRedirects site_\w+: rules: [^]*\n.*1 of the 1 listed rules were written before the create failed; it is kept in state/);
+    expect(err.message).toMatch(/^SiteRedirects site_\w+: rules: [^]*\nsite site_\w+: the rules were changed part way before the request failed; it is kept in state/);
     expect(err.properties.rules).toEqual(given.rules);
     env.outOfBand();
     env.emu.log.reset();
@@ -148,6 +174,14 @@ describe("SiteRedirects", () => {
     expect(next.step).toBe("same");
     expect(env.emu.log.writes()).toBe(0);
     expect(rulesOf(site).map((x) => x.source)).toEqual(["/a"]);
+
+    // An update too: it failed with state recording the rules as they were before.
+    env.emu.faults.add({ match: { method: "PUT", route: REDIRECTS }, dropAfterProcess: true });
+    const changed = await env.up("SiteRedirects", { siteId: site, rules: [{ source: "/b", destination: url("https://x.test/b") }] }, next.state).catch((e) => e);
+    env.emu.faults.clear();
+    expect(changed).toMatchObject({ name: "PartialFailure", id: site });
+    expect(changed.properties.rules).toEqual([{ source: "/b", destination: url("https://x.test/b") }]);
+    expect(rulesOf(site).map((x) => x.source)).toEqual(["/b"]);
   });
 
   it("survives a lost answer to the bulk PUT: the resent request's refusals of what the first applied are no failure", async () => {

@@ -5,8 +5,12 @@
  *
  * Writes go through GitBook's bulk PUT, which upserts and deletes rules by source and draft state, up
  * to 500 per request, each on its own: only the rules that differ from the site's are sent, so an
- * `up` that changes one rule sends one item. Items GitBook refuses leave the rest applied: the
- * resource is kept in state with the rules the site really has, and the next `up` converges.
+ * `up` that changes one rule sends one item. The list is applied whole or not at all: the sections
+ * and site spaces the rules to send name are found in the site before the PUT (one read of its
+ * structure), and one it lacks fails the `up` naming the rule, with nothing written. Items GitBook
+ * refuses all the same (a page it does not have, a section deleted meanwhile) leave the rest applied,
+ * as does a PUT that failed after changing rules: the resource is kept in state with the rules the
+ * site really has, and the next `up` converges.
  *
  * Creating it on a site that already has any rule fails, naming them, before anything is written,
  * even when they are exactly the listed ones: the provider cannot prove it made them (another
@@ -40,6 +44,7 @@ import {
   wireDestination,
   type Rule,
 } from "./redirectRules";
+import { missingItems } from "./siteStructure";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -69,7 +74,7 @@ const inputs = z.object({
       for (const p of ruleProblems(placed)) ctx.addIssue({ code: "custom", path: [placed.indexOf(p.on), p.field], message: p.message });
     })
     .describe(
-      "Every redirect rule of the site, in any order: authoritative. After `up` the site has exactly these rules: rules not listed, including rules added in the GitBook app, are deleted (a refresh shows them in the plan as removals); listed rules are created or updated. An empty list deletes every rule of the site. Refused at preview, naming the entry: a malformed source or destination, two rules for one source (per draft state), a chain (a rule whose destination path is another rule's source) and a loop (a → b → a); a destination URL is never taken for a path of the site.",
+      "Every redirect rule of the site, in any order: authoritative. After `up` the site has exactly these rules: rules not listed, including rules added in the GitBook app, are deleted (a refresh shows them in the plan as removals); listed rules are created or updated. An empty list deletes every rule of the site. Refused at preview, naming the entry: a malformed source or destination, two rules for one source (per draft state), a chain (a rule whose destination path is another rule's source) and a loop (a → b → a); a destination URL is never taken for a path of the site. Applied whole or not at all: a destination section or site space the site does not have fails the `up` naming the rule, before anything is written; a rule GitBook refuses all the same leaves the others applied, and state records the rules the site then has.",
     )
     // The bulk PUT of the rules that differ from the site's, computed from the live rules.
     .register(field, { change: "custom" }),
@@ -164,9 +169,32 @@ async function sendBulk(ctx: Ctx, org: string, site: string, items: BulkItem[]):
 }
 
 /**
+ * Refuses, before the PUT, rules sent to a section or site space the site does not have: GitBook
+ * refuses those items alone and applies the others, so the list would be half applied. A page's ID
+ * is not looked up (it is in the site space's content, a read per page): GitBook refusing it is a
+ * partial failure, as below.
+ */
+async function refuseUnknownTargets(ctx: Ctx, org: string, site: string, sent: readonly { rule: Rule; i: number }[]): Promise<void> {
+  const refs = sent.flatMap(({ rule: { destination: d }, i }) => [
+    ...(d.siteSectionId !== undefined ? [{ id: d.siteSectionId, type: "site-section" as const, at: `rules[${i}].destination.siteSectionId` }] : []),
+    ...(d.siteSpaceId !== undefined ? [{ id: d.siteSpaceId, type: "site-space" as const, at: `rules[${i}].destination.siteSpaceId` }] : []),
+  ]);
+  if (refs.length === 0) return;
+  // A site gone is the PUT's to report.
+  const missing = (await missingItems(ctx, org, site, refs))?.missing ?? [];
+  if (missing.length === 0) return;
+  throw new Error(
+    `SiteRedirects: ${missing.map((m) => `${m.at} ${JSON.stringify(m.id)}`).join(", ")}: site ${site} has no such ${missing.length === 1 ? "section or site space" : "sections or site spaces"}, so the rules cannot be applied whole. ` +
+      "Pass the `id` output of a SiteSection or SiteSpace of this site, or remove the rule. Nothing was changed.",
+  );
+}
+
+/**
  * Makes the site's rules the declared ones, from `current` (read just before): one bulk PUT of the
- * rules that differ, none when nothing does. When GitBook refuses items the rest are applied all the
- * same: a partial failure records the rules the site now has, naming each refused entry.
+ * rules that differ, none when nothing does, after checking what they name (refuseUnknownTargets).
+ * When GitBook refuses items all the same, the rest are applied: a partial failure records the rules
+ * the site now has, naming each refused entry; so does a PUT that failed after changing rules (a
+ * later chunk failing, an answer lost).
  */
 async function converge(ctx: Ctx, given: SiteRedirectsInputs, current: ApiSiteRedirect[]): Promise<SiteRedirectsOutputs> {
   const { organizationId: org, siteId: site } = given;
@@ -175,13 +203,27 @@ async function converge(ctx: Ctx, given: SiteRedirectsInputs, current: ApiSiteRe
   const asPaths = pathKeys(given.rules);
   const byKey = new Map(current.map((r) => [keyOf(r), liveRule(r, siteUrl, asPaths)]));
   const items: BulkItem[] = [];
-  for (const w of wanted) {
+  const sent: { rule: Rule; i: number }[] = [];
+  wanted.forEach((w, i) => {
     const now = byKey.get(keyOf(w));
-    if (!now || !sameRule(now, w)) items.push(upsert(w, siteUrl));
-  }
+    if (now && sameRule(now, w)) return;
+    items.push(upsert(w, siteUrl));
+    sent.push({ rule: w, i });
+  });
+  await refuseUnknownTargets(ctx, org, site, sent);
   const wantedKeys = new Set(wanted.map(keyOf));
   for (const r of current) if (!wantedKeys.has(keyOf(r))) items.push(deletion(r));
-  let refused = items.length > 0 ? await sendBulk(ctx, org, site, items) : [];
+  const recorded = (rules: ApiSiteRedirect[]) => definition.outputsOf({ ...declared(given), rules: liveRules(given.rules, rules, siteUrl) }, { id: site, rules, count: rules.length });
+  let refused: Awaited<ReturnType<typeof sendBulk>>;
+  try {
+    refused = items.length > 0 ? await sendBulk(ctx, org, site, items) : [];
+  } catch (e) {
+    const now = await fetchRules(ctx, org, site).catch(() => undefined);
+    const shown = (rules: ApiSiteRedirect[]) => JSON.stringify(liveRules(given.rules, rules, siteUrl));
+    // Nothing changed, or nothing known: state keeps what it had.
+    if (!now || shown(now) === shown(current)) throw e;
+    throw new PartialFailure(site, recorded(now), [`site ${site}: the rules were changed part way before the request failed: ${(e as Error).message}`], { cause: e, field: "rules" });
+  }
   let now = current;
   if (refused.length > 0) {
     now = (await fetchRules(ctx, org, site).catch(() => undefined)) ?? current;
@@ -201,7 +243,7 @@ async function converge(ctx: Ctx, given: SiteRedirectsInputs, current: ApiSiteRe
       const what = item.destination === null ? `deleting the ${item.intent} rule from ${String(item.source)}` : `rules[${i}] (${String(item.source)})`;
       return `${what}: ${error}`;
     });
-    throw new PartialFailure(site, definition.outputsOf({ ...declared(given), rules: liveRules(given.rules, now, siteUrl) }, { id: site, rules: now, count: now.length }), [
+    throw new PartialFailure(site, recorded(now), [
       `site ${site}: GitBook refused ${refused.length} of the ${items.length} rule change${items.length === 1 ? "" : "s"} (the others were applied): ${reasons.join("; ")}`,
     ], { field: "rules" });
   }
@@ -231,25 +273,7 @@ async function create(ctx: Ctx, given: SiteRedirectsInputs): Promise<{ id: strin
         "If a `pulumi up` of this stack was killed while creating this resource, run `pulumi-gitbook recover` instead.",
     );
   }
-  try {
-    return { id: site, outs: await converge(ctx, given, current) };
-  } catch (e) {
-    if (e instanceof PartialFailure) throw e;
-    // The PUT may have gone through before the failure (a later chunk failed, an answer was lost): the
-    // rules of the listed sources the site now has are this create's (it had none). Kept in state, so
-    // the retry is an update; a fresh create would refuse them.
-    const now = await fetchRules(ctx, org, site).catch(() => undefined);
-    const keys = new Set(wanted.map(keyOf));
-    const made = (now ?? []).filter((r) => keys.has(keyOf(r)));
-    if (made.length === 0) throw e;
-    const siteUrl = usesPath(wanted) ? await publishedUrl(ctx, org, site).catch(() => undefined) : undefined;
-    throw new PartialFailure(
-      site,
-      definition.outputsOf({ ...declared(given), rules: liveRules(given.rules, made, siteUrl) }, { id: site, rules: made, count: now!.length }),
-      [`site ${site}: ${made.length} of the ${wanted.length} listed rules were written before the create failed: ${(e as Error).message}`],
-      { cause: e, field: "rules" },
-    );
-  }
+  return { id: site, outs: await converge(ctx, given, current) };
 }
 
 /** The site's rules, for `pulumi-gitbook recover`: GitBook dates each, which proves a killed create made them. */

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { GitbookClient } from "../client";
 import { REQUIRED_ID, UNKNOWN } from "../framework/check";
+import { PartialFailure } from "../framework/failure";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
 
 let env: ProviderEnv;
@@ -106,6 +107,46 @@ describe("lifecycle", () => {
     expect(env.emu.log.count()).toBe(4);
     expect([s[0], s[1], s[2], s[3]].map(groupOf)).toEqual([undefined, g.id, g.id, g.id]);
     expect(r.state.outs.sections).toEqual([s[1], s[2], s[3]]);
+  });
+
+  // Issue 42, case 7: before, the group's PATCH and the moves before the unknown section went through,
+  // and state recorded the sections as they were before the update.
+  it("applies its sections whole or not at all: a section the site does not have is refused before any write, its own PATCH included", async () => {
+    const g = await created({ sections: [s[0]] });
+    env.emu.log.reset();
+    await expect(env.up("SiteSectionGroup", { siteId, title: "Renamed", sections: [s[1], "sitesc_missing", s[2]] }, g)).rejects.toThrow(
+      `SiteSectionGroup ${g.id}: sections[1] "sitesc_missing": no section of site ${siteId} has this ID, so the group's sections cannot be applied whole. Pass the \`id\` outputs of SiteSections of this site, or remove the entry. Nothing was changed.`,
+    );
+    expect(env.emu.log.writes()).toBe(0);
+    expect(env.emu.store.sectionGroups.get(g.id)?.title).toBe("Products");
+    expect([s[0], s[1], s[2]].map(groupOf)).toEqual([g.id, undefined, undefined]);
+    // Its sections alone: checked on the read the moves start from.
+    await expect(env.up("SiteSectionGroup", { siteId, title: "Products", sections: [s[1], "sitesc_missing"] }, g)).rejects.toThrow(/sections\[1\] "sitesc_missing": no section of site/);
+    expect(env.emu.log.writes()).toBe(0);
+    expect([s[0], s[1]].map(groupOf)).toEqual([g.id, undefined]);
+  });
+
+  it("records, when a section's move fails part way, the sections the group holds: read again, or as the moves before answered", async () => {
+    for (const rereadFails of [false, true]) {
+      const g = await created({ sections: [s[0], s[1]] });
+      // The first move goes through; every later one fails (after the client's retries).
+      env.emu.faults.add({ match: { method: "PATCH", route: "/v1/orgs/:org/sites/:site/sections/:section" }, errorRate: 1, status: 500, after: 1 });
+      // The one structure read before the moves passes; the one after them fails.
+      if (rereadFails) env.emu.faults.add({ match: { method: "GET", route: "/v1/orgs/:org/sites/:site/structure" }, errorRate: 1, status: 500, after: 1 });
+      const e = (await env.up("SiteSectionGroup", { siteId, title: "Products", sections: [s[1], s[2], s[3]] }, g).catch((x: unknown) => x)) as PartialFailure;
+      env.emu.faults.clear();
+      expect(e).toBeInstanceOf(PartialFailure);
+      const held = [s[0], s[1], s[2], s[3]].filter((x) => groupOf(x!) === g.id);
+      expect(held).toEqual([s[0], s[1], s[2]]);
+      expect([...(e.properties.sections as string[])].sort()).toEqual([...held].sort());
+      expect(e.reasons[0]).toMatch(new RegExp(`section group ${g.id} holds 3 sections \\(.*\\), not the 3 listed: a section's move failed`));
+      // The next up converges from there.
+      const next = await env.up("SiteSectionGroup", { siteId, title: "Products", sections: [s[1], s[2], s[3]] }, { id: g.id, outs: e.properties });
+      expect(next.step).toBe("update");
+      expect([s[0], s[1], s[2], s[3]].map(groupOf)).toEqual([undefined, g.id, g.id, g.id]);
+      env.emu.store.deleteSectionGroup(g.id);
+      env.outOfBand();
+    }
   });
 
   it("updates its own settings with one PATCH, and clears what the program removed", async () => {

@@ -20,13 +20,13 @@ import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, sectionGroupPaths } from "./sitePaths";
-import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
+import { changedBody, finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
-import { groupContainer, idsIn, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { groupContainer, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "../client";
 
@@ -53,7 +53,7 @@ const inputs = z.object({
     })
     .optional()
     .describe(
-      "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead: a section listed here must not declare `groupId`, nor be listed by another group (the preview fails naming both resources). Removing it leaves the sections where they are.",
+      "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead: a section listed here must not declare `groupId`, nor be listed by another group, and no other section may name this group by its `groupId` (the preview fails naming both resources). Applied whole or not at all: a listed ID that is no section of the site fails the `up` naming it before anything is written (the group's own settings included), and a move failing part way is recorded as the sections the group then holds. Removing it leaves the sections where they are.",
     )
     // GitBook takes them in at creation; afterwards each section that joins or leaves is a PATCH of that section.
     .register(field, { change: "custom", create: "post" }),
@@ -122,39 +122,71 @@ async function read(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Promi
 }
 
 /**
- * Brings the group to hold exactly `wanted`: each section missing joins it, and each section still in it
- * that is not wanted goes back to the top level. Run one at a time per site, on a fresh read: a section
- * leaving this group may be joining another group in the same run, and must not be sent back to the
- * top level after it has.
+ * The site's structure (undefined when the site is gone), refusing sections listed that it does not
+ * have: each is one PATCH, so the sections listed before it would have moved when it failed. A list
+ * is applied whole or not at all.
  */
-async function converge(ctx: Ctx, org: string, site: string, id: string, wanted: readonly string[]): Promise<Group | undefined> {
+async function structureHolding(ctx: Ctx, org: string, site: string, wanted: readonly string[]): Promise<SiteTree | undefined> {
+  const found = await missingItems(ctx, org, site, wanted.map((id, i) => ({ id, type: "site-section" as const, at: `sections[${i}]` })));
+  const unknown = (found?.missing ?? []).map((m) => `${m.at} ${JSON.stringify(m.id)}`);
+  if (unknown.length === 0) return found?.tree;
+  throw new Error(
+    `SiteSectionGroup: ${unknown.join(", ")}: no section of site ${site} has ${unknown.length === 1 ? "this ID" : "these IDs"}, so the group's sections cannot be applied whole. ` +
+      "Pass the `id` outputs of SiteSections of this site, or remove the entry. Nothing was changed.",
+  );
+}
+
+/**
+ * Brings the group to hold exactly `wanted`: each section missing joins it, and each section still in it
+ * that is not wanted goes back to the top level. Run one at a time per site, on a fresh read, which
+ * also finds every section listed before the first move (structureHolding): a section leaving this
+ * group may be joining another group in the same run, and must not be sent back to the top level
+ * after it has. A move failing part way is a partial failure recording the sections the group holds
+ * then (read again, or failing that, as the moves before answered), whatever else the update changed.
+ */
+async function converge(ctx: Ctx, news: SiteSectionGroupInputs, id: string, wanted: readonly string[]): Promise<Group | undefined> {
+  const { organizationId: org, siteId: site } = news;
   return oneAtATime(ctx.client, org, site, async () => {
-    const before = await findGroup(ctx, org, site, id);
+    const tree = await structureHolding(ctx, org, site, wanted);
+    const before = tree && groupIn(tree, id);
     if (!before) return undefined;
     const joining = wanted.filter((s) => !before.held.includes(s));
     const leaving = before.held.filter((s) => !wanted.includes(s));
-    for (const [section, group] of [...joining.map((s) => [s, id] as const), ...leaving.map((s) => [s, null] as const)]) {
-      await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
+    let held = before.held;
+    try {
+      for (const [section, group] of [...joining.map((s) => [s, id] as const), ...leaving.map((s) => [s, null] as const)]) {
+        await ctx.client.patch(siteSectionPaths.section(org, site, section), { body: { siteSectionGroupId: group }, schema: ApiSiteSection });
+        // Each section that joins comes last in the group.
+        held = group ? [...held, section] : held.filter((s) => s !== section);
+      }
+    } catch (e) {
+      const now = (await findGroup(ctx, org, site, id).catch(() => undefined)) ?? { ...before, held };
+      throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: now.held }, now), [
+        `section group ${id} holds ${now.held.length} section${now.held.length === 1 ? "" : "s"} (${now.held.join(", ") || "none"}), not the ${wanted.length} listed: a section's move failed: ${(e as Error).message}`,
+      ], { cause: e, field: "sections" });
     }
-    // Each section that joins comes last in the group.
-    return { ...before, held: [...before.held.filter((s) => wanted.includes(s)), ...joining] };
+    return { ...before, held };
   });
 }
 
 async function update(ctx: Ctx, id: string, olds: SiteSectionGroupOutputs, news: SiteSectionGroupInputs, changed: readonly string[]): Promise<SiteSectionGroupOutputs> {
   const { organizationId: org, siteId: site } = news;
+  const sections = changed.includes("sections") ? news.sections : undefined;
+  // The sections are checked before the first write: converge's own read does it when it writes first;
+  // before the group's own PATCH, one more read (shared with converge's while nothing is written between).
+  if (sections && Object.keys(changedBody(definition, changed, news)).length > 0) await structureHolding(ctx, org, site, sections);
   return patchChanged(definition, changed, news, {
     id,
     patch: async (body) => answered(await ctx.client.patch(paths.sectionGroup(org, site, id), { body, schema: ApiSiteSectionGroup })),
     find: () => findGroup(ctx, org, site, id),
     where: ` in site ${site}`,
     then: async (group) => {
-      if (news.sections === undefined || !changed.includes("sections")) return group;
+      if (!sections) return group;
       try {
-        return await converge(ctx, org, site, id, news.sections);
+        return await converge(ctx, news, id, sections);
       } catch (e) {
-        if (!group) throw e;
-        // The group's own PATCH went through: record it, with its sections as they were.
+        if (e instanceof PartialFailure || !group) throw e;
+        // The group's own PATCH went through, and no section moved: record it, with its sections as they were.
         throw new PartialFailure(id, definition.outputsOf({ ...declared(news), sections: olds.sections }, group), [
           `section group ${id} was updated but its sections could not be changed: ${(e as Error).message}`,
         ], { cause: e, field: "sections" });

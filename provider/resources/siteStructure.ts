@@ -52,6 +52,19 @@ export async function readStructure(ctx: Ctx, org: string, site: string): Promis
   return structure && treeOf(structure);
 }
 
+/**
+ * The site's structure, and the references among `refs` that name no item of their type in it: what a
+ * list's writes would have GitBook refuse after the writes before them. Read shared, and again fresh
+ * before any is called missing, so that an item made moments ago is found. Undefined when the site is gone.
+ */
+export async function missingItems<R extends { id: string; type: ItemType }>(ctx: Ctx, org: string, site: string, refs: readonly R[]): Promise<{ tree: SiteTree; missing: R[] } | undefined> {
+  const missing = (tree: SiteTree) => refs.filter((r) => tree.byId.get(r.id)?.type !== r.type);
+  const shared = await readStructure(ctx, org, site);
+  if (!shared || missing(shared).length === 0) return shared && { tree: shared, missing: [] };
+  const fresh = await ctx.client.listings("fresh", () => readStructure(ctx, org, site));
+  return fresh && { tree: fresh, missing: missing(fresh) };
+}
+
 const isGroup = (item: { object: string }): item is ApiSiteSectionGroup => item.object === "site-section-group";
 const isSection = (item: { object: string }): item is ApiSiteSection => item.object === "site-section";
 

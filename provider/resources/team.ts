@@ -7,10 +7,12 @@
  * membership is left to the app. Users may be named by user ID or by e-mail; the API accepts both in membership
  * bodies, and live members are matched back to the declared form so neither reads as drift.
  *
- * One user named twice is refused before any write, naming both entries: at check when both name
- * them the same way (two e-mails, compared case-insensitively, or two equal IDs), and otherwise, since
- * only the organization's member list tells which e-mail belongs to which ID, before the first write
- * of create or update (one listing of the members, made only when the list mixes e-mails and IDs).
+ * The list is applied whole or not at all. One user named twice is refused before any write, naming
+ * both entries: at check when both name them the same way (two e-mails, compared case-insensitively,
+ * or two equal IDs), and otherwise, since only the organization's member list tells which e-mail
+ * belongs to which ID, before the first write of create or update; so is a user the organization does
+ * not have, which the members PUT would refuse after the team or its new title was written (one
+ * listing of the members, made only when the list names users not in the team, or mixes e-mails and IDs).
  */
 import { z } from "zod";
 import { p, Role, apiObject } from "../client";
@@ -62,7 +64,7 @@ const inputs = z.object({
     .array(memberSchema, { error: "must be a list of {user, role}" })
     .superRefine((members, ctx) => {
       // An e-mail and the ID of the same user cannot be told apart here; create and update refuse that
-      // before writing anything (see sameUserTwice).
+      // before writing anything (see resolveMembers).
       const seen = new Map<string, number>();
       members.forEach((m, i) => {
         const key = literalKey(m.user);
@@ -74,7 +76,7 @@ const inputs = z.object({
     })
     .optional()
     .describe(
-      "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed, users listed are added, and declared roles are set (a member listed without a role joins as `member` and otherwise keeps the role they have). When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members.",
+      "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed, users listed are added, and declared roles are set (a member listed without a role joins as `member` and otherwise keeps the role they have). When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members. Applied whole or not at all: a user the organization does not have fails the `up` naming the entry, before the team is created or its title changed.",
     )
     // One PUT of the changes to the member list, computed from the live members.
     .register(field, { change: "custom" }),
@@ -121,6 +123,7 @@ export const paths = {
   team: (org: string, id: string) => p`/orgs/${org}/teams/${id}`,
   teamMembers: (org: string, id: string) => p`/orgs/${org}/teams/${id}/members`,
   members: (org: string) => p`/orgs/${org}/members`,
+  member: (org: string, user: string) => p`/orgs/${org}/members/${user}`,
 };
 
 // ---- CRUD ----------------------------------------------------------------------------------------
@@ -191,28 +194,43 @@ async function fetchMembers(ctx: Ctx, org: string, id: string): Promise<ApiTeamM
 }
 
 /**
- * Refuses a membership list naming one user twice, once by e-mail and once by ID (check already
- * refused two entries written the same way): the organization's member list says which e-mail is
- * whose. Called before the first write, so nothing changes. A reference to no member is left to the API.
+ * Resolves a membership list before the first write of create or update (the team's PUT, its title's
+ * PATCH), refusing what the members PUT would refuse after them: a user the organization does not
+ * have. It also refuses one user named twice, once by e-mail and once by ID (check refused two entries
+ * written the same way). A list is applied whole or not at all. The users already in the team
+ * (`live`) are known; the organization's member list says who the others are, and which e-mail is
+ * whose: read only when some are not in the team, or e-mails and IDs are mixed, and read again before
+ * anyone is called missing, so that a member who joined moments ago is found.
  */
-async function sameUserTwice(ctx: Ctx, org: string, members: readonly TeamMember[] | undefined): Promise<void> {
-  if (!members || !members.some((m) => isEmail(m.user)) || members.every((m) => isEmail(m.user))) return;
-  const orgMembers = await ctx.client.listAll(paths.members(org), ApiMember);
+async function resolveMembers(ctx: Ctx, org: string, members: readonly TeamMember[] | undefined, live: readonly ApiTeamMember[] = []): Promise<void> {
+  if (!members) return;
+  const inTeam = (m: TeamMember) => live.some((l) => isUser(m.user, l));
+  const mixed = members.some((m) => isEmail(m.user)) && !members.every((m) => isEmail(m.user));
+  if (members.every(inTeam) && !mixed) return;
+  const whoIn = (orgMembers: readonly ApiMember[]) => (m: TeamMember) =>
+    orgMembers.find((o) => (isEmail(m.user) ? o.user.email?.toLowerCase() === m.user.toLowerCase() : o.id === m.user || o.user.id === m.user));
+  let who = whoIn(await ctx.client.listAll(paths.members(org), ApiMember));
+  if (members.some((m) => !who(m) && !inTeam(m))) who = whoIn(await ctx.client.listNow(paths.members(org), ApiMember));
+  const missing = members.flatMap((m, i) => (who(m) || inTeam(m) ? [] : [`members[${i}].user ${JSON.stringify(m.user)}`]));
+  if (missing.length > 0) {
+    throw new Error(
+      `Team: ${missing.join(", ")}: no member of organization ${org} has ${missing.length === 1 ? "this e-mail address or ID" : "these e-mail addresses or IDs"}, so the team's members cannot be applied whole. ` +
+        "Name each user by the e-mail they are a member of the organization with, or by their user ID; or remove the entry. Nothing was changed.",
+    );
+  }
   const seen = new Map<string, number>();
   members.forEach((m, i) => {
-    const who = orgMembers.find((o) =>
-      isEmail(m.user) ? o.user.email?.toLowerCase() === m.user.toLowerCase() : o.id === m.user || o.user.id === m.user,
-    );
-    if (!who) return;
-    const first = seen.get(who.id);
+    const found = who(m);
+    if (!found) return;
+    const first = seen.get(found.id);
     if (first === undefined) {
-      seen.set(who.id, i);
+      seen.set(found.id, i);
       return;
     }
-    const name = [who.user.displayName, who.user.email].filter(Boolean).join(", ");
+    const name = [found.user.displayName, found.user.email].filter(Boolean).join(", ");
     throw new Error(
       `Team: members[${first}].user ${JSON.stringify(members[first]!.user)} and members[${i}].user ${JSON.stringify(m.user)} name the same user ` +
-        `(${name ? `${name}, ` : ""}${who.id}); list each user once, with the role they should have. Nothing was changed.`,
+        `(${name ? `${name}, ` : ""}${found.id}); list each user once, with the role they should have. Nothing was changed.`,
     );
   });
 }
@@ -251,7 +269,7 @@ function lookalikes(ctx: Ctx, inputs: TeamInputs): Lookalikes<ApiTeam> {
 
 async function create(ctx: Ctx, inputs: TeamInputs): Promise<{ id: string; outs: TeamOutputs }> {
   const org = inputs.organizationId;
-  await sameUserTwice(ctx, org, inputs.members);
+  await resolveMembers(ctx, org, inputs.members);
   const team = await createOnce(ctx, {
     ...lookalikes(ctx, inputs),
     // PUT on the collection creates a team: sending it twice makes two teams.
@@ -286,15 +304,16 @@ async function read(ctx: Ctx, id: string, props: TeamOutputs): Promise<TeamOutpu
 
 async function update(ctx: Ctx, id: string, olds: TeamOutputs, news: TeamInputs, changed: readonly string[]): Promise<TeamOutputs> {
   const org = news.organizationId;
-  if (changed.includes("members")) await sameUserTwice(ctx, org, news.members);
+  // Removing `members` only stops managing them, so it sends nothing. The members are resolved before the title's PATCH.
+  const live = changed.includes("members") && news.members ? await fetchMembers(ctx, org, id) : undefined;
+  if (live) await resolveMembers(ctx, org, news.members, live);
   let team: ApiTeam | undefined;
   if (changed.includes("title")) {
     team = await ctx.client.patch(paths.team(org, id), { body: { title: news.title }, schema: ApiTeam });
   }
-  // Removing `members` only stops managing them, so it sends nothing.
-  if (changed.includes("members") && news.members) {
+  if (live) {
     team ??= await ctx.client.get(paths.team(org, id), { schema: ApiTeam });
-    team = await applyMembers(ctx, org, team, news, await fetchMembers(ctx, org, id));
+    team = await applyMembers(ctx, org, team, news, live);
   }
   team ??= await ctx.client.get(paths.team(org, id), { schema: ApiTeam });
   return definition.outputsOf(declared(news), view(team));

@@ -161,6 +161,7 @@ const route = {
   getTeam: "GET /v1/orgs/:org/teams/:team",
   getTeamMembers: "GET /v1/orgs/:org/teams/:team/members",
   putTeamMembers: "PUT /v1/orgs/:org/teams/:team/members",
+  orgMembers: "GET /v1/orgs/:org/members",
 };
 
 interface Row {
@@ -203,8 +204,9 @@ const rows: Row[] = [
     edit: (d, id) => void st(d).teamMembers.delete(teamMemberKey(id, d.emu.seeded.members[2]!.id)),
     live: (d, id) => [...st(d).teamMembers.values()].filter((m) => m.teamId === id).length,
     declared: 2,
-    // The members as they are, then the one PUT; the team is read before and after it (team.ts).
-    requests: { [route.getTeam]: 2, [route.getTeamMembers]: 1, [route.putTeamMembers]: 1 },
+    // The members as they are, the organization's members (one listed is not in the team: looked up
+    // before any write), then the one PUT; the team is read before and after it (team.ts).
+    requests: { [route.getTeam]: 2, [route.getTeamMembers]: 1, [route.orgMembers]: 1, [route.putTeamMembers]: 1 },
   },
   // Site
   ...(
