@@ -169,7 +169,8 @@ describe("names of references, for every kind", () => {
         const ref = (v: unknown) => (many ? [v, "literal_1"] : v);
         const named = new Class(`${def.kind}-${f}`, { [f]: ref(target.id) });
         const byName = new Class(`${def.kind}-${f}-byname`, { [f]: ref(untitled.id) });
-        const literal = new Class(`${def.kind}-${f}-literal`, { [f]: ref("literal_2") });
+        // A literal of its own per kind: the program's cross-resource checks (one SiteRedirects per site) span the tests.
+        const literal = new Class(`${def.kind}-${f}-literal`, { [f]: ref(`literal_${def.kind}`) });
         await Promise.all([named, byName, literal].map(settled));
 
         // What check records: the text plans show.
