@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { SiteSection, Site } from "../index";
+import { SiteSection, Site, ShareLink, SitePublication } from "../index";
 import { serializedShim, SHIM_PROTOCOL } from "../shim";
 import { NAME_KEY } from "./resource";
 import { z } from "zod";
@@ -43,8 +43,24 @@ describe("a resource's registration", () => {
     await settled(section);
     // Before: every input of the schema (icon, path, condition, description, groupId, default,
     // forceDestroy, adoptId) was registered unset, four promises each.
-    expect(registeredKeys(section)).toEqual(["__provider", NAME_KEY, "organizationId", "siteId", "siteSpaceId", "spaceId", "title", "urls"].sort());
+    expect(registeredKeys(section)).toEqual(["__provider", NAME_KEY, "organizationId", "siteId", "siteSpaceId", "spaceId", "title"].sort());
     expect(typeof registered.get("guides")!.__provider).toBe("string");
+  });
+
+  // Issue 42: their URLs are built on the site's address, which the Site writes before them.
+  it("gives a share link and a publication naming a Site by its id output what that Site declares of its address, and nothing for a literal ID", async () => {
+    const site = new Site("addressed", { title: "Addressed Docs", basename: "docs", proxy: "acme.test/docs" });
+    const link = new ShareLink("addressed-link", { siteId: site.id, name: "Reviewers" });
+    const live = new SitePublication("addressed-live", { siteId: site.id, published: true });
+    const plain = new ShareLink("plain-link", { siteId: "site_1", name: "Reviewers", siteAddress: { basename: "set by hand" } } as never);
+    const bare = new Site("bare", { title: "Bare Docs" });
+    const unaddressed = new ShareLink("bare-link", { siteId: bare.id, name: "Reviewers" });
+    await Promise.all([link, live, plain, unaddressed].map(settled));
+    expect(registered.get("addressed-link")!.siteAddress).toEqual({ basename: "docs", proxy: "acme.test/docs" });
+    expect(registered.get("addressed-live")!.siteAddress).toEqual({ basename: "docs", proxy: "acme.test/docs" });
+    // Never the program's to set: a literal site ID says nothing of a Site's address, and a Site declaring none gives none.
+    expect(registered.get("plain-link")!.siteAddress).toBeUndefined();
+    expect(registered.get("bare-link")!.siteAddress).toBeUndefined();
   });
 
   it("still gives every input the program leaves unset as an Output, of undefined", async () => {

@@ -83,12 +83,17 @@ const inputs = z.object({
   ...oldPaths.inputs("section"),
 });
 
+/**
+ * What the section's own writes decide, nothing else: its published URL is not an output, since the
+ * site's publication (a SitePublication, applied after the section), its basename and proxy (the
+ * Site) and its custom hostname (the app) change it without this resource being applied again, so
+ * state would hold a URL GitBook no longer has (issue 42).
+ */
 const outputs = z.object({
   siteSpaceId: z
     .string()
     .optional()
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
-  urls: z.object({ published: z.string().optional().describe("URL of the published section.") }).describe("The section's URLs."),
 });
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
@@ -232,7 +237,7 @@ export const definition = defineResource({
   live,
   computed: (section: oldPaths.WithOldPaths<ApiSiteSection>, props) => {
     const siteSpaceId = ownSiteSpace(section, props)?.id;
-    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...oldPaths.ownedOldPaths(section) };
+    return { ...(siteSpaceId ? { siteSpaceId } : {}), ...oldPaths.ownedOldPaths(section) };
   },
   prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   lookalikes,

@@ -73,10 +73,14 @@ const inputs = z.object({
   ...oldPaths.inputs("site space"),
 });
 
+/**
+ * What the site space's own writes decide, nothing else: its title is its space's (a Space renamed in
+ * the same run changes it), and its published URL follows the site's publication, basename, proxy and
+ * hostname and its section's path, all written by other resources: as outputs they would be stale
+ * after the `up` that changed them (issue 42).
+ */
 const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
-  title: z.string().describe("Title shown for the site space: its space's title."),
-  urls: z.object({ published: z.string().optional().describe("URL of the published site space.") }).describe("The site space's URLs."),
 });
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
@@ -232,7 +236,7 @@ export const definition = defineResource({
   // for it, so declaring that section now changes nothing.
   view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
   live,
-  computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...oldPaths.ownedOldPaths(ss) }),
+  computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), ...oldPaths.ownedOldPaths(ss) }),
   prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   lookalikes,
   create,
