@@ -6,8 +6,11 @@
  * changed behind the resource (another resource's write to its object), or an input GitBook does not
  * hold. The CLI suites call it on `pulumi stack export`'s resources; in process, on the program's.
  */
+import type { z } from "zod";
 import type { Emulator } from "../../emulator";
+import { ruleOf } from "../../provider/framework/fields";
 import type { Props } from "../../provider/framework/resource";
+import { definitionOf } from "../../provider/impl";
 import { startProviderEnv } from "./provider";
 
 /** What the comparison needs of a resource in state: the checkpoint's fields, or the in-process program's. */
@@ -25,20 +28,26 @@ const TYPE = "pulumi-nodejs:dynamic/gitbook:";
 /** Pulumi's marker of a secret value in a checkpoint. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
-/** A secret is encrypted afresh at every write: "a secret", whatever its ciphertext. */
+/**
+ * A secret is encrypted afresh at every write: "a secret", whatever its ciphertext. Keys sorted: the
+ * engine writes a checkpoint's objects with sorted keys, the provider in the order it builds them.
+ */
 function sealed(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sealed);
   if (v && typeof v === "object") {
     if ((v as Props)[SECRET_SIG] !== undefined) return "[secret]";
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sealed(x)]));
+    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sealed((v as Props)[k])]));
   }
   return v;
 }
 
-/** The resource's outputs without what only the engine keeps, its secret outputs sealed. */
-function comparable(outs: Props, secrets: readonly string[]): Props {
+/**
+ * The resource's outputs without what only the engine keeps and what means something only to the run
+ * that declared it (`allowReplacement`: refresh drops it, by design), its secret outputs sealed.
+ */
+function comparable(outs: Props, secrets: readonly string[], runOnly: readonly string[]): Props {
   const out: Props = {};
-  for (const [k, v] of Object.entries(outs)) if (k !== "__provider") out[k] = secrets.includes(k) ? "[secret]" : sealed(v);
+  for (const [k, v] of Object.entries(outs)) if (k !== "__provider" && !runOnly.includes(k)) out[k] = secrets.includes(k) ? "[secret]" : sealed(v);
   return out;
 }
 
@@ -64,7 +73,9 @@ export async function differencesFromGitBook(emu: Emulator, resources: readonly 
         out.push(`${r.name}: in state, gone from GitBook`);
         continue;
       }
-      const [recorded, live] = [comparable(r.outputs, secrets), comparable(read.state.outs, secrets)];
+      const shape = (await definitionOf(kind)).schema.shape as Record<string, z.ZodType>;
+      const runOnly = Object.keys(shape).filter((k) => ruleOf(shape[k]!).engine === "run");
+      const [recorded, live] = [comparable(r.outputs, secrets, runOnly), comparable(read.state.outs, secrets, runOnly)];
       for (const k of [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort()) {
         const [a, b] = [JSON.stringify(recorded[k]), JSON.stringify(live[k])];
         if (a !== b) out.push(`${r.name}.${k}: state ${a ?? "absent"}, GitBook ${b ?? "absent"}`);
