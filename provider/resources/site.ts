@@ -293,7 +293,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
-  inProgram: declaresAddress,
+  inProgram: (_name, args) => declaresAddress("Site", args),
   import: { read: importRead() },
   cascade: {
     consequence: "GitBook deletes a site with its sections (and their site spaces), section groups, external links and share links.",

@@ -28,6 +28,7 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { settingsOf, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
+import { addressField, addressOf, declaresAddress } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -81,6 +82,7 @@ const inputs = z.object({
     .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
   ...oldPaths.inputs("section"),
+  address: addressField(),
 });
 
 /**
@@ -248,8 +250,15 @@ export const definition = defineResource({
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces, discountsDeleted: true },
   inProgram: (name, args) => {
     redirectsOnMove("SiteSection")(name, args);
-    return placedByGroupId("SiteSection")(name, args);
+    const placed = placedByGroupId("SiteSection")(name, args);
+    const path = declaresAddress("SiteSection", args);
+    return (section) => {
+      placed?.(section);
+      path(section);
+    };
   },
+  // Its old-path rules lead to its published URL, built on the site's address.
+  fromProgram: addressOf((args) => args.redirectOldPath === true),
   // Every section of a site, wherever it sits, in navigation order (a group's where the group is), from the site's structure.
   import: {
     read: {

@@ -30,6 +30,7 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
+import { addressField, addressOf } from "./siteAddress";
 import type { ApiSite } from "../client";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -71,6 +72,7 @@ const inputs = z.object({
     // Set on the section, not the site space.
     .register(field, { change: "custom", import: { omit: false } }),
   ...oldPaths.inputs("site space"),
+  address: addressField(),
 });
 
 /**
@@ -244,6 +246,8 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: redirectsOnMove("SiteSpace"),
+  // Its old-path rules lead to its published URL, built on the site's address and its section's path.
+  fromProgram: addressOf((args) => args.redirectOldPath === true),
   // Every site space of a section, the one it was made from first (the importer's SiteSection takes that one).
   import: {
     read: {

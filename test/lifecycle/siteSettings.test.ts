@@ -22,7 +22,7 @@
  *   and the redirect it adds, as an `oldPathRedirects` entry), the one rule the up makes, and a rule
  *   deleted in the app seen by refresh and put back by the next up.
  * - the site's address (issue 42): a new basename is planned as an update of the share link and the
- *   publication built on it too (`siteAddress`), applied after the Site's, so that their URLs in state
+ *   publication built on it too (`address`), applied after the Site's, so that their URLs in state
  *   are GitBook's when the up ends, as every resource's state is after each up of this stack.
  * The runs that fail on purpose (the re-pointed hostname, the checkout) use `--continue-on-error`, so
  * that every other case's steps are carried out whatever the failing one does. Eight engine runs.
@@ -211,8 +211,8 @@ describeDeployments("a site's settings through the dynamic-provider host, each c
     expect(r.stdout).toMatch(/\+ oldPathRedirects\s*:\s*\[\s*\+\s*\[0\]: \{\s*\+ path: "guides-v1"/);
     // The new basename: the share link's and the publication's URLs change with it, and the plan says so.
     expect(stepOf(r, "addressed")).toMatchObject({ op: "update", changed: ["basename"] });
-    expect(stepOf(r, "addressed-link")).toMatchObject({ op: "update", changed: ["siteAddress"] });
-    expect(stepOf(r, "addressed-live")).toMatchObject({ op: "update", changed: ["siteAddress"] });
+    expect(stepOf(r, "addressed-link")).toMatchObject({ op: "update", changed: ["address"] });
+    expect(stepOf(r, "addressed-live")).toMatchObject({ op: "update", changed: ["address"] });
   });
 
   it("applies them, each case with exactly its own requests", async () => {
