@@ -14,7 +14,12 @@ describe("sections and default semantics", () => {
     expect(first).toMatchObject({ object: "site-section", title: spaceTitle(0), path: "getting-started", default: true });
     expect(first.siteSpaces).toHaveLength(1);
     expect(first.siteSpaces[0]).toMatchObject({ default: true, section: first.id, space: { id: space(0) }, path: "getting-started" });
-    expect(first.urls.published).toBe(`https://acme.gitbook.io/product-docs/getting-started`);
+    // "Only defined when site is published", as the spec says of a section's URL.
+    expect(first.urls.published).toBeUndefined();
+    expect(first.siteSpaces[0].urls.published).toBeUndefined();
+    await must("POST", `${base}/publish`, undefined, 200);
+    expect((await listAll(`${base}/sections`))[0].urls.published).toBe(`https://acme.gitbook.io/product-docs/getting-started`);
+    expect((await listAll(`${base}/site-spaces`))[0].urls.published).toBe(`https://acme.gitbook.io/product-docs/getting-started/getting-started`);
     expect(await getSite(site.id)).toMatchObject({ siteSpaces: 1 });
 
     const second = await createSection(site.id, { spaceId: space(1), title: "API", icon: "code" });

@@ -27,7 +27,9 @@ export function SiteSection() {
     icon: "compass",
     default: true,
   });
-  export_("guidesUrl", guides.urls.apply((u) => u.published));
+  // Its published URL is not an output: the site's publication and address, which other resources
+  // write, change it. The site space it was created with:
+  export_("guidesSiteSpaceId", guides.siteSpaceId);
 }
 
 export function SiteSpace() {

@@ -41,7 +41,8 @@ export function sectionView(e: Env, sec: SectionRecord) {
     sectionGroup: group?.id,
     icon: sec.icon,
     siteSpaces: e.store.siteSpacesIn(sec.siteId, sec.id).map((ss) => siteSpaceView(e, ss)),
-    urls: { published: site ? `${sitePublishedUrl(e, site)}/${encodeURIComponent(sec.path)}` : undefined },
+    // "Only defined when site is published", says the spec.
+    urls: { published: site?.published ? `${sitePublishedUrl(e, site)}/${encodeURIComponent(sec.path)}` : undefined },
   });
 }
 

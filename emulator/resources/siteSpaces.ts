@@ -44,8 +44,9 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     condition: ss.condition,
     hidden: ss.hidden === true,
     space: space ? spaceView(e, space) : undefined,
-    // Paths are free text (1 to 100 characters in the spec): a URL carries them encoded.
-    urls: { published: `${prefix}/${encodeURIComponent(ss.path)}` },
+    // Paths are free text (1 to 100 characters in the spec): a URL carries them encoded. "Only defined
+    // when site is published", says the spec.
+    urls: { published: site?.published ? `${prefix}/${encodeURIComponent(ss.path)}` : undefined },
   });
 }
 

@@ -29,11 +29,11 @@ type In<T> = pulumi.Input<T>;
 /**
  * What an entry does not take of its kind's fields: what DocsSite gives the resource itself (the
  * organization, the site, the section or group the entry stands in), what the provider sets (`names`,
- * `oldPathRedirects`), and `forceDestroy`, not offered: a DocsSite section's delete never takes along
+ * `oldPathRedirects`, `address`), and `forceDestroy`, not offered: a DocsSite section's delete never takes along
  * what the app put in it (a created `space` takes it, and `retainOnDelete`: see spaceSchema). Every other field of its kind, an entry takes as the kind declares it
  * (type, limits, description), so a field added to a kind reaches DocsSite with no line here.
  */
-const SUPPLIED = ["organizationId", "siteId", "sectionId", "groupId", "names", "oldPathRedirects", "forceDestroy"] as const;
+const SUPPLIED = ["organizationId", "siteId", "sectionId", "groupId", "names", "oldPathRedirects", "address", "forceDestroy"] as const;
 type Supplied = (typeof SUPPLIED)[number];
 
 /** The kind's arguments an entry takes. */

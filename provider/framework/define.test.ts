@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { SiteSection, Site } from "../index";
+import { SiteSection, Site, ShareLink, SitePublication, SiteSpace } from "../index";
 import { serializedShim, SHIM_PROTOCOL } from "../shim";
 import { NAME_KEY } from "./resource";
 import { z } from "zod";
@@ -43,8 +43,32 @@ describe("a resource's registration", () => {
     await settled(section);
     // Before: every input of the schema (icon, path, condition, description, groupId, default,
     // forceDestroy, adoptId) was registered unset, four promises each.
-    expect(registeredKeys(section)).toEqual(["__provider", NAME_KEY, "organizationId", "siteId", "siteSpaceId", "spaceId", "title", "urls"].sort());
+    expect(registeredKeys(section)).toEqual(["__provider", NAME_KEY, "organizationId", "siteId", "siteSpaceId", "spaceId", "title"].sort());
     expect(typeof registered.get("guides")!.__provider).toBe("string");
+  });
+
+  // Issue 42: what their state holds is built on the site's address, which the Site (and the section) write before them.
+  it("gives what the program declares of the site's address to the kinds whose state is built on it, and nothing for a literal ID", async () => {
+    const site = new Site("addressed", { title: "Addressed Docs", basename: "docs", proxy: "acme.test/docs" });
+    const link = new ShareLink("addressed-link", { siteId: site.id, name: "Reviewers" });
+    const live = new SitePublication("addressed-live", { siteId: site.id, published: true });
+    // A section and a site space, only when their old-path rules lead to their URL; a site space's section's path too.
+    const moving = new SiteSection("addressed-moving", { siteId: site.id, spaceId: "spc_1", path: "guides", redirectOldPath: true });
+    const still = new SiteSection("addressed-still", { siteId: site.id, spaceId: "spc_2", path: "api" });
+    const v2 = new SiteSpace("addressed-v2", { siteId: site.id, sectionId: moving.id, spaceId: "spc_3", redirectOldPath: true });
+    const plain = new ShareLink("plain-link", { siteId: "site_1", name: "Reviewers", address: { basename: "set by hand" } } as never);
+    const bare = new Site("bare", { title: "Bare Docs" });
+    const unaddressed = new ShareLink("bare-link", { siteId: bare.id, name: "Reviewers" });
+    await Promise.all([link, live, moving, still, v2, plain, unaddressed].map(settled));
+    const address = { basename: "docs", proxy: "acme.test/docs" };
+    expect(registered.get("addressed-link")!.address).toEqual(address);
+    expect(registered.get("addressed-live")!.address).toEqual(address);
+    expect(registered.get("addressed-moving")!.address).toEqual(address);
+    expect(registered.get("addressed-v2")!.address).toEqual({ ...address, sectionPath: "guides" });
+    expect(registered.get("addressed-still")!.address).toBeUndefined();
+    // Never the program's to set: a literal site ID says nothing of a Site's address, and a Site declaring none gives none.
+    expect(registered.get("plain-link")!.address).toBeUndefined();
+    expect(registered.get("bare-link")!.address).toBeUndefined();
   });
 
   it("still gives every input the program leaves unset as an Output, of undefined", async () => {

@@ -185,6 +185,13 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
    * (see fields.ts), from the program's args (e.g. the titles of the resources whose IDs it lists).
    */
   shown?(args: Props): Props;
+  /**
+   * Runs in the program's process as the class is constructed: inputs the program never sets, taken
+   * from what it declares of other resources (a share link's `siteAddress`: its Site's basename and
+   * proxy), so that a change there is a change of this resource too, which the plan shows and the
+   * engine applies after them, when its update reads what the other's write changed (issue 42).
+   */
+  fromProgram?(args: Props): Props;
   /** How `pulumi-gitbook import` declares the kind's objects (importer/generate.ts). */
   import?: ImportSpec;
 }
@@ -231,7 +238,7 @@ export interface NavigationSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "openWrites" | "inProgram" | "shown" | "import"
+    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "openWrites" | "inProgram" | "shown" | "fromProgram" | "import"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -336,6 +343,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     display,
     references,
     ...(spec.shown || references.length > 0 ? { shown: (args: Props) => ({ ...shownNames(references, args), ...spec.shown?.(args) }) } : {}),
+    ...(spec.fromProgram ? { fromProgram: spec.fromProgram } : {}),
     ...(spec.import ? { import: spec.import } : {}),
   };
 }
@@ -403,7 +411,8 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
       try {
-        const props = resourceProps(name, def.shown ? { ...args, ...def.shown(args as Props) } : args, always);
+        const given = def.fromProgram ? { ...args, ...def.fromProgram(args as Props) } : args;
+        const props = resourceProps(name, def.shown ? { ...given, ...def.shown(given as Props) } : given, always);
         props.__provider = serializedShim(def.kind);
         super(
           type,

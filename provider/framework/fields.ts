@@ -36,6 +36,13 @@ export interface FieldRule {
    */
   local?: true;
   /**
+   * Filled in by the program process from what the program declares of other resources (see
+   * ResourceSpec.fromProgram), never set by the program: never sent to GitBook nor read from it, but
+   * compared, so that a change there is an update of this resource, after theirs (a share link's
+   * `address`, when its Site's basename changes).
+   */
+  fromProgram?: true;
+  /**
    * Shown in plans only, so that a reviewer reads names beside IDs: never compared (a change to it
    * alone is no change, so a rename elsewhere never makes the resource flap), never sent to GitBook;
    * recorded in state, and kept by refresh as the resource's `live` rewrites it.

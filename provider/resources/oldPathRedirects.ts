@@ -425,7 +425,8 @@ export async function updatePathOwner<T>(
   const owner = io.owner(obj);
   let moved: WithOldPaths<T> = { ...obj, oldPaths: { ...(recorded && { owned: recorded }) } };
   let redirected = false;
-  if (["path", "redirectOldPath", "oldPathRedirects"].some((f) => changed.includes(f))) {
+  // `address`: the site's or the section's path moved under it, so the rules lead to where it was (siteAddress.ts).
+  if (["path", "redirectOldPath", "oldPathRedirects", "address"].some((f) => changed.includes(f))) {
     try {
       const owned = await redirectOldPaths(ctx, owner, news.oldPathRedirects as OldPathEntry[] | undefined, recorded);
       moved = { ...obj, oldPaths: { ...(owned && { owned }) } };

@@ -17,6 +17,7 @@ import { createOnce } from "../framework/createOnce";
 import { settingsOf, type ImportRecord } from "../framework/discover";
 import type { Ctx } from "../framework/resource";
 import { shareLinkPaths } from "./sitePaths";
+import { addressField, addressOf } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -37,6 +38,7 @@ const inputs = z.object({
       "Whether the link opens the site. Set false to revoke access without losing the URL. Managed only when declared: a link created without it is active, an adopted link keeps its state, and removing it leaves the current state (a revoked link stays revoked). The output is always the link's actual state.",
     )
     .register(field, { live: true }),
+  address: addressField(),
 });
 
 const outputs = z.object({
@@ -118,6 +120,8 @@ export const definition = defineResource({
   outputs,
   live: (link: ApiShareLink) => ({ name: link.name ?? undefined, active: link.active ?? true }),
   computed: (link) => ({ active: link.active ?? true, url: link.urls?.published ?? "", createdAt: link.createdAt }),
+  // Its URL is built on the site's address: a new basename or proxy is a change of this resource too.
+  fromProgram: addressOf(),
   lookalikes,
   create,
   read,

@@ -32,6 +32,7 @@ import { defaultLevelField } from "./contentTree";
 import { count, mapLimit, settingsOf, type ImportRead } from "../framework/discover";
 import { navigationOf, TOP_LEVEL } from "./siteStructure";
 import { siteSpaceRecord } from "./siteSpace";
+import { declaresAddress } from "./siteAddress";
 import type { SiteSnapshot } from "../importer/snapshot";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -96,20 +97,17 @@ const inputs = z.object({
 });
 
 /**
- * What depends on the site's children (how many site spaces it shows) is not an output: the site's own
- * steps run before its children's, so such a value would be stale after every `up`. For the same
- * reason whether it is published is an output only while declared here (the `published` input,
- * refreshed): a SitePublication publishing it later in the run would leave it stale.
+ * What the site's own writes decide, nothing else (issue 42: a resource's outputs are written by its
+ * own create, update and read alone, so a fact another resource writes later in the run would be stale
+ * in state). Not outputs: how many site spaces it shows (its children, applied after it); whether it
+ * is published, unless declared here (a SitePublication publishes it after it); its hostname, which
+ * the app sets up and a SiteCustomHostname may remove (GitBook's API cannot assign one: read it from
+ * the SiteCustomHostname); the URLs GitBook derives from other settings (visitor authentication's).
  */
 const outputs = z.object({
   type: z.string().describe("The site's actual type (plan)."),
   published: z.boolean().optional().describe("Whether the site is live, its actual state, while this resource declares `published` (absent otherwise)."),
   visibility: z.string().describe("The site's actual visibility (one of the values of the input, or one GitBook added since)."),
-  hostname: z
-    .string()
-    .describe(
-      "Hostname the site is published on. A custom hostname (e.g. `docs.example.com`) is set up in the GitBook app: GitBook's API cannot assign one to a site (its `/custom-hostnames/{hostname}` routes only read one's DNS and SSL status, retrigger its DNS check, or remove it), so the Site has no input for it: declare a SiteCustomHostname to check that the hostname points to this site, read its status, retrigger its DNS check or remove it.",
-    ),
   urls: z
     .object({
       location: z.string().optional().describe("API URL of the site."),
@@ -265,7 +263,7 @@ export const definition = defineResource({
   adoptable: true,
   noun: "site",
   summary:
-    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published only while the Site declares `published` (a SitePublication, applied after it, owns that fact otherwise); how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh. GitBook deletes a site with its sections, section groups, external links and share links: a delete that would take along any that this program does not delete first fails before deleting anything, listing them, unless `forceDestroy` is set.",
+    "A published docs site built from spaces. Its outputs describe the site itself, whether it is published only while the Site declares `published` (a SitePublication, applied after it, owns that fact otherwise); how many site spaces it shows depends on its children (created after it), so it is not an output, which would be stale after every `up` and show as drift at every refresh. Nor is its hostname: a custom hostname (e.g. `docs.example.com`) is set up in the GitBook app (GitBook's API cannot assign one) and a SiteCustomHostname with `removeOnDestroy` may remove it; declare a SiteCustomHostname to check that it points to this site and read its status. GitBook deletes a site with its sections, section groups, external links and share links: a delete that would take along any that this program does not delete first fails before deleting anything, listing them, unless `forceDestroy` is set.",
   inputs,
   outputs,
   live: (site: ApiSite) => ({
@@ -286,8 +284,8 @@ export const definition = defineResource({
     type: site.type,
     visibility: site.visibility,
     ...(props.published !== undefined ? { published: site.published } : {}),
-    hostname: site.hostname ?? "",
-    urls: { ...site.urls, published: props.published !== undefined ? site.urls?.published : undefined },
+    // The schema's URLs only: GitBook's others (visitor authentication's login and logout) follow other resources' writes.
+    urls: { location: site.urls?.location, app: site.urls?.app, published: props.published !== undefined ? site.urls?.published : undefined },
     createdAt: site.createdAt,
   }),
   lookalikes,
@@ -295,6 +293,7 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
+  inProgram: (_name, args) => declaresAddress("Site", args),
   import: { read: importRead() },
   cascade: {
     consequence: "GitBook deletes a site with its sections (and their site spaces), section groups, external links and share links.",

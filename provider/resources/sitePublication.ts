@@ -18,6 +18,7 @@ import { defineSettingsObject } from "../framework/settingsObject";
 import { setPublished } from "./site";
 import { ApiSite } from "../client";
 import { sitePaths } from "./sitePaths";
+import { addressField, addressOf } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -31,6 +32,7 @@ const inputs = z.object({
     )
     // A call of its own, never a PATCH field.
     .register(field, { change: "custom" }),
+  address: addressField(),
 });
 
 const outputs = z.object({
@@ -51,6 +53,8 @@ export const definition = defineSettingsObject({
   outputs,
   live: (site: ApiSite) => ({ published: site.published }),
   computed: (site) => (site.published && site.urls?.published ? { publishedUrl: site.urls.published } : {}),
+  // Its URL is built on the site's address: a new basename or proxy is a change of this resource too.
+  fromProgram: addressOf(),
   // The site's publication is the site's: removing the resource leaves it as it is. A site has one:
   // two declaring different states would publish and unpublish it on every run.
   target: { field: "siteId", noun: "site", within: (given) => `organization ${given.organizationId}`, wrongId: "the ID is wrong (pass the Site's id output)", one: true },

@@ -32,6 +32,7 @@ import {
   sourceField,
   wireDestination,
 } from "./redirectRules";
+import { addressField, addressOf } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -44,6 +45,7 @@ const inputs = z.object({
   draft: draftRuleField().register(field, { change: "replace", create: "post" }),
   permanent: permanentField().register(field, { remove: { reset: false }, create: "post" }),
   captureWildcard: captureWildcardField().register(field, { remove: { reset: false }, create: "post" }),
+  address: addressField(),
 });
 
 const outputs = z.object({
@@ -131,8 +133,10 @@ async function read(ctx: Ctx, ruleId: string, props: SiteRedirectOutputs): Promi
 async function update(ctx: Ctx, ruleId: string, _olds: SiteRedirectOutputs, news: SiteRedirectInputs, changed: readonly string[]): Promise<SiteRedirectOutputs> {
   const { organizationId: org, siteId: site } = news;
   const body = changedBody(definition, changed, news);
-  const siteUrl = changed.includes("destination") ? await siteUrlOf(ctx, news) : undefined;
-  if (changed.includes("destination")) body.destination = wireDestination(news.destination, siteUrl);
+  // A path destination is sent as the site's URL followed by the path: a new address sends it again.
+  const resend = changed.includes("destination") || (changed.includes("address") && news.destination.path !== undefined);
+  const siteUrl = resend ? await siteUrlOf(ctx, news) : undefined;
+  if (resend) body.destination = wireDestination(news.destination, siteUrl);
   const rule =
     Object.keys(body).length > 0
       ? await ctx.client.patch(paths.redirect(org, site, ruleId), { body, schema: ApiSiteRedirect })
@@ -165,6 +169,8 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: redirectDeclares("SiteRedirect"),
+  // A path destination is sent built on the site's address.
+  fromProgram: addressOf(),
 });
 
 /** One redirect rule of a GitBook site. */

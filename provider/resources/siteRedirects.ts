@@ -27,6 +27,7 @@ import { PartialFailure } from "../framework/failure";
 import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import type { Ctx } from "../framework/resource";
 import { declared, wrote } from "../framework/state";
+import { addressField, addressOf } from "./siteAddress";
 import {
   ApiSiteRedirect,
   ApiSiteRedirectResults,
@@ -78,6 +79,7 @@ const inputs = z.object({
     )
     // The bulk PUT of the rules that differ from the site's, computed from the live rules.
     .register(field, { change: "custom" }),
+  address: addressField(),
 });
 
 const outputs = z.object({
@@ -346,6 +348,8 @@ export const definition = defineResource({
   listed: (props) => (Array.isArray(props.rules) ? (props.rules as RuleInput[]).map((r) => keyOf(normal(r))) : []),
   pending,
   inProgram: redirectDeclares("SiteRedirects"),
+  // Path destinations are sent built on the site's address: its update puts back the rules that then differ.
+  fromProgram: addressOf(),
   // The site's rules, live and draft, as this kind lists them; nothing when it has none.
   import: {
     read: {

@@ -28,6 +28,7 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { settingsOf, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
+import { addressField, addressOf, declaresAddress } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -81,14 +82,20 @@ const inputs = z.object({
     .register(field, { change: "custom", import: { omit: false } }),
   forceDestroy: forceDestroyField("section", "every site space in it, the one it was created with and any other; the spaces they show stay"),
   ...oldPaths.inputs("section"),
+  address: addressField(),
 });
 
+/**
+ * What the section's own writes decide, nothing else: its published URL is not an output, since the
+ * site's publication (a SitePublication, applied after the section), its basename and proxy (the
+ * Site) and its custom hostname (the app) change it without this resource being applied again, so
+ * state would hold a URL GitBook no longer has (issue 42).
+ */
 const outputs = z.object({
   siteSpaceId: z
     .string()
     .optional()
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
-  urls: z.object({ published: z.string().optional().describe("URL of the published section.") }).describe("The section's URLs."),
 });
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
@@ -232,7 +239,7 @@ export const definition = defineResource({
   live,
   computed: (section: oldPaths.WithOldPaths<ApiSiteSection>, props) => {
     const siteSpaceId = ownSiteSpace(section, props)?.id;
-    return { ...(siteSpaceId ? { siteSpaceId } : {}), urls: { ...section.urls }, ...oldPaths.ownedOldPaths(section) };
+    return { ...(siteSpaceId ? { siteSpaceId } : {}), ...oldPaths.ownedOldPaths(section) };
   },
   prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   openWrites: oldPaths.openWrites,
@@ -244,8 +251,15 @@ export const definition = defineResource({
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces, discountsDeleted: true },
   inProgram: (name, args) => {
     redirectsOnMove("SiteSection")(name, args);
-    return placedByGroupId("SiteSection")(name, args);
+    const placed = placedByGroupId("SiteSection")(name, args);
+    const path = declaresAddress("SiteSection", args);
+    return (section) => {
+      placed?.(section);
+      path(section);
+    };
   },
+  // Its old-path rules lead to its published URL, built on the site's address.
+  fromProgram: addressOf((args) => args.redirectOldPath === true),
   // Every section of a site, wherever it sits, in navigation order (a group's where the group is), from the site's structure.
   import: {
     read: {

@@ -30,6 +30,7 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
+import { addressField, addressOf } from "./siteAddress";
 import type { ApiSite } from "../client";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -71,12 +72,17 @@ const inputs = z.object({
     // Set on the section, not the site space.
     .register(field, { change: "custom", import: { omit: false } }),
   ...oldPaths.inputs("site space"),
+  address: addressField(),
 });
 
+/**
+ * What the site space's own writes decide, nothing else: its title is its space's (a Space renamed in
+ * the same run changes it), and its published URL follows the site's publication, basename, proxy and
+ * hostname and its section's path, all written by other resources: as outputs they would be stale
+ * after the `up` that changed them (issue 42).
+ */
 const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
-  title: z.string().describe("Title shown for the site space: its space's title."),
-  urls: z.object({ published: z.string().optional().describe("URL of the published site space.") }).describe("The site space's URLs."),
 });
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
@@ -232,7 +238,7 @@ export const definition = defineResource({
   // for it, so declaring that section now changes nothing.
   view: (props) => ({ ...props, sectionId: props.sectionId ?? props.parentSectionId }),
   live,
-  computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), title: ss.title ?? "", urls: { ...ss.urls }, ...oldPaths.ownedOldPaths(ss) }),
+  computed: (ss: oldPaths.WithOldPaths<ApiSiteSpace>) => ({ ...(ss.section ? { parentSectionId: ss.section } : {}), ...oldPaths.ownedOldPaths(ss) }),
   prepare: (given, olds) => ({ inputs: oldPaths.withOldPaths(given, olds) }),
   openWrites: oldPaths.openWrites,
   lookalikes,
@@ -241,6 +247,8 @@ export const definition = defineResource({
   update,
   delete: remove,
   inProgram: redirectsOnMove("SiteSpace"),
+  // Its old-path rules lead to its published URL, built on the site's address and its section's path.
+  fromProgram: addressOf((args) => args.redirectOldPath === true),
   // Every site space of a section, the one it was made from first (the importer's SiteSection takes that one).
   import: {
     read: {

@@ -51,9 +51,11 @@ const inputs = z.object({
   ...settings.shape,
 });
 
-const outputs = z.object({
-  updatedAt: z.string().optional().describe("When the site space's overrides were last changed (by anyone); the site's time while it has none."),
-});
+/**
+ * No change time: GitBook answers the site's while the site space has no override of its own, so a
+ * SiteCustomization applied in the same run would leave a recorded one stale (issue 42).
+ */
+const outputs = z.object({});
 
 export type SiteSpaceCustomizationInputs = Inputs<typeof inputs>;
 export type SiteSpaceCustomizationOutputs = Outputs<typeof inputs, typeof outputs>;
@@ -70,7 +72,8 @@ export const definition = defineSettingsObject({
     "`announcement`, the fonts and the spec's deprecated settings are not declared: the API cannot clear the first one by one, and the fonts are the site's. A site space has one: two of one site space are refused at preview or at create.",
   inputs,
   outputs,
-  ...customizationView(settings),
+  live: customizationView(settings).live,
+  computed: () => ({}),
   target: {
     field: "siteSpaceId",
     noun: "site space",

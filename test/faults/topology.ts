@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import type { Emulator } from "../../emulator";
 import type { StateFile } from "../../dev/report";
 import { filesUnder, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { differencesFromGitBook } from "../support/stateIsGitBook";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -267,12 +268,16 @@ export function expectNothingLeft(d: Deployment): void {
   expectNoSpaceLost(d);
 }
 
-/** Re-running the program with faults cleared converges: an up that sends no write, and a refresh that finds no drift. */
+/**
+ * Re-running the program with faults cleared converges: an up after which every resource's state is
+ * what GitBook holds (issue 42), then one that sends no write.
+ */
 export async function expectConvergedRerun(d: Deployment, decls: Decl[]): Promise<void> {
   d.emu.faults.clear();
   const up = await d.run("up", decls);
   expect(up.error).toBeUndefined();
   expectExactlyDeclared(d, decls);
+  expect(await differencesFromGitBook(d.emu, d.state().resources)).toEqual([]);
   d.emu.log.reset();
   const again = await d.run("up", decls);
   expect(again.error).toBeUndefined();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { scenarios, type Deployed } from "../support/scenarios";
+import { differencesFromGitBook } from "../support/stateIsGitBook";
 
 const kinds = Object.values(scenarios);
 const named = (kind: string, name: string) => `${kind}-${name}`;
@@ -46,6 +47,8 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     d = await startDeployment();
   });
   afterAll(async () => d?.close());
+  /** After every successful up, each resource's state is what GitBook holds (issue 42): what a refresh would record. */
+  const expectStateIsGitBook = async () => expect(await differencesFromGitBook(d.emu, d.state().resources)).toEqual([]);
 
   it("previews the creates without sending anything", async () => {
     const r = await d.run("preview", all(d.emu, "base"));
@@ -62,6 +65,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       ids[sc.kind] = d.resource(subject(sc.kind)).id!;
       expect(sc.live(d.emu, ids[sc.kind]!), sc.kind).toBeDefined();
     }
+    await expectStateIsGitBook();
   });
 
   it("updates each kind in place when its update field changes", async () => {
@@ -73,6 +77,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       expect(d.resource(subject(sc.kind)).id, sc.kind).toBe(ids[sc.kind]);
       expect(d.resource(subject(sc.kind)).inputs[sc.updateField], sc.kind).toEqual(sc.program(d.emu, "update").at(-1)!.args[sc.updateField]);
     }
+    await expectStateIsGitBook();
   });
 
   it("replaces each kind when its replace field changes", async () => {
@@ -86,6 +91,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       expect(sc.live(d.emu, newId), sc.kind).toBeDefined();
       ids[sc.kind] = newId;
     }
+    await expectStateIsGitBook();
   });
 
   it("shows drift made outside Pulumi at refresh, converges it on the next up, then re-runs as a no-op with zero requests", async () => {
@@ -105,6 +111,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       expect(stepOf(back, sc.kind)?.op, sc.kind).toBe("update");
       expect(stepOf(back, sc.kind).changed, sc.kind).toContain(fields[sc.kind]);
     }
+    await expectStateIsGitBook();
     d.emu.log.reset();
     const again = await d.run("up");
     expect(again.error).toBeUndefined();
@@ -149,6 +156,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       expect(sc.count(d.emu), sc.kind).toBe(before[sc.kind]! + dropped.filter((x) => x.kind === sc.kind).length);
     }
     expect(d.emu.log.count({ method: "POST" })).toBe(dropped.length);
+    await expectStateIsGitBook();
   });
 
   it("destroys everything it made, leaving nothing behind", async () => {

@@ -21,6 +21,9 @@
  * - `redirectOldPath`: what the plan shows when the program changes a section's path (the path change
  *   and the redirect it adds, as an `oldPathRedirects` entry), the one rule the up makes, and a rule
  *   deleted in the app seen by refresh and put back by the next up.
+ * - the site's address (issue 42): a new basename is planned as an update of the share link and the
+ *   publication built on it too (`address`), applied after the Site's, so that their URLs in state
+ *   are GitBook's when the up ends, as every resource's state is after each up of this stack.
  * The runs that fail on purpose (the re-pointed hostname, the checkout) use `--continue-on-error`, so
  * that every other case's steps are carried out whatever the failing one does. Eight engine runs.
  */
@@ -28,6 +31,7 @@ import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { defaultCustomization } from "../../emulator/resources/customization";
 import { describeDeployments, filesUnder, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { differencesFromGitBook } from "../support/stateIsGitBook";
 
 const ref = (s: string) => ({ $ref: s });
 type Json = Record<string, any>;
@@ -52,6 +56,8 @@ interface Step {
   /** SiteCustomHostname's `revalidate` trigger and the site it names; undefined: no hostname. */
   hostname?: { revalidate: string; site: "docs" | "other" };
   path: string;
+  /** The addressed site's basename, which its share link's and publication's URLs are built on. */
+  basename: string;
 }
 
 function program(d: Deployment, s: Step): Decl[] {
@@ -66,6 +72,9 @@ function program(d: Deployment, s: Step): Decl[] {
     { kind: "Site", name: "other", args: { title: "Other Docs" } },
     { kind: "Site", name: "moving", args: { title: "Moving Docs", published: true } },
     { kind: "SiteSection", name: "moving-guides", args: { siteId: ref("moving.id"), spaceId: spaces[1], path: s.path, redirectOldPath: true } },
+    { kind: "Site", name: "addressed", args: { title: "Addressed Docs", visibility: "share-link", basename: s.basename } },
+    { kind: "ShareLink", name: "addressed-link", args: { siteId: ref("addressed.id"), name: "Reviewers" } },
+    { kind: "SitePublication", name: "addressed-live", args: { siteId: ref("addressed.id"), published: true } },
   ];
   if (s.branding) decls.push(branding(), overrides());
   if (s.regenerate) {
@@ -88,17 +97,17 @@ const branding = (args: Json = {}): Decl => ({
 });
 const overrides = (): Decl => ({ kind: "SiteSpaceCustomization", name: "guides-branding", args: { siteId: ref("branded.id"), siteSpaceId: ref("guides.siteSpaceId"), title: "Guides FR" } });
 
-const BASE: Step = { checkout: false, branding: false, regenerate: "v1", path: "guides-v1" };
+const BASE: Step = { checkout: false, branding: false, regenerate: "v1", path: "guides-v1", basename: "addressed-1" };
 /** Every case's change at once: published, branded, a new regenerate trigger, a hostname adopted, a path moved. */
-const CHANGED: Step = { published: true, checkout: false, branding: true, regenerate: "v2", hostname: { revalidate: "v1", site: "docs" }, path: "guides-v2" };
+const CHANGED: Step = { published: true, checkout: false, branding: true, regenerate: "v2", hostname: { revalidate: "v1", site: "docs" }, path: "guides-v2", basename: "addressed-2" };
 const REVALIDATED: Step = { ...CHANGED, hostname: { revalidate: "v2", site: "docs" } };
 /** The program stops declaring `published`, the branding and the visitor authentication; the checkout site asks to be published; the hostname is followed to the site it now points to. */
-const LAST: Step = { checkout: true, branding: false, hostname: { revalidate: "v2", site: "other" }, path: "guides-v2" };
+const LAST: Step = { checkout: true, branding: false, hostname: { revalidate: "v2", site: "other" }, path: "guides-v2", basename: "addressed-2" };
 
 
 describeDeployments("a site's settings through the dynamic-provider host, each case on its own site in one stack", () => {
   let d: Deployment;
-  const ids = {} as Record<"published" | "checkout" | "branded" | "private" | "docs" | "other" | "moving", string>;
+  const ids = {} as Record<"published" | "checkout" | "branded" | "private" | "docs" | "other" | "moving" | "addressed", string>;
   let siteSpaceId: string;
   let movingUrl: string;
   /** The site branded in the app before the program declares its branding. */
@@ -149,7 +158,8 @@ describeDeployments("a site's settings through the dynamic-provider host, each c
   it("creates: a site unpublished when the program does not say; visitor authentication applied, its private key a secret", async () => {
     const r = await d.run("up", program(d, BASE));
     expect(r.error).toBeUndefined();
-    for (const name of Object.keys({ published: 0, checkout: 0, branded: 0, private: 0, docs: 0, other: 0, moving: 0 }) as Array<keyof typeof ids>) ids[name] = d.resource(name).id!;
+    for (const name of Object.keys({ published: 0, checkout: 0, branded: 0, private: 0, docs: 0, other: 0, moving: 0, addressed: 0 }) as Array<keyof typeof ids>) ids[name] = d.resource(name).id!;
+    expect(await differencesFromGitBook(d.emu, d.state().resources)).toEqual([]);
     siteSpaceId = d.resource("guides").outputs.siteSpaceId as string;
     movingUrl = String((d.resource("moving").outputs.urls as { published: string }).published).replace(/\/$/, "");
 
@@ -199,6 +209,10 @@ describeDeployments("a site's settings through the dynamic-provider host, each c
     expect(stepOf(r, "moving-guides")).toMatchObject({ op: "update", changed: expect.arrayContaining(["path", "oldPathRedirects"]) });
     expect(r.stdout).toMatch(/~ path\s*:\s*"guides-v1" => "guides-v2"/);
     expect(r.stdout).toMatch(/\+ oldPathRedirects\s*:\s*\[\s*\+\s*\[0\]: \{\s*\+ path: "guides-v1"/);
+    // The new basename: the share link's and the publication's URLs change with it, and the plan says so.
+    expect(stepOf(r, "addressed")).toMatchObject({ op: "update", changed: ["basename"] });
+    expect(stepOf(r, "addressed-link")).toMatchObject({ op: "update", changed: ["address"] });
+    expect(stepOf(r, "addressed-live")).toMatchObject({ op: "update", changed: ["address"] });
   });
 
   it("applies them, each case with exactly its own requests", async () => {
@@ -235,6 +249,12 @@ describeDeployments("a site's settings through the dynamic-provider host, each c
     expect(rules()).toEqual([["/guides-v1/*", `${movingUrl}/guides-v2`]]);
     expect(d.emu.log.count({ method: "POST", route: /\/redirects$/ })).toBe(1);
     expect(d.resource("moving-guides").inputs.oldPathRedirects).toEqual([{ path: "guides-v1" }]);
+
+    // The new basename: one site PATCH, and the share link and the publication read again after it, nothing sent for them.
+    expect(requestsOf(ids.addressed)).toEqual({ "PATCH /v1/orgs/:org/sites/:site": 1, "GET /v1/orgs/:org/sites/:site/share-links": 1, "GET /v1/orgs/:org/sites/:site": 1 });
+    expect(d.resource("addressed-live").outputs.publishedUrl).toMatch(/\/addressed-2$/);
+    // Every case's state is what GitBook holds.
+    expect(await differencesFromGitBook(d.emu, d.state().resources)).toEqual([]);
   });
 
   it("re-runs with nothing sent for any case, but the hostname's new trigger: one revalidation, and the status GitBook then reports", async () => {

@@ -55,10 +55,11 @@ export interface ProviderEnv {
 
 /** `client`: options for the provider's clients over the suite's fast retries (e.g. a short time limit). */
 export async function startProviderEnv(
-  opts: EmulatorOptions & { client?: Partial<ClientOptions>; openApiPoll?: RuntimeOptions["openApiPoll"] } = {},
+  opts: EmulatorOptions & { client?: Partial<ClientOptions>; openApiPoll?: RuntimeOptions["openApiPoll"]; emulator?: Emulator } = {},
 ): Promise<ProviderEnv> {
-  const { client, openApiPoll, ...emulatorOptions } = opts;
-  const emu = await Emulator.start(emulatorOptions);
+  const { client, openApiPoll, emulator, ...emulatorOptions } = opts;
+  // `emulator`: one already running (a CLI suite's), which close() leaves running.
+  const emu = emulator ?? (await Emulator.start(emulatorOptions));
   // Fast retries: the suite exercises retry paths, not real back-off times.
   const { runtime, dispatch } = createProvider({ clientOverrides: { retry: { baseDelayMs: 2, maxDelayMs: 20, deadlineMs: 15_000 }, ...client }, ...(openApiPoll ? { openApiPoll } : {}) });
   const config: Record<string, string> = {
@@ -120,7 +121,7 @@ export async function startProviderEnv(
     outOfBand: () => runtime.resetClients(),
     async close() {
       runtime.resetClients();
-      await emu.close();
+      if (!emulator) await emu.close();
     },
   };
   return env;

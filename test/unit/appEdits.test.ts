@@ -66,7 +66,7 @@ function editable(kind: string, declared: Record<string, unknown>, emu: Emulator
   const shape = def.schema.shape as Record<string, z.ZodType>;
   return def.diff.fields
     .filter((f) => declared[f] !== undefined && shape[f] !== undefined)
-    .filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local)
+    .filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram)
     .map((f) => {
       const members = enumMembers(shape[f]!).filter((m) => m !== declared[f]);
       return { field: f, alt: members.length > 0 ? members : alternates(shape[f]!, declared[f], emu) };
@@ -115,7 +115,7 @@ describe.each(Object.values(scenarios))("$kind: each declared field edited in th
     const fields = editable(sc.kind, subject.inputs, s.env.emu).filter((f) => !(f.field in (NOT_EDITED[sc.kind] ?? {})));
     const def = resources.find((r) => r.kind === sc.kind)!;
     const shape = def.schema.shape as Record<string, z.ZodType>;
-    const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local);
+    const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram);
     expect(inPlace.filter((f) => !fields.some((x) => x.field === f)).sort()).toEqual(Object.keys(NOT_EDITED[sc.kind] ?? {}).sort());
     const underived = fields.flatMap((f) => (Array.isArray(f.alt) ? [] : [`${f.field}: ${f.alt.none}`]));
     expect(underived).toEqual(UNDERIVED[sc.kind] ?? []);

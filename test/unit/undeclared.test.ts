@@ -100,7 +100,7 @@ function declaredOptional(sc: Scenario, emu: Emulator): string[] {
   const shape = def.schema.shape as Record<string, import("zod").ZodType>;
   const args = sc.program(emu, "base").find((d) => d.name === "subject")!.args;
   return def.diff.fields.filter(
-    (f) => args[f] !== undefined && f !== sc.updateField && (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && shape[f]!.safeParse(undefined).success,
+    (f) => args[f] !== undefined && f !== sc.updateField && (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram && shape[f]!.safeParse(undefined).success,
   );
 }
 
@@ -143,7 +143,8 @@ describe.each(VARIANTS)("$kind: what the program leaves out, $as", ({ sc, stripp
   const s = programSuite();
   const def = resources.find((r) => r.kind === sc.kind)!;
   const shape = def.schema.shape as Record<string, import("zod").ZodType>;
-  const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local);
+  // What the program process fills in (`address`) is no field of the object's.
+  const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram);
   const wireNames = (fields: readonly string[]) => fields.map((f) => def.patch.wire?.[f] ?? f);
 
   /** The object's live value of each field, as the provider reads it (a read that declares them, see probeOf). */
