@@ -219,6 +219,8 @@ function argsOf(def: Resource, settings: Record<string, unknown>, ref: Ref): Rec
     // A secret never reaches the program (none is an input today; this keeps it so).
     if (v === undefined || rule.engine !== undefined || rule.local || rule.display || rule.secret || rule.import === false) continue;
     if (rule.import && "omit" in rule.import && isDeepStrictEqual(v, rule.import.omit)) continue;
+    // An empty authoritative list would claim the set empty (FieldRule.authoritative): left unmanaged instead.
+    if (rule.authoritative && Array.isArray(v) && v.length === 0) continue;
     out[name] = rule.import?.ref !== undefined && typeof v === "string" ? ref(rule.import.ref, v) : v;
   }
   if (settings.adoptId !== undefined) out.adoptId = settings.adoptId;
@@ -390,6 +392,8 @@ function accessDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
     out.push(program.decl("SiteVisitorAuth", name, name, { siteId: siteRef(s.id), ...s.visitorAuth }));
   }
   for (const a of snapshot.access ?? []) {
+    // Nothing to declare: no list claims a set it found empty (FieldRule.authoritative).
+    if (a.teams.length === 0 && a.users.length === 0) continue;
     const guests = [...a.teams.map((t) => `team ${t.teamId}`), ...a.users.map((u) => `user ${u.userId}`)].filter((_, i) => [...a.teams, ...a.users][i]!.role === null);
     if (guests.length > 0) {
       program.leaveOut("AccessList", a.id, `${a.on} ${literal(a.title)}: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare`);
@@ -721,8 +725,11 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
   if (snap.customization && !branding) program.leaveOut("SiteCustomization", snap.id, "its branding holds no setting SiteCustomization can declare as it is");
   // The rules exactly as they are, adopted: the first up reads them and writes nothing (a create without
-  // adoptId refuses any rule it finds, see SiteRedirects' create).
-  const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id });
+  // adoptId refuses any rule it finds, see SiteRedirects' create). None for a site without rules: an empty
+  // list would claim it has none, and delete the first one made in the app (FieldRule.authoritative).
+  const redirects = snap.redirects?.length
+    ? program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id })
+    : undefined;
   return { snap, site, navigation, sections, byId, records, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
 }
 
