@@ -84,7 +84,7 @@ export async function configure(rt: ProviderRuntime, req: { config?: ConfigSourc
  * ADOPT_KEY, so no create ever has to know whether it is a replacement.
  */
 export async function check(rt: ProviderRuntime, def: Resource, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const checked = checkInputs(def.schema, news, rt.config());
+  const checked = checkInputs(def.schema, news, rt.config(), def.kind);
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
   const prepared = def.prepare ? def.prepare(checked.inputs, inState(olds) ? olds : undefined) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
