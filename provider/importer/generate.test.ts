@@ -372,6 +372,29 @@ describe("generateProgram", () => {
     ]);
   });
 
+  it("leaves out a path a sibling has already (two sections of a site, two site spaces of a section, two sites), which a program refuses, saying why", () => {
+    const s = site();
+    const [start, guides] = s.sections;
+    const twice = site({
+      sections: [start!, { ...guides!, path: "start", siteSpaces: [guides!.siteSpaces[0]!, guides!.siteSpaces[1]!, { ...guides!.siteSpaces[1]!, id: "ss_ts2", space: space("spc_guides") }] }],
+    });
+    const other = bareSite({ id: "site_2", title: "Other", basename: "acme-docs", createdAt: "2025-03-01T00:00:00.000Z" });
+    const generated = program(org({ sites: [twice, other] }));
+    const text = generated.files["index.ts"]!;
+    // Named by path, in ID order; declared in navigation order, the first keeping the path.
+    expect(declarationOf(text, "acme-docs/start-2")).toContain('  path: "start",');
+    expect(text).toContain(
+      '// path is "start" in GitBook, as for SiteSection "acme-docs/start-2" in the same site (a section group has no path of its own), which a program refuses (two at one URL): left out, so it stays as it is.\nconst acmeDocsStart = new gitbook.SiteSection("acme-docs/start", {',
+    );
+    expect(declarationOf(text, "acme-docs/start")).not.toContain("  path:");
+    expect(declarationOf(text, "acme-docs/start/typescript")).toContain('  path: "typescript",');
+    expect(text).toContain('// path is "typescript" in GitBook, as for SiteSpace "acme-docs/start/typescript" in the same section, which a program refuses (two at one URL): left out, so it stays as it is.\nconst acmeDocsStartTypescript2 = ');
+    expect(declarationOf(text, "acme-docs/start/typescript-2")).not.toContain("  path:");
+    expect(text).toContain('// basename is "acme-docs" in GitBook, as for Site "acme-docs" in the same organization, which a program refuses (two at one URL): left out, so it stays as it is.\nconst other = ');
+    expect(declarationOf(text, "other")).not.toContain("basename:");
+    expect(generated.notes.filter((n) => n.includes("which a program refuses (two at one URL)"))).toHaveLength(3);
+  });
+
   it("says what it could not import, in the program and in the notes", () => {
     const s = site({
       shareLinks: [{ id: "shl_x", active: true, createdAt: "2025-01-02T00:00:00.000Z" }],

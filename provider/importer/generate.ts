@@ -32,6 +32,7 @@ import { ruleOf } from "../framework/fields";
 import { resources } from "../resources";
 import { recordsOf, type ImportRecord } from "../framework/discover";
 import { processingFailed } from "../resources/openApiSpec";
+import { PATH_SCOPES } from "../resources/urlPaths";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { definition as siteCustomization } from "../resources/siteCustomization";
 import { validateTopology } from "../components/topology";
@@ -154,6 +155,8 @@ class Program {
   readonly docsSites = new Set<string>();
   /** Every declaration by kind and the ID of the object it adopts: what a reference to that object is written as. */
   private readonly adopted = new Map<string, Decl>();
+  /** The declaration holding each path segment, by kind, container and path (see pathOnce). */
+  private readonly paths = new Map<string, string>();
 
   constructor(readonly previous: PreviousProgram | undefined) {}
 
@@ -183,6 +186,7 @@ class Program {
     const def = kindOf(kind);
     const variable = this.identifiers.take(name + (def.import?.variableSuffix ?? ""));
     const checked = checkArgs(def, argsOf(def, settings, ref));
+    this.pathOnce(kind, name, settings, checked);
     for (const c of checked.comments) this.notes.push(`${kind} ${literal(name)}: ${c}`);
     const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
     if (typeof settings.adoptId === "string") {
@@ -192,6 +196,25 @@ class Program {
       this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
     }
     return decl;
+  }
+
+  /**
+   * A path segment a sibling declared earlier has too (two sections of a site at one path: GitBook
+   * takes it, urlPaths.ts refuses it at preview) is left out of `checked`, with a comment: the object
+   * keeps it, and the program passes its preview. `settings` name the container by its ID.
+   */
+  private pathOnce(kind: Kind, name: string, settings: Record<string, unknown>, checked: { args: Record<string, unknown>; comments: string[] }): void {
+    const scope = PATH_SCOPES[kind];
+    const path = scope && checked.args[scope.field];
+    if (typeof path !== "string") return;
+    const key = `${kind}\u0000${String(settings[scope.parent.field] ?? "")}\u0000${path}`;
+    const first = this.paths.get(key);
+    if (first === undefined) {
+      this.paths.set(key, name);
+      return;
+    }
+    delete checked.args[scope.field];
+    checked.comments.push(`${scope.field} is ${quote(path)} in GitBook, as for ${kind} ${literal(first)} in ${scope.within}, which a program refuses (two at one URL): left out, so it stays as it is.`);
   }
 
   leaveOut(kind: Kind, id: string, why: string): void {
