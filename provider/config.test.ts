@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, judgeProgramConfig, MissingTokenError, NO_TOKEN_WARNING, resolveConfig } from "./config";
-import { startProviderEnv, type ProviderEnv } from "../test/support/provider";
+import { ORG_QUESTION, startProviderEnv, type ProviderEnv } from "../test/support/provider";
 
 const source = (values: Record<string, string>) => ({ get: (k: string) => values[k] });
 
@@ -106,41 +106,78 @@ describe("a wrong organization", () => {
     ["OpenApiSpec", { slug: "pets", source: { text: SPEC } }],
   ];
 
-  it("is named as gitbook:organizationId, with its value and the fix, by every kind, and nothing is created", async () => {
+  /** What a wrong organization is called, `on` the request GitBook answered (a check's question, or a create's own request). */
+  const wrong = (on: string) =>
+    new RegExp(
+      `gitbook:organizationId is "org_wrong", an organization GitBook does not show this token \\(404 organization "org_wrong" not found\\): set it to the ID after /o/ in your organization's address on app\\.gitbook\\.com \\(\`pulumi config set gitbook:organizationId <id>\`\\), and use a token of that organization \\(GitBook API 404 on ${on}`,
+    );
+  const probes = () => env.emu.log.count({ method: "GET", route: "/v1/orgs/:org" });
+
+  it("fails check at every kind, naming gitbook:organizationId, its value and the fix, after one question for the whole provider and nothing else", async () => {
     await configure("org_wrong");
-    const writesBefore = env.emu.log.writes();
+    env.emu.log.reset();
     for (const [kind, args] of programs()) {
       const checked = await env.check(kind, args);
-      expect(JSON.stringify(checked.failures ?? []), kind).toBe("[]");
-      const err = (await env.call(kind, "create", { ...checked.inputs, __provider: "p" }).catch((e: unknown) => e)) as Error;
-      expect(err, kind).toBeInstanceOf(Error);
-      expect(err.message.split("\n")[0], kind).toMatch(
-        /^\w+: gitbook:organizationId is "org_wrong", an organization GitBook does not show this token \(404 organization "org_wrong" not found\): set it to the ID after \/o\/ in your organization's address on app\.gitbook\.com \(`pulumi config set gitbook:organizationId <id>`\), and use a token of that organization \(GitBook API 404 on \w+ \/v1\/orgs\/org_wrong/,
-      );
+      expect(checked.failures, kind).toEqual([{ property: "organizationId", reason: expect.stringMatching(new RegExp(`^${wrong("GET /v1/orgs/org_wrong\\)$").source}`)) }]);
     }
-    // Only the failed attempts' own requests: nothing reached an organization.
-    expect(env.emu.log.writes() - writesBefore).toBeLessThanOrEqual(programs().length);
+    expect(env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
+    // A request under it without that check before (an update whose check asked nothing) says the same, asking nothing more.
+    for (const [kind, args] of programs()) {
+      const err = (await env.call(kind, "create", { ...args, organizationId: "org_wrong", __provider: "p" }).catch((e: unknown) => e)) as Error;
+      expect(err.message.split("\n")[0], kind).toMatch(new RegExp(`^\\w+: ${wrong("\\w+ /v1/orgs/org_wrong").source}`));
+    }
+    expect(probes()).toBe(1);
+    expect(env.emu.log.writes()).toBeLessThanOrEqual(programs().length);
   });
 
-  it("is asked about at most once per provider, and not once anything under it has succeeded", async () => {
+  it("is asked about at most once per provider, only by a check that will send something, and not once anything under it has succeeded", async () => {
     await configure(env.org);
-    const probes = () => env.emu.log.count({ method: "GET", route: "/v1/orgs/:org" });
     const gone = (id: string) => env.refresh("Site", { id, outs: { organizationId: env.org, title: "x" } });
     env.outOfBand();
     env.emu.log.reset();
     // Objects gone under the right organization are still gone: one question, then "not found" as before.
     expect([await gone("site_gone"), await gone("site_gone2")]).toEqual([undefined, undefined]);
     expect(probes()).toBe(1);
+    // A resource in state that changes nothing sends nothing, so its check asks nothing (a no-op up);
+    // nor does one whose only change is a provider-local setting, nor one releasing a live field.
     env.outOfBand();
     env.emu.log.reset();
+    const recorded = { organizationId: env.org, title: "Docs", visibility: "public", __gitbookName: "docs" };
+    expect((await env.check("Site", { title: "Docs", visibility: "public" }, recorded)).failures).toBeUndefined();
+    expect((await env.check("Site", { title: "Docs", visibility: "public", forceDestroy: true }, recorded)).failures).toBeUndefined();
+    expect((await env.check("Site", { title: "Docs" }, recorded)).failures).toBeUndefined();
+    expect(env.emu.log.count()).toBe(0);
+    // A create's check asks, once; what follows under the organization asks nothing more.
     await env.up("Site", { title: "More docs" });
+    expect(probes()).toBe(1);
     expect(await gone("site_gone3")).toBeUndefined();
-    expect(probes()).toBe(0);
+    expect((await env.check("Site", { title: "Docs", visibility: "unlisted" }, recorded)).failures).toBeUndefined();
+    expect(probes()).toBe(1);
+  });
+
+  it("fails check, once, when GitBook cannot be asked at all, with why: what every request of the run would meet", async () => {
+    await configure(env.org);
+    env.outOfBand();
+    env.emu.log.reset();
+    const fault = env.emu.faults.add({ match: { method: "GET", route: "/v1/orgs/:org" }, errorRate: 1, status: 500 });
+    try {
+      for (const [kind, args] of programs().slice(0, 3)) {
+        expect((await env.check(kind, args)).failures, kind).toEqual([
+          {
+            property: "organizationId",
+            reason: expect.stringMatching(new RegExp(`^GitBook could not be asked whether this token sees organization "${env.org}", so nothing else is sent: GitBook API 500 on GET /v1/orgs/${env.org}: Injected fault`)),
+          },
+        ]);
+      }
+      expect(fault.hits).toBe(1);
+      expect(env.emu.log.count()).toBe(1);
+    } finally {
+      env.emu.faults.clear();
+    }
   });
 
   it("a resource's own organizationId is named as such", async () => {
     const checked = await env.check("Space", { title: "Handbook", organizationId: "org_other" });
-    const err = (await env.call("Space", "create", { ...checked.inputs, __provider: "p" }).catch((e: unknown) => e)) as Error;
-    expect(err.message.split("\n")[0]).toMatch(/^Space: organizationId is "org_other", an organization GitBook does not show this token .*\(fix the resource's organizationId\)/);
+    expect(checked.failures).toEqual([{ property: "organizationId", reason: expect.stringMatching(/^organizationId is "org_other", an organization GitBook does not show this token .*\(fix the resource's organizationId\)/) }]);
   });
 });

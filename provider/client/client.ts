@@ -147,8 +147,8 @@ function hiddenOrNotFound(e: unknown): e is GitbookError {
   return e instanceof NotFoundError || (e instanceof AuthError && e.status === 403);
 }
 
-/** Whether the token can see an organization; "unknown" when asking failed for another reason. */
-type Reach = "yes" | "no" | "unknown";
+/** Whether the token can see an organization: "yes", or why not: GitBook's answer (`hidden`: a 404 or 403 for it), or how asking failed. */
+type Reach = "yes" | { error: unknown; hidden: boolean };
 const REACHABLE: Promise<Reach> = Promise.resolve("yes");
 
 interface CacheEntry {
@@ -211,6 +211,8 @@ export class GitbookClient {
   private readonly organization?: { id: string; setting: string };
   /** Per organization ID: whether this token can see it (see organizationError). */
   private readonly orgReachable = new Map<string, Promise<Reach>>();
+  /** Per organization ID: what checkOrganization found, asked once for the client's life. */
+  private readonly orgChecked = new Map<string, Promise<unknown>>();
   /** Until then no list is cached: a create given up on may still take effect (see AmbiguousRequestError.settleMs). */
   private unsettledUntil = 0;
   /** See clockLead. */
@@ -443,9 +445,9 @@ export class GitbookClient {
   /**
    * A 404 or 403 under `/orgs/{org}` may be about the object or about the organization itself (a
    * wrong `gitbook:organizationId`, or a token of another organization); only the organization's own
-   * answer tells. It is asked once per organization for the life of the client, only after such an
-   * answer, and not when an earlier request under it succeeded: a run whose organization is right pays
-   * one request at most, and none once anything under it has succeeded.
+   * answer tells. It is asked once per organization for the life of the client (checkOrganization may
+   * have asked already), and not when an earlier request under it succeeded: a run whose organization
+   * is right pays one request at most, and none once anything under it has succeeded.
    * Reads need it as much as writes: a 404 taken as "gone" under an organization the token cannot see
    * would drop every resource from state.
    */
@@ -454,19 +456,45 @@ export class GitbookClient {
     const m = ORG_PATH.exec(path);
     if (!m) return undefined;
     const org = decodeURIComponent(m[1]!);
-    const setting = this.organization?.id === org ? this.organization.setting : undefined;
-    if (!m[2]) return new OrganizationError(e, org, setting);
+    if (!m[2]) return new OrganizationError(e, org, this.settingOf(org));
+    const reach = await this.reach(org);
+    return reach !== "yes" && reach.hidden ? new OrganizationError(e, org, this.settingOf(org)) : undefined;
+  }
+
+  /**
+   * Whether the token can see organization `org`, before anything is sent under it (a check at
+   * preview): undefined when it can; the OrganizationError naming the setting and the fix when GitBook
+   * answers 404 or 403 for it; else why it could not be asked (no connection, a revoked token, an answer
+   * not from GitBook's API), which every request under it would meet too. Asked at most once for the
+   * client's life, a process's (one GET /orgs/{org}, with the retries any read has), and not at all once
+   * anything under it has succeeded.
+   */
+  checkOrganization(org: string): Promise<unknown> {
+    let checked = this.orgChecked.get(org);
+    if (!checked) {
+      checked = this.reach(org).then((r) => (r === "yes" ? undefined : r.hidden ? new OrganizationError(r.error as GitbookError, org, this.settingOf(org)) : r.error));
+      this.orgChecked.set(org, checked);
+    }
+    return checked;
+  }
+
+  /** The setting the organization came from, when it is the configured one. */
+  private settingOf(org: string): string | undefined {
+    return this.organization?.id === org ? this.organization.setting : undefined;
+  }
+
+  /** Whether the token can see `org`: asked once (GET /orgs/{org}); only a definite answer is kept, so after a failed connection it is asked again next time. */
+  private reach(org: string): Promise<Reach> {
     let known = this.orgReachable.get(org);
     if (!known) {
       const asked = this.send("GET", p`/orgs/${org}`, {}).then(
         (): Reach => "yes",
-        (probe: unknown): Reach => (hiddenOrNotFound(probe) ? "no" : "unknown"),
+        (error: unknown): Reach => ({ error, hidden: hiddenOrNotFound(error) }),
       );
       this.orgReachable.set(org, (known = asked));
-      // Only a definite answer is kept: after a failed connection it is asked again next time.
-      void asked.then((r) => r === "unknown" && this.orgReachable.delete(org));
+      void asked.then((r) => r !== "yes" && !r.hidden && this.orgReachable.delete(org));
     }
-    return (await known) === "no" ? new OrganizationError(e, org, setting) : undefined;
+    return known;
   }
 
   /** `answered.status` is set to the status of the answer it returns (a success's). */

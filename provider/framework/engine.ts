@@ -6,7 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSource, ProviderRuntime } from "../config";
-import { checkInputs } from "./check";
+import { checkInputs, isUnknown } from "./check";
 import { claimsOf, partsOf } from "./claims";
 import { changedFields, diffProps, releasedFields } from "./diff";
 import { refuseCascade, refuseReplacedPages } from "./cascade";
@@ -15,6 +15,7 @@ import { explainFailure, PartialFailure, resourceLabel } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
 import { ADOPT_KEY, DECLARED_KEY, UNCONFIRMED_ID_PREFIX, UNCONFIRMED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, unconfirmedIn, withDeclaredLive } from "./state";
 import { UNCONFIRMED_FIX, UnconfirmedCreateError } from "./createOnce";
+import { OrganizationError } from "../client";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -84,11 +85,13 @@ export async function configure(rt: ProviderRuntime, req: { config?: ConfigSourc
  * ADOPT_KEY, so no create ever has to know whether it is a replacement.
  */
 export async function check(rt: ProviderRuntime, def: Resource, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const checked = checkInputs(def.schema, news, rt.config());
+  const checked = checkInputs(def.schema, news, rt.config(), def.kind);
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
   const prepared = def.prepare ? def.prepare(checked.inputs, inState(olds) ? olds : undefined) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
   const inputs = prepared.inputs;
+  const wrongOrganization = await organizationProblem(rt, def, olds, inputs);
+  if (wrongOrganization) return { inputs: news, failures: [{ property: "organizationId", reason: wrongOrganization }] };
   if (inState(olds) && inputs.adoptId !== undefined) {
     inputs[ADOPT_KEY] = inputs.adoptId;
     delete inputs.adoptId;
@@ -96,6 +99,36 @@ export async function check(rt: ProviderRuntime, def: Resource, olds: Props, new
   // The resource's name, for messages: kept beside the inputs, never compared or sent.
   if (typeof news[NAME_KEY] === "string") inputs[NAME_KEY] = news[NAME_KEY];
   return { inputs };
+}
+
+/**
+ * Why the organization the resource names cannot be used, at the first check of this process that will
+ * send something under it: a resource not in state yet (a create or an adoption), or one whose update
+ * sends something (not only provider-local settings or released live fields). GitBook is asked once per
+ * process and organization (GitbookClient.checkOrganization), and the host serves every call of one
+ * engine operation from one process, so a wrong `gitbook:organizationId` (or a token of another
+ * organization) fails the preview once, at its first resource, where `up` reported it once per
+ * resource; so does a question that fails otherwise, which every request would meet too. It costs one
+ * GET per process that changes something (a preview, an up's preview and its update: two), and a run
+ * that changes nothing (a no-op `up`, a refresh, a destroy) asks nothing. Undefined without a token (a
+ * preview then compares with state only).
+ */
+async function organizationProblem(rt: ProviderRuntime, def: Resource, olds: Props, inputs: Props): Promise<string | undefined> {
+  const org = inputs.organizationId;
+  if (typeof org !== "string" || isUnknown(org)) return undefined;
+  if (inState(olds) && !sendsAnything(def, changedFields(def.diff, olds, inputs), inputs)) return undefined;
+  const problem = await knownCtx(rt)?.client.checkOrganization(org);
+  if (problem === undefined) return undefined;
+  if (problem instanceof OrganizationError) return problem.message;
+  // Every request under it would meet this too (no connection, a revoked token, a wrong gitbook:apiUrl):
+  // said once here, where the run would have said it once per resource.
+  return `GitBook could not be asked whether this token sees organization ${JSON.stringify(org)}, so nothing else is sent: ${problem instanceof Error ? problem.message : String(problem)}`;
+}
+
+/** Whether an update of these changed fields sends anything: not when each is a provider-local setting or a live field the program released (diff.ts). */
+function sendsAnything(def: Resource, changed: readonly string[], news: Props): boolean {
+  const released = releasedFields(def.diff, changed, news);
+  return changed.some((f) => !released.includes(f) && !(def.diff.localFields ?? []).includes(f));
 }
 
 /** Whether check's `olds` are a resource's recorded inputs (anything but engine bookkeeping). */
@@ -289,7 +322,7 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
   // listing it as declared, so that refresh leaves it out of the inputs (see DECLARED_KEY).
   const released = releasedFields(def.diff, all, news);
   const changed = all.filter((f) => !released.includes(f));
-  if (all.length > 0 && changed.every((f) => local.includes(f))) {
+  if (all.length > 0 && !sendsAnything(def, all, news)) {
     // Only provider-local settings changed, or live fields were released: nothing to send; state records them for later calls.
     const outs: Props = { ...forResource(def, olds), ...shownIn(def, news), ...nameOf(news) };
     for (const f of local) {

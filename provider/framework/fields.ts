@@ -75,6 +75,13 @@ export interface FieldRule {
    * when the field is not declared.
    */
   import?: false | { ref?: string; omit?: unknown };
+  /**
+   * A list that is the whole set of its entries (an object's grants, a team's members, a site's redirect
+   * rules, a group's sections): an entry not listed is removed at the next `up`, including one added in
+   * the app. So `pulumi-gitbook import` writes it only when it found entries: an empty one would declare
+   * the set empty, and take away what a teammate adds next; left out, the set is not managed.
+   */
+  authoritative?: true;
 }
 
 /** Where fields declare their FieldRule: `z.string().describe("…").register(field, { change: "replace" })`. */

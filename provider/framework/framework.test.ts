@@ -129,9 +129,31 @@ describe("check", () => {
       mode: z.enum(["a", "b"]).optional(),
       nested: z.object({ on: z.boolean() }).optional(),
     });
-    const r = checkInputs(s, { organizationId: "o", tags: ["b", "a"], nested: { on: UNKNOWN }, stray: 1 }, {});
+    const r = checkInputs(s, { organizationId: "o", tags: ["b", "a"], nested: { on: UNKNOWN } }, {});
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({ organizationId: "o", tags: ["a", "b"], nested: { on: UNKNOWN } });
+  });
+
+  it("refuses a property the schema does not have, at any depth, naming the nearest it has, rather than drop it", () => {
+    const s = z.object({
+      organizationId: z.string(),
+      icon: z.string().optional(),
+      nested: z.object({ enabled: z.boolean() }).optional(),
+      list: z.array(z.object({ teamId: z.string(), role: z.string() })).optional(),
+    });
+    const reasons = (news: Record<string, unknown>) => checkInputs(s, { organizationId: "o", ...news }, {}, "Kind").failures.map((f) => `${f.property}: ${f.reason}`);
+    expect(reasons({ icnon: "book" })).toEqual([
+      "icnon: icnon is not an input of Kind (did you mean icon?): correct its name or remove it. Nothing is sent for a property the resource does not have, so as written it would change nothing.",
+    ]);
+    expect(reasons({ nested: { enabeld: true, enabled: true } })[0]).toMatch(/^nested\.enabeld: nested\.enabeld is not a field of nested \(did you mean enabled\?\)/);
+    expect(reasons({ list: [{ teamId: "t", role: "r" }, { teamID: "t", role: "r" }] })[0]).toMatch(/^list\[1\]\.teamID: .* \(did you mean teamId\?\)/);
+    expect(reasons({ zzz: 1 })[0]).toMatch(/zzz is not an input of Kind \(it takes organizationId, icon, nested, list\)/);
+    // Beside another failure (a misspelt required field is also missing), and beside a value not known yet.
+    expect(reasons({ organizationId: 3, icnon: "book" }).map((r) => r.split(":")[0])).toEqual(["icnon", "organizationId"]);
+    expect(reasons({ icon: UNKNOWN, icnon: "book" }).map((r) => r.split(":")[0])).toEqual(["icnon"]);
+    expect(reasons({ nested: { enabled: UNKNOWN, enabeld: true } }).map((r) => r.split(":")[0])).toEqual(["nested.enabeld"]);
+    // The resource's name, which the class registers beside the inputs, is no stray.
+    expect(reasons({ __gitbookName: "docs" })).toEqual([]);
   });
 
   it("asks for the organization by config when none is given", () => {

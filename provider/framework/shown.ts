@@ -42,6 +42,15 @@ export function resourcesOf(v: unknown): object[] {
   return rs instanceof Set ? [...rs] : [];
 }
 
+/**
+ * The one resource of `kind` an input was computed from (`site.id`, or a value computed from it alone),
+ * told by its class's name (the kind's, see resourceClass); undefined when there is none or several.
+ */
+export function resourceOf(v: unknown, kind: string): object | undefined {
+  const of = resourcesOf(v).filter((r) => (r as { constructor?: { name?: string } }).constructor?.name === kind);
+  return of.length === 1 ? of[0] : undefined;
+}
+
 /** What names a value in plans: a title, and the program's name to show while the title is not known. */
 export interface Naming {
   title?: pulumi.Output<string | undefined>;

@@ -3,6 +3,9 @@
  * test/import/roundTrip.test.ts (through the Pulumi CLI); here, what a reader of the program sees.
  */
 import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { ruleOf } from "../framework/fields";
+import { resources } from "../resources";
 import { generateProgram, type GenerateOptions } from "./generate";
 import { PreviousProgram } from "./names";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
@@ -369,6 +372,29 @@ describe("generateProgram", () => {
     ]);
   });
 
+  it("leaves out a path a sibling has already (two sections of a site, two site spaces of a section, two sites), which a program refuses, saying why", () => {
+    const s = site();
+    const [start, guides] = s.sections;
+    const twice = site({
+      sections: [start!, { ...guides!, path: "start", siteSpaces: [guides!.siteSpaces[0]!, guides!.siteSpaces[1]!, { ...guides!.siteSpaces[1]!, id: "ss_ts2", space: space("spc_guides") }] }],
+    });
+    const other = bareSite({ id: "site_2", title: "Other", basename: "acme-docs", createdAt: "2025-03-01T00:00:00.000Z" });
+    const generated = program(org({ sites: [twice, other] }));
+    const text = generated.files["index.ts"]!;
+    // Named by path, in ID order; declared in navigation order, the first keeping the path.
+    expect(declarationOf(text, "acme-docs/start-2")).toContain('  path: "start",');
+    expect(text).toContain(
+      '// path is "start" in GitBook, as for SiteSection "acme-docs/start-2" in the same site (a section group has no path of its own), which a program refuses (two at one URL): left out, so it stays as it is.\nconst acmeDocsStart = new gitbook.SiteSection("acme-docs/start", {',
+    );
+    expect(declarationOf(text, "acme-docs/start")).not.toContain("  path:");
+    expect(declarationOf(text, "acme-docs/start/typescript")).toContain('  path: "typescript",');
+    expect(text).toContain('// path is "typescript" in GitBook, as for SiteSpace "acme-docs/start/typescript" in the same section, which a program refuses (two at one URL): left out, so it stays as it is.\nconst acmeDocsStartTypescript2 = ');
+    expect(declarationOf(text, "acme-docs/start/typescript-2")).not.toContain("  path:");
+    expect(text).toContain('// basename is "acme-docs" in GitBook, as for Site "acme-docs" in the same organization, which a program refuses (two at one URL): left out, so it stays as it is.\nconst other = ');
+    expect(declarationOf(text, "other")).not.toContain("basename:");
+    expect(generated.notes.filter((n) => n.includes("which a program refuses (two at one URL)"))).toHaveLength(3);
+  });
+
   it("says what it could not import, in the program and in the notes", () => {
     const s = site({
       shareLinks: [{ id: "shl_x", active: true, createdAt: "2025-01-02T00:00:00.000Z" }],
@@ -439,6 +465,50 @@ describe("generateProgram", () => {
     const docs = index(org({ sites: [withOverrides] }), { style: "docs-site" });
     expect(docs).toContain('new gitbook.SiteSpaceCustomization("acme-docs/typescript-branding", {\n  siteId: acmeDocs.siteId,\n  siteSpaceId: "ss_ts",');
     expect(index(org())).not.toContain("SiteSpaceCustomization");
+  });
+
+  describe("authoritative lists (FieldRule.authoritative), which remove what they do not list", () => {
+    // An empty list declares the set empty: what a teammate adds in the app after the import is removed
+    // at the next up. Each list is written where the import found entries, and left out (unmanaged) otherwise.
+    const authoritative = resources.flatMap((def) =>
+      Object.entries(def.schema.shape as Record<string, z.ZodType>).flatMap(([f, s]) => (ruleOf(s).authoritative ? [`${def.kind}.${f}`] : [])),
+    );
+    const emptyEverywhere = org({
+      teams: [...org().teams, { id: "team_2", title: "Reviewers", createdAt: "2025-02-01T00:00:00.000Z", members: [] }],
+      sites: [site({ redirects: [] })],
+      access: [
+        { on: "site", id: "site_1", title: "Acme Docs", teams: [{ teamId: "team_1", role: "admin" }], users: [] },
+        { on: "space", id: "spc_guides", title: "Guides", teams: [], users: [{ userId: "usr_1", role: "read" }] },
+        { on: "space", id: "spc_ts", title: "SDK for TypeScript", teams: [], users: [] },
+      ],
+    });
+
+    it("covers every authoritative list of the registry (a new one needs its case here)", () => {
+      expect(authoritative.sort()).toEqual(["AccessList.teams", "AccessList.users", "SiteRedirects.rules", "SiteSectionGroup.sections", "Team.members"]);
+    });
+
+    it("never writes one empty, in either style: the kind of grant, the members, the rules found none, so none is managed", () => {
+      for (const style of ["resources", "docs-site"] as const) {
+        const text = index(emptyEverywhere, { style });
+        for (const kindField of authoritative) {
+          const [kind, f] = kindField.split(".");
+          const decls = [...text.matchAll(new RegExp(`new gitbook\\.${kind}\\([^]*?\\n\\}`, "g"))].map((m) => m[0]);
+          for (const d of decls) expect(d, `${style}: ${kindField}`).not.toMatch(new RegExp(`\\b${f}: \\[\\]`));
+        }
+        // A DocsSite's redirects are its SiteRedirects' rules.
+        expect(text, style).not.toMatch(/\bredirects: \[\]/);
+        expect(text, style).not.toContain("SiteRedirects(");
+        const of = (kind: string, name: string) => text.slice(text.indexOf(`new gitbook.${kind}(${JSON.stringify(name)}, {`)).split("\n});")[0]!;
+        expect(of("AccessList", "acme-docs")).toContain("teams: [");
+        expect(of("AccessList", "acme-docs")).not.toContain("users");
+        expect(of("AccessList", "guides")).toContain('users: [{ userId: "usr_1", role: "read" }],');
+        expect(of("AccessList", "guides")).not.toContain("teams");
+        expect(of("Team", "reviewers")).not.toContain("members");
+        expect(of("Team", "docs-writers")).toContain("members: [");
+        // An object with no grant at all has no AccessList (it would declare neither list).
+        expect(text.match(/new gitbook\.AccessList\(/g), style).toHaveLength(2);
+      }
+    });
   });
 
   describe("--style docs-site", () => {

@@ -32,6 +32,7 @@ import { ruleOf } from "../framework/fields";
 import { resources } from "../resources";
 import { recordsOf, type ImportRecord } from "../framework/discover";
 import { processingFailed } from "../resources/openApiSpec";
+import { PATH_SCOPES } from "../resources/urlPaths";
 import { definition as siteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { definition as siteCustomization } from "../resources/siteCustomization";
 import { validateTopology } from "../components/topology";
@@ -154,6 +155,8 @@ class Program {
   readonly docsSites = new Set<string>();
   /** Every declaration by kind and the ID of the object it adopts: what a reference to that object is written as. */
   private readonly adopted = new Map<string, Decl>();
+  /** The declaration holding each path segment, by kind, container and path (see pathOnce). */
+  private readonly paths = new Map<string, string>();
 
   constructor(readonly previous: PreviousProgram | undefined) {}
 
@@ -183,6 +186,7 @@ class Program {
     const def = kindOf(kind);
     const variable = this.identifiers.take(name + (def.import?.variableSuffix ?? ""));
     const checked = checkArgs(def, argsOf(def, settings, ref));
+    this.pathOnce(kind, name, settings, checked);
     for (const c of checked.comments) this.notes.push(`${kind} ${literal(name)}: ${c}`);
     const decl: Decl = { kind, name, key, variable, args: checked.args, comments: [...comments, ...checked.comments], id: new Code(`${variable}.id`) };
     if (typeof settings.adoptId === "string") {
@@ -192,6 +196,25 @@ class Program {
       this.adopted.set(`${kind}\u0000${settings.adoptId}`, decl);
     }
     return decl;
+  }
+
+  /**
+   * A path segment a sibling declared earlier has too (two sections of a site at one path: GitBook
+   * takes it, urlPaths.ts refuses it at preview) is left out of `checked`, with a comment: the object
+   * keeps it, and the program passes its preview. `settings` name the container by its ID.
+   */
+  private pathOnce(kind: Kind, name: string, settings: Record<string, unknown>, checked: { args: Record<string, unknown>; comments: string[] }): void {
+    const scope = PATH_SCOPES[kind];
+    const path = scope && checked.args[scope.field];
+    if (typeof path !== "string") return;
+    const key = `${kind}\u0000${String(settings[scope.parent.field] ?? "")}\u0000${path}`;
+    const first = this.paths.get(key);
+    if (first === undefined) {
+      this.paths.set(key, name);
+      return;
+    }
+    delete checked.args[scope.field];
+    checked.comments.push(`${scope.field} is ${quote(path)} in GitBook, as for ${kind} ${literal(first)} in ${scope.within}, which a program refuses (two at one URL): left out, so it stays as it is.`);
   }
 
   leaveOut(kind: Kind, id: string, why: string): void {
@@ -219,6 +242,8 @@ function argsOf(def: Resource, settings: Record<string, unknown>, ref: Ref): Rec
     // A secret never reaches the program (none is an input today; this keeps it so).
     if (v === undefined || rule.engine !== undefined || rule.local || rule.display || rule.secret || rule.import === false) continue;
     if (rule.import && "omit" in rule.import && isDeepStrictEqual(v, rule.import.omit)) continue;
+    // An empty authoritative list would claim the set empty (FieldRule.authoritative): left unmanaged instead.
+    if (rule.authoritative && Array.isArray(v) && v.length === 0) continue;
     out[name] = rule.import?.ref !== undefined && typeof v === "string" ? ref(rule.import.ref, v) : v;
   }
   if (settings.adoptId !== undefined) out.adoptId = settings.adoptId;
@@ -390,6 +415,8 @@ function accessDecls(program: Program, snapshot: OrgSnapshot): Decl[] {
     out.push(program.decl("SiteVisitorAuth", name, name, { siteId: siteRef(s.id), ...s.visitorAuth }));
   }
   for (const a of snapshot.access ?? []) {
+    // Nothing to declare: no list claims a set it found empty (FieldRule.authoritative).
+    if (a.teams.length === 0 && a.users.length === 0) continue;
     const guests = [...a.teams.map((t) => `team ${t.teamId}`), ...a.users.map((u) => `user ${u.userId}`)].filter((_, i) => [...a.teams, ...a.users][i]!.role === null);
     if (guests.length > 0) {
       program.leaveOut("AccessList", a.id, `${a.on} ${literal(a.title)}: ${guests.join(", ")} ${guests.length === 1 ? "is a guest" : "are guests"}, which an AccessList cannot declare`);
@@ -721,8 +748,11 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const branding = snap.customization && brandingDecl(program, siteName, site, snap.customization, notImported);
   if (snap.customization && !branding) program.leaveOut("SiteCustomization", snap.id, "its branding holds no setting SiteCustomization can declare as it is");
   // The rules exactly as they are, adopted: the first up reads them and writes nothing (a create without
-  // adoptId refuses any rule it finds, see SiteRedirects' create).
-  const redirects = snap.redirects && program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id });
+  // adoptId refuses any rule it finds, see SiteRedirects' create). None for a site without rules: an empty
+  // list would claim it has none, and delete the first one made in the app (FieldRule.authoritative).
+  const redirects = snap.redirects?.length
+    ? program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id })
+    : undefined;
   return { snap, site, navigation, sections, byId, records, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
 }
 

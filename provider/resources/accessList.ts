@@ -86,7 +86,7 @@ function listField(list: ListName) {
     .describe(
       `Every ${who} with access to the object, each once, in any order, with their role. Authoritative: ${who}s listed are given their role, and every ${who} with a grant on the object that is not listed loses it (including grants made in the GitBook app). Omitted: ${who} grants are not managed. Removing it stops managing them and leaves the grants in place. Added to a resource in state, it takes over the object's ${who} grants as a create would: when there are any, only with \`adoptId\` naming the object (otherwise the \`up\` fails naming them, with nothing written). Applied whole or not at all: every ${who} to be given access is looked up first, and one the organization does not have fails the \`up\` naming its entry, with nothing written; a write failing part way is recorded as the grants the object then has.`,
     )
-    .register(field, { change: "custom" });
+    .register(field, { change: "custom", authoritative: true });
 }
 
 const inputs = z

@@ -29,6 +29,7 @@
  * at preview, where the schema and every condition of the site are known, and `checkConditions` is
  * exported for a program that declares its resources one by one.
  */
+import { editDistance } from "../framework/nearest";
 
 /** The part of a SiteAdaptiveJSONSchema the check reads: claims by name, objects of claims nested. */
 export interface ClaimsSchema {
@@ -160,16 +161,6 @@ function nearestClaim(path: readonly string[], declared: readonly string[][]): s
     if (!best || s < best.score) best = { claim, score: s };
   }
   return best?.claim;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 // ---- Reading the claims an expression names ------------------------------------------------------------

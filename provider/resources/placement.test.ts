@@ -4,29 +4,11 @@
  * registers nothing at all.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DocsSite, Site, SiteExternalLink, SiteSection, SiteSectionGroup, SiteStructureOrder } from "../index";
+import { mockedRegistrations, nextRun, registeredAll } from "../../test/support/mocks";
 
-const registered: string[] = [];
-beforeAll(async () => {
-  await pulumi.runtime.setMocks(
-    {
-      newResource: (args) => {
-        registered.push(args.name);
-        return { id: `${args.name}-id`, state: args.inputs };
-      },
-      call: () => ({}),
-    },
-    "placement",
-    "test",
-    false,
-  );
-});
-
-/** Resolves once every one of `resources` is registered. */
-const registeredAll = (resources: pulumi.Resource[]) => new Promise((resolve) => pulumi.all(resources.map((r) => r.urn)).apply(resolve));
-/** The next synchronous run of the program (a new macrotask). */
-const nextRun = () => new Promise((resolve) => setImmediate(resolve));
+const registered = mockedRegistrations("placement", false);
 
 it("refuses a link whose groupId and an order's items disagree, naming both", () => {
   const site = new Site("p1-site", { title: "Docs" });

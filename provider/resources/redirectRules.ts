@@ -21,7 +21,7 @@ import { z } from "zod";
 import { p } from "../client";
 import { httpUrl, id, text } from "../framework/fields";
 import type { Ctx } from "../framework/resource";
-import { resourcesOf } from "../framework/shown";
+import { resourceOf } from "../framework/shown";
 import { ApiSite } from "../client";
 import { sitePaths } from "./sitePaths";
 
@@ -279,10 +279,10 @@ function siteDecl(siteId: unknown): SiteDecl | undefined {
     if (!bySiteId.has(siteId)) bySiteId.set(siteId, { singles: [], rules: [], movers: [] });
     return bySiteId.get(siteId);
   }
-  const sites = resourcesOf(siteId).filter((r) => (r as { constructor?: { name?: string } }).constructor?.name === "Site");
-  if (sites.length !== 1) return undefined;
-  if (!bySiteResource.has(sites[0]!)) bySiteResource.set(sites[0]!, { singles: [], rules: [], movers: [] });
-  return bySiteResource.get(sites[0]!);
+  const site = resourceOf(siteId, "Site");
+  if (!site) return undefined;
+  if (!bySiteResource.has(site)) bySiteResource.set(site, { singles: [], rules: [], movers: [] });
+  return bySiteResource.get(site);
 }
 
 /** A rule declared with plain values (an Output cannot be checked before it resolves). */

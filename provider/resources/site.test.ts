@@ -67,7 +67,7 @@ describe("check", () => {
   });
 
   it("normalizes the known fields when another is unknown, adding nothing the program did not declare", async () => {
-    const r = await env.check("Site", { ...base, agentsContext: UNKNOWN, adaptiveContent: { enabled: UNKNOWN }, extra: "dropped" });
+    const r = await env.check("Site", { ...base, agentsContext: UNKNOWN, adaptiveContent: { enabled: UNKNOWN } });
     expect(r.failures).toBeUndefined();
     expect(r.inputs).toEqual({ ...base, organizationId: env.org, agentsContext: UNKNOWN, adaptiveContent: { enabled: UNKNOWN } });
   });

@@ -34,6 +34,7 @@ import { navigationOf, TOP_LEVEL } from "./siteStructure";
 import { siteSpaceRecord } from "./siteSpace";
 import { declaresAddress } from "./siteAddress";
 import type { SiteSnapshot } from "../importer/snapshot";
+import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -69,9 +70,11 @@ const inputs = z.object({
       "Whether the site is live: `true` publishes it (GitBook's publish call), `false` takes it offline (unpublish); its audience is `visibility`'s. Managed only when declared: a site created without it is not published (GitBook's default), an adopted site keeps its state, and removing it leaves the site as it is. While declared, the output is the site's actual state (refresh shows a site published or unpublished in the app as drift) and `urls.published` its address; undeclared, neither is an output of the Site (a SitePublication, or the app, owns them: read `publishedUrl` there). Publishing happens when the Site itself is applied (created or updated), which is before the sections and site spaces that depend on it: on the first `up` a site declared published goes live without content (GitBook publishes a site without content) and shows each section as it is added. To publish once the content exists, leave `published` out here and declare a SitePublication that `dependsOn` the sections (DocsSite does this for its `site.published`). When the organization's plan needs an upgrade first, GitBook answers with a checkout instead of publishing, and `up` fails saying so (the site stays unpublished and is kept in state).",
     )
     .register(field, { change: "custom", live: true }),
-  basename: text({ min: 1, max: 100 })
+  basename: urlSegment(100)
     .optional()
-    .describe("Path segment the site is published under on the organization's hostname, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current value.")
+    .describe(
+      `Path segment the site is published under on the organization's hostname, 1 to 100 characters: ${URL_SEGMENT_RULE}. Unique among the sites of the organization (a second one fails the preview, naming both). When omitted the API derives it from the title; removing it leaves the current value.`,
+    )
     .register(field, { create: "patch" }),
   agentsContext: z
     .enum(["excluded", "included"], { error: "must be excluded or included" })
@@ -293,7 +296,10 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
-  inProgram: (_name, args) => declaresAddress("Site", args),
+  inProgram: (name, args) => {
+    uniquePath("Site")(name, args);
+    return declaresAddress("Site", args);
+  },
   import: { read: importRead() },
   cascade: {
     consequence: "GitBook deletes a site with its sections (and their site spaces), section groups, external links and share links.",

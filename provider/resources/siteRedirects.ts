@@ -78,7 +78,7 @@ const inputs = z.object({
       "Every redirect rule of the site, in any order: authoritative. After `up` the site has exactly these rules: rules not listed, including rules added in the GitBook app, are deleted (a refresh shows them in the plan as removals); listed rules are created or updated. An empty list deletes every rule of the site. Refused at preview, naming the entry: a malformed source or destination, two rules for one source (per draft state), a chain (a rule whose destination path is another rule's source) and a loop (a → b → a); a destination URL is never taken for a path of the site. Applied whole or not at all: a destination section or site space the site does not have fails the `up` naming the rule, before anything is written; a rule GitBook refuses all the same leaves the others applied, and state records the rules the site then has.",
     )
     // The bulk PUT of the rules that differ from the site's, computed from the live rules.
-    .register(field, { change: "custom" }),
+    .register(field, { change: "custom", authoritative: true }),
   address: addressField(),
 });
 

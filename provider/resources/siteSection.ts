@@ -26,6 +26,7 @@ import { placedByGroupId } from "./placement";
 import { forgetSection, learnSection } from "./siteContents";
 import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
+import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
 import { addressField, addressOf, declaresAddress } from "./siteAddress";
@@ -51,9 +52,11 @@ const inputs = z.object({
     .optional()
     .describe("Name of the icon shown next to the title, at most 50 characters (e.g. `book`). Removing it removes the icon.")
     .register(field, { remove: "clear", create: "post" }),
-  path: text({ min: 1, max: 100 })
+  path: urlSegment(100)
     .optional()
-    .describe("URL path segment of the section, 1 to 100 characters. When omitted the API derives it from the title; removing it leaves the current path.")
+    .describe(
+      `URL path segment of the section, 1 to 100 characters: ${URL_SEGMENT_RULE}. Unique among the sections of the site, whatever group holds them (a second one at the same path fails the preview, naming both). When omitted the API derives it from the title; removing it leaves the current path.`,
+    )
     // POST takes only the space, title, icon and group: the rest follows in one PATCH.
     .register(field, { create: "patch" }),
   condition: text({ min: 1, max: 1024 })
@@ -250,6 +253,7 @@ export const definition = defineResource({
   delete: remove,
   cascade: { consequence: "GitBook deletes a section with every site space in it.", held: heldSiteSpaces, discountsDeleted: true },
   inProgram: (name, args) => {
+    uniquePath("SiteSection")(name, args);
     redirectsOnMove("SiteSection")(name, args);
     const placed = placedByGroupId("SiteSection")(name, args);
     const path = declaresAddress("SiteSection", args);

@@ -56,7 +56,7 @@ const inputs = z.object({
       "IDs of the sections the group holds: pass SiteSection `id` outputs. When declared, the group holds exactly these: a section added outside Pulumi shows as drift and is taken back to the site's top level, one removed is brought back. Their order does not matter here (a SiteStructureOrder orders them). A section added is moved in place from wherever it was; a section removed goes back to the site's top level (last there). Leave it out to manage membership with SiteSection `groupId` instead: a section listed here must not declare `groupId`, nor be listed by another group, and no other section may name this group by its `groupId` (the preview fails naming both resources). Applied whole or not at all: a listed ID that is no section of the site fails the `up` naming it before anything is written (the group's own settings included), and a move failing part way is recorded as the sections the group then holds. Removing it leaves the sections where they are.",
     )
     // GitBook takes them in at creation; afterwards each section that joins or leaves is a PATCH of that section.
-    .register(field, { change: "custom", create: "post" }),
+    .register(field, { change: "custom", create: "post", authoritative: true }),
 });
 
 const outputs = z.object({});

@@ -28,6 +28,7 @@ import type { Ctx, Props } from "../framework/resource";
 import { forgetSection, knownContents } from "./siteContents";
 import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
+import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
 import { addressField, addressOf } from "./siteAddress";
@@ -46,9 +47,11 @@ const inputs = z.object({
   spaceId: id()
     .describe("ID of the space whose content the site space shows. Changing it repoints the site space in place (its path and URL stay).")
     .register(field, { import: { ref: "Space" } }),
-  path: text({ min: 1, max: 100 })
+  path: urlSegment(100)
     .optional()
-    .describe("URL path segment of the site space within its section, 1 to 100 characters. When omitted the API derives it from the space title; removing it leaves the current path.")
+    .describe(
+      `URL path segment of the site space within its section, 1 to 100 characters: ${URL_SEGMENT_RULE}. Unique among the site spaces of the section (a second one at the same path fails the preview, naming both). When omitted the API derives it from the space title; removing it leaves the current path.`,
+    )
     // POST takes only the space and section: path and condition follow in one PATCH.
     .register(field, { create: "patch" }),
   condition: text({ min: 1, max: 1024 })
@@ -246,7 +249,10 @@ export const definition = defineResource({
   read,
   update,
   delete: remove,
-  inProgram: redirectsOnMove("SiteSpace"),
+  inProgram: (name, args) => {
+    uniquePath("SiteSpace")(name, args);
+    redirectsOnMove("SiteSpace")(name, args);
+  },
   // Its old-path rules lead to its published URL, built on the site's address and its section's path.
   fromProgram: addressOf((args) => args.redirectOldPath === true),
   // Every site space of a section, the one it was made from first (the importer's SiteSection takes that one).

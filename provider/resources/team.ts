@@ -79,7 +79,7 @@ const inputs = z.object({
       "The team's members, in any order, each user once. When set, membership is authoritative: users not listed are removed, users listed are added, and declared roles are set (a member listed without a role joins as `member` and otherwise keeps the role they have). When omitted, membership is not managed. Removing it stops managing membership and leaves the current members in place. Two entries naming one user are refused before anything is written, naming both entries: at preview when written the same way (e-mails compare case-insensitively, IDs exactly), otherwise (an e-mail and the same user's ID) when `up` applies the team, after one read of the organization's members. Applied whole or not at all: a user the organization does not have fails the `up` naming the entry, before the team is created or its title changed.",
     )
     // One PUT of the changes to the member list, computed from the live members.
-    .register(field, { change: "custom" }),
+    .register(field, { change: "custom", authoritative: true }),
 });
 
 const outputs = z.object({

@@ -8,6 +8,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { ORG_QUESTION } from "../support/provider";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -107,6 +108,18 @@ describeDeployments("configuration errors", () => {
     expect(d.emu.log.count()).toBe(0);
   });
 
+  it("a wrong gitbook:organizationId fails the preview at its first resource, naming the setting and the fix once, after one request", async () => {
+    d.emu.log.reset();
+    const team: Decl = { kind: "Team", name: "writers", args: { title: "Writers" } };
+    const r = await d.run("preview", [site, space, team], { config: { "gitbook:organizationId": "org_wrong" } });
+    const lines = said(r, 'gitbook:organizationId is "org_wrong"');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/an organization GitBook does not show this token \(404 organization "org_wrong" not found\): set it to the ID after \/o\/ in your organization's address on app\.gitbook\.com \(`pulumi config set gitbook:organizationId <id>`\)/);
+    expect(r.checkFailures).toEqual([expect.objectContaining({ property: "organizationId" })]);
+    expect(r.stdout).not.toMatch(/^\s+at /m);
+    expect(d.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
+  });
+
   it("a server that is not GitBook's API is summarised: status, content type, first line, and gitbook:apiUrl named", async () => {
     const page = `<!DOCTYPE html>\n<html><body>\u001b[2J${"<p>Welcome to our landing page</p>".repeat(2000)}</body></html>\n`;
     const server = http.createServer((req, res) => {
@@ -118,13 +131,16 @@ describeDeployments("configuration errors", () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const r = await d.run("up", [site], { config: { "gitbook:apiUrl": url } });
+      // The run's first request is the question whether the token sees the organization, at the site's check.
       const first = reason(r.error).split("\n")[0]!;
       expect(first).toMatch(
         new RegExp(
-          `^Site docs: GitBook API 404 on POST /v1/orgs/\\w+/sites: the answer is not from GitBook's API \\(HTTP 404, text/html; charset=utf-8, first line "<!DOCTYPE html>"\\); ` +
+          `resource 'docs': property organizationId value .* has a problem: GitBook could not be asked whether this token sees organization "\\w+", so nothing else is sent: ` +
+            `GitBook API 404 on GET /v1/orgs/\\w+: the answer is not from GitBook's API \\(HTTP 404, text/html; charset=utf-8, first line "<!DOCTYPE html>"\\); ` +
             `gitbook:apiUrl may be wrong: it is ${url.replace(/\./g, "\\.")}, and GitBook's API is https://api\\.gitbook\\.com$`,
         ),
       );
+      expect(said(r, "the answer is not from GitBook's API")).toHaveLength(1);
       expect(r.stdout).not.toContain("landing page");
       expect(r.stdout).not.toContain("\u001b");
       expect(custom()).toHaveLength(0);

@@ -127,6 +127,16 @@ export async function startProviderEnv(
   return env;
 }
 
+/**
+ * The request a preview or an up sends first when a resource will be created or changed: whether the
+ * token sees the organization (GitbookClient.checkOrganization), once per provider process (one
+ * ProviderEnv's client; each run of test/support/program.ts, as a new process would).
+ */
+export const ORG_QUESTION = "GET /v1/orgs/:org";
+
+/** Whether a logged request is that question. */
+export const isOrgQuestion = (e: { method: string; route: string }) => `${e.method} ${e.route}` === ORG_QUESTION;
+
 /** A bad input: the property it must be reported against, the input, and what the reason must say. */
 export type BadInput = [property: string, input: Props, reason: RegExp];
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { definitionOf } from "../../provider/impl";
 import { programSuite, type ProgramStep } from "../support/program";
+import { ORG_QUESTION } from "../support/provider";
 import { scenarios } from "../support/scenarios";
 
 const stepOf = (steps: ProgramStep[], name = "subject") => steps.find((s) => s.name === name);
@@ -15,10 +16,10 @@ describe.each(Object.values(scenarios))("$kind, in process", (sc) => {
   const s = programSuite();
   let id: string;
 
-  it("previews a create without sending anything", async () => {
+  it("previews a create sending nothing but the one question whether the token sees the organization", async () => {
     const steps = await s.p.preview(sc.program(s.env.emu, "base"));
     expect(stepOf(steps)?.op).toBe("create");
-    expect(s.env.emu.log.count()).toBe(0);
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
   });
 
   it("creates, then re-runs as a no-op with zero requests", async () => {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultCustomization } from "../../emulator/resources/customization";
 import { programSuite, stepNames } from "../support/program";
+import { ORG_QUESTION } from "../support/provider";
 import { ref, site } from "../support/scenarios";
 
 const CUSTOM = "/v1/orgs/:org/sites/:site/customization";
@@ -40,11 +41,11 @@ describe("SiteCustomization", () => {
   let again: ReturnType<typeof customization>;
   const settings = () => s.env.emu.store.siteCustomizations.get(s.p.resource("site").id)!.settings as Json;
 
-  it("stops a bad colour, an unknown theme or font, and a non-URL logo at preview, naming the setting, with no request", async () => {
+  it("stops a bad colour, an unknown theme or font, and a non-URL logo at preview, naming the setting, with no request but the site's question about the organization", async () => {
     const refused = async (args: Json, message: string) => {
       s.env.emu.log.reset();
       await expect(s.p.preview([site(), customization(args)])).rejects.toThrow(message);
-      expect(s.env.emu.log.count()).toBe(0);
+      expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
     };
     await refused({ styling: { primaryColor: { light: "blue", dark: "#000" } } }, "styling.primaryColor.light must be a hex colour");
     await refused({ styling: { primaryColor: { light: "#000" } } }, "styling.primaryColor.dark is required");
@@ -63,7 +64,7 @@ describe("SiteCustomization", () => {
 
     s.env.emu.log.reset();
     expect(stepNames(await s.p.up([site(), customization(declared)]))).toEqual(["same site", "create branding"]);
-    expect(s.env.emu.log.byRoute()).toEqual({ [`GET ${CUSTOM}`]: 1, [`PUT ${CUSTOM}`]: 1 });
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [`GET ${CUSTOM}`]: 1, [`PUT ${CUSTOM}`]: 1 });
     expect(settings()).toEqual({
       ...before,
       styling: { ...before.styling, primaryColor: declared.styling.primaryColor },
@@ -85,7 +86,7 @@ describe("SiteCustomization", () => {
     s.env.emu.log.reset();
     const next = { ...declared, styling: { primaryColor: declared.styling.primaryColor, corners: "circular" } };
     expect(stepNames(await s.p.up([site(), customization(next)]))).toEqual(["same site", "update branding"]);
-    expect(s.env.emu.log.byRoute()).toEqual({ [`GET ${CUSTOM}`]: 1, [`PUT ${CUSTOM}`]: 1 });
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [`GET ${CUSTOM}`]: 1, [`PUT ${CUSTOM}`]: 1 });
     expect(settings()).toEqual({ ...before, styling: { ...before.styling, corners: "circular" } });
   });
 
@@ -146,16 +147,16 @@ describe("SiteSpaceCustomization", () => {
   const base = [space, site(), section];
   const stored = () => s.env.emu.store.siteSpaceCustomizations.get(s.p.resource("section").outputs.siteSpaceId as string)?.overrides;
 
-  it("stops a bad override at preview, naming it, with no request", async () => {
+  it("stops a bad override at preview, naming it, with no request but the first resource's question about the organization", async () => {
     await expect(s.p.preview([...base, overrides({ styling: { dangerColor: { light: "#12", dark: "#000" } } })])).rejects.toThrow("styling.dangerColor.light must be a hex colour");
-    expect(s.env.emu.log.count()).toBe(0);
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
   });
 
   it("creates the declared overrides with one GET and one PATCH, and sends nothing when nothing changed", async () => {
     await s.p.up(base);
     s.env.emu.log.reset();
     await s.p.up([...base, overrides({ title: "Docs FR", styling: { theme: "muted", primaryColor: { light: "#0055a4", dark: "#6f9fff" } } })]);
-    expect(s.env.emu.log.byRoute()).toEqual({ [`GET ${OVERRIDE}`]: 1, [`PATCH ${OVERRIDE}`]: 1 });
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [`GET ${OVERRIDE}`]: 1, [`PATCH ${OVERRIDE}`]: 1 });
     expect(stored()).toEqual({ title: "Docs FR", styling: { theme: "muted", primaryColor: { light: "#0055a4", dark: "#6f9fff" } } });
 
     s.env.emu.log.reset();
@@ -167,7 +168,7 @@ describe("SiteSpaceCustomization", () => {
     stored()!.footer = { copyright: "app edit" }; // not declared
     s.env.emu.log.reset();
     await s.p.up([...base, overrides({ styling: { theme: "bold", primaryColor: { light: "#0055a4", dark: "#6f9fff" } } })]);
-    expect(s.env.emu.log.byRoute()).toEqual({ [`PATCH ${OVERRIDE}`]: 1 });
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [`PATCH ${OVERRIDE}`]: 1 });
     expect(stored()).toEqual({ styling: { theme: "bold", primaryColor: { light: "#0055a4", dark: "#6f9fff" } }, footer: { copyright: "app edit" } });
   });
 

@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite, stepNames as steps } from "../support/program";
+import { ORG_QUESTION } from "../support/provider";
 import { ref, site } from "../support/scenarios";
 
 const SORT = "/v1/orgs/:org/sites/:site/structure/sort";
@@ -38,10 +39,10 @@ describe("SiteStructureOrder in a program", () => {
 
   const declared = ["status", "changelog", "guides", "tools", "api"];
 
-  it("previews without sending anything", async () => {
+  it("previews sending nothing but the one question about the organization", async () => {
     const r = await s.p.preview(program(declared));
     expect(steps(r)).toContain("create order");
-    expect(s.env.emu.log.count()).toBe(0);
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
   });
 
   it("creates the navigation in the program's order, then re-runs as a no-op with zero requests", async () => {
@@ -58,7 +59,7 @@ describe("SiteStructureOrder in a program", () => {
     s.env.emu.log.reset();
     const r = await s.p.up(program(swapped));
     expect(steps(r).filter((s) => !s.startsWith("same"))).toEqual(["update order"]);
-    expect(s.env.emu.log.byRoute()).toEqual({ [`GET ${STRUCTURE}`]: 1, [`PATCH ${SORT}`]: 1 });
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [`GET ${STRUCTURE}`]: 1, [`PATCH ${SORT}`]: 1 });
     expect(topLevel()).toEqual(swapped);
   });
 

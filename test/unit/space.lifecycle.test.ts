@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite, stepNames } from "../support/program";
+import { ORG_QUESTION } from "../support/provider";
 import { ref } from "../support/scenarios";
 
 /** A whole site from nothing: a collection, a space in it, a site, and a section of the site showing the space. */
@@ -15,16 +16,18 @@ const fromNothing: Decl[] = [
 describe("a site from nothing: Collection, Space, Site and SiteSection in one up", () => {
   const s = programSuite();
 
-  it("previews four creates without a request", async () => {
+  it("previews four creates with one request, the question whether the token sees the organization", async () => {
     const r = await s.p.preview(fromNothing);
     expect(stepNames(r)).toEqual(expect.arrayContaining(["create products", "create guides", "create site", "create section"]));
-    expect(s.env.emu.log.count()).toBe(0);
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
   });
 
   it("creates them in one up with one POST each, the section showing the new space", async () => {
+    s.env.emu.log.reset();
     const r = await s.p.up(fromNothing);
     // Each POST follows the listing that recovery from a lost answer would compare with.
     expect(s.env.emu.log.byRoute()).toEqual({
+      [ORG_QUESTION]: 1,
       "GET /v1/orgs/:org/collections": 1,
       "POST /v1/orgs/:org/collections": 1,
       "GET /v1/orgs/:org/spaces": 1,
