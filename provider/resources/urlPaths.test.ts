@@ -28,16 +28,17 @@ describe("siblings at one path, in the program", () => {
   });
 
   it("refuses a second site space at a path of the same section, and a second site at a basename of the organization", () => {
-    const site = new Site("u2-site", { title: "Docs", basename: "docs" });
+    // Basenames of their own: the program's checks span every test file the worker runs.
+    const site = new Site("u2-site", { title: "Docs", basename: "u2-docs" });
     const section = new SiteSection("u2-sec", { siteId: site.id, spaceId: "spc_1", path: "guides" });
     new SiteSpace("u2-v1", { siteId: site.id, sectionId: section.id, spaceId: "spc_2", path: "v1" });
     expect(() => new SiteSpace("u2-v1-again", { siteId: site.id, sectionId: section.id, spaceId: "spc_3", path: "v1" })).toThrow(
       /^SiteSpace "u2-v1-again": path: SiteSpace "u2-v1" in the same section has the path "v1" already/,
     );
-    expect(() => new Site("u2-site-2", { title: "Other docs", basename: "docs" })).toThrow(/^Site "u2-site-2": basename: Site "u2-site" in the same organization has the basename "docs" already/);
+    expect(() => new Site("u2-site-2", { title: "Other docs", basename: "u2-docs" })).toThrow(/^Site "u2-site-2": basename: Site "u2-site" in the same organization has the basename "u2-docs" already/);
     // Named by the same literal organization ID, or by the stack's default (as the provider fills it in).
-    new Site("u2-site-3", { title: "Docs", basename: "docs", organizationId: "org_other" });
-    expect(() => new Site("u2-site-4", { title: "Docs", basename: "docs", organizationId: "org_other" })).toThrow(/Site "u2-site-3" in the same organization/);
+    new Site("u2-site-3", { title: "Docs", basename: "u2-docs", organizationId: "org_other" });
+    expect(() => new Site("u2-site-4", { title: "Docs", basename: "u2-docs", organizationId: "org_other" })).toThrow(/Site "u2-site-3" in the same organization/);
   });
 
   it("refuses two sections at one path of a site named by a literal ID, and in a DocsSite", () => {
