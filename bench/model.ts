@@ -83,8 +83,12 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       };
     }
     case "noop":
-    case "preview":
       return { min: {}, chain: 0, parallelism: parallel, why: "diff compares saved state with the program: nothing to ask the API" };
+    case "preview":
+      // A plan that will change something first asks whether the token sees the organization, once per
+      // run, so that a wrong one fails the preview once rather than every resource's write (README
+      // "Configuration"): like the safety listings, a read the guarantee needs.
+      return { min: { GET: 1 }, chain: 1, parallelism: parallel, why: "one question whether the token sees the organization; diff compares saved state with the program" };
     case "refresh":
       // The site has a GET by ID; sections, site spaces and share links have no single GET, only their
       // site's list, so one listing per kind serves every resource of that kind. (A tighter bound
@@ -98,7 +102,7 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
         why: "GET the site; one paginated listing each of sections, site spaces, share links",
       };
     case "change":
-      return { min: { PATCH: 1 }, chain: 1, parallelism: parallel, why: "one section title: one PATCH" };
+      return { min: { GET: 1, PATCH: 1 }, chain: 2, parallelism: parallel, why: "the question whether the token sees the organization (see preview), then one section title: one PATCH" };
     case "destroy": {
       // Deleting the site cascades to everything under it, but the engine calls Delete on every
       // resource (dependents first) and a Delete cannot know whether its parent is about to go too:
