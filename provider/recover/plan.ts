@@ -183,11 +183,10 @@ export async function planRecovery(ctx: Ctx, exported: Exported, decisions: Deci
     const def = definitions.get(kind);
     if (pending.type === "updating" && def?.openWrites && recorded) {
       seen.add(r.urn);
-      const resolved = await lookedFor({ ...base, kind }, async () => writes({ ...base, kind }, await def.openWrites!.find(ctx, recorded.outputs ?? {}, callInputs(r.inputs), held), decisions));
-      if (Array.isArray(resolved) ? resolved.length > 0 : true) {
-        for (const res of [resolved].flat()) add(res);
-        continue;
-      }
+      // No open write: an update like any other, cleared below.
+      const resolved = [await lookedFor({ ...base, kind }, async () => writes({ ...base, kind }, await def.openWrites!.find(ctx, recorded.outputs ?? {}, callInputs(r.inputs), held), decisions))].flat();
+      resolved.forEach(add);
+      if (resolved.length > 0) continue;
     }
     add({ ...base, kind, action: "clear", by: "proposal", why: `the resource stays as state records it (the ${verb(pending.type)} may or may not have happened): \`pulumi refresh\` or the next \`pulumi up\` converges it` });
   }
