@@ -54,9 +54,12 @@ describeDeployments("a killed `pulumi up`, at its first or its last write, and n
       cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
     }
     expect(cancel.code, cancel.stdout + cancel.stderr).toBe(0);
+    const made = [...dep.emu.store.sites.values()];
+    expect(made).toHaveLength(1);
     // As issue 19 saw it: the killed run's site made again (and an OpenAPI spec it made refused with 409).
-    await dep.run("up", decls);
-    // The topology declares two sites (its own and the DocsSite's): one more is the duplicate.
-    expect(dep.emu.store.sites.size).toBe(3);
+    // --continue-on-error: without it, which creates the up reaches before that refusal ends it depends on
+    // the engine's order (a CI run ended it before the second site's create).
+    await dep.run("up", decls, { flags: ["--continue-on-error"] });
+    expect([...dep.emu.store.sites.values()].filter((s) => s.title === made[0]!.title)).toHaveLength(2);
   }, 300_000);
 });
