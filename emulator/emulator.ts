@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { setTimeout as delay } from "node:timers/promises";
+import * as zlib from "node:zlib";
 
 import type { Contract, ContractViolation } from "./contract";
 import { Faults } from "./faults";
@@ -250,7 +251,7 @@ export class Emulator {
     record(reply.status);
     // Injected faults are answers GitBook gives too (429, 5xx): they are checked like any other.
     this.checked(this.contract?.checkResponse({ method, path }, { status: reply.status, body: reply.body === undefined ? undefined : JSON.parse(JSON.stringify(reply.body)), contentType: "application/json" }));
-    send(res, reply);
+    send(res, reply, req.headers["accept-encoding"]);
   }
 
   private checked(v: ContractViolation | undefined): void {
@@ -338,7 +339,12 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-function send(res: http.ServerResponse, reply: Reply): void {
+/**
+ * Sends the reply, compressed as GitBook's API answers when the client accepts it (bodies over 1 kB;
+ * brotli at a dynamic-content quality, or gzip, whichever the client names first), so that a bench
+ * through the emulator measures what a client decoding real answers costs.
+ */
+function send(res: http.ServerResponse, reply: Reply, acceptEncoding?: string): void {
   const headers: Record<string, string | number> = { ...reply.headers };
   if (reply.body === undefined) {
     // 204 must not carry Content-Length; 205 must announce its empty body.
@@ -348,7 +354,13 @@ function send(res: http.ServerResponse, reply: Reply): void {
     return;
   }
   // Encoded once: Buffer.byteLength and then end(text) went over a 1 MB listing twice.
-  const bytes = Buffer.from(JSON.stringify(reply.body), "utf8");
+  let bytes = Buffer.from(JSON.stringify(reply.body), "utf8");
+  const encoding = bytes.length > 1024 ? acceptEncoding?.split(",").map((e) => e.split(";")[0]!.trim().toLowerCase()).find((e) => e === "br" || e === "gzip") : undefined;
+  if (encoding) {
+    bytes = encoding === "br" ? zlib.brotliCompressSync(bytes, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }) : zlib.gzipSync(bytes, { level: 4 });
+    headers["Content-Encoding"] = encoding;
+    headers["Vary"] = "Accept-Encoding";
+  }
   headers["Content-Type"] = "application/json; charset=utf-8";
   headers["Content-Length"] = bytes.length;
   res.writeHead(reply.status, headers);

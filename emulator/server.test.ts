@@ -37,6 +37,22 @@ describe("routes", () => {
   });
 });
 
+describe("compression", () => {
+  it("answers a body over 1 kB in the first encoding the client accepts (br or gzip), and small or unasked ones plain", async () => {
+    for (let i = 0; i < 20; i++) await must("POST", `${org()}/sites`, { title: `Compressed ${i}` }, 201);
+    const get = async (acceptEncoding?: string) => {
+      const res = await fetch(`${emu.url}${org()}/sites`, { headers: { authorization: `Bearer ${emu.token}`, ...(acceptEncoding ? { "accept-encoding": acceptEncoding } : {}) } });
+      // fetch decodes what it asked for; the header says what was sent.
+      return { encoding: res.headers.get("content-encoding"), items: ((await res.json()) as { items: unknown[] }).items.length };
+    };
+    expect(await get("br, gzip")).toEqual({ encoding: "br", items: 20 });
+    expect(await get("gzip;q=1.0, br")).toEqual({ encoding: "gzip", items: 20 });
+    expect(await get("identity")).toEqual({ encoding: null, items: 20 });
+    const small = await fetch(`${emu.url}${org()}/teams`, { headers: { authorization: `Bearer ${emu.token}`, "accept-encoding": "gzip" } });
+    expect(small.headers.get("content-encoding")).toBeNull();
+  });
+});
+
 describe("what it cannot read", () => {
   it("drops a request whose body never arrives whole, and keeps serving", async () => {
     const { port } = new URL(emu.url);

@@ -46,6 +46,12 @@ describe("settings", () => {
     expect(err({}, { GITBOOK_OPENAPI_WAIT_SECONDS: "0" })).toBe(
       'GITBOOK_OPENAPI_WAIT_SECONDS (gitbook:openApiWaitSeconds is not set) is "0", which is not a positive number of seconds (fix or unset GITBOOK_OPENAPI_WAIT_SECONDS, or set gitbook:openApiWaitSeconds; the default is 300).',
     );
+    expect(err({ listingMaxAgeSeconds: "-1" })).toBe(
+      'gitbook:listingMaxAgeSeconds is "-1", which is not a number of seconds, 0 or more (`pulumi config set gitbook:listingMaxAgeSeconds 1`, or `pulumi config rm gitbook:listingMaxAgeSeconds` for the default; the default is 1).',
+    );
+    expect(resolveConfig({ listingMaxAgeSeconds: "0" }, {}).listingMaxAgeSeconds).toBe(0);
+    expect(resolveConfig({}, { GITBOOK_LISTING_MAX_AGE_SECONDS: "0.25" }).listingMaxAgeSeconds).toBe(0.25);
+    expect(resolveConfig({}, {}).listingMaxAgeSeconds).toBe(1);
     expect(err({ organizationId: "https://app.gitbook.com/o/AbC123/home" })).toBe(
       'gitbook:organizationId is "https://app.gitbook.com/o/AbC123/home", which is not an organization ID (it has spaces or slashes); the ID is the part after /o/ in the organization\'s address on app.gitbook.com (`pulumi config set gitbook:organizationId AbC123`).',
     );

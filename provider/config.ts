@@ -20,6 +20,8 @@ export interface ProviderConfig {
   openApiWaitSeconds: number;
   /** Per-request time limit. */
   requestTimeoutSeconds: number;
+  /** How long before a write a safety listing may have been answered (client.ts, Since); 0: only one in flight. */
+  listingMaxAgeSeconds: number;
   /** How often an OpenAPI spec's processing is polled: the first wait, doubling up to the cap. */
   openApiPoll: { firstMs: number; maxMs: number };
 }
@@ -52,7 +54,7 @@ export class ConfigError extends Error {
   }
 }
 
-export type Raw = Partial<Record<"token" | "apiUrl" | "organizationId" | "openApiWaitSeconds" | "requestTimeoutSeconds", string>>;
+export type Raw = Partial<Record<"token" | "apiUrl" | "organizationId" | "openApiWaitSeconds" | "requestTimeoutSeconds" | "listingMaxAgeSeconds", string>>;
 
 const ENV: Record<keyof Raw, string> = {
   token: "GITBOOK_TOKEN",
@@ -60,6 +62,7 @@ const ENV: Record<keyof Raw, string> = {
   organizationId: "GITBOOK_ORGANIZATION_ID",
   openApiWaitSeconds: "GITBOOK_OPENAPI_WAIT_SECONDS",
   requestTimeoutSeconds: "GITBOOK_REQUEST_TIMEOUT_SECONDS",
+  listingMaxAgeSeconds: "GITBOOK_LISTING_MAX_AGE_SECONDS",
 };
 
 const ENV_NAMES = Object.values(ENV);
@@ -87,11 +90,12 @@ function howToFix(s: Found, example: string, opts: { secret?: boolean; hasDefaul
   return opts.hasDefault === false ? set : `${set}, or \`pulumi config rm ${key}\` for the default`;
 }
 
-function seconds(s: Found | undefined, fallback: number): number {
+function seconds(s: Found | undefined, fallback: number, zero = false): number {
   if (!s) return fallback;
   const n = Number(s.value.trim());
-  if (s.value.trim() === "" || !Number.isFinite(n) || n <= 0) {
-    throw new ConfigError(`${s.name} is ${JSON.stringify(s.value)}, which is not a positive number of seconds (${howToFix(s, String(fallback))}; the default is ${fallback}).`);
+  if (s.value.trim() === "" || !Number.isFinite(n) || n < 0 || (n === 0 && !zero)) {
+    const what = zero ? "a number of seconds, 0 or more" : "a positive number of seconds";
+    throw new ConfigError(`${s.name} is ${JSON.stringify(s.value)}, which is not ${what} (${howToFix(s, String(fallback))}; the default is ${fallback}).`);
   }
   return n;
 }
@@ -153,6 +157,7 @@ export function resolveConfig(configured: Raw, env: NodeJS.ProcessEnv = process.
     apiUrlSetting,
     openApiWaitSeconds: seconds(get("openApiWaitSeconds"), 300),
     requestTimeoutSeconds: seconds(get("requestTimeoutSeconds"), 30),
+    listingMaxAgeSeconds: seconds(get("listingMaxAgeSeconds"), 1, true),
     openApiPoll: OPENAPI_POLL,
   };
   const t = token(get("token"));
@@ -283,7 +288,7 @@ export class ProviderRuntime {
   client(): GitbookClient {
     const cfg = this.config();
     if (!cfg.token) throw new MissingTokenError();
-    const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}\u0000${cfg.organizationId ?? ""}`;
+    const key = `${cfg.apiUrl}\u0000${cfg.token}\u0000${cfg.requestTimeoutSeconds}\u0000${cfg.listingMaxAgeSeconds}\u0000${cfg.organizationId ?? ""}`;
     let c = this.clients.get(key);
     if (!c) {
       c = new GitbookClient({
@@ -291,6 +296,7 @@ export class ProviderRuntime {
         apiUrl: cfg.apiUrl,
         apiUrlSetting: cfg.apiUrlSetting,
         timeoutMs: cfg.requestTimeoutSeconds * 1000,
+        guardMaxAgeMs: cfg.listingMaxAgeSeconds * 1000,
         onRetry: announceRetry,
         ...(cfg.organizationId ? { organization: { id: cfg.organizationId, setting: cfg.organizationIdSetting! } } : {}),
         ...this.options.clientOverrides,

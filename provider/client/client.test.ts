@@ -1,5 +1,6 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
+import * as zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -104,6 +105,20 @@ describe("requests", () => {
     expect(s.seen[0]!.headers["user-agent"]).toMatch(/^pulumi-gitbook\/\d+\.\d+\.\d+/);
     expect(s.seen[0]!.headers["content-type"]).toBe("application/json");
     expect(JSON.parse(s.seen[0]!.body)).toEqual({ title: "Docs" });
+  });
+
+  it("asks for compressed answers and reads gzip, brotli and plain ones; refuses an encoding it did not ask for", async () => {
+    const body = JSON.stringify({ items: Array.from({ length: 50 }, (_, i) => ({ id: `s${i}` })) });
+    const encoded: Record<string, Buffer | string> = { gzip: zlib.gzipSync(body), br: zlib.brotliCompressSync(body), identity: body, "": body, deflate: zlib.deflateSync(body) };
+    const s = await serve((req, res) => {
+      const encoding = new URL(req.url, "http://x").searchParams.get("e")!;
+      res.writeHead(200, { "content-type": "application/json", ...(encoding ? { "content-encoding": encoding } : {}) });
+      res.end(encoded[encoding]);
+    });
+    const { c } = client(s.url);
+    for (const e of ["gzip", "br", "identity", ""]) expect((await c.get<{ items: unknown[] }>("/x", { query: { e } })).items).toHaveLength(50);
+    expect(s.seen[0]!.headers["accept-encoding"]).toBe("br, gzip");
+    await expect(c.get("/x", { query: { e: "deflate" } })).rejects.toThrow(/content-encoding "deflate", which was not asked for/);
   });
 
   it("fails with the name of the field when a response breaks the contract", async () => {

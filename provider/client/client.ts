@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { promisify } from "node:util";
+import * as zlib from "node:zlib";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
 import {
@@ -35,8 +37,10 @@ export interface ClientOptions {
   /** Per-attempt time limit for headers and for the body. */
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
-  /** How long a fetched list stays fresh for reads (writes through this client clear it at once). */
+  /** How long a fetched list stays fresh for reads (a write through this client ends it at once). */
   listCacheTtlMs?: number;
+  /** A safety listing may have been answered less than this long before the write it guards (see Since); 0: only one still in flight. */
+  guardMaxAgeMs?: number;
   dispatcher?: Dispatcher;
   /** Injected for tests: a fake clock makes retry timing observable without waiting. */
   sleep?: (ms: number) => Promise<void>;
@@ -151,27 +155,39 @@ function hiddenOrNotFound(e: unknown): e is GitbookError {
 type Reach = "yes" | { error: unknown; hidden: boolean };
 const REACHABLE: Promise<Reach> = Promise.resolve("yes");
 
-interface CacheEntry {
-  expires: number;
+/** A listing (or a shared GET) as this client took it, the latest of its key: see GitbookClient.snapshot. */
+interface Snapshot {
   value: Promise<unknown>;
+  /** When its answer arrived on this client's clock; undefined while it is in flight. */
+  answeredAt?: number;
+  /** writesSettled and otherWritesSettled when it was sent. */
+  writes: number;
+  otherWrites: number;
+  /** Sent while a create given up on may still take effect (see unsettledUntil): never reused by a read. */
+  unsettled: boolean;
 }
 
 /**
- * How the listings made inside a `listings(mode, fn)` call are taken:
- * - "fresh": sent now (never the cached copy, never one already in flight);
- * - "joinInFlight": sent now, or joined to a listing of the same path already in flight: its answer
- *   arrives while the caller still waits, so it shows nothing that happened after the caller's next
- *   request is sent. Never a completed or cached one.
- * - "joinSinceWrites": as "joinInFlight", but only a listing sent after every write this client saw
- *   settle: one sent before a write may still show what that write removed (a delete guard would then
- *   refuse for a site space already deleted) or miss what it made.
- * - "joinPastDeletes": as "joinSinceWrites", except that the writes settled since the listing was sent
- *   may include DELETEs that GitBook answered 204 or 205 (see wasDeleted): such a listing misses
- *   nothing this client made or moved, and may still show only what those DELETEs removed. So it is
- *   only for a caller that discounts every object wasDeleted names, and only for objects that cannot
- *   come back under their ID once deleted (a site space; never a space, which the trash restores).
+ * What a safety read (a guard: the listing a create compares with should its answer be lost, the
+ * contents a delete would take along) may take instead of a listing sent now: one of the same key
+ * answered less than the guard's maximum age ago (gitbook:listingMaxAgeSeconds), or still in flight,
+ * whose answer the guard awaits like its own, so it always arrives before the write it guards. And:
+ * - "anything": whatever this client wrote since (a create's "before": an object another create of
+ *   this process made since is held by a resource, see claims.ts);
+ * - "writes": only one sent after every write this client saw settle: one sent before a write may
+ *   still show what that write removed (a delete guard would then refuse for a site space already
+ *   deleted) or miss what it made;
+ * - "writesButDeletes": as "writes", except that the writes settled since may include DELETEs that
+ *   GitBook answered 204 or 205 (see wasDeleted): such a listing misses nothing this client made or
+ *   moved, and may still show only what those DELETEs removed. So it is only for a guard that
+ *   discounts every object wasDeleted names, and only for objects that cannot come back under their
+ *   ID once deleted (a site space; never a space, which the trash restores).
+ * The exposure is the maximum age: an edit made in the app that long before the write is not seen.
  */
-export type ListingMode = "fresh" | "joinInFlight" | "joinSinceWrites" | "joinPastDeletes";
+export type Since = "anything" | "writes" | "writesButDeletes";
+
+/** How listings are taken inside fresh() or guard(); outside both, a read's rule (see snapshot). */
+type Reuse = "fresh" | { since: Since };
 
 /**
  * The one client for the GitBook API: bearer auth, JSON, typed errors, retries with jittered backoff
@@ -193,21 +209,19 @@ export class GitbookClient {
   private readonly target: { apiUrl: string; setting: string };
   private readonly userAgent: string;
   private readonly listCacheTtlMs: number;
-  private readonly listCache = new Map<string, CacheEntry>();
+  private readonly guardMaxAgeMs: number;
   /**
-   * Listings whose answer has not arrived yet, by the same key as listCache; an entry leaves when its
-   * listing settles, and neither writes nor dropCachedLists clear it (they do not make an answer still
-   * to come any older). Only the joining modes read it; memory of this process only, it saves
-   * requests and proves nothing (another process simply lists again).
+   * The latest listing of each key (path and query), in flight or answered. Memory of this process
+   * only: it saves requests and proves nothing another process needs (that one simply lists again).
    */
-  private readonly inFlight = new Map<string, { value: Promise<unknown>; writes: number; otherWrites: number }>();
+  private readonly snapshots = new Map<string, Snapshot>();
   /** How many writes (any method but GET) have settled: a listing sent since shows each of them. */
   private writesSettled = 0;
   /** How many of those were not a DELETE answered 204 or 205 (see wasDeleted). */
   private otherWritesSettled = 0;
   /** The paths of the DELETEs GitBook answered 204 or 205: nothing is there any more (see wasDeleted). */
   private readonly deleted = new Set<string>();
-  private readonly listingMode = new AsyncLocalStorage<ListingMode>();
+  private readonly reuse = new AsyncLocalStorage<Reuse>();
   private readonly organization?: { id: string; setting: string };
   /** Per organization ID: whether this token can see it (see organizationError). */
   private readonly orgReachable = new Map<string, Promise<Reach>>();
@@ -236,6 +250,7 @@ export class GitbookClient {
     if (opts.organization) this.organization = opts.organization;
     this.userAgent = `pulumi-gitbook/${packageVersion()}`;
     this.listCacheTtlMs = opts.listCacheTtlMs ?? 30_000;
+    this.guardMaxAgeMs = opts.guardMaxAgeMs ?? 1_000;
   }
 
   get<T>(path: string, opts: Omit<RequestOptions<T>, "body"> = {}): Promise<T> {
@@ -302,29 +317,32 @@ export class GitbookClient {
 
   /**
    * The whole list, shared by concurrent callers and kept for `listCacheTtlMs`: a refresh of N
-   * objects that can only be read from their list costs one listing, not N. Any write through this
-   * client drops every cached list, so a read never misses its own writes.
+   * objects that can only be read from their list costs one listing, not N. A listing sent before a
+   * write through this client settled is not taken, so a read never misses its own writes.
    */
   listAll<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
-    return this.shared(`${path}?${JSON.stringify(query)}`, () => this.collect(path, item, query));
+    return this.snapshot(`${path}?${JSON.stringify(query)}`, () => this.collect(path, item, query), this.listCacheTtlMs);
   }
 
   /**
-   * The whole list read now, page by page: never the cached copy (listAll), which a read earlier in
-   * this process may have left from before an edit in the app. Inside `listings("joinInFlight", …)`
-   * it may join a listing of the same path still in flight.
+   * The whole list read now, page by page: never an earlier copy (listAll's), which a read earlier in
+   * this process may have left from before an edit in the app. Inside guard() it is the guard's read.
    */
   listNow<T>(path: string, item: z.ZodType<T>, query: Query = {}): Promise<T[]> {
-    return this.joinable(`${path}?${JSON.stringify(query)}`, () => this.collect(path, item, query));
+    return this.snapshot(`${path}?${JSON.stringify(query)}`, () => this.collect(path, item, query), -1);
+  }
+
+  /** Runs `fn` with every listing it makes through this client (listAll, listNow, getShared) sent now, even inside a guard. */
+  fresh<T>(fn: () => Promise<T>): Promise<T> {
+    return this.reuse.run("fresh", fn);
   }
 
   /**
-   * Runs `fn` with every listing it makes through this client (listAll, getShared, listNow) taken in
-   * `mode` (see ListingMode), without the code that lists knowing. The mode follows `fn`'s async calls
-   * (AsyncLocalStorage), and an inner call overrides an outer one.
+   * Runs `fn`, a safety read, with every listing it makes through this client taken as Since says,
+   * without the code that lists knowing: the rule follows `fn`'s async calls (AsyncLocalStorage).
    */
-  listings<T>(mode: ListingMode, fn: () => Promise<T>): Promise<T> {
-    return this.listingMode.run(mode, fn);
+  guard<T>(since: Since, fn: () => Promise<T>): Promise<T> {
+    return this.reuse.run({ since }, fn);
   }
 
   private async collect<T>(path: string, item: z.ZodType<T>, query: Query): Promise<T[]> {
@@ -338,18 +356,35 @@ export class GitbookClient {
    * structure, from which every external link of the site is read (GitBook has no GET for one).
    */
   getShared<T>(path: string, schema: z.ZodType<T>): Promise<T> {
-    return this.shared(`GET ${path}`, () => this.get(path, { schema }));
+    return this.snapshot(`GET ${path}`, () => this.get(path, { schema }), this.listCacheTtlMs);
   }
 
-  private shared<T>(key: string, fetch: () => Promise<T>): Promise<T> {
-    const mode = this.listingMode.getStore();
-    const settled = this.now() >= this.unsettledUntil;
-    const hit = this.listCache.get(key);
-    if (mode === undefined && settled && hit && hit.expires > this.now()) return hit.value as Promise<T>;
-    const value = this.joinable(key, fetch);
-    if (!settled) return value;
-    this.listCache.set(key, { expires: this.now() + this.listCacheTtlMs, value });
-    value.catch(() => this.listCache.delete(key));
+  /**
+   * The latest listing of `key` when the caller may take it, else one sent now (which becomes the
+   * latest). Inside fresh(): always sent now. Inside guard(): see Since. Otherwise a read's rule: one
+   * answered less than `readMaxAgeMs` ago (-1: none) and sent after every write this client saw settle,
+   * or none at all while a create given up on may still take effect.
+   */
+  private snapshot<T>(key: string, fetch: () => Promise<T>, readMaxAgeMs: number): Promise<T> {
+    const reuse = this.reuse.getStore();
+    const now = this.now();
+    const last = this.snapshots.get(key);
+    const since = reuse === undefined ? "writes" : reuse === "fresh" ? undefined : reuse.since;
+    const maxAge = reuse === undefined ? readMaxAgeMs : reuse === "fresh" ? -1 : this.guardMaxAgeMs;
+    const usable =
+      last !== undefined &&
+      since !== undefined &&
+      (last.answeredAt === undefined ? maxAge >= 0 : now - last.answeredAt < maxAge) &&
+      (reuse !== undefined || (!last.unsettled && now >= this.unsettledUntil)) &&
+      (since === "anything" || (since === "writes" ? last.writes === this.writesSettled : last.otherWrites === this.otherWritesSettled));
+    if (usable) return last.value as Promise<T>;
+    const value = fetch();
+    const entry: Snapshot = { value, writes: this.writesSettled, otherWrites: this.otherWritesSettled, unsettled: now < this.unsettledUntil };
+    this.snapshots.set(key, entry);
+    value.then(
+      () => void (entry.answeredAt = this.now()),
+      () => this.snapshots.get(key) === entry && this.snapshots.delete(key),
+    );
     return value;
   }
 
@@ -357,7 +392,7 @@ export class GitbookClient {
    * Whether a DELETE of `path` through this client was answered 204 (nothing was there) or 205
    * (deleted): a fact GitBook stated, not a guess, so an object of a kind that cannot come back under
    * its ID is gone for good. A listing answered since may still show it (sent before the DELETE), so
-   * a caller in "joinPastDeletes" mode discounts it. Memory of this process only: another process
+   * a guard reading "writesButDeletes" discounts it. Memory of this process only: another process
    * knows fewer deletes, and its guard lists again rather than discounting.
    */
   wasDeleted(path: string): boolean {
@@ -367,39 +402,6 @@ export class GitbookClient {
   /** Waits `ms` on this client's clock (a test's fake one too): for a wait GitBook asked for that its caller honours (createOnce). */
   pause(ms: number): Promise<void> {
     return this.sleep(ms);
-  }
-
-  /**
-   * Forgets every cached list, so the next listing is taken now: what a create compares with after a
-   * lost answer must not be a list fetched before some other object was made.
-   */
-  dropCachedLists(): void {
-    this.listCache.clear();
-  }
-
-  /**
-   * A listing sent now and registered as in flight until it settles; or, in "joinInFlight" mode, the
-   * one of this key already in flight. Outside that mode nothing joins: a read after a write, or
-   * after a lost answer, must not take a listing sent before it.
-   */
-  private joinable<T>(key: string, fetch: () => Promise<T>): Promise<T> {
-    const mode = this.listingMode.getStore();
-    const flying = this.inFlight.get(key);
-    if (
-      flying &&
-      (mode === "joinInFlight" ||
-        (mode === "joinSinceWrites" && flying.writes === this.writesSettled) ||
-        (mode === "joinPastDeletes" && flying.otherWrites === this.otherWritesSettled))
-    )
-      return flying.value as Promise<T>;
-    const value = fetch();
-    const entry = { value, writes: this.writesSettled, otherWrites: this.otherWritesSettled };
-    this.inFlight.set(key, entry);
-    const leave = () => {
-      if (this.inFlight.get(key) === entry) this.inFlight.delete(key);
-    };
-    value.then(leave, leave);
-    return value;
   }
 
   /**
@@ -501,7 +503,6 @@ export class GitbookClient {
   private async send<T>(method: string, path: string, opts: RequestOptions<T>, answered?: { status: number }): Promise<T> {
     const idempotent = opts.idempotent ?? method !== "POST";
     const ctx: ErrorContext = { method, path: `/v1${path}`, target: this.target };
-    if (method !== "GET") this.listCache.clear();
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
       let outcome: { ok: true; value: T; status: number } | { ok: false; error: GitbookError; wait?: number; sent: boolean };
@@ -519,7 +520,6 @@ export class GitbookClient {
         return outcome.value;
       }
       const { error } = outcome;
-      if (method !== "GET") this.listCache.clear();
 
       const serverSaysRetry = error.status !== 0 && RETRY_STATUSES.has(error.status);
       const connection = error instanceof ConnectionError;
@@ -564,6 +564,8 @@ export class GitbookClient {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.token}`,
       accept: "application/json",
+      // A 1000-section listing is 2.1 MB of JSON, 100 kB gzipped.
+      "accept-encoding": "br, gzip",
       "user-agent": this.userAgent,
     };
     let body: string | undefined;
@@ -602,7 +604,7 @@ export class GitbookClient {
     }
     let text: string;
     try {
-      text = await res.body.text();
+      text = await bodyText(res);
     } catch (e) {
       const err = toConnectionError(e, ctx, this.token);
       this.onAttempt?.({ method, path: ctx.path, status: 0, ms: performance.now() - t0, attempt, error: err.code });
@@ -658,6 +660,18 @@ function retryReason(error: GitbookError, apiUrl: string): string {
   if (error instanceof ConnectionError) return `${error.code} from ${apiUrl}`;
   if (error.status === 429) return "429 rate limited";
   return `${error.status} ${error.apiMessage.slice(0, 80)}`;
+}
+
+const gunzip = promisify(zlib.gunzip);
+const brotliDecompress = promisify(zlib.brotliDecompress);
+
+/** The answer's body as text, decoded as its content-encoding says (undici's request() does not). */
+async function bodyText(res: Dispatcher.ResponseData): Promise<string> {
+  const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
+  if (encoding === "" || encoding === "identity") return res.body.text();
+  const decode = encoding === "gzip" ? gunzip : encoding === "br" ? brotliDecompress : undefined;
+  if (!decode) throw Object.assign(new Error(`an answer in content-encoding "${encoding}", which was not asked for`), { code: "EENCODING" });
+  return (await decode(Buffer.from(await res.body.arrayBuffer()))).toString("utf8");
 }
 
 function parseJson(text: string): unknown {

@@ -46,7 +46,7 @@ export interface Cascade {
   /**
    * Set when `held` leaves out every object it finds whose DELETE this client saw answered 204 or 205
    * (GitbookClient.wasDeleted), and every kind it reports cannot come back under its ID once deleted:
-   * its listings may then join one sent before such DELETEs settled ("joinPastDeletes").
+   * its listings may then be one sent before such DELETEs settled (Since "writesButDeletes").
    */
   discountsDeleted?: true;
 }
@@ -58,18 +58,15 @@ export const FORCE_DESTROY = "forceDestroy";
 export async function refuseCascade(def: { kind: string; cascade?: Cascade }, ctx: Ctx, id: string, props: Props): Promise<void> {
   const cascade = def.cascade;
   if (!cascade || props[FORCE_DESTROY] === true) return;
-  // The guard's listings may join ones of the same path already in flight (e.g. another section's
-  // guard on the same site), never a completed or cached one, so what they show is at most one
-  // listing's latency older than a listing sent now. Without it, deleting N sections of one site read
-  // the site's N sections N times. Only one sent after every write this process saw settle: one sent
-  // before could miss what a write made, or show what a write deleted (the site spaces Pulumi deleted
-  // first) and refuse for nothing. Except, for a guard that discounts what this client saw deleted,
-  // the DELETEs GitBook answered 204 or 205: those are facts, and when nothing else was written since
-  // the listing was sent it shows what one sent now would (up to that latency), less what the guard
-  // discounts. So parallel section deletes stop waiting for a listing sent after the last site space
-  // deleted (bench/README.md, "Destroy's listings").
-  const mode = cascade.discountsDeleted ? "joinPastDeletes" : "joinSinceWrites";
-  const [held, pages] = await Promise.all([ctx.client.listings(mode, () => cascade.held(ctx, id, props)), cascade.pages?.(ctx, id) ?? 0]);
+  // The guard's listings may be ones of the same path answered at most gitbook:listingMaxAgeSeconds
+  // ago or still in flight (e.g. another section's guard on the same site): without it, deleting N
+  // sections of one site read the site's N sections N times. Only one sent after every write this
+  // process saw settle: one sent before could miss what a write made, or show what a write deleted
+  // (the site spaces Pulumi deleted first) and refuse for nothing. Except, for a guard that discounts
+  // what this client saw deleted, the DELETEs GitBook answered 204 or 205: those are facts, so
+  // parallel section deletes do not wait for a listing sent after the last site space deleted.
+  const since = cascade.discountsDeleted ? "writesButDeletes" : "writes";
+  const [held, pages] = await Promise.all([ctx.client.guard(since, () => cascade.held(ctx, id, props)), cascade.pages?.(ctx, id) ?? 0]);
   if (held.length === 0 && pages === 0) return;
   const would: string[] = [];
   if (pages > 0) would.push(`send the ${count(pages, "page")} it holds to GitBook's trash (${TRASH}), content written in GitBook that no program declares`);

@@ -100,12 +100,10 @@ export async function createOnce<T extends { id: string }>(ctx: Ctx, spec: Creat
   const before = spec.before === "list" ? await listBefore(ctx, spec) : new Set(spec.before.map((c) => c.id));
   const sentAt = Date.now();
   const find = async (): Promise<T | undefined> => {
-    // What the lost request made is in a listing taken now: not one cached before it, and not one
-    // still in flight either (sent before the failure, it may have been answered before the lost POST
-    // took effect and miss its object: resending would then make a duplicate). So "fresh" mode, even
-    // if this create runs inside a caller's "joinInFlight" mode.
-    ctx.client.dropCachedLists();
-    const listed = await ctx.client.listings("fresh", spec.candidates);
+    // What the lost request made is in a listing taken now: not an earlier one, and not one still in
+    // flight either (sent before the failure, it may have been answered before the lost POST took
+    // effect and miss its object: resending would then make a duplicate), even inside a guard.
+    const listed = await ctx.client.fresh(spec.candidates);
     // An object another create of this key is about to receive must not look unclaimed.
     await claims.settled(spec.kind, spec.key);
     const lead = ctx.client.clockLead();
@@ -187,17 +185,17 @@ function nothingMade<T extends { id: string }>(spec: CreateSpec<T>, e: GitbookEr
  * (e.g. 404: the site the object goes in does not exist): the create is sent anyway, so that its own
  * answer says what is wrong, and should that answer be lost, no candidate can be proved ours.
  *
- * The listing may join one of the same path already in flight (another create's "before", a read):
- * the proof needs only a listing whose answer arrived before this create's POST was sent, which
- * cannot show what that POST makes, and a joined listing's answer is awaited here like our own. It
- * is never a completed or cached listing: an object someone else made after the listing was sent is
- * then "new" to a later recovery, which the claims and the "more than one" refusal deal with; joining
- * widens that window by at most one listing's latency. Without joining, N concurrent creates in one
- * container each fetched the whole container: N listings of up to N items.
+ * The listing may be one of the same path still in flight or answered at most
+ * gitbook:listingMaxAgeSeconds ago (another create's "before", a read): the proof needs only a
+ * listing whose answer arrived before this create's POST was sent, which cannot show what that POST
+ * makes. An object someone else made after that listing was answered is "new" to a later recovery,
+ * which the claims and the "more than one" refusal deal with; the age bounds that window. Without
+ * reuse, N concurrent creates in one container each fetched the whole container: N listings of up to
+ * N items.
  */
 async function listBefore<T extends { id: string }>(ctx: Ctx, spec: CreateSpec<T>): Promise<Set<string> | undefined> {
   try {
-    return new Set((await ctx.client.listings("joinInFlight", spec.candidates)).map((c) => c.id));
+    return new Set((await ctx.client.guard("anything", spec.candidates)).map((c) => c.id));
   } catch (e) {
     if (e instanceof GitbookError && e.status >= 400 && e.status < 500 && e.status !== 429) return undefined;
     throw e;

@@ -93,18 +93,18 @@ async function newSite(title: string): Promise<{ site: string; path: string }> {
 }
 
 /** A share-link create through createOnce; `started` is set once its candidates are first asked for. */
-function create(path: string, name: string, before: "list" | [] = "list") {
+function create(path: string, name: string, before: "list" | [] = "list", on = client) {
   const seen = { started: false };
-  const made = createOnce(ctx, {
+  const made = createOnce({ client: on, config: {} } as unknown as Ctx, {
     kind: "ShareLink",
     key: `${path}/${name}`,
     what: `share link ${JSON.stringify(name)}`,
     before,
     candidates: async () => {
       seen.started = true;
-      return (await client.listAll(path, ApiShareLink)).filter((l) => l.name === name);
+      return (await on.listAll(path, ApiShareLink)).filter((l) => l.name === name);
     },
-    send: () => client.post(path, { body: { name }, schema: ApiShareLink }),
+    send: () => on.post(path, { body: { name }, schema: ApiShareLink }),
   });
   return { made, seen };
 }
@@ -125,11 +125,34 @@ describe("the listing before a create", () => {
     expect(env.emu.log.count(POST)).toBe(2);
   });
 
-  it("never takes a listing that has already been answered", async () => {
+  it("takes one answered at most the maximum age ago, and lists again once it is older", async () => {
     const { path } = await newSite("Answered Listing");
-    await client.listAll(path, ApiShareLink);
-    await create(path, "Partner").made;
-    expect(env.emu.log.count(LIST)).toBe(2);
+    let t = 0;
+    const aged = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url, now: () => t, guardMaxAgeMs: 1000 });
+    try {
+      await aged.listAll(path, ApiShareLink);
+      t = 999;
+      await create(path, "Partner A", "list", aged).made;
+      expect(env.emu.log.count(LIST)).toBe(1);
+      // Written since (by this create), which a create's "before" need not show (claims.ts), but older now.
+      t = 2000;
+      await create(path, "Partner B", "list", aged).made;
+      expect(env.emu.log.count(LIST)).toBe(2);
+    } finally {
+      await aged.close();
+    }
+  });
+
+  it("with a maximum age of 0, takes only a listing still in flight", async () => {
+    const { path } = await newSite("No Age");
+    const strict = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url, guardMaxAgeMs: 0, now: () => 0 });
+    try {
+      await strict.listAll(path, ApiShareLink);
+      await create(path, "Partner", "list", strict).made;
+      expect(env.emu.log.count(LIST)).toBe(2);
+    } finally {
+      await strict.close();
+    }
   });
 });
 
@@ -144,7 +167,7 @@ describe("the listing after a lost create answer", () => {
     // Further listings pass the gate; only the early one stays held.
     holding = { ...stale, path: "\0" };
     env.emu.faults.add({ match: POST, dropAfterProcess: true, times: 1 });
-    const made = await client.listings("joinInFlight", () => create(path, "Partner", []).made);
+    const made = await client.guard("anything", () => create(path, "Partner", []).made);
     // Adopted from a listing of its own, while the early one is still held: one POST, one object.
     expect(env.emu.log.count(POST)).toBe(1);
     expect([...env.emu.store.shareLinks.values()].filter((l) => l.siteId === site && l.name === "Partner").map((l) => l.id)).toEqual([made.id]);
@@ -155,11 +178,11 @@ describe("the listing after a lost create answer", () => {
 });
 
 describe("listFresh", () => {
-  it("joins a listing in flight only inside the joining mode (the cascade guard)", async () => {
+  it("joins a listing in flight only inside a guard", async () => {
     const { path } = await newSite("Fresh Listing");
     const open = hold(path);
     const first = client.listNow(path, ApiShareLink);
-    const joined = client.listings("joinInFlight", () => listFresh(ctx, path, ApiShareLink));
+    const joined = client.guard("anything", () => listFresh(ctx, path, ApiShareLink));
     const own = listFresh(ctx, path, ApiShareLink);
     await vi.waitFor(() => expect(holding?.held).toBe(2));
     open();
@@ -244,6 +267,26 @@ describe("a section's delete guard (SiteSection)", () => {
     return { site, section, siteSpace: siteSpaceState.id, siteSpaceState, path: sectionPaths.sections(env.org, site) };
   }
 
+  it("sees a site space made in the app more than the maximum age before the delete, and only within it takes the earlier listing", async () => {
+    const site = (await env.up("Site", { title: "Edited Before The Delete" })).state.id;
+    const section = (await env.up("SiteSection", { siteId: site, spaceId: env.emu.seeded.spaceIds[0], title: "Guides" })).state;
+    let t = 0;
+    const aged = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url, now: () => t, guardMaxAgeMs: 1000 });
+    const actx = { client: aged, config: {} } as unknown as Ctx;
+    try {
+      await aged.listAll(sectionPaths.sections(env.org, site), ApiSiteSection);
+      // Made in the app (another client) after that listing was answered.
+      const made = (await env.up("SiteSpace", { siteId: site, sectionId: section.id, spaceId: env.emu.seeded.spaceIds[1] })).state.id;
+      // The stated exposure: a listing answered up to the maximum age before the delete is taken.
+      t = 999;
+      await expect(refuseCascade(siteSection, actx, section.id, section.outs)).resolves.toBeUndefined();
+      t = 1000;
+      await expect(refuseCascade(siteSection, actx, section.id, section.outs)).rejects.toThrow(made);
+    } finally {
+      await aged.close();
+    }
+  });
+
   it("joins a listing sent before its site space's DELETE was answered, and does not count that site space as held", async () => {
     const { site, section, siteSpace, path } = await sectionWithSiteSpace("Stale Listing");
     // Sent and answered by GitBook now, while the site space is there; the answer arrives after the DELETE.
@@ -299,8 +342,13 @@ describe("a section's delete guard (SiteSection)", () => {
     listNow.mockRestore();
     open();
     await early;
-    // Refused for nothing, never deleted blind: the next attempt lists anew and goes ahead.
+    // Refused for nothing, never deleted blind: the next run (another process) lists anew and goes ahead.
     expect((await guard)?.message).toContain(siteSpace);
-    await refuseCascade(siteSection, ctx, section.id, section.outs);
+    const next = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url });
+    try {
+      await refuseCascade(siteSection, { client: next, config: {} } as unknown as Ctx, section.id, section.outs);
+    } finally {
+      await next.close();
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Reading objects: a 404 as absence, an object the API only shows in a listing, and a listing read
- * fresh rather than from the client's shared copy.
+ * now rather than from the client's shared copy.
  */
 import type { z } from "zod";
 import { NotFoundError, type Query } from "../client";
@@ -37,12 +37,7 @@ export async function findListed<T extends { id: string }>(ctx: Ctx, path: strin
   return index.get(id) as T | undefined;
 }
 
-/**
- * A whole listing read now, page by page: never the client's shared copy (listAll), which a read
- * earlier in this process may have left from before an edit in the app; inside the client's
- * a joining mode ("joinInFlight", or "joinSinceWrites" for the cascade guard) it may join one of the same path still in flight.
- * Undefined when the list's parent is gone (404).
- */
+/** The client's listNow (a listing sent now, or a guard's read inside client.guard), undefined when the list's parent is gone (404). */
 export async function listFresh<T>(ctx: Ctx, path: string, item: z.ZodType<T>, query?: Query): Promise<T[] | undefined> {
   return getOrUndefined(ctx.client.listNow(path, item, query));
 }

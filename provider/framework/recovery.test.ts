@@ -293,7 +293,7 @@ describe("ShareLink: where the lost create's object cannot be told apart", () =>
   });
 
   it("refuses to take any candidate when the listing before could not be made", async () => {
-    const ctx = { client: { dropCachedLists() {}, listings: (_mode: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const ctx = { client: { fresh: (fn: () => unknown) => fn(), guard: (_since: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const { NotFoundError } = await import("../client");
     let listings = 0;
     const spec = {
@@ -319,7 +319,7 @@ describe("createOnce", () => {
   const lost = () => new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));
 
   it("waits for the other creates of its key in flight before deciding, so an object about to be someone's is not taken", async () => {
-    const ctx = { client: { dropCachedLists() {}, listings: (_mode: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const ctx = { client: { fresh: (fn: () => unknown) => fn(), guard: (_since: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const made: { id: string; createdAt: string }[] = [];
     const make = (id: string) => {
       const o = { id, createdAt: new Date().toISOString() };
@@ -388,7 +388,7 @@ describe("a lost create whose looking fails too", () => {
   });
 
   it("passes on the looking's own refusal (more than one candidate) as it is", async () => {
-    const ctx = { client: { dropCachedLists() {}, listings: (_mode: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
+    const ctx = { client: { fresh: (fn: () => unknown) => fn(), guard: (_since: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const lost = new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));
     const base = { kind: "Thing", key: "k", what: "thing", before: [], send: async (): Promise<{ id: string }> => { throw lost; } };
     await expect(createOnce(ctx, { ...base, candidates: async () => [{ id: "t1" }, { id: "t2" }] })).rejects.toBeInstanceOf(AmbiguousCreateError);

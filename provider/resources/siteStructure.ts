@@ -61,7 +61,7 @@ export async function missingItems<R extends { id: string; type: ItemType }>(ctx
   const missing = (tree: SiteTree) => refs.filter((r) => tree.byId.get(r.id)?.type !== r.type);
   const shared = await readStructure(ctx, org, site);
   if (!shared || missing(shared).length === 0) return shared && { tree: shared, missing: [] };
-  const fresh = await ctx.client.listings("fresh", () => readStructure(ctx, org, site));
+  const fresh = await ctx.client.fresh(() => readStructure(ctx, org, site));
   return fresh && { tree: fresh, missing: missing(fresh) };
 }
 

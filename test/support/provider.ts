@@ -53,11 +53,16 @@ export interface ProviderEnv {
   close(): Promise<void>;
 }
 
-/** `client`: options for the provider's clients over the suite's fast retries (e.g. a short time limit). */
+/**
+ * `client`: options for the provider's clients over the suite's fast retries (e.g. a short time limit).
+ * `listingMaxAgeSeconds`: 0 unless given, so that a test's request counts and what its guards see do
+ * not depend on how fast the machine runs it (the default age and its exposure: listShare.test.ts; a
+ * CLI run, a process per command, runs with the default).
+ */
 export async function startProviderEnv(
-  opts: EmulatorOptions & { client?: Partial<ClientOptions>; openApiPoll?: RuntimeOptions["openApiPoll"]; emulator?: Emulator } = {},
+  opts: EmulatorOptions & { client?: Partial<ClientOptions>; openApiPoll?: RuntimeOptions["openApiPoll"]; emulator?: Emulator; listingMaxAgeSeconds?: number } = {},
 ): Promise<ProviderEnv> {
-  const { client, openApiPoll, emulator, ...emulatorOptions } = opts;
+  const { client, openApiPoll, emulator, listingMaxAgeSeconds = 0, ...emulatorOptions } = opts;
   // `emulator`: one already running (a CLI suite's), which close() leaves running.
   const emu = emulator ?? (await Emulator.start(emulatorOptions));
   // Fast retries: the suite exercises retry paths, not real back-off times.
@@ -67,6 +72,7 @@ export async function startProviderEnv(
     "gitbook:apiUrl": emu.url,
     "gitbook:organizationId": emu.seeded.organizationId,
     "gitbook:openApiWaitSeconds": "5",
+    "gitbook:listingMaxAgeSeconds": String(listingMaxAgeSeconds),
   };
   await dispatch(1, "Site", "configure", [{ config: { get: (k: string) => config[k] } }]);
 
