@@ -24,14 +24,6 @@ export interface PhaseModel {
   parallelism: number;
   /** Why this is the minimum, for the printed table and the JSON. */
   why: string;
-  /**
-   * Methods whose count in `min` is an upper bound rather than a floor: the safety listings, which
-   * concurrent creates (or deletes) of one container share while one is in flight, so fewer may be
-   * sent; how many depends on how the engine overlaps operations. They are left out of the bound's
-   * request total (the chain still counts one listing before each create: a shared listing is sent
-   * after the container exists, so it still takes one round trip after it).
-   */
-  atMost?: string[];
 }
 
 /** The API's cap on `limit`: a listing of n items costs ceil(n / 1000) requests (at least one). */
@@ -44,15 +36,16 @@ export function resourceCount(t: Topology): number {
 
 export const total = (c: MethodCounts) => Object.values(c).reduce((a, b) => a + b, 0);
 
-/** The engine running the program: the lifecycle harness (dev/harness) or the real `pulumi`. */
-export type EngineName = "harness" | "cli";
-
 /**
- * `parallel` is the engine's `--parallel`. The harness's destroy deletes one resource at a time
- * (dependents first), so there that phase's parallelism is 1 whatever the flag says; `pulumi destroy`
- * deletes every resource whose dependents are gone in parallel, so its chain is the dependency depth.
+ * `parallel` is `pulumi`'s `--parallel`; `pulumi destroy` deletes every resource whose dependents are
+ * gone in parallel, so its chain is the dependency depth.
+ *
+ * The safety listings count (README "Safety"): a write that a lost answer or a cascade could make
+ * unsafe follows a listing of its container answered less than `gitbook:listingMaxAgeSeconds` before
+ * it. Creates and deletes of one container may share one, so the floor is one listing per container
+ * listed; a phase that takes longer than the maximum age needs more, which this floor leaves out.
  */
-export function model(t: Topology, phase: Phase, parallel: number, engine: EngineName = "harness"): PhaseModel {
+export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
   const N = t.sections;
   const M = t.sections * t.siteSpacesPerSection;
   const L = t.shareLinks;
@@ -62,24 +55,19 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       // POST share-links creates an active link, so the revoked one is one PATCH. Titles and the
       // site's visibility ride on their POSTs.
       // A POST whose answer may be lost must be preceded by a listing of what could be mistaken for
-      // its object, or a lost answer could not be told from a namesake made meanwhile (README
-      // "Safety"): one GET per POST, each on the chain before its POST, a page each: the organization's
-      // sites for the site, the site's sections for a section and for a site space (the section
-      // listing embeds each section's site spaces: one item per section, where the site-space listing
-      // holds N + M), the site's share links for a link. That is exact while the site has at most 1000
-      // sections; past that, a listing made once more than 1000 exist takes a second page, which this
-      // floor does not count (how many do depends on the order the engine runs creates in).
-      // At most one listing per POST: creates of one container running together share the listing in
-      // flight (its answer arrives before each of their POSTs), so the GETs are an upper bound.
+      // its object, or a lost answer could not be told from a namesake made meanwhile: the
+      // organization's sites for the site, the site's sections for a section and for a site space (the
+      // section listing embeds each section's site spaces), the site's share links for a link. One
+      // each at least, on the chain before the first POST in that container (a page each: the
+      // listing that serves the first creates is taken before the site holds anything).
       const revoked = L > 0 ? 1 : 0;
       const posts = 1 + N + M + L;
       return {
-        min: { GET: posts, POST: posts, PATCH: M + revoked },
-        // site GET and POST, then section GET and POST, then site-space GET, POST and PATCH; or the link's.
-        chain: 2 + Math.max(N > 0 ? 2 + (M > 0 ? 3 : 0) : 0, L > 0 ? 2 + revoked : 0),
+        min: { GET: 1 + (N > 0 ? 1 : 0) + (L > 0 ? 1 : 0), POST: posts, PATCH: M + revoked },
+        // site GET and POST, then section GET and POST, then site-space POST and PATCH (the section listing serves it); or the link's.
+        chain: 2 + Math.max(N > 0 ? 2 + (M > 0 ? 2 : 0) : 0, L > 0 ? 2 + revoked : 0),
         parallelism: parallel,
-        why: "one POST per object, each after a listing that proves what a lost answer made (at most one each: concurrent creates of one container share one in flight); a PATCH only for what POST cannot carry (site-space path, inactive link)",
-        atMost: ["GET"],
+        why: "one POST per object, after a listing of its container that proves what a lost answer made (one per container at least); a PATCH only for what POST cannot carry (site-space path, inactive link)",
       };
     }
     case "noop":
@@ -110,18 +98,18 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
       // that object. So the floor is one DELETE per resource. A delete that GitBook carries out on
       // other objects too must first read what it would take along (README "Safety"): each section,
       // the site's section list (no GET for one section; one page while at most 1000 sections are
-      // left, which is the fewest it can take); the site, its structure and its share-link list.
-      // At most: the sections' guards of one site running together share the section listing in flight.
-      const reads = N + 2;
-      const why = "one DELETE per resource (Pulumi deletes each; see README); a GET (at most; concurrent ones share one in flight) of what each section and the site would take along";
-      if (engine === "cli") {
-        // Site spaces go before their section, sections and links before the site; a section's and the
-        // site's DELETE each wait for their read (the site's two reads run together).
-        const depth = 2 + Math.max(N > 0 ? 2 : 0, L > 0 ? 1 : 0) + (M > 0 ? 1 : 0);
-        return { min: { GET: reads, DELETE: resourceCount(t) }, chain: depth, parallelism: parallel, why: `${why}, in parallel down the dependency depth`, atMost: ["GET"] };
-      }
-      // One delete at a time: nothing runs together, so nothing is shared and the GETs are exact.
-      return { min: { GET: reads, DELETE: resourceCount(t) }, chain: resourceCount(t) + reads, parallelism: 1, why: `${why}, one at a time` };
+      // left, which is the fewest it can take); the site, its structure and its share-link list. The
+      // sections' guards may share one listing (a guard discounts the site spaces this run deleted).
+      const reads = (N > 0 ? 1 : 0) + 2;
+      // Site spaces go before their section, sections and links before the site; a section's and the
+      // site's DELETE each wait for their read (the site's two reads run together).
+      const depth = 2 + Math.max(N > 0 ? 2 : 0, L > 0 ? 1 : 0) + (M > 0 ? 1 : 0);
+      return {
+        min: { GET: reads, DELETE: resourceCount(t) },
+        chain: depth,
+        parallelism: parallel,
+        why: "one DELETE per resource (Pulumi deletes each; see README), in parallel down the dependency depth; a listing of what the sections (one shared) and the site would take along",
+      };
     }
   }
 }
@@ -131,6 +119,5 @@ export function model(t: Topology, phase: Phase, parallel: number, engine: Engin
  * allowed parallelism, whichever is longer, times the injected latency per request.
  */
 export function criticalPathMs(m: PhaseModel, latencyMs: number): number {
-  const floor = total(m.min) - (m.atMost ?? []).reduce((sum, k) => sum + (m.min[k] ?? 0), 0);
-  return Math.max(m.chain, Math.ceil(floor / m.parallelism)) * latencyMs;
+  return Math.max(m.chain, Math.ceil(total(m.min) / m.parallelism)) * latencyMs;
 }
