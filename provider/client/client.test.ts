@@ -118,6 +118,8 @@ describe("requests", () => {
     const { c } = client(s.url);
     for (const e of ["gzip", "br", "identity", ""]) expect((await c.get<{ items: unknown[] }>("/x", { query: { e } })).items).toHaveLength(50);
     expect(s.seen[0]!.headers["accept-encoding"]).toBe("br, gzip");
+    await c.post("/x", { query: { e: "" } });
+    expect(s.seen.at(-1)!.headers["accept-encoding"]).toBeUndefined();
     await expect(c.get("/x", { query: { e: "deflate" } })).rejects.toThrow(/content-encoding "deflate", which was not asked for/);
   });
 

@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import * as zlib from "node:zlib";
 import type { Dispatcher } from "undici";
 import type { z } from "zod";
@@ -564,10 +563,11 @@ export class GitbookClient {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.token}`,
       accept: "application/json",
-      // A 1000-section listing is 2.1 MB of JSON, 100 kB gzipped.
-      "accept-encoding": "br, gzip",
       "user-agent": this.userAgent,
     };
+    // A 1000-section listing is 2.1 MB of JSON, 100 kB compressed. A write's answer is one object,
+    // where decoding costs more than it saves.
+    if (method === "GET") headers["accept-encoding"] = "br, gzip";
     let body: string | undefined;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
@@ -662,16 +662,16 @@ function retryReason(error: GitbookError, apiUrl: string): string {
   return `${error.status} ${error.apiMessage.slice(0, 80)}`;
 }
 
-const gunzip = promisify(zlib.gunzip);
-const brotliDecompress = promisify(zlib.brotliDecompress);
-
-/** The answer's body as text, decoded as its content-encoding says (undici's request() does not). */
+/**
+ * The answer's body as text, decoded as its content-encoding says (undici's request() does not).
+ * Synchronously: zlib's async calls cost a thread-pool round trip each, more than decoding a page.
+ */
 async function bodyText(res: Dispatcher.ResponseData): Promise<string> {
   const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase();
   if (encoding === "" || encoding === "identity") return res.body.text();
-  const decode = encoding === "gzip" ? gunzip : encoding === "br" ? brotliDecompress : undefined;
+  const decode = encoding === "gzip" ? zlib.gunzipSync : encoding === "br" ? zlib.brotliDecompressSync : undefined;
   if (!decode) throw Object.assign(new Error(`an answer in content-encoding "${encoding}", which was not asked for`), { code: "EENCODING" });
-  return (await decode(Buffer.from(await res.body.arrayBuffer()))).toString("utf8");
+  return decode(Buffer.from(await res.body.arrayBuffer())).toString("utf8");
 }
 
 function parseJson(text: string): unknown {
