@@ -12,25 +12,10 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { installedSpec, ownPackage, specFor, type OwnPackage } from "../provider/packageSource";
+import { installedSpec, ownPackage, specFor, specWarning, type OwnPackage } from "../provider/packageSource";
+import { programPackageJson, TSCONFIG_JSON } from "../provider/programFiles";
 
-/** pulumi/templates' typescript tsconfig.json, unchanged (no skipLibCheck, no esModuleInterop). */
-export const TEMPLATE_TSCONFIG = {
-  compilerOptions: {
-    strict: true,
-    outDir: "bin",
-    target: "es2020",
-    module: "commonjs",
-    moduleResolution: "node",
-    sourceMap: true,
-    experimentalDecorators: true,
-    pretty: true,
-    noFallthroughCasesInSwitch: true,
-    noImplicitReturns: true,
-    forceConsistentCasingInFileNames: true,
-  },
-  files: ["index.ts"],
-};
+export { TEMPLATE_TSCONFIG } from "../provider/programFiles";
 
 /** The dev stack's emulator, as its comment tells the user to start it: its seed fixes the organization's ID. */
 export const DEV_EMULATOR = { port: 8080, token: "dev-token", seed: 1 } as const;
@@ -84,12 +69,6 @@ function projectName(dir: string): string {
   return name || "gitbook-docs";
 }
 
-/** The lowest version a peer range such as ">=3.216.0 <4" allows, as a caret range. */
-const caretOf = (range: string | undefined, fallback: string) => {
-  const m = /(\d+\.\d+\.\d+)/.exec(range ?? "");
-  return m ? `^${m[1]}` : fallback;
-};
-
 const INDEX_TS = `import * as pulumi from "@pulumi/pulumi";
 import * as gitbook from "pulumi-gitbook";
 
@@ -117,18 +96,6 @@ export interface Skeleton {
 /** The program's files, by name. */
 export function skeleton(opts: { name: string; packageSpec: string; own: OwnPackage; devOrganizationId: string; org?: string }): Skeleton {
   const { name, own } = opts;
-  const packageJson = {
-    name,
-    main: "index.ts",
-    devDependencies: {
-      "@types/node": caretOf(own.devDependencies["@types/node"], "^20.19.0"),
-      typescript: caretOf(own.devDependencies.typescript, "^5.9.3"),
-    },
-    dependencies: {
-      "@pulumi/pulumi": caretOf(own.peerDependencies["@pulumi/pulumi"], "^3.216.0"),
-      [own.name]: opts.packageSpec,
-    },
-  };
   const { port, token, seed } = DEV_EMULATOR;
   const dev = `# dev: the GitBook API emulator on this machine (no account, nothing leaves the machine).
 # Start it in another shell before \`pulumi up\`; its seed gives the organization the ID below:
@@ -151,8 +118,8 @@ ${opts.org ? `  gitbook:organizationId: ${opts.org}\n` : ""}  ${name}:title: Doc
   return {
     files: {
       "Pulumi.yaml": `name: ${name}\ndescription: A GitBook docs site, declared with pulumi-gitbook\nruntime:\n  name: nodejs\n  options:\n    packagemanager: npm\n`,
-      "package.json": JSON.stringify(packageJson, null, 4) + "\n",
-      "tsconfig.json": JSON.stringify(TEMPLATE_TSCONFIG, null, 4) + "\n",
+      "package.json": programPackageJson(name, opts.packageSpec, own),
+      "tsconfig.json": TSCONFIG_JSON,
       "index.ts": INDEX_TS,
       "Pulumi.dev.yaml": dev,
       "Pulumi.prod.yaml": prod,
@@ -215,6 +182,7 @@ export async function runNew(argv: string[]): Promise<number> {
     [
       `Wrote the Pulumi project ${name} to ${dir}`,
       `  pulumi-gitbook: ${found.spec} (from ${found.from})`,
+      ...[specWarning(found.spec)].flatMap((w) => (w ? [`  Note: ${w}`] : [])),
       "",
       "Next:",
       `  cd ${args.dir} && npm install`,

@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import * as yaml from "js-yaml";
+import { killOnExit } from "./children";
 import { ROOT } from "./checkout";
 import type { RunReport, StateFile, Step, StepKind } from "./report";
 import { linkPackage } from "./project";
@@ -346,6 +347,7 @@ export async function createCliStack(
         const code = err ? (typeof (err as any).code === "number" ? (err as any).code : 1) : 0;
         resolve({ code, stdout, stderr, wallMs });
       });
+      killOnExit(child);
       if (child.pid !== undefined) exited = opts.onSpawn?.(child.pid);
     });
   const must = async (args: string[], cwd?: string) => {

@@ -185,6 +185,6 @@ it("refuses a seed file it cannot use, naming each path into it, before listenin
 });
 
 it("says which emulator it could not reach, and what it needs", async () => {
-  expect(await once({}, "emulator", "export")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^emulator export: --url \(or GITBOOK_API_URL\) must name the running emulator/) });
+  expect(await once({}, "emulator", "export")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^emulator export: --url \(or the stack's gitbook:apiUrl, or GITBOOK_API_URL\) must name the running emulator/) });
   expect(await once({ GITBOOK_API_URL: "http://127.0.0.1:9", GITBOOK_TOKEN: "t" }, "emulator", "export")).toMatchObject({ code: 1, stderr: "emulator export: no emulator answers at http://127.0.0.1:9\n" });
 });

@@ -7,21 +7,29 @@ import type { EmulatorState } from "./admin";
 import { Emulator } from "./emulator";
 import { ApiError } from "./http";
 import { SeedError } from "./seed";
+import { portOf, stackEmulator, type StackEmulator } from "./stackSettings";
 import type { FaultSpec } from "./faults";
 import type { LogEntry } from "./log";
 
-const USAGE = `usage: pulumi-gitbook emulator [--port N] [--token T] [--seed-file FILE | --state FILE] [--seed N] [--latency MS] [--faults FILE] [--log]
-       pulumi-gitbook emulator edit KIND ID FIELD=VALUE...   change an object as an edit in GitBook's app would
-       pulumi-gitbook emulator delete KIND ID                delete an object as the app would
-       pulumi-gitbook emulator export [FILE]                 write the whole state as JSON (default: stdout)
-       pulumi-gitbook emulator import FILE                   replace the whole state with an exported one
-  --port      listen port on 127.0.0.1 (default: $GITBOOK_EMULATOR_PORT, else 0 = any free port)
+/** One line per command: what a wrong call prints above the pointer to --help. */
+const SYNOPSIS: Record<string, string> = {
+  start: "pulumi-gitbook emulator [--port N] [--token T] [--seed-file FILE | --state FILE] [--seed N] [--latency MS] [--faults FILE] [--log] [--stack S]",
+  edit: "pulumi-gitbook emulator edit KIND ID FIELD=VALUE...   change an object as an edit in GitBook's app would",
+  delete: "pulumi-gitbook emulator delete KIND ID                delete an object as the app would",
+  export: "pulumi-gitbook emulator export [FILE]                 write the whole state as JSON (default: stdout)",
+  import: "pulumi-gitbook emulator import FILE                   replace the whole state with an exported one",
+};
+
+const USAGE = `usage: ${Object.values(SYNOPSIS).join("\n       ")}
+  --port      listen port on 127.0.0.1 (default: $GITBOOK_EMULATOR_PORT, else the port of the stack's
+              gitbook:apiUrl, else 0 = any free port)
   --seed-file JSON file of the objects to start with (organization, members, spaces, collections,
               sites with sections, groups, site spaces, links and share links, teams, SAML providers,
-              OpenAPI specs), referring to one another by key; see examples/emulator-seed.json
+              OpenAPI specs), referring to one another by key; see examples/emulator/seed.json in the
+              pulumi-gitbook repository
   --state     JSON file written by \`emulator export\`: start exactly where that emulator was
   --latency  latency added to every request, in milliseconds
-  --token    bearer token to accept (default: random gb_emu_...)
+  --token    bearer token to accept (default: the stack's gitbook:token, else random gb_emu_...)
   --seed     PRNG seed for IDs and fault decisions (same seed, same IDs)
   --faults   JSON file holding an array of fault specs, injected from the start, e.g.
              [{"rateLimit": {"burst": 2, "retryAfterSeconds": 1}, "match": {"method": "POST"}},
@@ -30,13 +38,23 @@ const USAGE = `usage: pulumi-gitbook emulator [--port N] [--token T] [--seed-fil
              dropAfterProcess, dropBeforeProcess; optional: match {method, route}, times, after
              (matching requests let through first), seed
   --log      print every request as it is answered: METHOD path status time
-edit, delete, export and import talk to a running emulator: --url URL and --token T (default:
-$GITBOOK_API_URL and $GITBOOK_TOKEN, as the emulator's banner sets them). KIND is a table of the
-emulator's store: org, member, space, collection, site, section, sectionGroup, siteSpace,
-externalLink, shareLink, adaptiveSchema, team, teamMember, samlProvider, openApiSpec. VALUE is read as
-the field's type (published=true, title=Handbook); null removes an optional field. e.g.
+  --stack    in a Pulumi program's folder, the stack whose settings file (Pulumi.<stack>.yaml) gives
+             the emulator's gitbook:apiUrl and gitbook:token (default: the one stack whose
+             gitbook:apiUrl is on this machine, as \`pulumi-gitbook new\` writes Pulumi.dev.yaml)
+edit, delete, export and import talk to a running emulator: --url URL and --token T (default: the
+stack's gitbook:apiUrl and gitbook:token when run in a program's folder, else $GITBOOK_API_URL and
+$GITBOOK_TOKEN, as the emulator's banner sets them). KIND is a table of the emulator's store: org,
+member, space, collection, site, section, sectionGroup, siteSpace, externalLink, shareLink,
+adaptiveSchema, team, teamMember, samlProvider, openApiSpec, customHostname. VALUE is read as the
+field's type (published=true, title=Handbook); null removes an optional field. e.g.
   pulumi-gitbook emulator edit site site_abc1 title="Renamed in the app" visibility=unlisted
 `;
+
+/** What a wrong call prints: the problem, the command's one-line usage, and where the rest is. */
+function usageError(e: Error, command: string): void {
+  process.stderr.write(`${e.message}\nusage: ${SYNOPSIS[command]}\n(pulumi-gitbook emulator --help lists every option)\n`);
+  process.exitCode = 2;
+}
 
 interface CliArgs {
   port: number;
@@ -46,6 +64,7 @@ interface CliArgs {
   faultsFile?: string;
   seedFile?: string;
   stateFile?: string;
+  stack?: string;
   log: boolean;
 }
 
@@ -62,7 +81,7 @@ function parseArgs(argv: string[]): CliArgs | "help" {
     return v;
   };
   const envPort = process.env.GITBOOK_EMULATOR_PORT;
-  const args: CliArgs = { port: envPort ? num("GITBOOK_EMULATOR_PORT", envPort) : 0, log: false };
+  const args: CliArgs = { port: envPort ? num("GITBOOK_EMULATOR_PORT", envPort) : -1, log: false };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
     const value = () => inline ?? argv[++i];
@@ -88,6 +107,9 @@ function parseArgs(argv: string[]): CliArgs | "help" {
       case "--state":
         args.stateFile = text(flag, value());
         break;
+      case "--stack":
+        args.stack = text(flag, value());
+        break;
       case "--log":
         args.log = true;
         break;
@@ -100,6 +122,15 @@ function parseArgs(argv: string[]): CliArgs | "help" {
   }
   if (args.seedFile !== undefined && args.stateFile !== undefined) throw new UsageError("--seed-file and --state: give one (a state holds its seed)");
   return args;
+}
+
+/** The stack settings of the program in the working directory, or a UsageError saying why not. */
+function stackSettings(stack: string | undefined): StackEmulator | undefined {
+  try {
+    return stackEmulator(process.cwd(), stack);
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
 }
 
 /** The fault specs of a --faults file: a JSON array of objects, each checked by Faults.add. */
@@ -120,9 +151,10 @@ function logLine(e: LogEntry): string {
   return `${e.method} ${e.path} ${e.status === 0 ? "dropped" : e.status} ${Math.round(e.ms)} ms`;
 }
 
-function banner(emu: Emulator, args: CliArgs, faults: number): string {
+function banner(emu: Emulator, args: CliArgs, faults: number, stack: StackEmulator | undefined): string {
   const { organizationId, spaceIds, members, ids } = emu.seeded;
   const keys = Object.entries(ids);
+  const stackOrg = stack?.organizationId;
   return [
     "GitBook API emulator is running",
     `  base URL      ${emu.url}  (routes under /v1)`,
@@ -138,6 +170,10 @@ function banner(emu: Emulator, args: CliArgs, faults: number): string {
     ...(args.latencyMs ? [`  latency       ${args.latencyMs} ms on every request`] : []),
     ...(args.faultsFile ? [`  faults        ${faults} from ${args.faultsFile}`] : []),
     ...(args.log ? ["  request log   printed below as requests are answered"] : []),
+    ...(stack ? [`  settings from ${stack.file} (its gitbook:apiUrl and gitbook:token, where the command line gives none)`] : []),
+    ...(stackOrg && stackOrg !== organizationId
+      ? [`  warning       ${stack!.file} sets gitbook:organizationId ${stackOrg}, which this emulator does not have: start it with the --seed or --state that file's comment gives, or set gitbook:organizationId ${organizationId}`]
+      : []),
     "",
     "Point a Pulumi program at it, in its stack's config:",
     `  pulumi config set gitbook:apiUrl ${emu.url}`,
@@ -166,20 +202,24 @@ export async function main(argv: string[]): Promise<void> {
   let args: CliArgs | "help";
   let specs: FaultSpec[] = [];
   let state: unknown;
+  let stack: StackEmulator | undefined;
   try {
     args = parseArgs(argv);
     if (args !== "help" && args.faultsFile) specs = readFaults(args.faultsFile);
     if (args !== "help" && args.stateFile) state = readJson("--state", args.stateFile);
+    if (args !== "help") stack = stackSettings(args.stack);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    process.stderr.write(`${e.message}\n${USAGE}`);
-    process.exitCode = 2;
-    return;
+    return usageError(e, "start");
   }
   if (args === "help") {
     process.stdout.write(USAGE);
     return;
   }
+  // In a program's folder, started where its stack expects it (the command line and
+  // GITBOOK_EMULATOR_PORT come first).
+  if (args.port < 0) args.port = (stack?.url ? portOf(stack.url) : undefined) ?? 0;
+  if (args.token === undefined && stack?.token) args.token = stack.token;
 
   let emu: Emulator;
   try {
@@ -211,7 +251,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   if (args.latencyMs) emu.faults.add({ latencyMs: args.latencyMs });
   if (args.log) emu.log.onRecord((e) => process.stdout.write(`${logLine(e)}\n`));
-  process.stdout.write(`${banner(emu, args, specs.length)}\n`);
+  process.stdout.write(`${banner(emu, args, specs.length, stack)}\n`);
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -226,21 +266,27 @@ export async function main(argv: string[]): Promise<void> {
 
 /** `edit|delete|export|import`: one request to a running emulator's /__emulator/ routes. */
 async function admin(command: string, argv: string[]): Promise<void> {
-  let url = process.env.GITBOOK_API_URL;
-  let token = process.env.GITBOOK_TOKEN;
+  let url: string | undefined;
+  let token: string | undefined;
+  let stackName: string | undefined;
   const rest: string[] = [];
   try {
     for (let i = 0; i < argv.length; i++) {
       const [flag, inline] = argv[i]!.split("=", 2) as [string, string | undefined];
       if (flag === "--url") url = inline ?? argv[++i];
       else if (flag === "--token") token = inline ?? argv[++i];
+      else if (flag === "--stack") stackName = inline ?? argv[++i];
       else if (flag === "-h" || flag === "--help") {
         process.stdout.write(USAGE);
         return;
       } else rest.push(argv[i]!);
     }
-    if (!url) throw new UsageError(`emulator ${command}: --url (or GITBOOK_API_URL) must name the running emulator, e.g. http://127.0.0.1:8080`);
-    if (!token) throw new UsageError(`emulator ${command}: --token (or GITBOOK_TOKEN) must be the emulator's token`);
+    // As `pulumi up` in this folder reads them: the stack's settings, then the environment's.
+    const stack = url && token ? undefined : stackSettings(stackName);
+    url ??= stack?.url ?? (process.env.GITBOOK_API_URL || undefined);
+    token ??= stack?.token ?? (process.env.GITBOOK_TOKEN || undefined);
+    if (!url) throw new UsageError(`emulator ${command}: --url (or the stack's gitbook:apiUrl, or GITBOOK_API_URL) must name the running emulator, e.g. http://127.0.0.1:8080`);
+    if (!token) throw new UsageError(`emulator ${command}: --token (or the stack's gitbook:token, or GITBOOK_TOKEN) must be the emulator's token`);
     const call = async (method: string, route: string, body?: unknown): Promise<unknown> => {
       const res = await fetch(`${url!.replace(/\/+$/, "")}/__emulator/${route}`, {
         method,
@@ -294,10 +340,8 @@ async function admin(command: string, argv: string[]): Promise<void> {
       }
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`${e.message}\n${USAGE}`);
-      process.exitCode = 2;
-    } else if (e instanceof AdminError || (e instanceof TypeError && e.message === "fetch failed")) {
+    if (e instanceof UsageError) usageError(e, command);
+    else if (e instanceof AdminError || (e instanceof TypeError && e.message === "fetch failed")) {
       process.stderr.write(e instanceof AdminError ? `${e.message}\n` : `emulator ${command}: no emulator answers at ${url}\n`);
       process.exitCode = 1;
     } else throw e;

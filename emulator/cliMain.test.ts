@@ -9,6 +9,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 
+import { DEV_EMULATOR, skeleton } from "../bin/new";
+import { ownPackage } from "../provider/packageSource";
 import { main } from "./cli";
 import { Emulator } from "./emulator";
 
@@ -64,6 +66,27 @@ const tmp = (name: string, content: string): string => {
   fs.writeFileSync(file, content);
   return file;
 };
+/**
+ * A program's folder as `pulumi-gitbook new` writes it (its very files), with Pulumi.dev.yaml pointed
+ * at `url` instead of port 8080, and the command run there (process.cwd() answers it).
+ */
+function inProgram(url: string): string {
+  const { files } = skeleton({ name: "docs", packageSpec: "file:../pulumi-gitbook", own: ownPackage(), devOrganizationId: "org_dev" });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-program-"));
+  for (const [file, text] of Object.entries(files)) {
+    fs.writeFileSync(path.join(dir, file), file === "Pulumi.dev.yaml" ? text.replace(`http://127.0.0.1:${DEV_EMULATOR.port}`, url) : text);
+  }
+  vi.spyOn(process, "cwd").mockReturnValue(dir);
+  return dir;
+}
+/** A port nothing listens on now (the OS's next free one, released). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 const field = (banner: string, name: string) => new RegExp(`^  ${name} +(\\S+)`, "m").exec(banner)![1]!;
 
 /** Runs `main` and answers what it printed and the exit code it set. */
@@ -90,6 +113,13 @@ describe("usage", () => {
     expect(await run("edit", "--help")).toMatchObject({ code: undefined, stdout: expect.stringMatching(/^usage: /) });
   });
 
+  it("names only files of the repository that exist", async () => {
+    const { stdout } = await run("--help");
+    const named = [...stdout.matchAll(/\b(examples\/[\w./-]+\.\w+)/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((f) => !fs.existsSync(path.resolve(__dirname, "..", f)))).toEqual([]);
+  });
+
   it("refuses a bad argument with exit code 2, naming it, then the usage", async () => {
     const cases: [string[], string][] = [
       [["--colour"], "unknown argument: --colour"],
@@ -107,6 +137,9 @@ describe("usage", () => {
       const r = await run(...argv);
       expect(r.code, argv.join(" ")).toBe(2);
       expect(r.stderr.startsWith(`${message}\nusage: pulumi-gitbook emulator`), r.stderr).toBe(true);
+      // A short usage: the command's line and where the rest is, not every option.
+      expect(r.stderr.split("\n").length, r.stderr).toBeLessThanOrEqual(4);
+      expect(r.stderr).toContain("pulumi-gitbook emulator --help lists every option");
       expect(r.stdout).toBe("");
     }
     vi.stubEnv("GITBOOK_EMULATOR_PORT", "http");
@@ -193,6 +226,20 @@ describe("running", () => {
     await expect(get(`/v1/orgs/${orgId}`)).rejects.toThrow();
   });
 
+  it("in a program's folder, starts where its dev stack expects it: the port of gitbook:apiUrl, its token, and says so", async () => {
+    const port = await freePort();
+    inProgram(`http://127.0.0.1:${port}`);
+    const r = await run("--seed", String(DEV_EMULATOR.seed));
+    expect(r.code).toBeUndefined();
+    expect(field(r.stdout, "base URL")).toBe(`http://127.0.0.1:${port}`);
+    expect(field(r.stdout, "token")).toBe(DEV_EMULATOR.token);
+    expect(r.stdout).toContain("  settings from Pulumi.dev.yaml ");
+    // The file's organization (org_dev here) is not this seed's: said, with the way out.
+    expect(r.stdout).toMatch(/^ {2}warning {7}Pulumi\.dev\.yaml sets gitbook:organizationId org_dev, which this emulator does not have/m);
+    signals.get("SIGTERM")!();
+    expect(await exited).toBe(0);
+  });
+
   it("starts from an exported state where that emulator was", async () => {
     const source = await Emulator.start({ token: "t" });
     let state: string;
@@ -239,6 +286,21 @@ describe("edit, delete, export, import", () => {
     expect(emu.store.sites.has(site())).toBe(false);
   });
 
+  it("in a program's folder, acts on the emulator its stack's gitbook:apiUrl and gitbook:token name, before the environment's", async () => {
+    const dir = inProgram(emu.url);
+    fs.writeFileSync(path.join(dir, "Pulumi.dev.yaml"), fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8").replace(`gitbook:token: ${DEV_EMULATOR.token}`, "gitbook:token: admin-token"));
+    vi.stubEnv("GITBOOK_API_URL", "http://127.0.0.1:9");
+    vi.stubEnv("GITBOOK_TOKEN", "elsewhere");
+    const edited = await run("edit", "site", site(), "title=Renamed in the app");
+    expect(edited.stderr).toBe("");
+    expect(emu.store.sites.get(site())).toMatchObject({ title: "Renamed in the app" });
+    expect(await run("delete", "site", site(), "--stack", "dev")).toEqual({ code: undefined, stdout: `deleted site ${site()}\n`, stderr: "" });
+    // A stack without a settings file, or two stacks on this machine: said, with the fix, before any request.
+    expect(await run("export", "--stack", "test")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^--stack test: Pulumi\.test\.yaml does not exist\nusage: pulumi-gitbook emulator export/) });
+    fs.copyFileSync(path.join(dir, "Pulumi.dev.yaml"), path.join(dir, "Pulumi.test.yaml"));
+    expect(await run("export")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Pulumi\.dev\.yaml and Pulumi\.test\.yaml: each points at an emulator on this machine; give --stack <name>\n/) });
+  });
+
   it("exports the whole state to stdout or a file, and imports it into another emulator", async () => {
     const env = ["--url", emu.url, "--token", "admin-token"];
     const printed = await run("export", ...env);
@@ -278,11 +340,11 @@ describe("edit, delete, export, import", () => {
     }
     expect(await run("edit", "site", site(), "title=X", "--url", emu.url)).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/^emulator edit: --token \(or GITBOOK_TOKEN\) must be the emulator's token\n/),
+      stderr: expect.stringMatching(/^emulator edit: --token \(or the stack's gitbook:token, or GITBOOK_TOKEN\) must be the emulator's token\n/),
     });
     expect(await run("delete", "site", site(), "--token", "admin-token")).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/^emulator delete: --url \(or GITBOOK_API_URL\) must name the running emulator, e.g\. http:\/\/127\.0\.0\.1:8080\n/),
+      stderr: expect.stringMatching(/^emulator delete: --url \(or the stack's gitbook:apiUrl, or GITBOOK_API_URL\) must name the running emulator, e.g\. http:\/\/127\.0\.0\.1:8080\n/),
     });
     const missing = path.join(os.tmpdir(), "emulator-cli-main-missing.json");
     expect(await run("import", missing, ...env)).toMatchObject({ code: 2, stderr: expect.stringMatching(new RegExp(`^import ${missing}: ENOENT`)) });

@@ -34,7 +34,7 @@ export interface EmulatorOptions {
    */
   contract?: boolean;
   /**
-   * What the emulator holds at start: a seed file's content, or its path (see examples/emulator-seed.json).
+   * What the emulator holds at start: a seed file's content, or its path (see examples/emulator/seed.json).
    * Checked whole first: a bad one throws a SeedError naming each path into it. Default: one
    * organization with six spaces and five members.
    */

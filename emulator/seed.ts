@@ -1,7 +1,7 @@
 // The seed file: what an emulator holds when it starts, described as JSON (`--seed-file FILE`,
 // `Emulator.start({ seedFile })`). Any object the emulator models can be seeded. Objects refer to one
 // another by a local `key` the file gives them, never by an ID (IDs are generated, deterministically per
-// `--seed`); `Emulator.seeded.ids` maps each key to the ID it got. examples/emulator-seed.json shows
+// `--seed`); `Emulator.seeded.ids` maps each key to the ID it got. examples/emulator/seed.json shows
 // every kind.
 //
 // A file is checked whole before anything is created: each problem is reported as its path into the

@@ -3,6 +3,7 @@
  * writes (`pulumi-gitbook new`, `pulumi-gitbook import`): the package is not on the npm registry, so a
  * program must name the checkout, tarball or git URL the user installed it from.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -36,14 +37,41 @@ export function specFor(spec: string, base: string, target: string): string {
 }
 
 /**
+ * A checkout as a spec another machine (a teammate, CI) can install: its `origin` remote at the commit
+ * checked out, when that remote is not a path on this machine, already holds the commit, and the
+ * checkout has no uncommitted change. Otherwise undefined: only the checkout's path names what runs.
+ */
+export function gitSpec(checkout: string): string | undefined {
+  const git = (...args: string[]) => {
+    try {
+      return execFileSync("git", ["-C", checkout, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    } catch {
+      return undefined;
+    }
+  };
+  const url = git("remote", "get-url", "origin");
+  // git@host:owner/repo.git, as npm takes it: git+ssh://git@host/owner/repo.git.
+  const scp = url && /^([\w.-]+@[\w.-]+):(?!\/\/)(.+)$/.exec(url);
+  const remote = scp ? `ssh://${scp[1]}/${scp[2]}` : url;
+  if (!remote || !/^(https|ssh|git):\/\//.test(remote)) return undefined;
+  const commit = git("rev-parse", "HEAD");
+  if (!commit || !git("branch", "-r", "--contains", commit) || git("status", "--porcelain", "--untracked-files=no") !== "") return undefined;
+  return `git+${remote}#${commit}`;
+}
+
+/**
  * Where the running copy came from, as a spec for the new program's package.json. A copy outside any
- * node_modules is a checkout (or a link to one); a copy in a program's node_modules came from what
- * npm recorded in that program's lock (`resolved`).
+ * node_modules is a checkout (or a link to one): its git URL when others can install from it
+ * (gitSpec), else its path; a copy in a program's node_modules came from what npm recorded in that
+ * program's lock (`resolved`).
  */
 export function installedSpec(pkg: Pick<OwnPackage, "root">, target: string): { spec: string; from: string } | undefined {
   const real = fs.realpathSync(pkg.root);
   const at = real.split(path.sep).lastIndexOf("node_modules");
-  if (at < 0) return { spec: specFor(real, real, target), from: `the checkout ${real}` };
+  if (at < 0) {
+    const git = gitSpec(real);
+    return git ? { spec: git, from: `the checkout ${real}, as its origin remote has it` } : { spec: specFor(real, real, target), from: `the checkout ${real}` };
+  }
   const project = real.split(path.sep).slice(0, at).join(path.sep) || path.sep;
   const key = path.relative(project, real).split(path.sep).join("/");
   for (const lock of ["node_modules/.package-lock.json", "package-lock.json", "npm-shrinkwrap.json"]) {
@@ -53,5 +81,12 @@ export function installedSpec(pkg: Pick<OwnPackage, "root">, target: string): { 
     if (entry?.resolved) return { spec: specFor(entry.resolved, project, target), from: `${file} (${entry.resolved})` };
   }
   return undefined;
+}
+
+/** What a program naming the package by `spec` needs before it is committed, if anything. */
+export function specWarning(spec: string): string | undefined {
+  return /^file:(\.\.|\/)/.test(spec)
+    ? `package.json names pulumi-gitbook by a path on this machine outside the program (${spec}), which a teammate or CI does not have: before committing, name a git URL or a tarball they can reach (--package <spec>), or push the checkout's commit to its origin remote and run this again.`
+    : undefined;
 }
 

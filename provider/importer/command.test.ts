@@ -13,6 +13,7 @@ import { GitbookClient, p } from "../client";
 import { ApiSite } from "../client";
 import { Emulator } from "../../emulator";
 import { addLargeSite, seedOrganization, type SeededOrganization } from "../../test/import/organization";
+import { installedSpec, ownPackage } from "../packageSource";
 import { runImport, USAGE, type ImportIo } from "./command";
 
 /**
@@ -123,8 +124,12 @@ describe("pulumi-gitbook import", () => {
     const r = await run(["--org", seeded.org, "--out", "named"]);
     expect(r.code, r.stderr).toBe(0);
     const spec = (JSON.parse(filesIn(path.join(dir, "named"))["package.json"]!) as { dependencies: Record<string, string> }).dependencies["pulumi-gitbook"]!;
-    expect(spec).toMatch(/^file:/);
-    expect(fs.realpathSync(path.resolve(dir, "named", spec.slice("file:".length)))).toBe(fs.realpathSync(path.resolve(__dirname, "../..")));
+    // What `pulumi-gitbook new` writes: the checkout's git URL when others can install it, else its path, pointed out.
+    expect(spec).toBe(installedSpec(ownPackage(), path.join(dir, "named"))!.spec);
+    if (spec.startsWith("file:")) {
+      expect(fs.realpathSync(path.resolve(dir, "named", spec.slice("file:".length)))).toBe(fs.realpathSync(path.resolve(__dirname, "../..")));
+      expect(r.stderr).toContain(`Note: package.json names pulumi-gitbook by a path on this machine outside the program (${spec})`);
+    } else expect(spec).toMatch(/^git\+\w+:\/\/.*#[0-9a-f]{40}$/);
   });
 
   it("writes neither the token nor any share link's URL or key", async () => {

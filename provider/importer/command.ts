@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { DEFAULT_API_URL, GitbookClient, packageVersion } from "../client";
-import { installedSpec, ownPackage } from "../packageSource";
+import { installedSpec, ownPackage, specWarning } from "../packageSource";
 import { generateProgram, programFiles, type Style } from "./generate";
 import { terminalLine } from "./emit";
 import { PreviousProgram } from "./names";
@@ -63,8 +63,6 @@ The token is used for the requests only and written nowhere.
 
 const NAME = /^[A-Za-z0-9_.-]+$/;
 const STYLES: readonly Style[] = ["resources", "docs-site"];
-/** The SDK range the package supports (its peer dependency). */
-const SDK_SPEC = "^3.216.0";
 
 interface Args {
   org: string;
@@ -157,14 +155,14 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   if (client.apiUrl !== DEFAULT_API_URL) snapshot.apiUrl = client.apiUrl;
 
   if (previous) say(`Keeping the names ${path.basename(programPath)} already in ${dir} gives the objects it declares.`);
+  const packageSpec = args.packageSpec ?? packageSpecFor(dir);
   const { files, notes } = generateProgram(snapshot, {
     previous,
     style: args.style,
     project: args.project,
     stack: args.stack,
     retainOnDelete: args.retainOnDelete,
-    packageSpec: args.packageSpec ?? packageSpecFor(dir),
-    sdkSpec: SDK_SPEC,
+    packageSpec,
   });
   refuseToOverwrite(dir, Object.keys(files), args.force);
   for (const [file, content] of Object.entries(files)) {
@@ -175,7 +173,7 @@ async function importInto(dir: string, args: Args, token: string, io: ImportIo, 
   const objects = countObjects(snapshot);
   say(`Read ${objects} in ${requests} request${requests === 1 ? "" : "s"}${downloads ? ` and ${downloads} download${downloads === 1 ? "" : "s"}` : ""}, ${took}.`);
   say(`Wrote ${Object.keys(files).sort().join(", ")} to ${dir}`);
-  for (const n of notes) say(`Note: ${terminalLine(n)}`);
+  for (const n of [...notes, ...[specWarning(packageSpec)].flatMap((w) => (w ? [w] : []))]) say(`Note: ${terminalLine(n)}`);
   say(
     [
       "Next:",

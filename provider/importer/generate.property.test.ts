@@ -267,12 +267,12 @@ const BIDI = /[\u0080-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 let docsSites = 0;
 
 function check(c: Case, style: Style, typeCheck: boolean): void {
-  const { files } = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" });
+  const { files } = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0" });
   const text = files["index.ts"]!;
   if (text.includes("new gitbook.DocsSite(")) docsSites++;
   // Re-imported over itself, whatever its strings, the program reads back as it was written: every name
   // kept, every site in its form, nothing refused, the same text.
-  const again = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", sdkSpec: "^3.216.0", previous: PreviousProgram.parse(text) });
+  const again = generateProgram(c.snapshot, { style, project: "gitbook", stack: "dev", retainOnDelete: true, packageSpec: "^0.1.0", previous: PreviousProgram.parse(text) });
   const [was, is] = [text.split("\n"), again.files["index.ts"]!.split("\n")];
   const at = Math.max(was.findIndex((l, i) => l !== is[i]), is.length > was.length ? was.length : -1);
   expect(at, `re-imported, line ${at + 1} ${JSON.stringify(was[at])} became ${JSON.stringify(is[at])}`).toBe(-1);

@@ -2,6 +2,8 @@
  * The generator on its own: snapshots in, files out, no request. What the program does when run is
  * test/import/roundTrip.test.ts (through the Pulumi CLI); here, what a reader of the program sees.
  */
+import { skeleton } from "../../bin/new";
+import { ownPackage } from "../packageSource";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { ruleOf } from "../framework/fields";
@@ -10,7 +12,7 @@ import { generateProgram, type GenerateOptions } from "./generate";
 import { PreviousProgram } from "./names";
 import type { OrgSnapshot, SiteSnapshot } from "./snapshot";
 
-const OPTS: GenerateOptions = { style: "resources", project: "gitbook", stack: "dev", retainOnDelete: false, packageSpec: "^0.1.0", sdkSpec: "^3.216.0" };
+const OPTS: GenerateOptions = { style: "resources", project: "gitbook", stack: "dev", retainOnDelete: false, packageSpec: "^0.1.0" };
 
 const space = (id: string, title?: string) => ({ id, ...(title ? { title } : {}) });
 
@@ -436,6 +438,18 @@ describe("generateProgram", () => {
       "@pulumi/pulumi": "^3.216.0",
       "pulumi-gitbook": "file:../pulumi-gitbook",
     });
+  });
+
+  it("writes the package.json and tsconfig.json `pulumi-gitbook new` writes, and says above the adoptions that the first up writes nothing", () => {
+    const spec = "git+https://github.com/acme/pulumi-gitbook.git#0123456789abcdef0123456789abcdef01234567";
+    const imported = program(org(), { packageSpec: spec }).files;
+    const made = skeleton({ name: OPTS.project, packageSpec: spec, own: ownPackage(), devOrganizationId: "org_1" }).files;
+    expect(imported["package.json"]).toBe(made["package.json"]);
+    expect(imported["tsconfig.json"]).toBe(made["tsconfig.json"]);
+    const text = index(org());
+    const header = text.slice(0, text.indexOf("\nconst "));
+    expect(header).toContain("// `pulumi preview` shows every one as a create (`+ N to create`)");
+    expect(header).toMatch(/first `pulumi up` reads each object and, each being declared as it is, writes nothing\./);
   });
 
   it("declares a site's redirect rules as they are, in one SiteRedirects adopting them (a create without adoptId refuses any rule)", () => {

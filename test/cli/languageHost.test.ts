@@ -4,12 +4,13 @@
  * TypeScript variables the SDK's run entry reads, the `--sync` invoke pipes, and Pulumi's message for
  * a mistyped option. Each program reports what it was given as stack outputs.
  */
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../../dev/checkout";
-import { cliMissing, createCliStack, testEngine } from "../../dev/pulumiCli";
+import { CLI_BIN, cliMissing, createCliStack, testEngine } from "../../dev/pulumiCli";
 
 const REPORT = `
 const fs = require("fs");
@@ -80,5 +81,30 @@ describe.skipIf(testEngine() !== "cli")("the CLI's Node.js language host", () =>
     expect(r.code).not.toBe(0);
     expect(r.stdout).toContain("typescript option must be a boolean");
     expect(r.stdout).not.toContain("the program ran");
+  });
+  // Pulumi starts the host in a process group of its own, so nothing aimed at `pulumi` reaches it: a
+  // `pulumi` killed (a stopped test run) left it running with no parent. A stand-in parent starts it
+  // as the engine does and is killed; the host shares the pipe this test reads, which ends only once
+  // the host has exited (a host left running keeps it open, and the test fails on its time limit).
+  it("exits when the process that started it is killed", async () => {
+    const host = path.join(CLI_BIN, "pulumi-language-nodejs");
+    const script = `
+      const host = require("node:child_process").spawn(${JSON.stringify(host)}, [], { stdio: ["ignore", "inherit", "inherit"] });
+      host.once("spawn", () => process.stdout.write("host " + host.pid + "\\n"));
+      setInterval(() => {}, 1 << 30);
+    `;
+    const parent = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    const ended = new Promise<void>((resolve) => parent.stdout.on("end", resolve));
+    // The host prints the port it serves on once it is up.
+    await new Promise<void>((resolve) =>
+      parent.stdout.on("data", (chunk: Buffer) => {
+        out += chunk.toString();
+        if (/^\d+$/m.test(out)) resolve();
+      }),
+    );
+    parent.kill("SIGKILL");
+    await ended;
+    expect(out).toMatch(/^host \d+$/m);
   });
 });

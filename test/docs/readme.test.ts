@@ -1,9 +1,11 @@
 /**
- * What README.md (and CHANGELOG.md) state that the repository can check: the commands they name
- * exist, every resource kind in the feature table is one the package exports (and every one is
- * listed), links point at files that exist, file paths at files git tracks (what a clean clone has), anchors at headings that exist, the
- * package is never installed from the npm registry (it is not published there), and the Pulumi CLI's
- * build time is stated as the build script states it. Each fails naming the stale statement.
+ * What README.md, its guides (docs/*.md), CONTRIBUTING.md and CHANGELOG.md state that the repository
+ * can check: the commands they name exist, every resource kind in the feature table is one the
+ * package exports (and every one is listed), links point at files that exist, file paths at files git
+ * tracks (what a clean clone has), anchors at headings that exist, the package is never installed from
+ * the npm registry (it is not published there), and the Pulumi CLI's build time is stated as the build
+ * script states it. The README stays one page (at most 300 lines) and each guide opens with the task it
+ * serves. Each fails naming the stale statement and its file.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,7 +17,15 @@ import { resources } from "../../provider/resources";
 
 const read = (f: string) => fs.readFileSync(path.join(ROOT, f), "utf8");
 const README = read("README.md");
-const DOCS = ["README.md", "CHANGELOG.md"].filter((f) => fs.existsSync(path.join(ROOT, f)));
+/** The guides the README links to: every Markdown file in docs/ but the generated reference. */
+const GUIDES = fs
+  .readdirSync(path.join(ROOT, "docs"))
+  .filter((f) => f.endsWith(".md") && f !== "reference.md")
+  .map((f) => `docs/${f}`);
+const DOCS = ["README.md", "CHANGELOG.md", "CONTRIBUTING.md", ...GUIDES].filter((f) => fs.existsSync(path.join(ROOT, f)));
+/** Where users read commands: everything but the changelog, which records what was. */
+const PROSE = DOCS.filter((f) => f !== "CHANGELOG.md");
+const named = (re: RegExp) => PROSE.flatMap((f) => [...read(f).matchAll(re)].map((m) => `${m[1]!} (${f})`));
 
 /**
  * The files (and their folders) a clean clone has. A path that exists only on this machine (an
@@ -49,20 +59,32 @@ function anchors(markdown: string): Set<string> {
   return out;
 }
 
-describe("README.md", () => {
-  it("names only npm scripts that package.json has", () => {
+describe("README.md and its guides", () => {
+  it("is one page: at most 300 lines", () => {
+    expect(README.split("\n").length).toBeLessThanOrEqual(300);
+  });
+
+  it.each(GUIDES.concat("CONTRIBUTING.md"))("%s opens with the task it serves, and the README links it", (file) => {
+    const [title, , first] = read(file).split("\n");
+    expect(title).toMatch(/^# /);
+    expect(first).toMatch(/^\*\*Task: /);
+    expect(README).toContain(`](${file})`);
+  });
+
+  it("names only npm scripts that package.json has, in every document", () => {
     const scripts = Object.keys(JSON.parse(read("package.json")).scripts as Record<string, string>);
-    const named = [...new Set([...README.matchAll(/\bnpm run ([\w:-]+)/g)].map((m) => m[1]!))];
-    expect(named.length).toBeGreaterThan(0);
-    expect(named.filter((s) => !scripts.includes(s)), "README names npm scripts package.json lacks").toEqual([]);
+    const all = [...new Set(named(/\bnpm run ([\w:-]+)/g))];
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((s) => !scripts.includes(s.split(" ")[0]!)), "npm scripts package.json lacks").toEqual([]);
   });
 
   it("names only pulumi-gitbook commands that `pulumi-gitbook --help` lists, and documents each", () => {
     const help = execFileSync(process.execPath, [path.join(ROOT, "dist/bin/pulumi-gitbook.js"), "--help"], { encoding: "utf8" });
     const commands = [...help.matchAll(/^ {2}(\w[\w-]*) /gm)].map((m) => m[1]!);
-    const named = [...new Set([...README.matchAll(/\bpulumi-gitbook ([a-z][\w-]*)/g)].map((m) => m[1]!))];
-    expect(named.filter((c) => !commands.includes(c)), "README names commands the bin does not have").toEqual([]);
-    expect(commands.filter((c) => !named.includes(c)), "commands README never mentions").toEqual([]);
+    const anywhere = [...new Set(named(/(?:npx |`)pulumi-gitbook ([a-z][\w-]*)/g))];
+    expect(anywhere.filter((c) => !commands.includes(c.split(" ")[0]!)), "commands the bin does not have").toEqual([]);
+    const inReadme = [...README.matchAll(/\bpulumi-gitbook ([a-z][\w-]*)/g)].map((m) => m[1]!);
+    expect(commands.filter((c) => !inReadme.includes(c)), "commands README never mentions").toEqual([]);
   });
 
   it("lists every resource kind the package exports in its feature table, and no other", () => {
@@ -101,7 +123,7 @@ describe("README.md", () => {
   });
 
   it("never installs the package from the npm registry, where it is not published", () => {
-    const installs = [...README.matchAll(/\bnpm (?:install|i|add)(?=\s)[^\n`]*/g)].map((m) => m[0]);
+    const installs = PROSE.flatMap((f) => [...read(f).matchAll(/\bnpm (?:install|i|add)(?=\s)[^\n`]*/g)].map((m) => m[0]));
     const fromRegistry = installs.filter((line) => /(^|\s)pulumi-gitbook(@[\w.^~-]+)?(\s|$)/.test(line));
     expect(fromRegistry, "install from a tarball, a checkout or a git URL instead").toEqual([]);
     const workflow = read("examples/github-actions/pulumi.yml");
@@ -113,8 +135,9 @@ describe("README.md", () => {
     const stated = /a cold build takes (\d+ to \d+ minutes)/.exec(script)?.[1];
     expect(stated, "scripts/pulumi-cli.sh states the cold build time").toBeDefined();
     expect(README).toContain(`cold: ${stated}`);
+    expect(read("CONTRIBUTING.md")).toContain(`cold: ${stated}`);
     // No other duration for the build anywhere it is described.
-    const claims = [...README.matchAll(/(?:builds?|built)[^.]*?(\d+(?:\s*(?:to|–|-)\s*\d+)?) minutes/g)].map((m) => m[0]);
+    const claims = PROSE.flatMap((f) => [...read(f).matchAll(/(?:builds?|built)[^.]*?(\d+(?:\s*(?:to|–|-)\s*\d+)?) minutes/g)].map((m) => m[0]));
     expect(claims.filter((c) => !c.includes(stated!))).toEqual([]);
     expect(read("dev/pulumiCli.ts")).toContain(stated!);
   });

@@ -52,11 +52,11 @@ const npm = async (cwd: string, ...args: string[]): Promise<Ran> => {
 const readJson = (file: string) => JSON.parse(fs.readFileSync(file, "utf8"));
 const stackConfig = (dir: string, stack: string) => (yaml.load(fs.readFileSync(path.join(dir, `Pulumi.${stack}.yaml`), "utf8")) as { config: Record<string, unknown> }).config;
 
-/** The lines the README says npm 11 prints after installing the package (its "What npm 11 prints" block). */
+/** The lines the install guide says npm 11 prints after installing the package (its "What npm 11 prints" block). */
 function readmeInstallWarning(): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const readme = fs.readFileSync(path.join(ROOT, "docs/install.md"), "utf8");
   const block = /\*\*What npm 11 prints\.\*\*[\s\S]*?\n```\n([\s\S]*?)\n```/.exec(readme);
-  if (!block) throw new Error("README.md has no \"What npm 11 prints\" block");
+  if (!block) throw new Error("docs/install.md has no \"What npm 11 prints\" block");
   return block[1]!.split("\n");
 }
 

@@ -79,6 +79,8 @@ type host struct {
 	// Cancelled by the Cancel RPC: every running program is then interrupted.
 	cancelled context.Context
 	cancel    context.CancelFunc
+	// The programs running, waited for before the host exits, so that none outlives it.
+	running sync.WaitGroup
 }
 
 func main() {
@@ -108,11 +110,19 @@ func main() {
 	if args := flag.Args(); len(args) > 0 {
 		engineAddress = args[0]
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Pulumi starts plugins in process groups of their own, so a Ctrl-C or a group kill aimed at
+	// `pulumi` never reaches the host: it goes on its own when its parent does (a killed `pulumi`,
+	// a stopped test run), and takes its programs with it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go watchParent(os.Getppid(), stop)
+	cancelled, cancel := context.WithCancel(context.Background())
+	h := &host{engineAddress: engineAddress, tracing: *tracing, otelEndpoint: otelEndpoint, cancelled: cancelled, cancel: cancel}
 	serverCancel := make(chan bool)
 	go func() {
 		<-ctx.Done()
 		stop()
+		h.cancel()
+		h.running.Wait()
 		close(serverCancel)
 	}()
 	// The host goes when the engine does, instead of outliving a killed `pulumi`.
@@ -122,8 +132,6 @@ func main() {
 		}
 	}
 
-	cancelled, cancel := context.WithCancel(context.Background())
-	h := &host{engineAddress: engineAddress, tracing: *tracing, otelEndpoint: otelEndpoint, cancelled: cancelled, cancel: cancel}
 	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
 		Cancel: serverCancel,
 		Init: func(s *grpc.Server) error {
@@ -138,6 +146,18 @@ func main() {
 	fmt.Printf("%d\n", handle.Port)
 	if err := <-handle.Done; err != nil {
 		cmdutil.Exit(fmt.Errorf("language host RPC stopped serving: %w", err))
+	}
+}
+
+// watchParent calls gone once the process that started the host has exited (the host is then
+// re-parented, so its parent's ID changes). Polled: no portable notice exists, and Pdeathsig would
+// follow the thread of `pulumi` that started the host rather than the process.
+func watchParent(parent int, gone func()) {
+	for range time.Tick(250 * time.Millisecond) {
+		if os.Getppid() != parent {
+			gone()
+			return
+		}
 	}
 }
 
@@ -634,6 +654,8 @@ func (h *host) runProgram(ctx context.Context, req *pulumirpc.RunRequest, engine
 	oom := &oomWatch{}
 	cmd.Stderr = oom.tee(os.Stderr)
 
+	h.running.Add(1)
+	defer h.running.Done()
 	err = cmd.Start()
 	if err == nil && req.GetAttachDebugger() {
 		err = startDebugging(ctx, engine, cmd, port)
