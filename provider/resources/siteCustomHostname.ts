@@ -21,7 +21,7 @@ import { getOrUndefined } from "../framework/lists";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import type { ApiSite } from "../client";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 

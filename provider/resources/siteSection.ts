@@ -10,12 +10,13 @@
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection } from "../client";
-import { ApiSite } from "../client";
+import { apiObject } from "../client";
+import { ApiSite } from "./site";
+import { ApiSiteSpace } from "./siteSpace";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, forceDestroyField, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sitePaths, siteSpacePaths, sectionPaths } from "./sitePaths";
 // Circular (siteSpace.ts imports this module's paths too): read only when a call runs.
 import { findListed } from "../framework/lists";
@@ -100,6 +101,17 @@ const outputs = z.object({
     .optional()
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
 });
+
+/** What GitBook answers for a section: its inputs (wireShape), its group, and the site spaces it holds. */
+export const ApiSiteSection = apiObject("site-section", {
+  ...wireShape(inputs),
+  title: z.string(),
+  path: z.string(),
+  sectionGroup: z.string().optional().nullable(),
+  // Lazy: siteSpace.ts reads sections too, and either module may load first.
+  siteSpaces: z.lazy(() => z.array(ApiSiteSpace)).optional(),
+});
+export type ApiSiteSection = z.infer<typeof ApiSiteSection>;
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
 export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;

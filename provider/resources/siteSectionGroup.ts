@@ -15,10 +15,9 @@
  * order of what a group holds is a SiteStructureOrder's.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { draftField, field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, sectionGroupPaths } from "./sitePaths";
 import { changedBody, finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -26,9 +25,10 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
-import { groupContainer, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { ApiStructureItem, groupContainer, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { ApiSiteSection } from "./siteSection";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
-import type { ApiSite } from "../client";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -60,6 +60,32 @@ const inputs = z.object({
 });
 
 const outputs = z.object({});
+
+/** What GitBook answers for a group, but what it holds: its inputs (wireShape), and the group it is nested in. */
+const groupShape = {
+  ...wireShape(inputs),
+  title: z.string(),
+  sectionGroup: z.string().optional().nullable(),
+  /** Deprecated by GitBook for `children`: the sections it holds. */
+  sections: z.array(z.looseObject({ id: z.string() })).optional(),
+};
+
+export type ApiSiteSectionGroup = z.output<z.ZodObject<typeof groupShape, z.core.$loose>> & {
+  object: "site-section-group";
+  id: string;
+  /** What it holds, in order. */
+  children?: ApiStructureItem[];
+};
+
+// Not through apiObject: spreading the shape would read the `children` getter, which must stay lazy (recursion).
+export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = z.looseObject({
+  object: z.literal("site-section-group"),
+  id: z.string(),
+  ...groupShape,
+  get children() {
+    return z.array(ApiStructureItem).optional();
+  },
+});
 
 export type SiteSectionGroupInputs = Inputs<typeof inputs>;
 export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;

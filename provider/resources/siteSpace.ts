@@ -17,9 +17,9 @@
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace } from "../client";
+import { apiObject, embeddedRef } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { draftField, field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
 import { findListed } from "../framework/lists";
 import { finishCreate, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
@@ -32,7 +32,8 @@ import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
 import { navigationOf } from "./siteStructure";
 import { addressField, addressOf } from "./siteAddress";
-import type { ApiSite } from "../client";
+import { ApiSiteSection } from "./siteSection";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -87,6 +88,16 @@ const inputs = z.object({
 const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
 });
+
+/** What GitBook answers for a site space: its inputs (wireShape), where it is, and the space it shows. */
+export const ApiSiteSpace = apiObject("site-space", {
+  ...wireShape(inputs),
+  path: z.string(),
+  section: z.string().optional().nullable(),
+  title: z.string().optional(),
+  space: embeddedRef,
+});
+export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
 export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;

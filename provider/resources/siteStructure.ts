@@ -12,12 +12,39 @@
  * spaces). Sorting (PATCH @SITE/structure/sort) moves one item before or after a sibling of the same
  * container; `movesFor` says which moves put a container in a declared order with the fewest requests.
  */
-import type { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient, p } from "../client";
+import { z } from "zod";
+import { type GitbookClient, p } from "../client";
+import { ApiSiteSection } from "./siteSection";
+import { ApiSiteSpace } from "./siteSpace";
+import { ApiSiteSectionGroup } from "./siteSectionGroup";
+import { ApiSiteExternalLink } from "./siteExternalLink";
 import type { Discovery } from "../framework/discover";
 import { externalLinkPaths as siteExternalLinkPaths, sectionPaths as siteSectionPaths, sectionGroupPaths as siteSectionGroupPaths, structurePaths } from "./sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
+
+/** An item of a site's structure or of a group's `children`: a section, a group, a link, or a kind GitBook adds later. */
+export type ApiStructureItem = ApiSiteSection | ApiSiteSectionGroup | ApiSiteExternalLink | { object: string; id: string };
+
+const KNOWN_ITEMS = ["site-section", "site-section-group", "site-external-link"];
+
+// Lazy: the kinds' modules read the structure too, and any of them may load first.
+export const ApiStructureItem: z.ZodType<ApiStructureItem> = z.lazy(() =>
+  z.union([
+    ApiSiteSection,
+    ApiSiteSectionGroup,
+    ApiSiteExternalLink,
+    // Kinds of item this package does not know yet pass through; a known kind must have its fields.
+    z.looseObject({ object: z.string().refine((o) => !KNOWN_ITEMS.includes(o), "is a known kind whose fields are missing"), id: z.string() }),
+  ]),
+);
+
+/** A site's navigation: made of sections (with groups and links), or, in a site without sections, of site spaces. */
+export const ApiSiteStructure = z.looseObject({
+  type: z.string(),
+  structure: z.lazy(() => z.array(z.union([ApiStructureItem, ApiSiteSpace]))),
+});
+export type ApiSiteStructure = z.infer<typeof ApiSiteStructure>;
 
 /** The kinds of item a sort request names (GitBook's SiteStructureItemPointer). */
 export type ItemType = "site-space" | "site-section" | "site-section-group" | "site-external-link";

@@ -9,12 +9,13 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { p, apiObject, apiUrls, ApiSiteSpace } from "../client";
+import { p, apiObject, apiUrls } from "../client";
+import { ApiSiteSpace } from "./siteSpace";
 import type { HeldObject } from "../framework/cascade";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text } from "../framework/fields";
-import { ApiSite } from "../client";
+import { ApiSite } from "./site";
 import { sitePaths, siteSpacePaths } from "./sitePaths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
