@@ -173,8 +173,8 @@ export async function siteUrlFor(ctx: Ctx, org: string, site: string, kind: stri
 }
 
 /**
- * The site as a redirect reads it: its `urls`. Not the Site kind's ApiSite, whose module reads the whole
- * site structure, and so loads the section and site-space modules that need this one first.
+ * The site as a redirect reads it: its `urls`. Not the Site kind's ApiSite: site.ts loads the site-space
+ * module, which loads this one (an import cycle).
  */
 const ApiSiteUrls = apiObject("site", {});
 

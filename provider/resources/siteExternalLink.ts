@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
-import { apiObject, GitbookError } from "../client";
+import { GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
 import { draftField, field, httpUrl, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { structurePaths as siteStructurePaths, externalLinkPaths } from "./sitePaths";
@@ -21,7 +21,7 @@ import { finishCreate, patchChanged, postBody, refreshed } from "../framework/re
 import { createOnce } from "../framework/createOnce";
 import type { Ctx, Props } from "../framework/resource";
 import { placedByGroupId } from "./placement";
-import { ApiSiteStructure, navigationOf, readStructure } from "./siteStructure";
+import { ApiSiteStructure, LinkItem, navigationOf, readStructure } from "./siteStructure";
 import { settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "./site";
 
@@ -56,13 +56,8 @@ const inputs = z.object({
 
 const outputs = z.object({});
 
-/** What GitBook answers for a link: its inputs (wireShape) and the group it is in. */
-export const ApiSiteExternalLink = apiObject("site-external-link", {
-  ...wireShape(inputs),
-  title: z.string(),
-  url: z.string(),
-  sectionGroup: z.string().optional().nullable(),
-});
+/** What GitBook answers for a link: its inputs (wireShape), and what the structure reads of it. */
+export const ApiSiteExternalLink = z.looseObject({ ...wireShape(inputs), ...LinkItem.shape });
 export type ApiSiteExternalLink = z.infer<typeof ApiSiteExternalLink>;
 
 export type SiteExternalLinkInputs = Inputs<typeof inputs>;

@@ -11,8 +11,6 @@
  */
 import { z } from "zod";
 import { apiObject } from "../client";
-import { ApiSite } from "./site";
-import { ApiSiteSpace } from "./siteSpace";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
@@ -29,7 +27,8 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type ImportRecord } from "../framework/discover";
-import { navigationOf } from "./siteStructure";
+import { navigationOf, SectionItem } from "./siteStructure";
+import type { ApiSite } from "./site";
 import { addressField, addressOf, declaresAddress } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -102,15 +101,8 @@ const outputs = z.object({
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
 });
 
-/** What GitBook answers for a section: its inputs (wireShape), its group, and the site spaces it holds. */
-export const ApiSiteSection = apiObject("site-section", {
-  ...wireShape(inputs),
-  title: z.string(),
-  path: z.string(),
-  sectionGroup: z.string().optional().nullable(),
-  // Lazy: siteSpace.ts reads sections too, and either module may load first.
-  siteSpaces: z.lazy(() => z.array(ApiSiteSpace)).optional(),
-});
+/** What GitBook answers for a section: its inputs (wireShape), and what the structure reads of it (its group, the site spaces it holds). */
+export const ApiSiteSection = z.looseObject({ ...wireShape(inputs), ...SectionItem.shape });
 export type ApiSiteSection = z.infer<typeof ApiSiteSection>;
 
 export type SiteSectionInputs = Inputs<typeof inputs>;
@@ -155,7 +147,7 @@ function live(section: oldPaths.WithOldPaths<ApiSiteSection>, props: Props): Pro
 }
 
 async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Promise<void> {
-  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
+  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: apiObject("site", {}) });
 }
 
 function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSection> {

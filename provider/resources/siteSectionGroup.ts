@@ -25,7 +25,7 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
-import { ApiStructureItem, groupContainer, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { groupContainer, groupItem, groupItemShape, type ApiStructureItem, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
 import { ApiSiteSection } from "./siteSection";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
 import type { ApiSite } from "./site";
@@ -61,31 +61,10 @@ const inputs = z.object({
 
 const outputs = z.object({});
 
-/** What GitBook answers for a group, but what it holds: its inputs (wireShape), and the group it is nested in. */
-const groupShape = {
-  ...wireShape(inputs),
-  title: z.string(),
-  sectionGroup: z.string().optional().nullable(),
-  /** Deprecated by GitBook for `children`: the sections it holds. */
-  sections: z.array(z.looseObject({ id: z.string() })).optional(),
-};
-
-export type ApiSiteSectionGroup = z.output<z.ZodObject<typeof groupShape, z.core.$loose>> & {
-  object: "site-section-group";
-  id: string;
-  /** What it holds, in order. */
-  children?: ApiStructureItem[];
-};
-
-// Not through apiObject: spreading the shape would read the `children` getter, which must stay lazy (recursion).
-export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = z.looseObject({
-  object: z.literal("site-section-group"),
-  id: z.string(),
-  ...groupShape,
-  get children() {
-    return z.array(ApiStructureItem).optional();
-  },
-});
+/** What GitBook answers for a group: its inputs (wireShape), and what the structure reads of it (what it holds, the group it is nested in). */
+const groupShape = { ...wireShape(inputs), ...groupItemShape };
+export type ApiSiteSectionGroup = z.output<z.ZodObject<typeof groupShape, z.core.$loose>> & { children?: ApiStructureItem[] };
+export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = groupItem(groupShape);
 
 export type SiteSectionGroupInputs = Inputs<typeof inputs>;
 export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;

@@ -17,7 +17,6 @@
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
 import { z } from "zod";
-import { apiObject, embeddedRef } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
 import { draftField, field, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
@@ -30,7 +29,7 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
-import { navigationOf } from "./siteStructure";
+import { navigationOf, SiteSpaceItem } from "./siteStructure";
 import { addressField, addressOf } from "./siteAddress";
 import { ApiSiteSection } from "./siteSection";
 import type { ApiSite } from "./site";
@@ -89,14 +88,8 @@ const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
 });
 
-/** What GitBook answers for a site space: its inputs (wireShape), where it is, and the space it shows. */
-export const ApiSiteSpace = apiObject("site-space", {
-  ...wireShape(inputs),
-  path: z.string(),
-  section: z.string().optional().nullable(),
-  title: z.string().optional(),
-  space: embeddedRef,
-});
+/** What GitBook answers for a site space: its inputs (wireShape), and what the structure reads of it. */
+export const ApiSiteSpace = z.looseObject({ ...wireShape(inputs), ...SiteSpaceItem.shape });
 export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
 
 export type SiteSpaceInputs = Inputs<typeof inputs>;
@@ -132,7 +125,7 @@ function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpa
  * runs before every create, see lookalikes). A section listed without its site spaces falls back to
  * the site-space listing, since reading it as empty would make a lost create look absent.
  */
-async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<ApiSiteSpace[]> {
+async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<SiteSpaceItem[]> {
   const listed = (await ctx.client.listAll(siteSectionPaths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
   if (listed?.siteSpaces) return listed.siteSpaces.filter((ss) => (ss.section ?? section) === section);
   return (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.section === section);
@@ -150,7 +143,7 @@ function lookalikes(ctx: Ctx, inputs: SiteSpaceInputs): Lookalikes<ApiSiteSpace>
     kind: "SiteSpace",
     key: `${org}/${site}/${container}/${spaceId}`,
     what: `site space of space ${spaceId} in section ${container} of site ${site}`,
-    candidates: async () => (await siteSpacesIn(ctx, org, site, container)).filter((ss) => ss.space.id === spaceId),
+    candidates: async () => (await siteSpacesIn(ctx, org, site, container)).filter((ss) => ss.space.id === spaceId).map((ss) => ApiSiteSpace.parse(ss)),
     before: "list",
   };
 }
@@ -280,7 +273,8 @@ export const definition = defineResource({
 });
 
 /** A site space as the importer records it: the space it shows by ID, and by title for names. */
-export function siteSpaceRecord(ctx: Discovery, ss: ApiSiteSpace): ImportRecord {
+export function siteSpaceRecord(ctx: Discovery, item: SiteSpaceItem): ImportRecord {
+  const ss = ApiSiteSpace.parse(item);
   const title = (ss.space as { title?: unknown }).title;
   // `live` reads `default` only where the program declares it: the import declares it as it is.
   return ctx.keep({ ...settingsOf(definition, ss), id: ss.id, default: ss.default === true, space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) } }, ss);
