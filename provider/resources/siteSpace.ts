@@ -66,6 +66,14 @@ const inputs = z.object({
     )
     .register(field, { remove: { reset: false }, create: "patch", import: { omit: false } }),
   draft: draftField("site space"),
+  pageId: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .optional()
+    .describe(
+      "ID of a page of the space, shown at the site space's root instead of the space's own landing page (a custom home page). Removing it shows the landing page again. A page belongs to its space: GitBook drops the home page when `spaceId` changes, so change `pageId` to a page of the new space in the same update.",
+    )
+    .register(field, { remove: "clear", create: "patch" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -109,6 +117,7 @@ function live(ss: oldPaths.WithOldPaths<ApiSiteSpace>, props: Props): Props {
     condition: ss.condition ?? undefined,
     hidden: ss.hidden ?? false,
     draft: ss.draft ?? false,
+    pageId: ss.pageId ?? undefined,
     // Only `default: true` is managed; a declared false must not read as drift when it is the default.
     default: props.default === true ? ss.default === true : props.default,
   };
