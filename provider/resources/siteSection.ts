@@ -146,8 +146,11 @@ function live(section: oldPaths.WithOldPaths<ApiSiteSection>, props: Props): Pro
   return out;
 }
 
+/** The site as the default's PATCH answers it, of which nothing is read (site.ts's ApiSite would load the site-space module, which loads this one). */
+const ApiSiteAnswer = apiObject("site", {});
+
 async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Promise<void> {
-  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: apiObject("site", {}) });
+  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSiteAnswer });
 }
 
 function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSection> {
