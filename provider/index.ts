@@ -48,4 +48,4 @@ export {
   type DocsSiteSpace,
   type TopologyProblem,
 } from "./components/docsSite";
-export * as client from "./client";
+export * as client from "./clientApi";

@@ -1,9 +1,19 @@
 // Site spaces: a space shown in a site, at a path of a section (or of the site's root level).
-import { bool, created, deleted, LIMITS, list, notFound, nullable, ok, queryBool, required, str, validate, type Router } from "../http";
-import { slugify, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
+import { bool, created, deleted, invalid, LIMITS, list, notFound, nullable, ok, queryBool, required, str, validate, type Router } from "../http";
+import { slugify, type PageRecord, type SectionRecord, type SiteRecord, type SiteSpaceRecord, type SpaceRecord } from "../store";
 import { spaceView } from "./spaces";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sitePublishedUrl, siteSectionRef } from "./siteCommon";
+
+// What this module keeps of a site space beyond the store's record: a field is the handler's to hold.
+declare module "../store" {
+  interface SiteSpaceRecord {
+    /** A page of its space rendered at the site space's root instead of the space's landing page. */
+    pageId?: string;
+  }
+}
+
+const hasPage = (pages: readonly PageRecord[] | undefined, id: string): boolean => (pages ?? []).some((p) => p.id === id || hasPage(p.pages, id));
 
 /**
  * What GitBook does when a site space is added to a site without sections: it first creates a section
@@ -43,6 +53,7 @@ export function siteSpaceView(e: Env, ss: SiteSpaceRecord) {
     draft: ss.draft === true,
     condition: ss.condition,
     hidden: ss.hidden === true,
+    pageId: ss.pageId,
     space: space ? spaceView(e, space) : undefined,
     // Paths are free text (1 to 100 characters in the spec): a URL carries them encoded. "Only defined
     // when site is published", says the spec.
@@ -75,10 +86,16 @@ export function routes(r: Router<Ctx>): void {
   r.add("PATCH", `${SITE}/site-spaces/:siteSpace`, (c) => {
     const site = getSite(c);
     const ss = child(c.store.siteSpaces, c.params.siteSpace!, (s) => s.siteId === site.id) ?? notFound("site space", c.params.siteSpace!);
-    const b = validate(c.body, { path: str(LIMITS.path), condition: nullable(str(LIMITS.condition)), spaceId: str(), hidden: bool(), draft: bool() });
+    const b = validate(c.body, { path: str(LIMITS.path), condition: nullable(str(LIMITS.condition)), spaceId: str(), hidden: bool(), draft: bool(), pageId: nullable(str()) });
     const space = b.spaceId === undefined ? undefined : spaceRef(c, site.orgId, b.spaceId, "spaceId");
+    // A custom home page is a page of the space the site space shows after this PATCH.
+    const shown = space ?? c.store.spaces.get(ss.spaceId);
+    if (typeof b.pageId === "string" && !hasPage(shown?.pages, b.pageId)) invalid("pageId", `"${b.pageId}" is not a page of space ${shown?.id ?? ss.spaceId}`);
     if (b.path !== undefined) ss.path = b.path;
     patchOptional(ss, "condition", b.condition);
+    // Showing another space drops the custom home page, unless the PATCH names one (the spec's pageId).
+    if (space && space.id !== ss.spaceId && b.pageId === undefined) delete ss.pageId;
+    patchOptional(ss, "pageId", b.pageId);
     if (space) ss.spaceId = space.id;
     if (b.hidden !== undefined) ss.hidden = b.hidden;
     if (b.draft !== undefined) ss.draft = b.draft;

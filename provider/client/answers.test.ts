@@ -7,7 +7,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, it } from "vitest";
 import { z } from "zod";
-import { ApiSiteSection, ContractError, displayable, GitbookClient, GitbookError, NotApiError, NotFoundError, ServerError } from "./index";
+import { ApiSiteSection } from "../resources/siteSection";
+import { ContractError, displayable, GitbookClient, GitbookError, NotApiError, NotFoundError, ServerError } from "./index";
 
 const TOKEN = "gb_secret_token_ABC123xyz";
 const servers: http.Server[] = [];

@@ -39,10 +39,13 @@ type Supplied = (typeof SUPPLIED)[number];
 /** The kind's arguments an entry takes. */
 type EntryArgs<A> = Omit<A, Supplied>;
 
-/** The kind's fields an entry takes, as the kind declares them. */
-function entryFields<Sh extends Record<string, z.ZodType>>(shape: Sh): Omit<Sh, Supplied> {
-  return Object.fromEntries(Object.entries(shape).filter(([k]) => !(SUPPLIED as readonly string[]).includes(k))) as Omit<Sh, Supplied>;
+/** The kind's fields but `but`, as the kind declares them. */
+function fieldsBut<Sh extends Record<string, z.ZodType>, K extends string>(shape: Sh, but: readonly K[]): Omit<Sh, K> {
+  return Object.fromEntries(Object.entries(shape).filter(([k]) => !(but as readonly string[]).includes(k))) as Omit<Sh, K>;
 }
+
+/** The kind's fields an entry takes, as the kind declares them. */
+const entryFields = <Sh extends Record<string, z.ZodType>>(shape: Sh) => fieldsBut(shape, SUPPLIED);
 
 /**
  * A space the component creates (a Space child) instead of naming one by ID: the Space's arguments,
@@ -158,16 +161,8 @@ const plainDefault = (what: string) =>
 
 const spaceSchema = z
   .strictObject({
-    title: space.schema.shape.title,
-    emoji: space.schema.shape.emoji,
-    icon: space.schema.shape.icon,
-    parent: space.schema.shape.parent,
-    language: space.schema.shape.language,
-    editMode: space.schema.shape.editMode,
-    defaultLevel: space.schema.shape.defaultLevel,
-    adoptId: space.schema.shape.adoptId,
-    allowReplacement: space.schema.shape.allowReplacement,
-    forceDestroy: space.schema.shape.forceDestroy,
+    // Every field of a Space, `forceDestroy` included, but the organization (the site's) and `names` (set by the provider).
+    ...fieldsBut(space.schema.shape, ["organizationId", "names"]),
     retainOnDelete: z
       .boolean({ error: "must be a plain boolean (a resource option, read when the component is constructed)" })
       .optional()
@@ -288,22 +283,13 @@ export const docsSiteTopologySchema = z.strictObject({
       "Who has access to the site (an AccessList child, see there): `teams` and `users`, each with its role, checked like the AccessList's (one team or user listed twice fails, naming both entries). Each list declared is authoritative: a grant made in the app on the site that it does not list is removed by the next `up`. Over a site that already has grants, set `adoptId` to the site's ID to take them over (else the first `up` refuses, listing them).",
     ),
   visitorAuth: z
-    .strictObject({
-      backend: visitorAuth.schema.shape.backend,
-      fallbackURL: visitorAuth.schema.shape.fallbackURL,
-      logoutURL: visitorAuth.schema.shape.logoutURL,
-      regenerate: visitorAuth.schema.shape.regenerate,
-    })
+    .strictObject(entryFields(visitorAuth.schema.shape))
     .optional()
     .describe(
       "The site's visitor authentication (a SiteVisitorAuth child, see there): `backend`, `fallbackURL`, `logoutURL`, and `regenerate`, a trigger for a new private key. Only the settings declared are sent; the private key is the child's `privateKey` output, a Pulumi secret. Applied before the site is published, when the topology publishes it. Removing it leaves the settings as they are; whether visitors must authenticate is `site.visibility` (`visitor-auth`).",
     ),
   customHostname: z
-    .strictObject({
-      hostname: customHostname.schema.shape.hostname,
-      revalidate: customHostname.schema.shape.revalidate,
-      removeOnDestroy: customHostname.schema.shape.removeOnDestroy,
-    })
+    .strictObject(entryFields(customHostname.schema.shape))
     .optional()
     .describe(
       "The site's custom hostname (a SiteCustomHostname child, see there), e.g. `{ hostname: \"docs.example.com\" }`: it must already be set up in the GitBook app as this site's custom domain (GitBook's API cannot set one up), and the child only proves that it points to the site, reads its status, retriggers its DNS check when `revalidate` changes, and removes it on delete only with `removeOnDestroy: true`.",

@@ -221,3 +221,54 @@ export function triggerField(description: string) {
 export function triggerFired(name: string, olds: Record<string, unknown>, news: Record<string, unknown>): boolean {
   return news[name] !== undefined && news[name] !== olds[name];
 }
+
+/**
+ * How GitBook answers with a field the program declares: the input's JSON type without its limits
+ * (an answer is never refused for a rule of ours, an enum GitBook widens included), absent or null
+ * when unset. Types GitBook may answer in another shape than the input's (a union, a record) are
+ * taken as they come: a kind that reads such a field states its wire form itself (see wireShape).
+ */
+export type WireOf<S> =
+  S extends z.ZodOptional<infer I>
+    ? WireOf<I>
+    : S extends z.ZodNullable<infer I>
+      ? WireOf<I>
+      : S extends z.ZodDefault<infer I>
+        ? WireOf<I>
+        : S extends z.ZodString | z.ZodEnum
+          ? z.ZodString
+          : S extends z.ZodBoolean
+            ? z.ZodBoolean
+            : S extends z.ZodNumber
+              ? z.ZodNumber
+              : S extends z.ZodArray<infer E>
+                ? z.ZodArray<WireOf<E>>
+                : S extends z.ZodObject<infer Sh>
+                  ? z.ZodObject<WireShape<Sh>, z.core.$loose>
+                  : z.ZodUnknown;
+
+/** Each field of a shape as GitBook answers with it (WireOf), optional and nullable. */
+export type WireShape<Sh> = { -readonly [K in keyof Sh]: z.ZodOptional<z.ZodNullable<WireOf<Sh[K]>>> };
+
+function wireOf(s: z.ZodType): z.ZodType {
+  if (s instanceof z.ZodOptional || s instanceof z.ZodNullable) return wireOf(s.unwrap() as z.ZodType);
+  if (s instanceof z.ZodDefault) return wireOf(s.removeDefault() as z.ZodType);
+  if (s instanceof z.ZodString || s instanceof z.ZodEnum) return z.string();
+  if (s instanceof z.ZodBoolean) return z.boolean();
+  if (s instanceof z.ZodNumber) return z.number();
+  if (s instanceof z.ZodArray) return z.array(wireOf(s.element as z.ZodType));
+  if (s instanceof z.ZodObject) return z.looseObject(wireShape(s));
+  return z.unknown();
+}
+
+/**
+ * The part of a kind's API object (client/schemas.ts apiObject) that its input schema already states:
+ * every input, under its own name, as GitBook answers with it (WireOf). So a field is declared once,
+ * in the kind's inputs, and the answer's check follows it. A kind states beside it (after it, so that
+ * it wins) what GitBook answers in another shape or always (`path: z.string()`), and what it reads
+ * that is no input (`section`, `space`). An input GitBook never sends (a path parameter, a local
+ * setting) is simply absent from every answer.
+ */
+export function wireShape<Sh extends z.core.$ZodLooseShape>(inputs: z.ZodObject<Sh>): WireShape<Sh> {
+  return Object.fromEntries(Object.entries(inputs.shape).map(([k, s]) => [k, wireOf(s as z.ZodType).nullable().optional()])) as WireShape<Sh>;
+}

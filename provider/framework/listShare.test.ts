@@ -15,7 +15,7 @@ import { refuseCascade } from "./cascade";
 import { createOnce } from "./createOnce";
 import { listFresh } from "./lists";
 import { paths as shareLinkPaths } from "../resources/shareLink";
-import { ApiSiteSection } from "../client";
+import { ApiSiteSection } from "../resources/siteSection";
 import { definition as siteSection, paths as sectionPaths } from "../resources/siteSection";
 import { paths as siteSpacePaths } from "../resources/siteSpace";
 import type { Ctx } from "./resource";

@@ -10,7 +10,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GitbookClient, p } from "../client";
-import { ApiSite } from "../client";
+import { ApiSite } from "../resources/site";
 import { Emulator } from "../../emulator";
 import { addLargeSite, seedOrganization, type SeededOrganization } from "../../test/import/organization";
 import { installedSpec, ownPackage } from "../packageSource";

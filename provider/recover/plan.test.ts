@@ -2,11 +2,12 @@
 // test/faults/killed.test.ts, kills real runs).
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Emulator } from "../../emulator";
-import { ApiSiteSection, GitbookClient } from "../client";
+import { GitbookClient } from "../client";
+import { ApiSiteSection } from "../resources/siteSection";
 import { ApiCollection } from "../resources/collection";
 import { ApiShareLink } from "../resources/shareLink";
 import { ApiTeam, paths as teamPaths } from "../resources/team";
-import { ApiSite } from "../client";
+import { ApiSite } from "../resources/site";
 import { paths as collectionPaths } from "../resources/collection";
 import { paths as shareLinkPaths } from "../resources/shareLink";
 import { paths as sitePaths } from "../resources/site";

@@ -13,7 +13,7 @@ import { ApiSpace, spacePages } from "./space";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { allowReplacementField, field, forceDestroyField, organizationIdField, text } from "../framework/fields";
+import { allowReplacementField, field, forceDestroyField, organizationIdField, text, wireShape } from "../framework/fields";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -62,11 +62,9 @@ export type CollectionOutputs = Outputs<typeof inputs, typeof outputs>;
 // or mistyped field the kind uses fails with its name (ContractError).
 
 export const ApiCollection = apiObject("collection", {
+  ...wireShape(inputs),
   title: z.string(),
-  description: z.string().optional().nullable(),
   organization: z.string().optional(),
-  parent: z.string().optional().nullable(),
-  defaultLevel: z.string().nullable().optional(),
 });
 export type ApiCollection = z.infer<typeof ApiCollection>;
 

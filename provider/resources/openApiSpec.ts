@@ -26,7 +26,7 @@ import { ConflictError, p, apiObject } from "../client";
 import { isUnknown } from "../framework/check";
 import { claimsOf } from "../framework/claims";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { field, httpUrl, organizationIdField, text } from "../framework/fields";
+import { field, httpUrl, organizationIdField, text, wireShape } from "../framework/fields";
 import { refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -281,13 +281,13 @@ async function settle(ctx: Ctx, id: string, inputs: OpenApiSpecInputs, stored: S
 // or mistyped field the kind uses fails with its name (ContractError).
 
 export const ApiOpenApiSpec = apiObject("openapi-spec", {
+  ...wireShape(inputs),
   slug: z.string(),
   createdAt: z.string().optional(),
   updatedAt: z.string().optional(),
   sourceURL: z.string().optional().nullable(),
   /** pending, progress or complete; a failed processing is one with a lastProcessErrorCode. */
   processingState: z.string(),
-  visibility: z.string().optional(),
   lastVersion: z.string().optional().nullable(),
   lastProcessedAt: z.string().optional().nullable(),
   lastProcessErrorCode: z.string().optional().nullable(),

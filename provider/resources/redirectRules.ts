@@ -18,11 +18,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { p } from "../client";
+import { apiObject, p } from "../client";
 import { httpUrl, id, text } from "../framework/fields";
 import type { Ctx } from "../framework/resource";
 import { resourceOf } from "../framework/shown";
-import { ApiSite } from "../client";
 import { sitePaths } from "./sitePaths";
 
 /** Where GitBook answers for a site's redirect rules (both kinds). */
@@ -173,9 +172,15 @@ export async function siteUrlFor(ctx: Ctx, org: string, site: string, kind: stri
   return url;
 }
 
+/**
+ * The site as a redirect reads it: its `urls`. Not the Site kind's ApiSite: site.ts loads the site-space
+ * module, which loads this one (an import cycle).
+ */
+const ApiSiteUrls = apiObject("site", {});
+
 /** The site's published URL without a trailing slash; undefined while it has none (what a read needs). */
 export async function publishedUrl(ctx: Ctx, org: string, site: string): Promise<string | undefined> {
-  const url = (await ctx.client.getShared(sitePaths.site(org, site), ApiSite)).urls?.published;
+  const url = (await ctx.client.getShared(sitePaths.site(org, site), ApiSiteUrls)).urls?.published;
   return url ? url.replace(/\/+$/, "") : undefined;
 }
 

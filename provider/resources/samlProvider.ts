@@ -16,7 +16,7 @@
 import { z } from "zod";
 import { Role, p, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { field, httpUrl, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { changedBody, finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { getOrUndefined } from "../framework/lists";
@@ -76,10 +76,8 @@ export type SamlProviderOutputs = Outputs<typeof inputs, typeof outputs>;
 // or mistyped field the kind uses fails with its name (ContractError).
 
 export const ApiSamlProvider = apiObject("saml-provider", {
+  ...wireShape(inputs),
   label: z.string(),
-  ssoURL: z.string().optional().nullable(),
-  entityID: z.string().optional().nullable(),
-  certificate: z.string().optional().nullable(),
   defaultTeam: z.looseObject({ id: z.string() }).optional().nullable(),
   defaultRole: Role.optional().nullable(),
   createdAt: z.string().optional(),

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { field, id, organizationIdField, text } from "../framework/fields";
+import { field, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { findListed } from "../framework/lists";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -56,9 +56,8 @@ export type ShareLinkOutputs = Outputs<typeof inputs, typeof outputs>;
 // or mistyped field the kind uses fails with its name (ContractError).
 
 export const ApiShareLink = apiObject("share-link", {
+  ...wireShape(inputs),
   createdAt: z.string(),
-  name: z.string().optional().nullable(),
-  active: z.boolean().optional(),
 });
 export type ApiShareLink = z.infer<typeof ApiShareLink>;
 

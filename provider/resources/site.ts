@@ -15,12 +15,12 @@
  * Site, applied before the publication, would record a state that is stale once `up` ends.
  */
 import { z } from "zod";
-import { ApiSite, ApiSiteStructure, type ApiStructureItem } from "../client";
+import { apiObject } from "../client";
 import { ApiShareLink } from "./shareLink";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { field, forceDestroyField, organizationIdField, text } from "../framework/fields";
+import { field, forceDestroyField, organizationIdField, text, wireShape } from "../framework/fields";
 import { shareLinkPaths, structurePaths as siteStructurePaths, sitePaths } from "./sitePaths";
 import { changedBody, finishCreate, patchAfterCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -30,7 +30,7 @@ import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { defaultLevelField } from "./contentTree";
 import { count, mapLimit, settingsOf, type ImportRead } from "../framework/discover";
-import { navigationOf, TOP_LEVEL } from "./siteStructure";
+import { ApiSiteStructure, navigationOf, TOP_LEVEL, type ApiStructureItem } from "./siteStructure";
 import { siteSpaceRecord } from "./siteSpace";
 import { declaresAddress } from "./siteAddress";
 import type { SiteSnapshot } from "../importer/snapshot";
@@ -130,8 +130,23 @@ export type SiteOutputs = Outputs<typeof inputs, typeof outputs>;
 // ---- Wire ----------------------------------------------------------------------------------------
 
 // What GitBook answers for this kind: loose objects (fields the API adds pass through), while a missing
-// or mistyped field the kind uses fails with its name (ContractError). The site object itself, ApiSite,
-// is in client/schemas.ts: its sections, its publication, redirects and spaces read it too.
+// or mistyped field the kind uses fails with its name (ContractError).
+
+/** A site: its inputs (wireShape), and what its sections, its publication, redirects and spaces read of it too. */
+export const ApiSite = apiObject("site", {
+  ...wireShape(inputs),
+  type: z.string(),
+  title: z.string(),
+  visibility: z.string(),
+  published: z.boolean(),
+  siteSpaces: z.number().optional(),
+  createdAt: z.string(),
+  hostname: z.string().optional().nullable(),
+  /** `origin`: the `host/path` the site is proxied from (no scheme); `target`: where GitBook serves it for the proxy. */
+  proxy: z.looseObject({ origin: z.string().optional(), target: z.string().optional() }).optional().nullable(),
+  adaptiveContent: z.looseObject({ enabled: z.boolean() }).optional().nullable(),
+});
+export type ApiSite = z.infer<typeof ApiSite>;
 
 /** publishSite's other answer: the organization's plan needs an upgrade, paid through this Stripe checkout, before the site can go live. */
 export const ApiPublishCheckout = z.looseObject({ type: z.literal("checkout"), sessionId: z.string() });

@@ -20,7 +20,7 @@ import { p } from "../client";
 import { claimOnly, onePerTarget } from "../framework/singleton";
 import { declaredClaims, type ClaimsSchema } from "./conditions";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { field, id, organizationIdField } from "../framework/fields";
+import { field, id, organizationIdField, wireShape } from "../framework/fields";
 import { adoptIdIsParent, refreshed } from "../framework/recipes";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
@@ -144,6 +144,7 @@ export type SiteAdaptiveSchemaOutputs = Outputs<typeof inputs, typeof outputs>;
 /** A site's visitor schema; `jsonSchema` is kept as GitBook returns it (the resource compares it whole). */
 export const ApiSiteAdaptiveSchema = z.looseObject({
   object: z.literal("site-adaptive-schema"),
+  ...wireShape(inputs),
   jsonSchema: z.record(z.string(), z.unknown()),
   updatedAt: z.string(),
 });

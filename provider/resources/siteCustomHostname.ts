@@ -16,12 +16,12 @@ import { z } from "zod";
 import { AuthError, ConflictError, GitbookError, p, ValidationError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { PartialFailure } from "../framework/failure";
-import { field, id, organizationIdField, text, triggerField, triggerFired } from "../framework/fields";
+import { field, id, organizationIdField, text, triggerField, triggerFired, wireShape } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
-import type { ApiSite } from "../client";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -77,6 +77,7 @@ export type SiteCustomHostnameOutputs = Outputs<typeof inputs, typeof outputs>;
 
 export const ApiCustomHostname = z.looseObject({
   object: z.literal("custom-hostname"),
+  ...wireShape(inputs),
   hostname: z.string(),
   target: z.union([z.looseObject({ type: z.literal("site"), site: z.string() }), z.looseObject({ type: z.literal("organization"), organization: z.string() })]),
   isActive: z.boolean(),

@@ -13,17 +13,17 @@
  */
 import { z } from "zod";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ApiSiteExternalLink, ApiSiteStructure, GitbookError } from "../client";
+import { GitbookError } from "../client";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { draftField, field, httpUrl, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, httpUrl, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { structurePaths as siteStructurePaths, externalLinkPaths } from "./sitePaths";
 import { finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import type { Ctx, Props } from "../framework/resource";
 import { placedByGroupId } from "./placement";
-import { navigationOf, readStructure } from "./siteStructure";
+import { ApiSiteStructure, LinkItem, navigationOf, readStructure } from "./siteStructure";
 import { settingsOf, type ImportRecord } from "../framework/discover";
-import type { ApiSite } from "../client";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -55,6 +55,10 @@ const inputs = z.object({
 });
 
 const outputs = z.object({});
+
+/** What GitBook answers for a link: its inputs (wireShape), and what the structure reads of it. */
+export const ApiSiteExternalLink = z.looseObject({ ...wireShape(inputs), ...LinkItem.shape });
+export type ApiSiteExternalLink = z.infer<typeof ApiSiteExternalLink>;
 
 export type SiteExternalLinkInputs = Inputs<typeof inputs>;
 export type SiteExternalLinkOutputs = Outputs<typeof inputs, typeof outputs>;

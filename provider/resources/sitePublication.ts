@@ -16,7 +16,7 @@ import { resourceClass, type Inputs, type Outputs } from "../framework/define";
 import { field, id, organizationIdField } from "../framework/fields";
 import { defineSettingsObject } from "../framework/settingsObject";
 import { setPublished } from "./site";
-import { ApiSite } from "../client";
+import { ApiSite } from "./site";
 import { sitePaths } from "./sitePaths";
 import { addressField, addressOf } from "./siteAddress";
 

@@ -10,12 +10,11 @@
  * shares between concurrent reads, so refreshing many sections of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection } from "../client";
-import { ApiSite } from "../client";
+import { apiObject } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { draftField, field, forceDestroyField, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, forceDestroyField, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sitePaths, siteSpacePaths, sectionPaths } from "./sitePaths";
 // Circular (siteSpace.ts imports this module's paths too): read only when a call runs.
 import { findListed } from "../framework/lists";
@@ -28,7 +27,8 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type ImportRecord } from "../framework/discover";
-import { navigationOf } from "./siteStructure";
+import { navigationOf, SectionItem } from "./siteStructure";
+import type { ApiSite } from "./site";
 import { addressField, addressOf, declaresAddress } from "./siteAddress";
 
 // ---- Schema --------------------------------------------------------------------------------------
@@ -101,6 +101,10 @@ const outputs = z.object({
     .describe("The site space created with the section, showing `spaceId`; absent only if removed outside Pulumi."),
 });
 
+/** What GitBook answers for a section: its inputs (wireShape), and what the structure reads of it (its group, the site spaces it holds). */
+export const ApiSiteSection = z.looseObject({ ...wireShape(inputs), ...SectionItem.shape });
+export type ApiSiteSection = z.infer<typeof ApiSiteSection>;
+
 export type SiteSectionInputs = Inputs<typeof inputs>;
 export type SiteSectionOutputs = Outputs<typeof inputs, typeof outputs>;
 
@@ -142,8 +146,11 @@ function live(section: oldPaths.WithOldPaths<ApiSiteSection>, props: Props): Pro
   return out;
 }
 
+/** The site as the default's PATCH answers it, of which nothing is read (site.ts's ApiSite would load the site-space module, which loads this one). */
+const ApiSiteAnswer = apiObject("site", {});
+
 async function makeDefault(ctx: Ctx, org: string, site: string, id: string): Promise<void> {
-  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSite });
+  await ctx.client.patch(sitePaths.site(org, site), { body: { defaultSiteSection: id }, schema: ApiSiteAnswer });
 }
 
 function lookalikes(ctx: Ctx, given: SiteSectionInputs): Lookalikes<ApiSiteSection> {

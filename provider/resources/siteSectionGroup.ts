@@ -15,10 +15,9 @@
  * order of what a group holds is a SiteStructureOrder's.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSectionGroup } from "../client";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { draftField, field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, sectionGroupPaths } from "./sitePaths";
 import { changedBody, finishCreate, patchChanged, postBody, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -26,9 +25,10 @@ import { PartialFailure } from "../framework/failure";
 import type { Ctx, Props } from "../framework/resource";
 import { declared } from "../framework/state";
 import { groupDeclares } from "./placement";
-import { groupContainer, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { groupContainer, groupItem, groupItemShape, type ApiStructureItem, idsIn, missingItems, navigationOf, oneAtATime, readStructure, sectionsOfGroup, type SiteTree } from "./siteStructure";
+import { ApiSiteSection } from "./siteSection";
 import { defined, settingsOf, type ImportRecord } from "../framework/discover";
-import type { ApiSite } from "../client";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -60,6 +60,11 @@ const inputs = z.object({
 });
 
 const outputs = z.object({});
+
+/** What GitBook answers for a group: its inputs (wireShape), and what the structure reads of it (what it holds, the group it is nested in). */
+const groupShape = { ...wireShape(inputs), ...groupItemShape };
+export type ApiSiteSectionGroup = z.output<z.ZodObject<typeof groupShape, z.core.$loose>> & { children?: ApiStructureItem[] };
+export const ApiSiteSectionGroup: z.ZodType<ApiSiteSectionGroup> = groupItem(groupShape);
 
 export type SiteSectionGroupInputs = Inputs<typeof inputs>;
 export type SiteSectionGroupOutputs = Outputs<typeof inputs, typeof outputs>;

@@ -5,6 +5,7 @@ import { GitbookClient } from "../client";
 import { REQUIRED_ID, UNKNOWN } from "../framework/check";
 import { CheckFailed, startProviderEnv, type ProviderEnv, type State, rejectsAtCheck, type BadInput } from "../../test/support/provider";
 import { SiteSpace } from "./siteSpace";
+import { validateTopology } from "../components/topology";
 
 let env: ProviderEnv;
 let space: string[];
@@ -259,6 +260,40 @@ describe("lifecycle", () => {
     const r = await env.up("SiteSpace", program, refreshed!.state);
     expect(r.step).toBe("update");
     expect(env.emu.store.siteSpaces.get(s.id)).toMatchObject({ path: "drift", spaceId: space[1], condition: "visitor.claims.a" });
+  });
+
+  it("sets, reads, drops and moves a custom home page (pageId), a page of the space it shows", async () => {
+    const { siteId, sectionId } = await siteWithSection();
+    const [home, other] = env.emu.store.writePages(space[1]!, ["Home", "Other"]);
+    const [elsewhere] = env.emu.store.writePages(space[2]!, ["Elsewhere"]);
+    const patches = spyBodies("PATCH");
+    const program = { siteId, spaceId: space[1], sectionId, pageId: home!.id };
+    const s = await siteSpace(program);
+    expect(patches()).toEqual([{ pageId: home!.id }]);
+    expect(env.emu.store.siteSpaces.get(s.id)!.pageId).toBe(home!.id);
+    expect((await env.refresh("SiteSpace", s))!.state).toEqual(s);
+    // Another page chosen in the app is drift; the next up takes it back.
+    env.emu.store.siteSpaces.get(s.id)!.pageId = other!.id;
+    env.outOfBand();
+    const drifted = await env.refresh("SiteSpace", s);
+    expect(drifted!.inputs.pageId).toBe(other!.id);
+    expect((await env.up("SiteSpace", program, drifted!.state)).step).toBe("update");
+    expect(env.emu.store.siteSpaces.get(s.id)!.pageId).toBe(home!.id);
+    // A page of another space is GitBook's to refuse, and the error names the field.
+    await expect(env.up("SiteSpace", { ...program, pageId: elsewhere!.id }, s)).rejects.toThrow(/pageId/);
+    // Another space and its page go in one PATCH.
+    patches();
+    const moved = await env.up("SiteSpace", { ...program, spaceId: space[2], pageId: elsewhere!.id }, s);
+    expect(patches().at(-1)).toEqual({ spaceId: space[2], pageId: elsewhere!.id });
+    expect(env.emu.store.siteSpaces.get(s.id)).toMatchObject({ spaceId: space[2], pageId: elsewhere!.id });
+    // Removed, the landing page is shown again.
+    const removed = await env.up("SiteSpace", { ...program, spaceId: space[2], pageId: undefined }, moved.state);
+    expect(patches().at(-1)).toEqual({ pageId: null });
+    expect(env.emu.store.siteSpaces.get(s.id)).not.toHaveProperty("pageId");
+    expect(removed.state.outs).not.toHaveProperty("pageId");
+    // A DocsSite site space takes it as the kind declares it, with no line of its own.
+    const docs = { site: { title: "Docs" }, sections: [{ key: "guides", spaceId: "spc_1", siteSpaces: [{ key: "v2", spaceId: "spc_2", pageId: "" }] }] };
+    expect(validateTopology(docs).map((p) => p.message)).toEqual(["sections[0].siteSpaces[0].pageId must not be empty"]);
   });
 
   it("sees another default as drift of a declared default", async () => {

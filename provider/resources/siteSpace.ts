@@ -17,9 +17,8 @@
  * client shares between concurrent reads, so refreshing many site spaces of one site costs one listing.
  */
 import { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { draftField, field, id, organizationIdField, text } from "../framework/fields";
+import { draftField, field, id, organizationIdField, text, wireShape } from "../framework/fields";
 import { sectionPaths as siteSectionPaths, siteSpacePaths } from "./sitePaths";
 import { findListed } from "../framework/lists";
 import { finishCreate, patchAfterCreate, postBody, refreshed } from "../framework/recipes";
@@ -30,9 +29,10 @@ import * as oldPaths from "./oldPathRedirects";
 import { redirectsOnMove } from "./redirectRules";
 import { uniquePath, URL_SEGMENT_RULE, urlSegment } from "./urlPaths";
 import { settingsOf, type Discovery, type ImportRecord } from "../framework/discover";
-import { navigationOf } from "./siteStructure";
+import { navigationOf, SiteSpaceItem } from "./siteStructure";
 import { addressField, addressOf } from "./siteAddress";
-import type { ApiSite } from "../client";
+import { ApiSiteSection } from "./siteSection";
+import type { ApiSite } from "./site";
 
 // ---- Schema --------------------------------------------------------------------------------------
 
@@ -66,6 +66,14 @@ const inputs = z.object({
     )
     .register(field, { remove: { reset: false }, create: "patch", import: { omit: false } }),
   draft: draftField("site space"),
+  pageId: z
+    .string({ error: "must be a string" })
+    .min(1, "must not be empty")
+    .optional()
+    .describe(
+      "ID of a page of the space, shown at the site space's root instead of the space's own landing page (a custom home page). Removing it shows the landing page again. A page belongs to its space: GitBook drops the home page when `spaceId` changes, so change `pageId` to a page of the new space in the same update.",
+    )
+    .register(field, { remove: "clear", create: "patch" }),
   default: z
     .boolean({ error: "must be a boolean" })
     .optional()
@@ -88,6 +96,10 @@ const outputs = z.object({
   parentSectionId: z.string().optional().describe("The section holding the site space, as GitBook reports it."),
 });
 
+/** What GitBook answers for a site space: its inputs (wireShape), and what the structure reads of it. */
+export const ApiSiteSpace = z.looseObject({ ...wireShape(inputs), ...SiteSpaceItem.shape });
+export type ApiSiteSpace = z.infer<typeof ApiSiteSpace>;
+
 export type SiteSpaceInputs = Inputs<typeof inputs>;
 export type SiteSpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 
@@ -105,6 +117,7 @@ function live(ss: oldPaths.WithOldPaths<ApiSiteSpace>, props: Props): Props {
     condition: ss.condition ?? undefined,
     hidden: ss.hidden ?? false,
     draft: ss.draft ?? false,
+    pageId: ss.pageId ?? undefined,
     // Only `default: true` is managed; a declared false must not read as drift when it is the default.
     default: props.default === true ? ss.default === true : props.default,
   };
@@ -121,7 +134,7 @@ function listSiteSpaces(ctx: Ctx, org: string, site: string): Promise<ApiSiteSpa
  * runs before every create, see lookalikes). A section listed without its site spaces falls back to
  * the site-space listing, since reading it as empty would make a lost create look absent.
  */
-async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<ApiSiteSpace[]> {
+async function siteSpacesIn(ctx: Ctx, org: string, site: string, section: string): Promise<SiteSpaceItem[]> {
   const listed = (await ctx.client.listAll(siteSectionPaths.sections(org, site), ApiSiteSection)).find((s) => s.id === section);
   if (listed?.siteSpaces) return listed.siteSpaces.filter((ss) => (ss.section ?? section) === section);
   return (await listSiteSpaces(ctx, org, site)).filter((ss) => ss.section === section);
@@ -139,7 +152,7 @@ function lookalikes(ctx: Ctx, inputs: SiteSpaceInputs): Lookalikes<ApiSiteSpace>
     kind: "SiteSpace",
     key: `${org}/${site}/${container}/${spaceId}`,
     what: `site space of space ${spaceId} in section ${container} of site ${site}`,
-    candidates: async () => (await siteSpacesIn(ctx, org, site, container)).filter((ss) => ss.space.id === spaceId),
+    candidates: async () => (await siteSpacesIn(ctx, org, site, container)).filter((ss) => ss.space.id === spaceId).map((ss) => ApiSiteSpace.parse(ss)),
     before: "list",
   };
 }
@@ -269,7 +282,8 @@ export const definition = defineResource({
 });
 
 /** A site space as the importer records it: the space it shows by ID, and by title for names. */
-export function siteSpaceRecord(ctx: Discovery, ss: ApiSiteSpace): ImportRecord {
+export function siteSpaceRecord(ctx: Discovery, item: SiteSpaceItem): ImportRecord {
+  const ss = ApiSiteSpace.parse(item);
   const title = (ss.space as { title?: unknown }).title;
   // `live` reads `default` only where the program declares it: the import declares it as it is.
   return ctx.keep({ ...settingsOf(definition, ss), id: ss.id, default: ss.default === true, space: { id: ss.space.id, ...(typeof title === "string" ? { title } : {}) } }, ss);

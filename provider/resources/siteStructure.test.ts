@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createPrng } from "../../emulator/store";
-import { ApiSiteStructure } from "../client";
+import { ApiSiteStructure } from "./siteStructure";
 import { idsIn, longestIncreasing, movesFor, sectionsOfGroup, treeOf, type Move } from "./siteStructure";
 
 /** Applies moves the way GitBook's sort does: the item is taken out, then put before or after its anchor. */

@@ -12,12 +12,86 @@
  * spaces). Sorting (PATCH @SITE/structure/sort) moves one item before or after a sibling of the same
  * container; `movesFor` says which moves put a container in a declared order with the fewest requests.
  */
-import type { z } from "zod";
-import { ApiSiteSection, ApiSiteSpace, ApiSiteStructure, type ApiSiteSectionGroup, type ApiStructureItem, type GitbookClient, p } from "../client";
+import { z } from "zod";
+import { apiObject, embeddedRef, type GitbookClient, p } from "../client";
 import type { Discovery } from "../framework/discover";
 import { externalLinkPaths as siteExternalLinkPaths, sectionPaths as siteSectionPaths, sectionGroupPaths as siteSectionGroupPaths, structurePaths } from "./sitePaths";
 import { getOrUndefined } from "../framework/lists";
 import type { Ctx } from "../framework/resource";
+
+// ---- Wire ----------------------------------------------------------------------------------------
+
+// What the structure is made of, as every reader of it relies on: the items' kinds and IDs, where each
+// is, what it holds, and what GitBook always answers of it. Each kind's module adds its inputs to its
+// item (wireShape): the kind declares its fields, and this module, which every kind reads the
+// structure through, imports none of them.
+
+/** A site space, as a section or a site without sections holds it. */
+export const SiteSpaceItem = apiObject("site-space", {
+  path: z.string(),
+  section: z.string().optional().nullable(),
+  title: z.string().optional(),
+  space: embeddedRef,
+});
+export type SiteSpaceItem = z.infer<typeof SiteSpaceItem>;
+
+export const SectionItem = apiObject("site-section", {
+  title: z.string(),
+  path: z.string(),
+  sectionGroup: z.string().optional().nullable(),
+  siteSpaces: z.array(SiteSpaceItem).optional(),
+});
+export type SectionItem = z.infer<typeof SectionItem>;
+
+export const LinkItem = apiObject("site-external-link", {
+  title: z.string(),
+  url: z.string(),
+  sectionGroup: z.string().optional().nullable(),
+});
+
+/** A group but what it holds (`children`, recursive: see groupItem). */
+export const groupItemShape = {
+  object: z.literal("site-section-group"),
+  id: z.string(),
+  title: z.string(),
+  /** The group this one is nested in. */
+  sectionGroup: z.string().optional().nullable(),
+  /** Deprecated by GitBook for `children`: the sections it holds. */
+  sections: z.array(z.looseObject({ id: z.string() })).optional(),
+};
+
+/** A group's own fields (`shape`, a group's or the kind's) and what it holds, in order: lazily, as it holds groups. */
+export function groupItem<Sh extends z.core.$ZodLooseShape>(shape: Sh) {
+  // Not through apiObject: spreading the shape would read the `children` getter, which must stay lazy (recursion).
+  return z.looseObject({
+    ...shape,
+    get children(): z.ZodOptional<z.ZodArray<z.ZodType<ApiStructureItem>>> {
+      return z.array(ApiStructureItem).optional();
+    },
+  });
+}
+export type GroupItem = z.output<z.ZodObject<typeof groupItemShape, z.core.$loose>> & { children?: ApiStructureItem[] };
+const GroupItem: z.ZodType<GroupItem> = groupItem(groupItemShape);
+
+/** An item of a site's structure or of a group's `children`: a section, a group, a link, or a kind GitBook adds later. */
+export type ApiStructureItem = SectionItem | GroupItem | z.infer<typeof LinkItem> | { object: string; id: string };
+
+const KNOWN_ITEMS = ["site-section", "site-section-group", "site-external-link"];
+
+export const ApiStructureItem: z.ZodType<ApiStructureItem> = z.union([
+  SectionItem,
+  z.lazy(() => GroupItem),
+  LinkItem,
+  // Kinds of item this package does not know yet pass through; a known kind must have its fields.
+  z.looseObject({ object: z.string().refine((o) => !KNOWN_ITEMS.includes(o), "is a known kind whose fields are missing"), id: z.string() }),
+]);
+
+/** A site's navigation: made of sections (with groups and links), or, in a site without sections, of site spaces. */
+export const ApiSiteStructure = z.looseObject({
+  type: z.string(),
+  structure: z.array(z.union([ApiStructureItem, SiteSpaceItem])),
+});
+export type ApiSiteStructure = z.infer<typeof ApiSiteStructure>;
 
 /** The kinds of item a sort request names (GitBook's SiteStructureItemPointer). */
 export type ItemType = "site-space" | "site-section" | "site-section-group" | "site-external-link";
@@ -65,8 +139,8 @@ export async function missingItems<R extends { id: string; type: ItemType }>(ctx
   return fresh && { tree: fresh, missing: missing(fresh) };
 }
 
-const isGroup = (item: { object: string }): item is ApiSiteSectionGroup => item.object === "site-section-group";
-const isSection = (item: { object: string }): item is ApiSiteSection => item.object === "site-section";
+const isGroup = (item: { object: string }): item is GroupItem => item.object === "site-section-group";
+const isSection = (item: { object: string }): item is SectionItem => item.object === "site-section";
 
 export function treeOf(structure: ApiSiteStructure): SiteTree {
   const tree: SiteTree = { byId: new Map(), containers: new Map() };
@@ -215,9 +289,9 @@ export interface Navigation {
   /** The items of one type, as `schema` reads them. */
   ofType<T>(type: ItemType, schema: z.ZodType<T>): T[];
   /** A section's site spaces, in its order. */
-  siteSpacesOf(section: ApiSiteSection): ApiSiteSpace[];
+  siteSpacesOf(section: SectionItem): SiteSpaceItem[];
   /** Site spaces outside any section (a site without sections). */
-  rootSiteSpaces: ApiSiteSpace[];
+  rootSiteSpaces: SiteSpaceItem[];
 }
 
 /**
@@ -232,12 +306,12 @@ export function navigationOf(ctx: Discovery, site: { id: string; siteSpaces?: nu
     const tree = treeOf(await ctx.get(paths.structure(ctx.organizationId, site.id), ApiSiteStructure));
     const items = [...tree.byId.values()].filter((l) => l.type !== "site-space" || l.container === TOP_LEVEL);
     const ofType = <T>(type: ItemType, schema: z.ZodType<T>) => items.filter((l) => l.type === type).map((l) => schema.parse(l.item));
-    const sections = ofType("site-section", ApiSiteSection);
+    const sections = ofType("site-section", SectionItem);
     // A site without sections has its site spaces for a structure.
-    const structureRoot = ofType("site-space", ApiSiteSpace);
+    const structureRoot = ofType("site-space", SiteSpaceItem);
     const embedded = sections.every((s) => s.siteSpaces !== undefined);
     const inStructure = sections.reduce((n, s) => n + (s.siteSpaces?.length ?? 0), structureRoot.length);
-    const listed = !embedded || (site.siteSpaces ?? 0) > inStructure ? await ctx.list(`${sitePath}/site-spaces`, ApiSiteSpace) : undefined;
+    const listed = !embedded || (site.siteSpaces ?? 0) > inStructure ? await ctx.list(`${sitePath}/site-spaces`, SiteSpaceItem) : undefined;
     return {
       tree,
       items,

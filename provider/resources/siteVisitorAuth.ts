@@ -15,7 +15,7 @@
 import { z } from "zod";
 import { AmbiguousRequestError, p, redactSecrets } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs } from "../framework/define";
-import { field, id, organizationIdField, triggerField, triggerFired, uri } from "../framework/fields";
+import { field, id, organizationIdField, triggerField, triggerFired, uri, wireShape } from "../framework/fields";
 import { getOrUndefined } from "../framework/lists";
 import { changedBody, refreshed } from "../framework/recipes";
 import type { Ctx, Props } from "../framework/resource";
@@ -65,10 +65,9 @@ export type SiteVisitorAuthOutputs = Outputs<typeof inputs, typeof outputs>;
 
 const ApiPublishingAuth = z.looseObject({
   object: z.literal("publishing-auth"),
+  ...wireShape(inputs),
   backend: z.enum(BACKENDS),
   privateKey: z.string(),
-  fallbackURL: z.string().optional(),
-  logoutURL: z.string().optional(),
   integration: z.string().optional(),
 });
 type ApiPublishingAuth = z.infer<typeof ApiPublishingAuth>;

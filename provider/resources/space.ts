@@ -9,12 +9,13 @@
  * can be restored for 7 days.
  */
 import { z } from "zod";
-import { p, apiObject, apiUrls, ApiSiteSpace } from "../client";
+import { p, apiObject, apiUrls } from "../client";
+import { ApiSiteSpace } from "./siteSpace";
 import type { HeldObject } from "../framework/cascade";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text } from "../framework/fields";
-import { ApiSite } from "../client";
+import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text, wireShape } from "../framework/fields";
+import { ApiSite } from "./site";
 import { sitePaths, siteSpacePaths } from "./sitePaths";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
@@ -122,6 +123,7 @@ export type SpaceOutputs = Outputs<typeof inputs, typeof outputs>;
 // or mistyped field the kind uses fails with its name (ContractError).
 
 export const ApiSpace = apiObject("space", {
+  ...wireShape(inputs),
   title: z.string(),
   /** "" (or absent) when the space shows no emoji. */
   emoji: z.string().optional().nullable(),
@@ -129,12 +131,7 @@ export const ApiSpace = apiObject("space", {
   createdAt: z.string(),
   /** Set on a space in the trash. */
   deletedAt: z.string().optional().nullable(),
-  editMode: z.string().optional(),
   organization: z.string().optional(),
-  parent: z.string().optional().nullable(),
-  language: z.string().optional().nullable(),
-  /** A role, "inherit", or null (no access by default). */
-  defaultLevel: z.string().nullable().optional(),
   urls: apiUrls.extend({ icon: z.string().optional() }).optional(),
 });
 export type ApiSpace = z.infer<typeof ApiSpace>;

@@ -17,7 +17,7 @@
 import { z } from "zod";
 import { p, Role, apiObject } from "../client";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { field, organizationIdField, text } from "../framework/fields";
+import { field, organizationIdField, text, wireShape } from "../framework/fields";
 import { finishCreate, refreshed } from "../framework/recipes";
 import { createOnce } from "../framework/createOnce";
 import { PartialFailure } from "../framework/failure";
@@ -105,7 +105,8 @@ export const ApiMember = z.looseObject({ id: z.string(), role: Role.nullable().o
 export type ApiMember = z.infer<typeof ApiMember>;
 
 export const ApiTeam = apiObject("team", {
-  title: z.string().optional(),
+  ...wireShape(inputs),
+  /** How many members it has (the members themselves are listed apart). */
   members: z.number().optional(),
   createdAt: z.string().optional(),
 });

@@ -24,12 +24,16 @@
  *
  * 8 sections, 12 site spaces, 6 spaces and 2 collections in all.
  */
-import { ApiSiteExternalLink, ApiSiteSection, ApiSiteSectionGroup, ApiSiteSpace, GitbookClient, p } from "../../provider/client";
+import { GitbookClient, p } from "../../provider/client";
+import { ApiSiteExternalLink } from "../../provider/resources/siteExternalLink";
+import { ApiSiteSection } from "../../provider/resources/siteSection";
+import { ApiSiteSectionGroup } from "../../provider/resources/siteSectionGroup";
+import { ApiSiteSpace } from "../../provider/resources/siteSpace";
 import { ApiCollection } from "../../provider/resources/collection";
 import { ApiOpenApiSpec } from "../../provider/resources/openApiSpec";
 import { ApiSamlProvider } from "../../provider/resources/samlProvider";
 import { ApiShareLink } from "../../provider/resources/shareLink";
-import { ApiSite } from "../../provider/client";
+import { ApiSite } from "../../provider/resources/site";
 import { ApiSpace } from "../../provider/resources/space";
 import { ApiTeam } from "../../provider/resources/team";
 import { UNSIGNED_DESCRIPTION } from "../../provider/resources/siteAdaptiveSchema";

@@ -98,7 +98,11 @@ const NOT_EDITED: Record<string, Record<string, string>> = {
     default: "GitBook has no 'not the default': the app makes another section the default (test/lifecycle/appEdits.test.ts)",
     oldPathRedirects: OLD_PATHS,
   },
-  SiteSpace: { default: "GitBook has no 'not the default': the app makes another site space the default (test/lifecycle/appEdits.test.ts)", oldPathRedirects: OLD_PATHS },
+  SiteSpace: {
+    default: "GitBook has no 'not the default': the app makes another site space the default (test/lifecycle/appEdits.test.ts)",
+    oldPathRedirects: OLD_PATHS,
+    pageId: "a page of the space shown, which no value derived from the schema is: provider/resources/siteSpace.test.ts edits it in the app",
+  },
   SiteExternalLink: { groupId: "needs a group: moving a link in and out of groups in the app is test/lifecycle/appEdits.test.ts's" },
   Space: { icon: "the program declares an emoji, and a space shows one or the other (provider/resources/space.test.ts edits an icon)" },
   Collection: { parent: "the lifecycle program has one collection (provider/resources/collection.test.ts moves one)" },

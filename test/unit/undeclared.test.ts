@@ -34,7 +34,8 @@ const CONDITION = "visitor.claims.staff == true";
 const APP_SET: Record<string, Record<string, unknown>> = {
   Site: { visibility: "unlisted", basename: "handbook", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
   SiteSection: { icon: "book", path: "guides-in-app", condition: CONDITION, description: "Set in the app", draft: true },
-  SiteSpace: { condition: CONDITION, hidden: true, draft: true },
+  // A custom home page: a page of the space the lifecycle program's site space shows.
+  SiteSpace: { condition: CONDITION, hidden: true, draft: true, pageId: seeded((e) => pageOf(e, e.seeded.spaceIds[2]!)) },
   SiteSectionGroup: { icon: "layers", draft: true, sections: [ref("sec.id")] },
   SiteExternalLink: { description: "Set in the app", icon: "rss", draft: true, condition: CONDITION },
   Space: { language: "fr", editMode: "locked", defaultLevel: "read", emoji: "🎉", parent: ref("home.id") },
@@ -52,6 +53,10 @@ function ref(to: string) {
 /** A value made from the emulator's seed. */
 function seeded(make: (emu: Emulator) => unknown) {
   return { seeded: make };
+}
+/** A page of the space: its first, written in the app when it has none. */
+function pageOf(emu: Emulator, spaceId: string): string {
+  return (emu.store.spaces.get(spaceId)!.pages?.[0] ?? emu.store.writePages(spaceId, ["Home"])[0]!).id;
 }
 /** The kind's APP_SET values for a program: seeded ones made, `$ref`s left for the program to resolve. */
 function forProgram(kind: string, emu: Emulator): Props {
