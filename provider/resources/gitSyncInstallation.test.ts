@@ -26,7 +26,7 @@ const args = (siteId: string) => ({ siteId, provider: "github", repositoryId: 10
 describe("check", () => {
   rejectsAtCheck(() => env, "GitSyncInstallation", args("site_1"), [
     ["branch", { branch: "main" }, /^branch must match refs\/heads\/<branch>/],
-    ["branch", { branch: `refs/heads/${"b".repeat(250)}` }, /^branch must be 12 to 255 characters/],
+    ["branch", { branch: `refs/heads/${"b".repeat(250)}` }, /^branch must be at most 255 characters/],
     ["siteId", { spaceId: "spc_1" }, /set exactly one of siteId .* and spaceId/],
     ["siteId", { siteId: undefined }, /set exactly one of siteId/],
     ["provider", { provider: "bitbucket" }, /^provider must be one of github, gitlab/],

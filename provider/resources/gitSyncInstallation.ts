@@ -60,7 +60,7 @@ const inputs = z
       .describe(
         "The repository's numeric ID on GitHub (`gh api repos/OWNER/NAME --jq .id`), or the project's ID on GitLab (its project page shows it). GitBook's GitHub or GitLab app must have access to it; otherwise the `up` fails naming it. The `repositoryName` output shows the name GitBook resolved.",
       ),
-    branch: text({ min: 12, max: BRANCH_MAX, pattern: /^refs\/heads\/.+$/, patternHint: "refs/heads/<branch>, e.g. refs/heads/main" }).describe(
+    branch: text({ max: BRANCH_MAX, pattern: /^refs\/heads\/.+$/, patternHint: "refs/heads/<branch>, e.g. refs/heads/main" }).describe(
       `The branch to sync, as a full ref: \`refs/heads/main\` (at most ${BRANCH_MAX} characters, GitBook's pattern \`^refs/heads/.+$\`).`,
     ),
     projectDirectory: text({ max: 1024 })
