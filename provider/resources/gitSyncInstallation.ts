@@ -193,8 +193,10 @@ async function read(ctx: Ctx, instId: string, props: GitSyncInstallationOutputs)
   return g && refreshed(definition, props, g);
 }
 
-async function update(ctx: Ctx, instId: string, _olds: GitSyncInstallationOutputs, news: GitSyncInstallationInputs): Promise<GitSyncInstallationOutputs> {
-  return definition.outputsOf(declared(news), await configure(ctx, instId, news));
+async function update(ctx: Ctx, instId: string, _olds: GitSyncInstallationOutputs, news: GitSyncInstallationInputs, changed: readonly string[]): Promise<GitSyncInstallationOutputs> {
+  // Each PATCH queues a sync: an adoption of an installation already as declared sends none.
+  const g = changed.length > 0 ? await configure(ctx, instId, news) : await ctx.client.get(gitSyncPaths.installation(instId), { schema: ApiGitSyncInstallation });
+  return definition.outputsOf(declared(news), g);
 }
 
 async function remove(ctx: Ctx, instId: string, props: GitSyncInstallationOutputs): Promise<void> {
