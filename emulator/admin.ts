@@ -58,7 +58,7 @@ type OptionalKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? K : never }[
 
 /** The fields a record may lack (which an edit may therefore add, and `null` removes). Type-checked against store.ts. */
 const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
-  orgs: ["type", "publishNeedsCheckout"],
+  orgs: ["type", "publishNeedsCheckout", "gitProviders"],
   members: [],
   spaces: ["icon", "parentId", "language", "editMode", "defaultLevel", "deletedAt", "pages"],
   collections: ["parentId"],
@@ -80,6 +80,8 @@ const OPTIONAL: { [K in TableName]: readonly OptionalKeys<RecordOf<K>>[] } = {
   permissions: [],
   publishingAuths: ["fallbackURL", "logoutURL", "integration"],
   customHostnames: ["status"],
+  gitRepositories: [],
+  gitInstallations: ["repositoryId", "branch", "projectDirectory", "commitMessageTemplate", "previewExternalBranches", "priority"],
 };
 
 /** The table a kind names: its name in the store (`sites`) or the singular (`site`), any case. */

@@ -15,6 +15,8 @@ import { applyOverrides, checkSiteCustomization, checkSiteSpaceOverrides, defaul
 import {
   AGENTS_CONTEXTS,
   DEFAULT_LEVELS,
+  GIT_PRIORITIES,
+  GIT_PROVIDERS,
   OPENAPI_VISIBILITIES,
   ROLES,
   SITE_TYPES,
@@ -59,7 +61,13 @@ const seedSchema = z.strictObject({
       hostname: z.string().min(1).max(253).optional(),
       emailDomains: z.array(z.string().min(1)).optional(),
       type: z.enum(["business", "community"]).optional(),
+      /** The Git providers whose GitBook app the account has authorised (the app's step): their Git Sync installations start authorised. */
+      gitProviders: z.array(z.enum(GIT_PROVIDERS)).optional(),
     })
+    .optional(),
+  /** Repositories (GitLab: projects) the Git providers' apps show, by the provider's numeric ID; `files` by `branch:path`, a `gitbook-docs.yaml` as its parsed object. */
+  gitRepositories: z
+    .array(z.strictObject({ id: z.number().int().positive(), provider: z.enum(GIT_PROVIDERS), name: z.string().regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be owner/name"), files: z.record(z.string(), z.unknown()).optional() }))
     .optional(),
   members: z
     .array(
@@ -173,6 +181,17 @@ const seedSchema = z.strictObject({
         adaptiveSchema: z.record(z.string(), z.unknown()).optional(),
         /** The site's customization: the settings given, over GitBook's defaults (a group's fields merged one by one). */
         customization: z.record(z.string(), z.unknown()).optional(),
+        /** Its Git Sync installation, authorised and configured (the site's structure is taken to be the file's already). */
+        gitSync: z
+          .strictObject({
+            key: key.optional(),
+            provider: z.enum(GIT_PROVIDERS),
+            repository: z.number().int().positive(),
+            branch: z.string().regex(/^refs\/heads\/.+$/, "must be refs/heads/<branch>"),
+            projectDirectory: z.string().optional(),
+            priority: z.enum(GIT_PRIORITIES).optional(),
+          })
+          .optional(),
         /** Its visitor authentication settings (a private key is generated). */
         visitorAuth: z
           .strictObject({ backend: z.enum(VISITOR_AUTH_BACKENDS).optional(), fallbackURL: z.url().optional(), logoutURL: z.url().optional(), integration: z.string().min(1).optional() })
@@ -435,7 +454,11 @@ export function applySeed(store: Store, seed: SeedFile): Seeded {
   const byKey = (k: string) => ids[k]!;
 
   const o = s.organization ?? DEFAULT_SEED.organization!;
-  const org = keep<OrgRecord>(store.orgs, { ...store.newId("org"), title: o.title, hostname: o.hostname ?? `${slugify(o.title)}.gitbook.io`, emailDomains: o.emailDomains ?? [], ...(o.type && { type: o.type }) }, undefined);
+  const org = keep<OrgRecord>(
+    store.orgs,
+    { ...store.newId("org"), title: o.title, hostname: o.hostname ?? `${slugify(o.title)}.gitbook.io`, emailDomains: o.emailDomains ?? [], ...(o.type && { type: o.type }), ...(o.gitProviders && { gitProviders: o.gitProviders }) },
+    undefined,
+  );
 
   const cols = (s.collections ?? []).map((c) =>
     keep(store.collections, { ...store.newId("col"), orgId: org.id, title: c.title, description: c.description ?? "", defaultLevel: c.defaultLevel === undefined ? "inherit" : c.defaultLevel }, c.key),
@@ -536,6 +559,18 @@ export function applySeed(store: Store, seed: SeedFile): Seeded {
     if (st.hostname === undefined) return;
     const { seq, createdAt } = store.newId("host");
     store.customHostnames.set(st.hostname, { id: st.hostname, seq, createdAt, targetType: "site", targetId: siteIds[i]!, isActive: true, status: "live" });
+  });
+  // Git Sync last too.
+  for (const r of s.gitRepositories ?? []) {
+    const { seq, createdAt } = store.newId("repo");
+    store.gitRepositories.set(String(r.id), { id: String(r.id), seq, createdAt, provider: r.provider, name: r.name, files: r.files ?? {} });
+  }
+  (s.sites ?? []).forEach((st, i) => {
+    const g = st.gitSync;
+    if (g === undefined) return;
+    const base = store.newId("gitinst");
+    const rec = { ...base, orgId: org.id, provider: g.provider, targetType: "site" as const, targetId: siteIds[i]!, authorized: true, createdBy: "usr_emulator", updatedAt: base.createdAt, repositoryId: g.repository, branch: g.branch, priority: g.priority ?? "git" };
+    keep(store.gitInstallations, g.projectDirectory !== undefined ? { ...rec, projectDirectory: g.projectDirectory } : rec, g.key);
   });
   return { organizationId: org.id, spaceIds, members, ids };
 }

@@ -47,6 +47,8 @@ export interface OrgRecord extends Base {
    * a Stripe checkout session instead of publishing. The API cannot set it; tests may.
    */
   publishNeedsCheckout?: boolean;
+  /** The Git providers whose GitBook app the organization's account has authorised in the app: a Git Sync installation of one starts authorised. */
+  gitProviders?: GitProvider[];
 }
 
 export interface SpaceRecord extends Base {
@@ -338,6 +340,47 @@ export interface CustomHostnameRecord extends Base {
   status?: CustomHostnameStatus;
 }
 
+export const GIT_PROVIDERS = ["github", "gitlab"] as const;
+export type GitProvider = (typeof GIT_PROVIDERS)[number];
+export const GIT_PRIORITIES = ["git", "gitbook"] as const;
+export type GitPriority = (typeof GIT_PRIORITIES)[number];
+
+/**
+ * A repository on GitHub (or a project on GitLab) as GitBook's app sees it through the provider's
+ * app: keyed by the provider's numeric ID (as text). The API cannot add one; seeds and tests do.
+ * `files` holds the files Git Sync reads, by `branch:path` (`refs/heads/main:docs/gitbook-docs.yaml`),
+ * a site's `gitbook-docs.yaml` as its parsed GitSyncSiteConfig.
+ */
+export interface GitRepositoryRecord extends Base {
+  provider: GitProvider;
+  /** Full name, `owner/name`. */
+  name: string;
+  files: Record<string, unknown>;
+}
+
+/**
+ * A Git Sync installation on a site or a space. `authorized` stands for the step only the app can do:
+ * the user authorising GitBook's GitHub or GitLab app for the account (false: status
+ * `unauthenticated`); an installation made while the organization has the provider in
+ * `OrgRecord.gitProviders` starts authorised. Configured once it names a repository and a branch
+ * (status `active`; `pending` before).
+ */
+export interface GitInstallationRecord extends Base {
+  orgId: string;
+  provider: GitProvider;
+  targetType: "site" | "space";
+  targetId: string;
+  authorized: boolean;
+  createdBy: string;
+  updatedAt: string;
+  repositoryId?: number;
+  branch?: string;
+  projectDirectory?: string;
+  commitMessageTemplate?: string;
+  previewExternalBranches?: boolean;
+  priority?: GitPriority;
+}
+
 export interface StoreSettings {
   /** GETs of a pending spec that still answer "pending"; the next GET answers the outcome. Infinity freezes processing. */
   openApiProcessingReads: number;
@@ -393,6 +436,8 @@ export const TABLES = [
   "permissions",
   "publishingAuths",
   "customHostnames",
+  "gitRepositories",
+  "gitInstallations",
 ] as const satisfies readonly (keyof Store)[];
 export type TableName = (typeof TABLES)[number];
 
@@ -442,6 +487,9 @@ export class Store {
   readonly publishingAuths = new Map<string, PublishingAuthRecord>();
   /** By hostname. */
   readonly customHostnames = new Map<string, CustomHostnameRecord>();
+  /** By the provider's repository ID, as text. */
+  readonly gitRepositories = new Map<string, GitRepositoryRecord>();
+  readonly gitInstallations = new Map<string, GitInstallationRecord>();
   readonly settings: StoreSettings;
 
   private seqCounter = 0;
@@ -832,6 +880,7 @@ export class Store {
     this.publishingAuths.delete(id);
     this.deletePermissionsOf("site", id);
     for (const h of [...this.customHostnames.values()]) if (h.targetType === "site" && h.targetId === id) this.customHostnames.delete(h.id);
+    for (const g of [...this.gitInstallations.values()]) if (g.targetType === "site" && g.targetId === id) this.gitInstallations.delete(g.id);
     return this.sites.delete(id);
   }
 

@@ -33,6 +33,7 @@ export { Permission, type PermissionArgs, type PermissionInputs, type Permission
 export { AccessList, type AccessListArgs, type AccessListInputs, type AccessListOutputs } from "./resources/accessList";
 export { SiteVisitorAuth, type SiteVisitorAuthArgs, type SiteVisitorAuthInputs, type SiteVisitorAuthOutputs } from "./resources/siteVisitorAuth";
 export { SiteCustomHostname, type SiteCustomHostnameArgs, type SiteCustomHostnameInputs, type SiteCustomHostnameOutputs } from "./resources/siteCustomHostname";
+export { GitSyncInstallation, type GitSyncInstallationArgs, type GitSyncInstallationInputs, type GitSyncInstallationOutputs } from "./resources/gitSyncInstallation";
 export { SamlProvider, type SamlProviderArgs, type SamlProviderInputs, type SamlProviderOutputs } from "./resources/samlProvider";
 export { OpenApiSpec, type OpenApiSpecArgs, type OpenApiSpecInputs, type OpenApiSpecOutputs, type OpenApiSource } from "./resources/openApiSpec";
 export {

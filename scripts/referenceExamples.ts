@@ -5,6 +5,7 @@
  * Never run.
  */
 import * as fs from "node:fs";
+import * as pulumi from "@pulumi/pulumi";
 import * as gitbook from "pulumi-gitbook";
 
 export function Site() {
@@ -151,6 +152,23 @@ export function SiteCustomHostname() {
   // points here, reads its status, and retriggers its DNS check when `revalidate` changes.
   const hostname = new gitbook.SiteCustomHostname("docs-hostname", { siteId: site.id, hostname: "docs.acme.test", revalidate: "2026-11-24" });
   export_("hostnameStatus", hostname.status);
+}
+
+export function GitSyncInstallation() {
+  const config = new pulumi.Config();
+  const site = new gitbook.Site("docs", { title: "Acme Developer Docs" });
+  // The site's structure comes from gitbook-docs.yaml in docs/ of acme/docs; each stack syncs its own
+  // branch (`pulumi config set docsBranch staging` on the staging stack). Authorise GitBook's GitHub app
+  // for the account in the GitBook app once: until then the first `up` fails saying so.
+  const sync = new gitbook.GitSyncInstallation("docs-git-sync", {
+    siteId: site.id,
+    provider: "github",
+    repositoryId: 123456789,
+    branch: `refs/heads/${config.get("docsBranch") ?? "main"}`,
+    projectDirectory: "docs",
+    priority: "git",
+  });
+  export_("gitSyncStatus", sync.status);
 }
 
 export function SitePublication() {

@@ -16,6 +16,7 @@ import * as openApiSpecs from "./openApiSpecs";
 import * as collections from "./collections";
 import * as customHostnames from "./customHostnames";
 import * as customization from "./customization";
+import * as gitSync from "./gitSync";
 import * as organizations from "./organizations";
 import * as permissions from "./permissions";
 import * as publishing from "./publishing";
@@ -53,6 +54,7 @@ export const RESOURCES: readonly Resource[] = [
   permissions,
   visitorAuth,
   customHostnames,
+  gitSync,
 ];
 
 export function buildRouter(): Router<Ctx> {

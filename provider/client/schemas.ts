@@ -56,3 +56,25 @@ export const embeddedRef = z.custom<{ id: string; [k: string]: unknown }>().supe
  */
 export const ApiSiteCustomization = z.record(z.string(), z.unknown());
 export type ApiSiteCustomization = z.infer<typeof ApiSiteCustomization>;
+
+/**
+ * A Git Sync installation (GitBook's GitSyncInstallation): the GitSyncInstallation kind's object, which
+ * the structure kinds read too, to know whether Git Sync owns their site's structure. GitHub names the
+ * repository `repositoryId`, GitLab the project `projectId`.
+ */
+export const ApiGitSyncInstallation = apiObject("git-sync-installation", {
+  provider: z.string(),
+  providerConfiguration: z.looseObject({ repositoryId: z.number().optional(), projectId: z.number().optional(), branch: z.string().optional() }).optional(),
+  projectDirectory: z.string().optional(),
+  commitMessageTemplate: z.string().optional(),
+  previewExternalBranches: z.boolean().optional(),
+  priority: z.string().optional(),
+  target: z.union([z.looseObject({ type: z.literal("site"), siteId: z.string() }), z.looseObject({ type: z.literal("space"), spaceId: z.string(), siteId: z.string().optional() })]),
+  status: z.string(),
+  repositoryConnection: z.looseObject({ repositoryName: z.string().optional(), repositoryUrl: z.string().optional() }).optional(),
+  createdAt: z.string().optional(),
+});
+export type ApiGitSyncInstallation = z.infer<typeof ApiGitSyncInstallation>;
+
+/** GitBook's listing of a site's Git Sync installations (its own and its spaces'): one page, `items` only, and no paging parameter. */
+export const ApiGitSyncInstallations = z.looseObject({ items: z.array(ApiGitSyncInstallation) });

@@ -129,6 +129,7 @@ async function build(name: string, t: DocsSiteTopology) {
     ...(c.access ? [value(c.access.urn)] : []),
     ...(c.visitorAuth ? [value(c.visitorAuth.urn)] : []),
     ...(c.customHostname ? [value(c.customHostname.urn)] : []),
+    ...(c.gitSync ? [value(c.gitSync.urn)] : []),
   ]);
   return c;
 }
@@ -717,5 +718,28 @@ describe("DocsSite navigation: groups, external links, created spaces, order and
       'sections[1].sections[1].formerKeys[0] "old" is already a former key of sections[1]: one old name can lead to one entry',
       'sections[2].formerKeys[0] "guides" is the key of sections[3] now; a former key names what an entry was called before, never another entry\'s key',
     ]);
+  });
+});
+
+describe("DocsSite with Git Sync", () => {
+  const gitSync = { provider: "github" as const, repositoryId: 101, branch: "refs/heads/main", projectDirectory: "docs", priority: "git" as const };
+
+  it("declares the installation and everything but the structure: no section, group, link, site space or order, published once synced", async () => {
+    const t: DocsSiteTopology = { site: { title: "Acme Docs", visibility: "share-link", published: true }, sections: [], gitSync, shareLinks: [{ key: "reviewers", name: "Reviewers" }], branding: { themes: { default: "light" } } as never };
+    expect(validateTopology(t)).toEqual([]);
+    await build("docs", t);
+    expect(registered.map((r) => kind(r.type)).sort()).toEqual(["GitSyncInstallation", "ShareLink", "Site", "SiteCustomization", "SitePublication", "gitbook:components:DocsSite"].sort());
+    expect(byName("docs/git-sync").inputs).toMatchObject({ ...gitSync, siteId: "docs#id" });
+    expect(byName("docs/git-sync").parent).toBe(byName("docs").urn);
+    expect(publicationDeps.get("docs/publication")).toContain(byName("docs/git-sync").urn);
+  });
+
+  it("refuses navigation entries beside it, naming how many and the two ways out, and an empty navigation without it", () => {
+    const t: any = topology();
+    t.gitSync = gitSync;
+    expect(validateTopology(t).map((p) => p.message)).toEqual([
+      "sections must be empty with gitSync: the Git Sync installation syncs the site's navigation from gitbook-docs.yaml, so the 2 entries here would undo each sync and be undone by the next. Declare them in gitbook-docs.yaml and remove them here, or remove gitSync to declare the navigation here",
+    ]);
+    expect(validateTopology({ ...t, gitSync: { ...gitSync, branch: "main" }, sections: [] }).map((p) => p.message)).toEqual(["gitSync.branch must match refs/heads/<branch>, e.g. refs/heads/main"]);
   });
 });

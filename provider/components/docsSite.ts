@@ -46,6 +46,7 @@ import { Site, type SiteOutputs } from "../resources/site";
 import { SiteAdaptiveSchema } from "../resources/siteAdaptiveSchema";
 import { AccessList } from "../resources/accessList";
 import { SiteCustomHostname } from "../resources/siteCustomHostname";
+import { GitSyncInstallation } from "../resources/gitSyncInstallation";
 import { SiteCustomization } from "../resources/siteCustomization";
 import { SiteExternalLink, definition as externalLinkDef } from "../resources/siteExternalLink";
 import { SiteRedirects } from "../resources/siteRedirects";
@@ -94,6 +95,8 @@ export class DocsSite extends pulumi.ComponentResource {
   readonly visitorAuth?: SiteVisitorAuth;
   /** The SiteCustomHostname child, when the topology declares `customHostname` (its `status` and `isActive` outputs say how GitBook serves it). */
   readonly customHostname?: SiteCustomHostname;
+  /** The GitSyncInstallation child, when the topology declares `gitSync` (the navigation then comes from the repository). */
+  readonly gitSync?: GitSyncInstallation;
 
   /** ID of the site. */
   readonly siteId: pulumi.Output<string>;
@@ -229,7 +232,10 @@ export class DocsSite extends pulumi.ComponentResource {
     if (topology.visitorAuth) this.visitorAuth = new SiteVisitorAuth(`${name}/visitor-auth`, { ...withOrg, siteId, ...topology.visitorAuth }, parent);
     if (topology.customHostname) this.customHostname = new SiteCustomHostname(`${name}/hostname`, { ...withOrg, siteId, ...topology.customHostname }, parent);
 
-    if (topology.order !== "unmanaged") {
+    // The repository's gitbook-docs.yaml holds the navigation, its order too (validateTopology refused `sections` beside it).
+    if (topology.gitSync) this.gitSync = new GitSyncInstallation(`${name}/git-sync`, { ...withOrg, siteId, ...topology.gitSync }, parent);
+
+    if (topology.order !== "unmanaged" && !topology.gitSync) {
       // Each section's own space first, then its site spaces as declared.
       const sectionOrders = Object.entries(sections).flatMap(([key, section]) => {
         const own = Object.entries(siteSpaces).filter(([k]) => k.startsWith(`${key}/`));
@@ -267,6 +273,8 @@ export class DocsSite extends pulumi.ComponentResource {
         ...(this.branding ? [this.branding] : []),
         // Visitors are asked to authenticate as the declared backend says from the first moment.
         ...(this.visitorAuth ? [this.visitorAuth] : []),
+        // Live once its navigation is synced from the repository.
+        ...(this.gitSync ? [this.gitSync] : []),
       ];
       this.publication = new SitePublication(`${name}/publication`, { ...withOrg, siteId, published }, { parent: this, dependsOn: children });
     }

@@ -22,6 +22,7 @@ import { definition as siteRedirects, type SiteRedirectsArgs } from "../resource
 import { definition as accessList, type AccessListArgs } from "../resources/accessList";
 import { definition as visitorAuth, type SiteVisitorAuthArgs } from "../resources/siteVisitorAuth";
 import { definition as customHostname, type SiteCustomHostnameArgs } from "../resources/siteCustomHostname";
+import { definition as gitSyncInstallation, type GitSyncInstallationArgs } from "../resources/gitSyncInstallation";
 import { checkConditions, type ClaimsSchema, type ConditionToCheck } from "../resources/conditions";
 
 type In<T> = pulumi.Input<T>;
@@ -109,7 +110,10 @@ export interface DocsSiteShareLink extends Renamable, EntryArgs<ShareLinkArgs> {
 
 export interface DocsSiteTopology {
   site: SiteArgs;
+  /** The navigation; empty with `gitSync`, whose gitbook-docs.yaml holds it. */
   sections: DocsSiteEntry[];
+  /** The site's Git Sync installation (a GitSyncInstallation child): the navigation then comes from the repository. */
+  gitSync?: Omit<GitSyncInstallationArgs, "siteId" | "spaceId" | "organizationId">;
   shareLinks?: DocsSiteShareLink[];
   /** The site's redirect rules, authoritative (a SiteRedirects child). */
   redirects?: SiteRedirectsArgs["rules"];
@@ -246,9 +250,23 @@ export const docsSiteTopologySchema = z.strictObject({
     ),
   sections: z
     .array(entrySchema, { error: "must be a list" })
-    .min(1, "must list at least one section")
     .describe(
-      "The site's navigation, in order: sections (no `type`), section groups (`type: \"group\"`, holding sections and links) and external links (`type: \"link\"`). With `order` left as `declared`, the site shows them in this order.",
+      "The site's navigation, in order: sections (no `type`), section groups (`type: \"group\"`, holding sections and links) and external links (`type: \"link\"`). With `order` left as `declared`, the site shows them in this order. At least one entry, unless `gitSync` is set: then `[]` (the repository's gitbook-docs.yaml holds the navigation).",
+    ),
+  gitSync: z
+    .strictObject({
+      provider: gitSyncInstallation.schema.shape.provider,
+      repositoryId: gitSyncInstallation.schema.shape.repositoryId,
+      branch: gitSyncInstallation.schema.shape.branch,
+      projectDirectory: gitSyncInstallation.schema.shape.projectDirectory,
+      commitMessageTemplate: gitSyncInstallation.schema.shape.commitMessageTemplate,
+      priority: gitSyncInstallation.schema.shape.priority,
+      previewExternalBranches: gitSyncInstallation.schema.shape.previewExternalBranches,
+      adoptId: gitSyncInstallation.schema.shape.adoptId,
+    })
+    .optional()
+    .describe(
+      "The site's Git Sync installation (a GitSyncInstallation child, see there): `provider`, `repositoryId`, `branch` and the rest. The site's structure (sections, site spaces, groups, links, order) then comes from `gitbook-docs.yaml` in the repository, so `sections` must be empty and no order is managed; everything else the topology declares (branding, access, redirects, visitor authentication, share links, publishing, hostname) stays managed here.",
     ),
   shareLinks: z
     .array(docsSiteShareLinkSchema, { error: "must be a list" })
@@ -477,7 +495,7 @@ function isDeferred(v: unknown): boolean {
 }
 
 /** Fields that shape what gets registered: they must be plain values, never Outputs. */
-const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "siteSpaces", "shareLinks", "key", "formerKeys", "default", "type", "space", "visitorSchema", "order", "retainOnDelete"]);
+const STRUCTURAL = new Set<PropertyKey>(["site", "sections", "gitSync", "siteSpaces", "shareLinks", "key", "formerKeys", "default", "type", "space", "visitorSchema", "order", "retainOnDelete"]);
 
 /** Whether the issue at `path` lies in a field given as an Output or a Promise that may hold one. */
 function deferredOnPath(root: unknown, path: readonly PropertyKey[]): boolean {
@@ -518,11 +536,24 @@ export function validateTopology(topology: unknown): TopologyProblem[] {
     }
     issues.push({ path: [...i.path], message: reason });
   }
-  if (topology && typeof topology === "object") issues.push(...relations(topology as Record<string, unknown>));
+  if (topology && typeof topology === "object") issues.push(...relations(topology as Record<string, unknown>), ...navigationSource(topology as Record<string, unknown>));
   return issues.map((i) => {
     const path = pathText(i.path);
     return { path, message: path ? `${path} ${i.message}` : i.message };
   });
+}
+
+/** One source of the navigation: `sections`, or the Git Sync installation's gitbook-docs.yaml, never both nor neither. */
+function navigationSource(t: Record<string, unknown>): Issue[] {
+  const listed = Array.isArray(t.sections) ? t.sections.length : 0;
+  if (t.gitSync === undefined) return Array.isArray(t.sections) && listed === 0 ? [{ path: ["sections"], message: "must list at least one section (or set gitSync, whose gitbook-docs.yaml then holds the navigation)" }] : [];
+  if (listed === 0) return [];
+  return [
+    {
+      path: ["sections"],
+      message: `must be empty with gitSync: the Git Sync installation syncs the site's navigation from gitbook-docs.yaml, so the ${listed} entr${listed === 1 ? "y" : "ies"} here would undo each sync and be undone by the next. Declare them in gitbook-docs.yaml and remove them here, or remove gitSync to declare the navigation here`,
+    },
+  ];
 }
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {

@@ -162,6 +162,7 @@ const expected: Record<string, string[]> = {
   SiteSpaceCustomization: ["siteId", "siteSpaceId"],
   SiteVisitorAuth: ["siteId"],
   SiteCustomHostname: ["siteId"],
+  GitSyncInstallation: ["siteId", "spaceId"],
   Permission: ["siteId", "spaceId", "collectionId", "teamId", "userId"],
   // Its lists' entries hold team and user IDs inside objects: not named.
   AccessList: ["siteId", "spaceId", "collectionId"],

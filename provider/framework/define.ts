@@ -13,7 +13,7 @@ import type { DiffRules } from "./diff";
 import { adoptIdField, ruleOf, type FieldRule } from "./fields";
 import { NAMES, namesField, referenceFields, shownNames } from "./shown";
 import { checkProgramConfig } from "../programConfig";
-import { checked, gated } from "./program";
+import { checked, declaresStructure, gated } from "./program";
 import { partsOf } from "./claims";
 import { adoptsOnce } from "./singleton";
 import type { CreateSpec } from "./createOnce";
@@ -194,6 +194,12 @@ export interface ResourceSpec<S extends z.ZodObject, OS extends z.ZodObject, T> 
   fromProgram?(args: Props): Props;
   /** How `pulumi-gitbook import` declares the kind's objects (importer/generate.ts). */
   import?: ImportSpec;
+  /**
+   * The kind declares part of the structure of the site its `siteId` names (sections, site spaces,
+   * groups, links, their order), which a site-level Git Sync installation owns when there is one: its
+   * check refuses such a site, and its refresh says why it drifts (gitSync.ts).
+   */
+  structure?: true;
 }
 
 /** What the importer cannot derive from a kind's fields. */
@@ -238,7 +244,7 @@ export interface NavigationSpec {
 export interface Resource<S extends z.ZodObject = z.ZodObject, OS extends z.ZodObject = z.ZodObject, T = unknown>
   extends Pick<
     ResourceSpec<S, OS, T>,
-    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "openWrites" | "inProgram" | "shown" | "fromProgram" | "import"
+    "kind" | "noun" | "summary" | "parts" | "holds" | "prepare" | "live" | "create" | "read" | "update" | "delete" | "listed" | "cascade" | "lookalikes" | "pending" | "openWrites" | "inProgram" | "shown" | "fromProgram" | "import" | "structure"
   > {
   /** Input schema (with `adoptId` for an adoptable kind): validates at check, and its `.describe()` texts are the documentation. */
   schema: S;
@@ -345,6 +351,7 @@ export function defineResource<S extends z.ZodObject, OS extends z.ZodObject, T>
     ...(spec.shown || references.length > 0 ? { shown: (args: Props) => ({ ...shownNames(references, args), ...spec.shown?.(args) }) } : {}),
     ...(spec.fromProgram ? { fromProgram: spec.fromProgram } : {}),
     ...(spec.import ? { import: spec.import } : {}),
+    ...(spec.structure ? { structure: true as const } : {}),
   };
 }
 
@@ -398,6 +405,7 @@ export function resourceClass<S extends z.ZodObject, OS extends z.ZodObject, T>(
       const registered = checked(() => {
         checkProgramConfig();
         const done = def.inProgram?.(name, args as Props);
+        if (def.structure) declaresStructure(def.kind, name, (args as Props).siteId);
         // After the kind's own checks, whose messages name what there is one of (a site's schema).
         if ("adoptId" in inputShape) adoptsOnce(def.kind, name, args as Props, partsOf(def, args as Props));
         return done;

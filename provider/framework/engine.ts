@@ -16,6 +16,7 @@ import { NAME_KEY, type Ctx, type Props } from "./resource";
 import { ADOPT_KEY, DECLARED_KEY, UNCONFIRMED_ID_PREFIX, UNCONFIRMED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, unconfirmedIn, withDeclaredLive } from "./state";
 import { UNCONFIRMED_FIX, UnconfirmedCreateError } from "./createOnce";
 import { OrganizationError } from "../client";
+import { describeInstallation, siteConfigPath, siteInstallation, structureRefusal } from "./gitSync";
 
 function ctx(rt: ProviderRuntime): Ctx {
   return { client: rt.client(), config: rt.config() };
@@ -92,6 +93,8 @@ export async function check(rt: ProviderRuntime, def: Resource, olds: Props, new
   const inputs = prepared.inputs;
   const wrongOrganization = await organizationProblem(rt, def, olds, inputs);
   if (wrongOrganization) return { inputs: news, failures: [{ property: "organizationId", reason: wrongOrganization }] };
+  const synced = await syncedStructure(rt, def, olds, inputs);
+  if (synced) return { inputs: news, failures: [{ property: "siteId", reason: synced }] };
   if (inState(olds) && inputs.adoptId !== undefined) {
     inputs[ADOPT_KEY] = inputs.adoptId;
     delete inputs.adoptId;
@@ -123,6 +126,18 @@ async function organizationProblem(rt: ProviderRuntime, def: Resource, olds: Pro
   // Every request under it would meet this too (no connection, a revoked token, a wrong gitbook:apiUrl):
   // said once here, where the run would have said it once per resource.
   return `GitBook could not be asked whether this token sees organization ${JSON.stringify(org)}, so nothing else is sent: ${problem instanceof Error ? problem.message : String(problem)}`;
+}
+
+/**
+ * Why a structure resource may not write to its site: a Git Sync installation owns the site's
+ * structure (gitSync.ts). Asked when the resource would send something, as the organization is.
+ */
+async function syncedStructure(rt: ProviderRuntime, def: Resource, olds: Props, inputs: Props): Promise<string | undefined> {
+  const { organizationId: org, siteId: site } = inputs;
+  if (!def.structure || typeof org !== "string" || typeof site !== "string" || isUnknown(site)) return undefined;
+  if (inState(olds) && !sendsAnything(def, changedFields(def.diff, olds, inputs), inputs)) return undefined;
+  const c = knownCtx(rt);
+  return c && structureRefusal(c, def.kind, org, site);
 }
 
 /** Whether an update of these changed fields sends anything: not when each is a provider-local setting or a live field the program released (diff.ts). */
@@ -302,6 +317,7 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
   } catch (e) {
     throw explainFailure(def, props, id, e);
   }
+  if (def.structure && (!live || changedFields(def.diff, props, live).length > 0)) await explainSyncedDrift(rt, def, id, props);
   // An empty result is how a dynamic provider tells the engine the object is gone.
   if (!live) return {};
   hold(rt, def, id, live, false);
@@ -369,6 +385,21 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
     throw explainFailure(def, props, id, e);
   }
   claimsOf(c.client).release(def.kind, id);
+}
+
+/**
+ * A structure resource that refresh found changed, on a site a Git Sync installation owns: the change
+ * is the sync's (gitbook-docs.yaml), and the next `up` is refused; said with the run's output (the
+ * engine relays the provider host's stderr). A failed read says nothing: refresh goes on.
+ */
+async function explainSyncedDrift(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<void> {
+  const { organizationId: org, siteId: site } = props;
+  if (typeof org !== "string" || typeof site !== "string") return;
+  const g = await siteInstallation(ctx(rt), org, site).catch(() => undefined);
+  if (!g) return;
+  process.stderr.write(
+    `pulumi-gitbook: ${resourceLabel(def.kind, props, id)}: changed or removed in GitBook because site ${site}'s structure is synced from ${siteConfigPath(g.projectDirectory)} by ${describeInstallation(g)}; the next up refuses to write it back. Manage it in that file (and take the resource out of the program), or remove the installation.\n`,
+  );
 }
 
 /** The other resources of the program that declare, in this run, every part of the object this resource (leaving it) manages; undefined when they do not. */

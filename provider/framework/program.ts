@@ -65,3 +65,45 @@ export function checked<T>(check: () => T): T {
     throw e instanceof pulumi.RunError ? withoutStack(e) : e;
   }
 }
+
+
+/**
+ * What a target input is known by in the program's process: a literal ID, or the Output itself (the
+ * same `site.id` of one resource is one object, known or not); undefined for anything else. Two
+ * Outputs are never compared by value: at preview an object not created yet has no ID, and two
+ * unknown IDs are no evidence of one object. Values computed apart that turn out equal are left to
+ * the provider (claimOnly, at create).
+ */
+export function programKey(v: unknown): unknown {
+  return typeof v === "string" || pulumi.Output.isInstance(v) ? v : undefined;
+}
+
+/** Per site (programKey: a literal ID or one Output), the GitSyncInstallation and the structure resources the program declares of it. */
+const structureOf = new Map<unknown, { installation?: string; structure?: string }>();
+
+function refuseBoth(installation: string, structure: string): never {
+  throw programError(
+    `${structure}: siteId: GitSyncInstallation "${installation}" syncs this site's structure from its repository's gitbook-docs.yaml, so ${structure} would undo each sync and be undone by the next. ` +
+      `Either declare this part of the structure in gitbook-docs.yaml and take ${structure} out of the program, or remove GitSyncInstallation "${installation}" to manage the structure here. Nothing was sent.`,
+  );
+}
+
+/** A structure resource of the site `siteId` (ResourceSpec.structure): refused beside a GitSyncInstallation of the same site. */
+export function declaresStructure(kind: string, name: string, siteId: unknown): void {
+  const key = programKey(siteId);
+  if (key === undefined) return;
+  const site = structureOf.get(key) ?? {};
+  if (site.installation !== undefined) refuseBoth(site.installation, `${kind} "${name}"`);
+  site.structure ??= `${kind} "${name}"`;
+  structureOf.set(key, site);
+}
+
+/** A GitSyncInstallation of the site `siteId`: refused beside a structure resource of the same site. */
+export function declaresSiteSync(name: string, siteId: unknown): void {
+  const key = programKey(siteId);
+  if (key === undefined) return;
+  const site = structureOf.get(key) ?? {};
+  if (site.structure !== undefined) refuseBoth(name, site.structure);
+  site.installation ??= name;
+  structureOf.set(key, site);
+}

@@ -13,21 +13,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { claimsOf } from "./claims";
-import { programError } from "./program";
+import { programError, programKey } from "./program";
 import type { Ctx } from "./resource";
 
 const seen = new Map<string, Map<unknown, string>>();
-
-/**
- * What a target input is known by in the program's process: a literal ID, or the Output itself (the
- * same `site.id` of one resource is one object, known or not); undefined for anything else. Two
- * Outputs are never compared by value: at preview an object not created yet has no ID, and two
- * unknown IDs are no evidence of one object. Values computed apart that turn out equal are left to
- * the provider (claimOnly, at create).
- */
-export function programKey(v: unknown): unknown {
-  return typeof v === "string" || pulumi.Output.isInstance(v) ? v : undefined;
-}
 
 /**
  * An inProgram check refusing a second `kind` resource whose `field` names the same target as one

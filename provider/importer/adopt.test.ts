@@ -51,7 +51,12 @@ function declarations(program: string): Decl[] {
  * Seeds the organization, lets `edit` change it as the app would, imports it and adopts the program.
  * Returns the program and the import's notes.
  */
-async function importAndAdopt(edit: (env: ProviderEnv, client: GitbookClient, org: string) => Promise<void>): Promise<{ program: string; stderr: string }> {
+async function importAndAdopt(
+  edit: (env: ProviderEnv, client: GitbookClient, org: string) => Promise<void>,
+  args: string[] = [],
+  // A DocsSite has no in-process stand-in (its children are the resources adopted): its program is read only.
+  adopt = true,
+): Promise<{ program: string; stderr: string }> {
   const env = await startProviderEnv();
   const cwd = process.cwd();
   try {
@@ -61,7 +66,7 @@ async function importAndAdopt(edit: (env: ProviderEnv, client: GitbookClient, or
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-import-adopt-"));
     let stderr = "";
     env.emu.log.reset();
-    const code = await runImport(["--org", env.emu.seeded.organizationId, "--out", "program"], {
+    const code = await runImport(["--org", env.emu.seeded.organizationId, "--out", "program", ...args], {
       env: { GITBOOK_TOKEN: env.emu.token, GITBOOK_API_URL: env.emu.url },
       cwd: dir,
       stdout: { write: () => true },
@@ -71,6 +76,7 @@ async function importAndAdopt(edit: (env: ProviderEnv, client: GitbookClient, or
     expect(code, stderr).toBe(0);
     expect(env.emu.log.writes()).toBe(0);
     const program = fs.readFileSync(path.join(dir, "program", "index.ts"), "utf8");
+    if (!adopt) return { program, stderr };
     const decls = declarations(program);
     // An OpenAPI document is read from where the program is, as `pulumi up` runs it.
     process.chdir(path.join(dir, "program"));
@@ -145,5 +151,26 @@ describe("the imported program's first up", () => {
     expect(program).toContain('new gitbook.SiteSectionGroup("guides-3/guides-3", {');
     expect(program.match(/^ +hidden: true,$/gm)).toHaveLength(7);
     expect(program.match(/^ +draft: true,$/gm)).toHaveLength(7);
+  });
+
+  it.each([["resources"], ["docs-site"]])("imports a Git-Synced site (--style %s) as its installation and what the file does not cover, never its sections, and adopts it writing nothing", async (style) => {
+    let synced = "";
+    const { program, stderr } = await importAndAdopt(async (env, client, org) => {
+      const site = [...env.emu.store.sites.values()].find((s) => s.title === "Acme Developer Docs")!;
+      synced = site.title;
+      // Set up in the app: the account authorised for GitHub, the site connected (GitBook exported its structure).
+      env.emu.store.orgs.get(org)!.gitProviders = ["github"];
+      env.emu.store.gitRepositories.set("777", { ...env.emu.store.newId("repo"), id: "777", provider: "github", name: "acme/developer-docs", files: {} });
+      const made = (await client.post("/git/installations", { body: { provider: "github", target: { type: "site", siteId: site.id } } })) as { id: string };
+      await client.patch(p`/git/installations/${made.id}`, { body: { provider: "github", providerConfiguration: { repositoryId: 777, branch: "refs/heads/main" }, projectDirectory: "docs", priority: "gitbook" } });
+    }, ["--style", style!], style === "resources");
+    expect(stderr).toContain(`Site ${JSON.stringify(synced)}: its structure is synced from its Git repository`);
+    // The installation, adopted as GitBook has it: its own resource, or the DocsSite's gitSync.
+    const settings = /provider: "github",\s+repositoryId: 777,\s+branch: "refs\/heads\/main",\s+projectDirectory: "docs",\s+priority: "gitbook",\s+adoptId: "gitinst_\w+",/;
+    const declared = style === "resources" ? /new gitbook\.GitSyncInstallation\("acme-developer-docs\/git-sync", \{\s+siteId: acmeDeveloperDocs\.id,\s+/ : /gitSync: \{\s+/;
+    expect(program).toMatch(new RegExp(declared.source + settings.source));
+    // No structure of that site: no section, site space, group, link or order under its name.
+    expect(program).not.toMatch(/new gitbook\.(SiteSection|SiteSpace|SiteSectionGroup|SiteExternalLink|SiteStructureOrder)\("acme-developer-docs\//);
+    if (style === "docs-site") expect(program).toMatch(/new gitbook\.DocsSite\("acme-developer-docs", \{[\s\S]*?sections: \[\],[\s\S]*?gitSync: \{/);
   });
 });

@@ -86,6 +86,8 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/customization": 2,
       // Live and draft rules: one listing each.
       "GET /v1/orgs/:org/sites/:site/redirects": 4,
+      // Whether Git Sync owns a site's structure: one listing each.
+      "GET /v1/orgs/:org/sites/:site/spaces/git/installations": 2,
       // The overrides of each section's variants: "Guides" shows 3 site spaces, "API reference" and
       // "Integration guides" 2 each; the sections showing one space cost nothing.
       "GET /v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization": 7,
@@ -162,6 +164,7 @@ describe("pulumi-gitbook import", () => {
       "GET /v1/orgs/:org/sites/:site/redirects",
       "GET /v1/orgs/:org/sites/:site/share-links",
       "GET /v1/orgs/:org/sites/:site/site-spaces/:siteSpace/customization",
+      "GET /v1/orgs/:org/sites/:site/spaces/git/installations",
       "GET /v1/orgs/:org/sites/:site/structure",
       "GET /v1/spaces/:space/permissions/teams",
       "GET /v1/spaces/:space/permissions/users",
@@ -212,6 +215,7 @@ describe("pulumi-gitbook import", () => {
         "GET /v1/orgs/:org/sites/:site/customization": 1,
         "GET /v1/orgs/:org/sites/:site/share-links": 3,
         "GET /v1/orgs/:org/sites/:site/redirects": 2,
+        "GET /v1/orgs/:org/sites/:site/spaces/git/installations": 1,
         "GET /v1/orgs/:org/collections": 1,
         // Access: grows with the spaces and collections shown (two listings each), not with sections.
         "GET /v1/orgs/:org/sites/:site/publishing/auth": 1,
@@ -223,7 +227,7 @@ describe("pulumi-gitbook import", () => {
         "GET /v1/collections/:collection/permissions/users": 2,
       });
       expect(r.stderr).toContain('site 1/1 "Big docs": 1050 sections, 1050 site spaces, 0 section groups, 0 external links, 2100 share links');
-      expect(r.stderr).toContain("in 29 requests");
+      expect(r.stderr).toContain("in 30 requests");
       const text = fs.readFileSync(path.join(dir, "gitbook/index.ts"), "utf8");
       expect(text.match(/new gitbook\.SiteSection\(/g)).toHaveLength(1_050);
       expect(text.match(/new gitbook\.ShareLink\(/g)).toHaveLength(2_100);

@@ -572,6 +572,8 @@ interface SiteDecls {
   branding?: Decl;
   shareLinks: Decl[];
   redirects?: Decl;
+  /** The site's Git Sync installation: the structure is then the repository's, and no navigation is declared. */
+  gitSync?: Decl;
   comments: string[];
   /** Where a DocsSite declares the share links, when the earlier program decides it (see siteCode). */
   shareLinksInside?: boolean;
@@ -610,7 +612,7 @@ function siteCode(program: Program, snap: SiteSnapshot, requested: Style): strin
   const order = orderDecl(program, d);
   out.push(declaration(d.site), ...optional(d.schema).map(declaration));
   for (const n of d.navigation) out.push(declaration(n.decl), ...n.siteSpaces.map(declaration));
-  out.push(...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
+  out.push(...optional(d.gitSync).map(declaration), ...d.shareLinks.map(declaration), ...optional(order).map(declaration), ...optional(d.branding).map(declaration), ...optional(d.redirects).map(declaration));
   out.push(...declaredBeside(program, d, false).map(declaration));
   return out;
 }
@@ -686,7 +688,16 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
 
   const navigation: SiteDecls["navigation"] = [];
   const sections: SiteDecls["sections"] = [];
-  for (const kind of NAVIGATION_DECLARED) {
+  // A site Git Sync owns: its structure is gitbook-docs.yaml's, so none of it is declared (the
+  // structure kinds would refuse the site), only the installation and what the file does not cover.
+  const synced = snap.gitSync as (ImportRecord & { id: string }) | undefined;
+  const gitSync = synced && program.decl("GitSyncInstallation", `${siteName}/${program.name("GitSyncInstallation", siteName, "git-sync", synced.id)}`, "git-sync", { ...synced, siteId: snap.id, adoptId: synced.id });
+  if (gitSync) {
+    const repo = synced.repositoryId === undefined ? "no repository yet" : `repository ${String(synced.repositoryId)}${synced.branch === undefined ? "" : `, ${String(synced.branch)}`}`;
+    comments.push(`Its structure (sections, site spaces, groups, links, order) is synced by Git Sync installation ${literal(synced.id)} (${synced.provider}, ${repo}) from gitbook-docs.yaml: declared as that installation, never as sections here.`);
+    program.notes.push(`Site ${literal(snap.title)}: its structure is synced from its Git repository (Git Sync installation ${literal(synced.id)}): imported as a GitSyncInstallation, not as sections, site spaces, groups or links.`);
+  }
+  for (const kind of gitSync ? [] : NAVIGATION_DECLARED) {
     for (const item of itemsOf(kind)) {
       if (kind !== SECTION) {
         navigation.push({ id: item.id, decl: navDecl(kind, item.id, item, navigationOf(kind).comments?.(item, literal) ?? []), siteSpaces: [] });
@@ -710,13 +721,13 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
       navigation.push({ id: s.id, decl, siteSpaces });
     }
   }
-  for (const item of snap.unknownItems) {
+  for (const item of gitSync ? [] : snap.unknownItems) {
     notImported(
       `The navigation holds ${literal(item.id)}, a ${literal(item.object)} pulumi-gitbook has no resource for: not imported, it stays where it is.`,
       `${literal(item.object)} ${literal(item.id)} in its navigation has no resource and was not imported.`,
     );
   }
-  for (const ss of snap.rootSiteSpaces) {
+  for (const ss of gitSync ? [] : snap.rootSiteSpaces) {
     notImported(
       `Site space ${literal(ss.id)} (${spaceTitle(ss)} at ${literal(ss.path)}) sits outside any section, where no resource can hold it: not imported.`,
       `site space ${literal(ss.id)} is outside any section and was not imported.`,
@@ -752,7 +763,7 @@ function siteDecls(program: Program, snap: SiteSnapshot): SiteDecls {
   const redirects = snap.redirects?.length
     ? program.decl("SiteRedirects", `${siteName}/${program.name("SiteRedirects", siteName, "redirects", snap.id)}`, "redirects", { siteId: site.id, rules: snap.redirects, adoptId: snap.id })
     : undefined;
-  return { snap, site, navigation, sections, byId, records, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), comments };
+  return { snap, site, navigation, sections, byId, records, schema, branding, shareLinks, ...(redirects ? { redirects } : {}), ...(gitSync ? { gitSync } : {}), comments };
 }
 
 /**
@@ -831,7 +842,7 @@ function orderDecl(program: Program, d: SiteDecls): Decl | undefined {
 
 /** Why the site cannot be one DocsSite (empty when it can), as DocsSite's own check says. */
 function docsSiteProblems(d: SiteDecls): string[] {
-  if (d.sections.length === 0) return ["a site needs at least one section"];
+  if (d.sections.length === 0 && !d.gitSync) return ["a site needs at least one section"];
   const nested = heldBy(d).filter(({ record }) => record.groupId !== undefined);
   if (nested.length) return nested.map(({ decl, record }) => `${kindOf(decl.kind).noun} ${literal(navigationOf(decl.kind).name(record))} is nested in another group, which a DocsSite cannot hold`);
   // References (`guidesSpace.id`) stand in as their text: two site spaces of one space then compare
@@ -858,6 +869,7 @@ function topology(d: SiteDecls): Record<string, unknown> {
   if (shareLinksInside(d) && d.shareLinks.length) t.shareLinks = d.shareLinks.map((l) => ({ key: l.key, ...withoutRefs(l) }));
   if (d.schema) Object.assign(t, { visitorSchema: d.schema.args.jsonSchema, visitorSchemaAdoptId: d.schema.args.adoptId });
   if (d.redirects) Object.assign(t, { redirects: d.redirects.args.rules, redirectsAdoptId: d.redirects.args.adoptId });
+  if (d.gitSync) t.gitSync = withoutRefs(d.gitSync);
   return t;
 }
 

@@ -13,7 +13,7 @@ import { ApiMember, ApiTeam, ApiUser, paths as teamPaths } from "./team";
 import { field, id } from "../framework/fields";
 import { getOrUndefined, listFresh } from "../framework/lists";
 import { programError } from "../framework/program";
-import { programKey } from "../framework/singleton";
+import { programKey } from "../framework/program";
 import type { Ctx, Props } from "../framework/resource";
 
 export const TARGETS = ["site", "space", "collection"] as const;

@@ -12,6 +12,7 @@ import { definition as shareLink } from "./shareLink";
 import { definition as site } from "./site";
 import { definition as siteAdaptiveSchema } from "./siteAdaptiveSchema";
 import { definition as siteCustomHostname } from "./siteCustomHostname";
+import { definition as gitSyncInstallation } from "./gitSyncInstallation";
 import { definition as siteCustomization } from "./siteCustomization";
 import { definition as siteExternalLink } from "./siteExternalLink";
 import { definition as siteRedirect } from "./siteRedirect";
@@ -39,6 +40,7 @@ export const resources: readonly Resource[] = [
   siteSpaceCustomization,
   siteVisitorAuth,
   siteCustomHostname,
+  gitSyncInstallation,
   siteRedirect,
   siteRedirects,
   shareLink,

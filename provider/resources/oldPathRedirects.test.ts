@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../framework/check";
 import { PartialFailure } from "../framework/failure";
-import { ORG_QUESTION, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION, startProviderEnv, type ProviderEnv, type State } from "../../test/support/provider";
 import { GitbookClient } from "../client";
 import { resolveConfig } from "../config";
 import { planRecovery, recoveredCheckpoint } from "../recover/plan";
@@ -83,7 +83,8 @@ describe("check: the redirect a plan shows", () => {
     expect(await planned({ ...base, path: UNKNOWN })).toEqual([{ path: "z" }]);
     // The program never sets it: a declared value is replaced.
     expect(await planned({ ...base, path: "a", oldPathRedirects: [{ path: "mine" }] }, {})).toBeUndefined();
-    expect(env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
+    // And, once for the site, whether Git Sync owns its structure.
+    expect(env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 1 });
   });
 });
 

@@ -11,7 +11,25 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AccessList, Collection, Permission, Site, SiteCustomization, SitePublication, SiteRedirects, SiteSection, SiteSpaceCustomization, SiteVisitorAuth, Space, Team } from "../index";
+import {
+  AccessList,
+  Collection,
+  GitSyncInstallation,
+  Permission,
+  Site,
+  SiteCustomization,
+  SiteExternalLink,
+  SitePublication,
+  SiteRedirects,
+  SiteSection,
+  SiteSectionGroup,
+  SiteSpace,
+  SiteSpaceCustomization,
+  SiteStructureOrder,
+  SiteVisitorAuth,
+  Space,
+  Team,
+} from "../index";
 
 beforeAll(async () => {
   // preview: the engine answers no ID for a resource it has not created.
@@ -133,5 +151,38 @@ describe("one resource per adopted object", () => {
     new Space("again", { title: "A", adoptId: "spc_again" });
     new AccessList(fresh("acl"), { spaceId: "spc_access", teams: [], adoptId: "spc_access" });
     new AccessList(fresh("acl"), { spaceId: "spc_access", users: [], adoptId: "spc_access" });
+  });
+});
+
+describe("GitSyncInstallation and the structure kinds", () => {
+  const sync = (name: string, siteId: pulumi.Input<string>) => new GitSyncInstallation(name, { siteId, provider: "github", repositoryId: 1, branch: "refs/heads/main" });
+  const structure: [string, (name: string, siteId: pulumi.Input<string>) => pulumi.Resource][] = [
+    ["SiteSection", (name, siteId) => new SiteSection(name, { siteId, spaceId: "spc_1" })],
+    ["SiteSpace", (name, siteId) => new SiteSpace(name, { siteId, sectionId: "sitesc_1", spaceId: "spc_1" })],
+    ["SiteSectionGroup", (name, siteId) => new SiteSectionGroup(name, { siteId, title: "Reference" })],
+    ["SiteExternalLink", (name, siteId) => new SiteExternalLink(name, { siteId, title: "Status", url: "https://status.acme.test" })],
+    ["SiteStructureOrder", (name, siteId) => new SiteStructureOrder(name, { siteId, items: ["sitesc_1"] })],
+  ];
+
+  it.each(structure)("refuses a %s beside a GitSyncInstallation of the same site, in either order, naming both and the two ways out", (kind, make) => {
+    const site = new Site(fresh("site"), { title: "Docs" });
+    const [a, b] = [fresh("sync"), fresh(kind)];
+    sync(a, site.id);
+    expect(() => make(b, site.id)).toThrow(
+      `${kind} "${b}": siteId: GitSyncInstallation "${a}" syncs this site's structure from its repository's gitbook-docs.yaml, so ${kind} "${b}" would undo each sync and be undone by the next. ` +
+        `Either declare this part of the structure in gitbook-docs.yaml and take ${kind} "${b}" out of the program, or remove GitSyncInstallation "${a}" to manage the structure here. Nothing was sent.`,
+    );
+    const [c, d] = [fresh(kind), fresh("sync")];
+    make(c, "site_literal_" + kind);
+    expect(() => sync(d, "site_literal_" + kind)).toThrow(new RegExp(`^${kind} "${c}": siteId: GitSyncInstallation "${d}" syncs this site's structure`));
+  });
+
+  it("allows structure of another site, and non-structure kinds of the synced one", () => {
+    const site = new Site(fresh("site"), { title: "Docs" });
+    sync(fresh("sync"), site.id);
+    new SiteCustomization(fresh("branding"), { siteId: site.id, footer: { copyright: "Acme" } });
+    new SitePublication(fresh("pub"), { siteId: site.id, published: true });
+    const other = new Site(fresh("site"), { title: "Docs" });
+    new SiteSection(fresh("section"), { siteId: other.id, spaceId: "spc_1" });
   });
 });

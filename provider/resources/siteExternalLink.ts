@@ -163,6 +163,8 @@ async function remove(ctx: Ctx, id: string, props: SiteExternalLinkOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteExternalLink",
+  // Part of its site's structure, which a site-level Git Sync installation owns when there is one.
+  structure: true,
   adoptable: true,
   noun: "external link",
   summary:

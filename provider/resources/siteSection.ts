@@ -238,6 +238,8 @@ async function heldSiteSpaces(ctx: Ctx, id: string, props: Props): Promise<HeldO
 
 export const definition = defineResource({
   kind: "SiteSection",
+  // Part of its site's structure, which a site-level Git Sync installation owns when there is one.
+  structure: true,
   adoptable: true,
   noun: "site section",
   summary:

@@ -210,6 +210,8 @@ async function remove(ctx: Ctx, id: string, props: SiteSectionGroupOutputs): Pro
 
 export const definition = defineResource({
   kind: "SiteSectionGroup",
+  // Part of its site's structure, which a site-level Git Sync installation owns when there is one.
+  structure: true,
   adoptable: true,
   noun: "section group",
   summary: "A named group of sections in a site's navigation; it holds the sections its `sections` lists (or those naming it as their `groupId`).",

@@ -241,6 +241,8 @@ async function remove(ctx: Ctx, id: string, props: SiteSpaceOutputs): Promise<vo
 
 export const definition = defineResource({
   kind: "SiteSpace",
+  // Part of its site's structure, which a site-level Git Sync installation owns when there is one.
+  structure: true,
   adoptable: true,
   noun: "site space",
   summary:

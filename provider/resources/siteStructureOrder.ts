@@ -309,6 +309,8 @@ async function update(ctx: Ctx, _id: string, _olds: SiteStructureOrderOutputs, n
 
 export const definition = defineResource({
   kind: "SiteStructureOrder",
+  // Part of its site's structure, which a site-level Git Sync installation owns when there is one.
+  structure: true,
   // Its ID is derived from what it declares: a replacement is the same object (define.ts).
   deleteBeforeReplace: true,
   noun: "site structure order",

@@ -9,7 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { describe, expect, it } from "vitest";
 import { DocsSite, Site, SiteSection, SiteSectionGroup, SiteSpace } from "../index";
-import { ORG_QUESTION, providerEnvPerFile, rejectsAtCheck, type ProviderEnv } from "../../test/support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION, providerEnvPerFile, rejectsAtCheck, type ProviderEnv } from "../../test/support/provider";
 import { mockedRegistrations, nextRun, registeredAll } from "../../test/support/mocks";
 
 const registered = mockedRegistrations("urlPaths", true);
@@ -91,6 +91,7 @@ describe("path characters, at check", () => {
       expect((await env.check("SiteSection", { siteId: "site_1", spaceId: "spc_1", path })).failures, path).toBeUndefined();
       expect((await env.check("Site", { title: "Docs", basename: path })).failures, path).toBeUndefined();
     }
-    expect(env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
+    // And, once for the site, whether Git Sync owns its structure.
+    expect(env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 1 });
   });
 });

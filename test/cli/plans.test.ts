@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
-import { ORG_QUESTION } from "../support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -98,7 +98,7 @@ describeDeployments("plans", () => {
    * site), then one up whose program renames a section and follows the app's renames.
    */
   let plan: Report;
-  /** The plan's requests: the one question whether the token sees the organization, nothing else. */
+  /** The plan's requests: the question whether the token sees the organization, and per site whose structure it changes whether Git Sync owns it. */
   let planRequests: Record<string, number>;
   let refreshed: Report;
   let renamedUp: Report;
@@ -134,7 +134,8 @@ describeDeployments("plans", () => {
       expect(part).toContain(`[4]: "Tools / SDK (${idOf("sdk")})"`);
       expect(part).toContain(`+ [6]: "FAQ (new)"`);
       expect(changes(plan, APP)).toEqual([]);
-      expect(planRequests).toEqual({ [ORG_QUESTION]: 1 });
+      // And, once for each site whose structure the plan changes (this one, the named site, the DocsSite's), whether Git Sync owns it.
+      expect(planRequests).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 3 });
     });
 
     it("does not flap when a title changes, in the program or in the app", async () => {
@@ -152,10 +153,11 @@ describeDeployments("plans", () => {
       renamedUp = await d.run("up", [...nav(ORDER, { changelog: "Release notes", api: "API reference" }), ...refsBase(), ...docs([]), ...app]);
       expect(renamedUp.error).toBeUndefined();
       expect(changes(renamedUp, NAV)).toEqual(["update api"]);
-      // Nothing asked of GitBook about this site but the renamed section (the other site's section is put back meanwhile).
+      // Nothing asked of GitBook about this site but the renamed section (the other site's section is put back
+      // meanwhile), and, once, whether Git Sync owns the structure the section is part of.
       const site = d.emu.log.entries.filter((e) => e.path.includes(idOf("site")));
       expect(site.length).toBeGreaterThan(0);
-      expect(site.filter((e) => !e.path.includes(idOf("api")))).toEqual([]);
+      expect(site.filter((e) => !e.path.includes(idOf("api"))).map((e) => `${e.method} ${e.route}`)).toEqual([GIT_SYNC_QUESTION]);
     });
 
     it("shows a reorder made in the app by name at refresh", () => {
@@ -186,7 +188,7 @@ describeDeployments("plans", () => {
       const part = partOf(plan.stdout, "namedV2");
       expect(part).toContain(`~ sectionId: "Guides (${idOf("namedGuides")})" => "API (${idOf("namedApi")})"`);
       expect(part).toContain(`+ spaceId  : "Extra content (${idOf("namedExtraSpace")})"`);
-      expect(planRequests).toEqual({ [ORG_QUESTION]: 1 });
+      expect(planRequests).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 3 });
     });
 
     it("keeps the names at refresh after a rename in the app, so no plan flaps", () => {

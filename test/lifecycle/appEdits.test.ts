@@ -14,11 +14,12 @@
  * field; that `up` leaves state as it was before the edits (checked on the row's field in the
  * checkpoint), and `preview --expect-no-changes` then proves it left nothing to do.
  */
+import { resources } from "../../provider/resources";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
 import { teamMemberKey } from "../../emulator/store";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
-import { ORG_QUESTION } from "../support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -441,6 +442,9 @@ function diffBlocks(stdout: string): Map<string, string> {
   return blocks;
 }
 
+/** The kinds whose check asks whether Git Sync owns their site's structure. */
+const STRUCTURE = new Set(resources.filter((r) => r.structure).map((r) => r.kind));
+
 /** The round's requests: the sum of its rows', a PATCH rows share counted once. */
 function sum(rs: Row[]): Record<string, number> {
   const out: Record<string, number> = {};
@@ -487,7 +491,14 @@ describeDeployments("app edits, systematically", () => {
         for (const row of round) expect(blocks.get(row.resource) ?? "", `${row.resource}'s diff`).toMatch(new RegExp(`[~+-] ${row.field}\\b`));
         for (const row of round) expect(row.live(d, idOf(row)), `${row.resource}.${row.field} restored`).toEqual(row.declared);
         // And the question whether the token sees the organization, once (the harness's up skips the preview, whose process would ask once more).
-        expect(d.emu.log.byRoute()).toEqual({ ...sum(round), [ORG_QUESTION]: 1 });
+        // And, once per site whose structure a row's resource changes, whether Git Sync owns that structure.
+        const structureSites = new Set(
+          [...new Set(round.flatMap((r) => [r.resource, ...(r.alsoShows ?? [])]))]
+            .map((n) => d.resource(n))
+            .filter((r) => STRUCTURE.has(r.type.replace(/^pulumi-nodejs:dynamic\/gitbook:/, "")))
+            .map((r) => r.outputs.siteId),
+        );
+        expect(d.emu.log.byRoute()).toEqual({ ...sum(round), [ORG_QUESTION]: 1, ...(structureSites.size > 0 ? { [GIT_SYNC_QUESTION]: structureSites.size } : {}) });
         for (const row of round) expect(d.resource(row.resource).outputs[row.field], `${row.resource}.${row.field} in state after up`).toEqual(deployed[row.resource]![row.field]);
       }, 300_000);
     });

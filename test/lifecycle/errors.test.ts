@@ -58,6 +58,27 @@ describeDeployments("a failed create", () => {
     ]);
     expect(r.error).toMatch(/^SiteSection guides: spaceId: no space "spc_nope" in this organization\n\(GitBook API 400 on POST \/v1\/orgs\/\w+\/sites\/site_\w+\/sections\)$/);
   });
+
+  it("refuses a structure resource on a site Git Sync owns at its check, naming the installation, repository, branch and both ways out, with nothing written", async () => {
+    // A site connected to its repository in the app (GitBook's app authorised, gitbook-docs.yaml synced).
+    const store = d.emu.store;
+    const org = d.emu.seeded.organizationId;
+    const site = { ...store.newId("site"), orgId: org, type: "ultimate" as const, title: "Synced Docs", basename: "synced-docs", visibility: "public" as const, published: false, agentsContext: "excluded" as const, adaptiveContent: { enabled: false } };
+    store.sites.set(site.id, site);
+    store.gitRepositories.set("31337", { ...store.newId("repo"), id: "31337", provider: "github", name: "acme/synced-docs", files: {} });
+    const base = store.newId("gitinst");
+    store.gitInstallations.set(base.id, { ...base, orgId: org, provider: "github", targetType: "site", targetId: site.id, authorized: true, createdBy: "usr_emulator", updatedAt: base.createdAt, repositoryId: 31337, branch: "refs/heads/main", projectDirectory: "docs", priority: "git" });
+    d.emu.log.reset();
+    const r = await d.run("up", [{ kind: "SiteSection", name: "synced-guides", args: { siteId: site.id, spaceId: d.emu.seeded.spaceIds[0] } }]);
+    expect(reason(r.error).split("\n")[0]).toMatch(
+      new RegExp(
+        `resource 'synced-guides': property siteId value .* has a problem: site ${site.id}'s structure is owned by Git Sync installation ${base.id} \\(github repository acme/synced-docs, branch main\\): ` +
+          `GitBook syncs its sections, site spaces, section groups, external links and their order from docs/gitbook-docs\\.yaml.*Either manage this part of the structure in docs/gitbook-docs\\.yaml .*or remove the Git Sync installation .*Nothing was sent\\.$`,
+      ),
+    );
+    expect(d.emu.log.writes()).toBe(0);
+    expect(store.sections.size === 0 || [...store.sections.values()].every((x) => x.siteId !== site.id)).toBe(true);
+  });
 });
 
 /**

@@ -32,7 +32,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { defaultCustomization } from "../../emulator/resources/customization";
 import { describeDeployments, filesUnder, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { differencesFromGitBook } from "../support/stateIsGitBook";
-import { isOrgQuestion, ORG_QUESTION } from "../support/provider";
+import { isOrgQuestion, GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 
 const ref = (s: string) => ({ $ref: s });
 type Json = Record<string, any>;
@@ -207,7 +207,8 @@ describeDeployments("a site's settings through the dynamic-provider host, each c
   it("previews every case's change with nothing sent but the question about the organization: the publication, the branding, the path change and the redirect it adds", async () => {
     const r = await run("preview", program(d, CHANGED), { flags: ["--diff"] });
     expect(r.error).toBeUndefined();
-    expect(d.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
+    // And, for the moved section's site, whether Git Sync owns its structure.
+    expect(d.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 1 });
     expect(stepOf(r, "published")).toMatchObject({ op: "update", changed: ["published"] });
     expect(steps(r)).toEqual(expect.arrayContaining(["create branding", "create guides-branding"]));
     // The plan: the path change, and beside it the redirect from the old path.

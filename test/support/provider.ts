@@ -140,6 +140,12 @@ export async function startProviderEnv(
  */
 export const ORG_QUESTION = "GET /v1/orgs/:org";
 
+/**
+ * The question a check of a structure resource that will send something asks about its site, once per
+ * provider process and site: whether a Git Sync installation owns the site's structure (framework/gitSync.ts).
+ */
+export const GIT_SYNC_QUESTION = "GET /v1/orgs/:org/sites/:site/spaces/git/installations";
+
 /** Whether a logged request is that question. */
 export const isOrgQuestion = (e: { method: string; route: string }) => `${e.method} ${e.route}` === ORG_QUESTION;
 

@@ -55,6 +55,23 @@ function otherOrg(emu: Emulator): string {
   return rec.id;
 }
 
+/**
+ * A repository (GitLab: project) GitBook's Git provider app sees, with the organization's account
+ * authorised for the provider (the app's step): its ID.
+ */
+function gitRepository(emu: Emulator, provider: "github" | "gitlab"): number {
+  const id = provider === "github" ? 5151 : 5252;
+  // Two, so that the app can move the installation to the other; each branch with a gitbook-docs.yaml.
+  const config = { site: { title: "Git Sync Docs", structure: [{ type: "space", key: "start", title: "Synced start", path: "start", default: true, content: { directory: "./start" } }] } };
+  const files = Object.fromEntries(["main", "staging", "edited-in-app"].map((b) => [`refs/heads/${b}:gitbook-docs.yaml`, config]));
+  for (const n of [id, id + 1]) {
+    if (!emu.store.gitRepositories.has(String(n))) emu.store.gitRepositories.set(String(n), { ...emu.store.newId("repo"), id: String(n), provider, name: `acme/${provider}-docs-${n}`, files });
+  }
+  const o = emu.store.orgs.get(org(emu))!;
+  if (!o.gitProviders?.includes(provider)) o.gitProviders = [...(o.gitProviders ?? []), provider];
+  return id;
+}
+
 /** A visitor schema with one signed and one unsigned claim, the signed one named `name`. */
 const visitorSchema = (name: string) => ({
   type: "object",
@@ -358,6 +375,30 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     remove: (e, id) => e.store.teams.delete(id),
     existing: async (e) => (await api(e, "PUT", `/orgs/${org(e)}/teams`, { title: "Legacy Team" })).id,
     count: (e) => e.store.teams.size,
+  },
+  {
+    kind: "GitSyncInstallation",
+    // A site declaring no structure: Git Sync may own it. Priority gitbook: GitBook writes the file.
+    program: (e, v) => [
+      site("Git Sync Docs"),
+      {
+        kind: "GitSyncInstallation",
+        name: "subject",
+        args: {
+          siteId: ref("site.id"),
+          ...(v === "replace" ? { provider: "gitlab", repositoryId: gitRepository(e, "gitlab") } : { provider: "github", repositoryId: gitRepository(e, "github") }),
+          branch: v === "update" ? "refs/heads/staging" : "refs/heads/main",
+          priority: "gitbook",
+        },
+      },
+    ],
+    updateField: "branch",
+    replaceField: "provider",
+    live: (e, id) => e.store.gitInstallations.get(id),
+    drift: (e, id) => ((e.store.gitInstallations.get(id)!.branch = "refs/heads/edited-in-app"), "branch"),
+    remove: (e, id) => e.store.gitInstallations.delete(id),
+    existing: async (e, d) => (await api(e, "POST", "/git/installations", { provider: "github", target: { type: "site", siteId: d.resource("site").id } })).id,
+    count: (e) => e.store.gitInstallations.size,
   },
   {
     kind: "SamlProvider",

@@ -87,6 +87,7 @@ const FULL: Record<string, Record<string, unknown>> = {
   Space: { language: "en", editMode: "live", defaultLevel: "read" },
   Collection: { defaultLevel: "read" },
   SiteRedirect: { permanent: true, captureWildcard: false },
+  GitSyncInstallation: { projectDirectory: "", commitMessageTemplate: "docs: sync", previewExternalBranches: false },
 };
 
 const OLD_PATHS = "set by the provider, never declared: a rule deleted or changed in the app is provider/resources/oldPathRedirects.test.ts's";

@@ -150,6 +150,23 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    kind: "GitSyncInstallation",
+    async prepare() {
+      // A repository GitBook's GitHub app sees, and the account authorised for it (the app's step).
+      // Priority gitbook: each PATCH exports the site to the repository, needing no file there.
+      const siteId = await site();
+      const repo = 900_000 + ++n;
+      env.emu.store.gitRepositories.set(String(repo), { id: String(repo), seq: 0, createdAt: new Date(0).toISOString(), provider: "github", name: `acme/docs-${repo}`, files: {} });
+      env.emu.store.orgs.get(env.org)!.gitProviders = ["github"];
+      const base = { siteId, provider: "github", repositoryId: repo, branch: "refs/heads/main", priority: "gitbook" };
+      return {
+        create: base,
+        update: { ...base, commitMessageTemplate: "docs: sync" },
+        count: () => [...env.emu.store.gitInstallations.values()].filter((g) => g.targetId === siteId).length,
+      };
+    },
+  },
+  {
     kind: "SiteRedirect",
     async prepare() {
       const siteId = await site();

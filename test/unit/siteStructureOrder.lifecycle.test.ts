@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite, stepNames as steps } from "../support/program";
-import { ORG_QUESTION } from "../support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 import { ref, site } from "../support/scenarios";
 
 const SORT = "/v1/orgs/:org/sites/:site/structure/sort";
@@ -59,7 +59,8 @@ describe("SiteStructureOrder in a program", () => {
     s.env.emu.log.reset();
     const r = await s.p.up(program(swapped));
     expect(steps(r).filter((s) => !s.startsWith("same"))).toEqual(["update order"]);
-    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [`GET ${STRUCTURE}`]: 1, [`PATCH ${SORT}`]: 1 });
+    // The order's check asks once whether Git Sync owns the site's structure.
+    expect(s.env.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 1, [`GET ${STRUCTURE}`]: 1, [`PATCH ${SORT}`]: 1 });
     expect(topLevel()).toEqual(swapped);
   });
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite, stepNames } from "../support/program";
-import { ORG_QUESTION } from "../support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 import { ref } from "../support/scenarios";
 
 /** A whole site from nothing: a collection, a space in it, a site, and a section of the site showing the space. */
@@ -34,6 +34,8 @@ describe("a site from nothing: Collection, Space, Site and SiteSection in one up
       "POST /v1/orgs/:org/spaces": 1,
       "GET /v1/orgs/:org/sites": 1,
       "POST /v1/orgs/:org/sites": 1,
+      // The section's check, once its site is known: whether Git Sync owns the site's structure.
+      [GIT_SYNC_QUESTION]: 1,
       "GET /v1/orgs/:org/sites/:site/sections": 1,
       "POST /v1/orgs/:org/sites/:site/sections": 1,
     });

@@ -17,6 +17,7 @@ import { differencesFromGitBook } from "../support/stateIsGitBook";
 import { ref } from "../support/scenarios";
 
 const HOST = "docs.acme.test";
+const REPO = 4242;
 
 /**
  * Every kind; `step` 1 and 2 make the writes that change other resources' objects (step 1: defaults
@@ -73,6 +74,8 @@ function program(spaces: string[], member: string, step: 0 | 1 | 2): Decl[] {
       },
     },
     ...(step > 0 ? [{ kind: "SiteCustomHostname", name: "hostname", args: { siteId: ref("site2.id"), hostname: HOST } }] : []),
+    // Site2 declares no structure: Git Sync may own it (priority gitbook: GitBook writes the file).
+    { kind: "GitSyncInstallation", name: "git-sync", args: { siteId: ref("site2.id"), provider: "github", repositoryId: REPO, branch: "refs/heads/main", priority: "gitbook", ...(step === 2 ? { commitMessageTemplate: "docs: sync" } : {}) } },
     { kind: "Collection", name: "collection", args: { title: "Folder" } },
     { kind: "Team", name: "team", args: { title: "Writers" } },
     { kind: "SamlProvider", name: "saml", args: { label: "SSO" } },
@@ -98,6 +101,10 @@ describe("state equals GitBook after every up, for every kind", () => {
   });
 
   it("after the up that creates them, published by a SitePublication applied last", async () => {
+    // A repository GitBook's GitHub app sees, the account authorised for it (the app's step).
+    const store = s.env.emu.store;
+    store.gitRepositories.set(String(REPO), { ...store.newId("repo"), id: String(REPO), provider: "github", name: "acme/other-docs", files: {} });
+    store.orgs.get(s.env.org)!.gitProviders = ["github"];
     await up(0);
     expect([...s.env.emu.store.sites.values()].find((x) => x.title === "Written Docs")?.published).toBe(true);
   });

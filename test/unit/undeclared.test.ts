@@ -45,6 +45,7 @@ const APP_SET: Record<string, Record<string, unknown>> = {
   Team: { members: seeded((e) => [{ user: e.seeded.members[1]!.email, role: "member" }]) },
   SamlProvider: { entityID: "http://idp.example/app", ssoURL: "https://idp.example/app/sso", certificate: "MIIC-app-certificate", defaultRole: "edit" },
   AccessList: { teams: [{ teamId: ref("t1.id"), role: "edit" }] },
+  GitSyncInstallation: { projectDirectory: "", commitMessageTemplate: "set in the app", previewExternalBranches: true, priority: "git" },
 };
 
 function ref(to: string) {
