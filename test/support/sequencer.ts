@@ -48,7 +48,6 @@ const SECONDS: Record<string, number> = {
   "test/faults/unreachable.test.ts": 15,
   "test/lifecycle/convergence.test.ts": 14,
   "test/cli/languageHost.test.ts": 12,
-  "test/faults/appNamesake.test.ts": 10,
   "test/faults/limits.test.ts": 9,
 };
 
