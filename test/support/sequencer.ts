@@ -45,7 +45,6 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/unknowns.test.ts": 19,
   // Not in those runs: 57 s beside a 30 s file there, scaled by that file's ratio.
   "test/lifecycle/wholeLists.test.ts": 23,
-  "test/faults/unreachable.test.ts": 15,
   "test/lifecycle/convergence.test.ts": 14,
   "test/cli/languageHost.test.ts": 12,
   "test/faults/limits.test.ts": 9,
