@@ -39,7 +39,6 @@ const SECONDS: Record<string, number> = {
   "test/cli/plans.test.ts": 33,
   "test/lifecycle/emulatorEdit.test.ts": 32,
   "test/faults/recoverCheckpoint.test.ts": 30,
-  "test/lifecycle/siteExternalLinkOrder.test.ts": 23,
   "test/lifecycle/forcedReplace.test.ts": 23,
   "test/examples/typescript.test.ts": 21,
   "test/lifecycle/unknowns.test.ts": 19,
