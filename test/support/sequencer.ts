@@ -42,8 +42,6 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/forcedReplace.test.ts": 23,
   "test/examples/typescript.test.ts": 21,
   "test/lifecycle/unknowns.test.ts": 19,
-  // Not in those runs: 57 s beside a 30 s file there, scaled by that file's ratio.
-  "test/lifecycle/wholeLists.test.ts": 23,
   "test/lifecycle/convergence.test.ts": 14,
   "test/cli/languageHost.test.ts": 12,
   "test/faults/limits.test.ts": 9,
