@@ -37,7 +37,6 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/state.test.ts": 42,
   "test/lifecycle/appEdits.test.ts": 36,
   "test/cli/plans.test.ts": 33,
-  "test/lifecycle/emulatorEdit.test.ts": 32,
   "test/faults/recoverCheckpoint.test.ts": 30,
   "test/lifecycle/forcedReplace.test.ts": 23,
   "test/examples/typescript.test.ts": 21,
