@@ -25,7 +25,6 @@ const SECONDS: Record<string, number> = {
   "test/examples/docsSite.test.ts": 91,
   "test/faults/unconfirmedCreate.test.ts": 79,
   "test/lifecycle/siteSettings.test.ts": 73,
-  "test/lifecycle/adoption.test.ts": 71,
   // Estimated: its three newer ups (a key renamed without formerKeys, and the recovery the refusal advises) doubled its time alone.
   "test/lifecycle/docsSiteIdentity.test.ts": 68,
   "test/cli/cli.test.ts": 66,
