@@ -21,6 +21,8 @@ const ROUTES = ["test/install/git.test.ts"];
 
 export default defineConfig({
   test: {
+    // Prints, at the end, how many `pulumi` processes of each kind the tests started.
+    globalSetup: ["test/support/pulumiCount.ts"],
     pool: "forks",
     // Vitest's default on a 2-core machine is one worker, which leaves the CPU idle while a CLI test
     // waits on its `pulumi` processes. Three keep both cores busy; more only make every run slower.

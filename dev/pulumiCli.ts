@@ -50,11 +50,30 @@ export function testEngine(): Engine | undefined {
 }
 
 /**
+ * Under vitest, counts a `pulumi` process the tests started: a line naming its subcommand in this
+ * process's file under GITBOOK_TEST_PULUMI_COUNT (see test/support/pulumiCount.ts, which prints the totals).
+ */
+export function countPulumi(args: readonly string[]): void {
+  const dir = process.env.GITBOOK_TEST_PULUMI_COUNT;
+  if (dir) fs.appendFileSync(path.join(dir, String(process.pid)), `${args.find((a) => !a.startsWith("-")) ?? "-"}\n`);
+}
+
+/** The PULUMI_CLI for a process the tests start that runs `pulumi` itself (recover): the built CLI, each command counted. */
+export function countedPulumiCli(): NodeJS.ProcessEnv {
+  return {
+    PULUMI_CLI: path.join(ROOT, "test/support/countedPulumi.sh"),
+    GITBOOK_TEST_PULUMI_REAL: path.join(CLI_BIN, "pulumi"),
+    ...(process.env.GITBOOK_TEST_PULUMI_COUNT ? { GITBOOK_TEST_PULUMI_COUNT: process.env.GITBOOK_TEST_PULUMI_COUNT } : {}),
+  };
+}
+
+/**
  * With GITBOOK_TEST_PULUMI_LOG set to a file, each `pulumi` command appends a line to it when it
  * ends: the test file running it (under vitest), its wall time in ms and its subcommand, tab-separated,
  * so a suite's CLI cost can be counted per file (`cut -f1 | sort | uniq -c`) after `npm test`.
  */
 function logInvocation(args: string[], wallMs: number): void {
+  countPulumi(args);
   const log = process.env.GITBOOK_TEST_PULUMI_LOG;
   if (!log) return;
   const file = (globalThis as { __vitest_worker__?: { filepath?: string } }).__vitest_worker__?.filepath;

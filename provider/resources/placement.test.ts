@@ -82,8 +82,9 @@ it("refuses with a RunError that carries its message alone, no stack: the SDK fo
   }
 });
 
-// The two contradictions test/lifecycle/placement.test.ts proved through the CLI, one preview each,
-// until the CLI proof kept one (a throwing program ends its preview the same way whatever it throws).
+// The contradictions test/lifecycle/placement.test.ts proved through the CLI, one preview each, until
+// the CLI proof kept one and then none: a refused program registers nothing (above) and throws a RunError
+// the SDK prints as its message alone, whatever it throws.
 it("refuses a section two groups' sections list, naming both groups", () => {
   const site = new Site("p6-site", { title: "Docs" });
   const sec = new SiteSection("p6-sec", { siteId: site.id, spaceId: "space" });

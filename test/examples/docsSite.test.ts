@@ -9,7 +9,7 @@
  * `up` after the refresh makes every change the test makes (reorder, rename) and is the re-run that
  * finds the rest with nothing to do; what does not depend on the stack's config (the first preview)
  * runs on dev only. That a moved order converges (the next up a no-op) is the framework's, proven of
- * SiteStructureOrder by test/lifecycle/convergence.test.ts and placement.test.ts, not re-run here.
+ * SiteStructureOrder by test/lifecycle/convergence.test.ts and provider/resources/placement.test.ts, not re-run here.
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";

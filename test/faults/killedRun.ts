@@ -14,6 +14,7 @@ import { afterEach, expect } from "vitest";
 import { GitbookClient } from "../../provider/client";
 import { ApiCollection, paths as collectionPaths } from "../../provider/resources/collection";
 import { ApiTeam, paths as teamPaths } from "../../provider/resources/team";
+import { countedPulumiCli } from "../../dev/pulumiCli";
 import { ROOT, PROGRAM, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 import { expectExactlyDeclared, topology } from "./topology";
 
@@ -162,7 +163,7 @@ export function recoverCall(dep: Deployment, flags: string[] = []): { argv: stri
   const cli = dep.cli()!;
   return {
     argv: ["--stack", cli.name, "--cwd", PROGRAM, ...flags],
-    env: { ...cli.env, GITBOOK_TOKEN: dep.emu.token, GITBOOK_API_URL: dep.emu.url, PULUMI_CLI: path.join(ROOT, ".pulumi-cli", "v3.248.0", "pulumi") },
+    env: { ...cli.env, GITBOOK_TOKEN: dep.emu.token, GITBOOK_API_URL: dep.emu.url, ...countedPulumiCli() },
   };
 }
 

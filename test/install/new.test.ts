@@ -28,7 +28,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEV_EMULATOR, TEMPLATE_TSCONFIG } from "../../bin/new";
 import { cloneInto, ROOT, sourceRepo } from "../../dev/checkout";
 import { writeOfflineLock } from "../../dev/freshProgram";
-import { CLI_BIN, cliEnv } from "../../dev/pulumiCli";
+import { CLI_BIN, cliEnv, countPulumi } from "../../dev/pulumiCli";
 import { Emulator } from "../../emulator";
 import { describeDeployments } from "../support/lifecycle";
 import { removeLater } from "./installed";
@@ -159,7 +159,10 @@ describeDeployments("a fresh checkout, as the README says: npm ci, npx pulumi-gi
     const backend = path.join(tmp, "backend");
     fs.mkdirSync(backend);
     const env = cliEnv(path.join(tmp, "pulumi-home"), backend);
-    const pulumi = (...args: string[]) => run(path.join(CLI_BIN, "pulumi"), [...args, "--non-interactive", "--color", "never"], { cwd: program, env });
+    const pulumi = (...args: string[]) => {
+      countPulumi(args);
+      return run(path.join(CLI_BIN, "pulumi"), [...args, "--non-interactive", "--color", "never"], { cwd: program, env });
+    };
     const must = async (...args: string[]) => {
       const r = await pulumi(...args);
       if (r.code !== 0) throw new Error(`pulumi ${args.join(" ")} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);

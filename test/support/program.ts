@@ -33,7 +33,11 @@ interface Entry {
 export interface InProcessProgram {
   /** check and diff of every declaration, nothing created (resources not in state yet are unknown to the others). */
   preview(decls?: Decl[]): Promise<ProgramStep[]>;
-  up(decls?: Decl[]): Promise<ProgramStep[]>;
+  /**
+   * `continueOnError`, as `pulumi up --continue-on-error`: a resource that fails keeps its state, the
+   * resources that refer to it are skipped, the others go on, and the run then throws RunFailed.
+   */
+  up(decls?: Decl[], opts?: { continueOnError?: boolean }): Promise<ProgramStep[]>;
   /** `pulumi up --replace` of one resource of the last program. */
   replace(name: string): Promise<void>;
   refresh(): Promise<ProgramStep[]>;
@@ -95,14 +99,24 @@ export function inProcessProgram(env: ProviderEnv): InProcessProgram {
       const r = await env.replace(d.kind, argsOf(d), find(name)!.state);
       entries = entries.map((e) => (e.name === name ? { ...e, state: r.state, inputs: r.inputs } : e));
     },
-    async up(decls = last) {
+    async up(decls = last, opts = {}) {
       last = decls;
       env.outOfBand();
       const steps: ProgramStep[] = [];
       const next: Entry[] = [];
+      const failed = new Map<string, string>();
       for (const d of decls) {
         const e = find(d.name);
-        const r = await env.up(d.kind, argsOf(d), e?.state);
+        let r: Awaited<ReturnType<ProviderEnv["up"]>>;
+        try {
+          if (opts.continueOnError && refersTo(d, failed)) throw new Error("skipped: it refers to a resource that failed");
+          r = await env.up(d.kind, argsOf(d), e?.state);
+        } catch (err) {
+          if (!opts.continueOnError) throw err;
+          failed.set(d.name, (err as Error).message);
+          if (e) next.push(e);
+          continue;
+        }
         const changed = e ? changedKeys(e.inputs, r.inputs) : [];
         const entry = { kind: d.kind, name: d.name, state: r.state, inputs: r.inputs };
         entries = [...entries.filter((x) => x.name !== d.name), entry];
@@ -114,6 +128,7 @@ export function inProcessProgram(env: ProviderEnv): InProcessProgram {
         steps.push({ name: e.name, op: "delete" });
       }
       entries = next;
+      if (failed.size) throw new RunFailed(failed, steps);
       return steps;
     },
     async refresh() {
@@ -151,6 +166,23 @@ export function inProcessProgram(env: ProviderEnv): InProcessProgram {
     names: () => entries.map((e) => e.name),
   };
   return program;
+}
+
+/** A run with `continueOnError` in which resources failed: their errors by name (one per line in the message), and the steps the others took. */
+export class RunFailed extends Error {
+  constructor(
+    readonly errors: Map<string, string>,
+    readonly steps: ProgramStep[],
+  ) {
+    super([...errors].map(([name, e]) => `${name}: ${e}`).join("\n"));
+  }
+}
+
+/** Whether `d` names one of `names` by a `$ref` or in its dependsOn. */
+function refersTo(d: Decl, names: Map<string, string>): boolean {
+  const walk = (v: unknown): boolean =>
+    Array.isArray(v) ? v.some(walk) : v && typeof v === "object" ? (typeof (v as { $ref?: unknown }).$ref === "string" ? names.has(String((v as { $ref: string }).$ref).split(".")[0]!) : Object.values(v).some(walk)) : false;
+  return walk(d.args) || (d.dependsOn ?? []).some((n) => names.has(n));
 }
 
 /** Steps as "op name" strings, as test/support/lifecycle.ts's `steps` gives them for the CLI. */

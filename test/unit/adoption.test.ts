@@ -1,5 +1,6 @@
 /**
- * Adoption through the dynamic-provider host, as a user meets it:
+ * Adoption, as a user meets it, in process (the provider alone decides all of it: what create adopts,
+ * what diff plans and refuses; each case fails at the provider's create or diff if its rule goes):
  * - it converges only what the program declares: a share-link site stays share-link and a revoked
  *   link stays revoked when the program does not declare `visibility` or `active` (issue 11, item 1);
  * - a site's `type` is sent and managed only when declared, so adopting a site of another type than
@@ -10,21 +11,33 @@
  *   kind replaced delete-first (SiteSection) and create-first (Site); once removed, the replacement
  *   creates a new object. No path adopts the object it then deletes.
  *
- * Every case is a resource of one program in one stack (issue 23: engine runs are the suite's cost), so
- * each run below checks all the cases at its stage: the first `up` adopts them all, one `refresh` finds
- * nothing changed on any, one `up` makes the declared changes, an `up` per replacing kind is refused,
- * one `up` replaces both, and one more finds nothing to do.
+ * Every case is a resource of one program, so each run below checks all the cases at its stage: the
+ * first `up` adopts them all, one `refresh` finds nothing changed on any, one `up` makes the declared
+ * changes, an `up` per replacing kind is refused, one `up` replaces both, and one more finds nothing to do.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import type { Decl } from "../support/lifecycle";
+import { inProcessProgram, stepNames, type InProcessProgram, type ProgramStep } from "../support/program";
+import { startProviderEnv, type ProviderEnv } from "../support/provider";
 import { api, ref } from "../support/scenarios";
-import type { RunReport } from "../../dev/report";
 
-const org = (d: Deployment) => d.emu.seeded.organizationId;
-const changes = (r: RunReport) => steps(r).filter((s) => !s.startsWith("same "));
+type Report = { steps: ProgramStep[]; error?: string };
+const org = (d: ProviderEnv) => d.emu.seeded.organizationId;
+const changes = (r: Report) => stepNames(r.steps).filter((s) => !s.startsWith("same "));
+const steps = (r: Report) => stepNames(r.steps);
 
-describeDeployments("adoption, in one stack", () => {
-  let d: Deployment;
+describe("adoption, in one program", () => {
+  let d: ProviderEnv;
+  let p: InProcessProgram;
+  /** A run as the CLI suites report one: its steps, or the error it stopped with. */
+  const run = async (op: "preview" | "up" | "refresh", decls?: Decl[]): Promise<Report> => {
+    try {
+      return { steps: await (op === "refresh" ? p.refresh() : p[op](decls)) };
+    } catch (e) {
+      return { steps: [], error: (e as Error).message };
+    }
+  };
+  const resource = (name: string) => p.resource(name);
   /** Objects made in the GitBook app before the program first runs. */
   const made = {} as Record<"partner" | "link" | "sponsored" | "adopted" | "replaceSite" | "section" | "other", string>;
   let space0: string;
@@ -61,7 +74,8 @@ describeDeployments("adoption, in one stack", () => {
   };
 
   beforeAll(async () => {
-    d = await startDeployment();
+    d = await startProviderEnv();
+    p = inProcessProgram(d);
     [space0, space1] = d.emu.seeded.spaceIds as [string, string];
     const post = async (path: string, body: Record<string, unknown>) => (await api(d.emu, "POST", `/orgs/${org(d)}${path}`, body)).id as string;
     made.partner = await post("/sites", { title: "Partner Docs", visibility: "share-link" });
@@ -76,17 +90,17 @@ describeDeployments("adoption, in one stack", () => {
   afterAll(async () => d?.close());
 
   it("previews every adoption as a create", async () => {
-    const preview = await d.run("preview", program("adopt"));
+    const preview = await run("preview", program("adopt"));
     expect(preview.error).toBeUndefined();
     expect(steps(preview).sort()).toEqual(["create link", "create rsite", "create section", "create site", "create sponsored", "create subject", "create typeless"]);
   });
 
   it("adopts each object, writing nothing to any: the share-link site and its revoked link, a sponsored site", async () => {
     d.emu.log.reset();
-    const r = await d.run("up", program("adopt"));
+    const r = await run("up", program("adopt"));
     expect(r.error).toBeUndefined();
     for (const [name, id] of [["site", made.partner], ["link", made.link], ["sponsored", made.sponsored], ["subject", made.adopted], ["rsite", made.replaceSite], ["section", made.section]]) {
-      expect(d.resource(name!).id, name).toBe(id);
+      expect(resource(name!).id, name).toBe(id);
     }
     // The one write is the creation of the site no adoptId names.
     expect(d.emu.log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.route}`)).toEqual(["POST /v1/orgs/:org/sites"]);
@@ -94,18 +108,18 @@ describeDeployments("adoption, in one stack", () => {
     expect(d.emu.store.shareLinks.get(made.link)!.active).toBe(false);
     expect(d.emu.store.sites.get(made.sponsored)!.type).toBe("sponsored");
     // The outputs say what the objects really are.
-    expect(d.resource("site").outputs).toMatchObject({ visibility: "share-link", type: "ultimate" });
-    expect(d.resource("link").outputs).toMatchObject({ active: false });
+    expect(resource("site").outputs).toMatchObject({ visibility: "share-link", type: "ultimate" });
+    expect(resource("link").outputs).toMatchObject({ active: false });
   });
 
   it("a site's type the program does not declare is not sent: GitBook makes the site ultimate", () => {
-    expect(d.emu.store.sites.get(d.resource("typeless").id!)!.type).toBe("ultimate");
-    expect(d.resource("typeless").outputs.type).toBe("ultimate");
+    expect(d.emu.store.sites.get(resource("typeless").id)!.type).toBe("ultimate");
+    expect(resource("typeless").outputs.type).toBe("ultimate");
   });
 
   it("a refresh finds nothing changed on any adopted object, and writes nothing", async () => {
     d.emu.log.reset();
-    const refreshed = await d.run("refresh");
+    const refreshed = await run("refresh");
     expect(refreshed.error).toBeUndefined();
     expect(refreshed.steps.filter((s) => s.op !== "same")).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
@@ -114,12 +128,12 @@ describeDeployments("adoption, in one stack", () => {
   });
 
   describe("once the program declares more", () => {
-    let r: Awaited<ReturnType<Deployment["run"]>>;
+    let r: Report;
     let typeless: string;
     beforeAll(async () => {
-      typeless = d.resource("typeless").id!;
+      typeless = resource("typeless").id;
       d.emu.log.reset();
-      r = await d.run("up", program("declare"));
+      r = await run("up", program("declare"));
     });
 
     it("changes only the declared field of an adopted object, once", () => {
@@ -133,12 +147,12 @@ describeDeployments("adoption, in one stack", () => {
     it("a type declared as the one the site has changes nothing; declared as another, replaces the site", () => {
       expect(changes(r).sort()).toEqual(["replace typeless", "update link"]);
       expect(r.steps.find((s) => s.name === "typeless")).toMatchObject({ op: "replace", replaces: ["type"] });
-      expect(d.resource("typeless").id).not.toBe(typeless);
+      expect(resource("typeless").id).not.toBe(typeless);
       expect(d.emu.store.sites.get(made.sponsored)!.type).toBe("sponsored");
     });
 
     it("ignores a changed adoptId once the resource is in state", () => {
-      expect(d.resource("site").id).toBe(made.partner);
+      expect(resource("site").id).toBe(made.partner);
       expect(d.emu.store.sites.get(made.other)!.title).toBe("Someone Else's Docs");
       // Besides the link's PATCH, only the replacement of `typeless`: its create and its old site's delete.
       expect(d.emu.log.entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.route}`).sort()).toEqual(
@@ -148,13 +162,13 @@ describeDeployments("adoption, in one stack", () => {
   });
 
   // A refusal fails diff, which ends the engine's run (--continue-on-error does not go on past it), so
-  // each kind is refused by a run of its own.
+  // each kind is refused by a run of its own, as through the CLI.
   it("refuses a replacing change while adoptId is set: SiteSection (replaced delete-first), deleting nothing", async () => {
     d.emu.log.reset();
-    const r = await d.run("up", program("moved"));
+    const r = await run("up", program("moved"));
     expect(r.error).toMatch(/SiteSection section: adoptId: spaceId changed, which replaces the resource.*Remove adoptId/);
     expect(d.emu.log.writes()).toBe(0);
-    expect(d.resource("section").id).toBe(made.section);
+    expect(resource("section").id).toBe(made.section);
     expect(d.emu.store.sections.get(made.section)).toMatchObject({ spaceId: space0 });
   });
 
@@ -163,31 +177,31 @@ describeDeployments("adoption, in one stack", () => {
     // site is premium, so diff plans a replacement whose create would find adoptId's site matching.
     d.emu.store.sites.get(made.adopted)!.type = "premium";
     d.emu.log.reset();
-    const r = await d.run("up", program("typed"));
+    const r = await run("up", program("typed"));
     expect(r.error).toMatch(/Site subject: adoptId: type changed, which replaces the resource.*Remove adoptId/);
     expect(d.emu.log.writes()).toBe(0);
-    expect(d.resource("subject").id).toBe(made.adopted);
+    expect(resource("subject").id).toBe(made.adopted);
     expect(d.emu.store.sites.has(made.adopted)).toBe(true);
   });
 
   it("replaces both once adoptId is removed, creating new objects, and the next run has nothing to do", async () => {
-    const r = await d.run("up", program("removed"));
+    const r = await run("up", program("removed"));
     expect(r.error).toBeUndefined();
     expect(changes(r).sort()).toEqual(["replace section", "replace subject"]);
     expect(r.steps.find((s) => s.name === "subject")).toMatchObject({ op: "replace", replaces: ["type"] });
-    const section = d.resource("section").id!;
+    const section = resource("section").id;
     expect(section).not.toBe(made.section);
     expect(d.emu.store.sections.has(made.section)).toBe(false);
     expect(d.emu.store.sections.get(section)).toMatchObject({ spaceId: space1 });
-    const site = d.resource("subject").id!;
+    const site = resource("subject").id;
     expect(site).not.toBe(made.adopted);
     expect(d.emu.store.sites.has(made.adopted)).toBe(false);
     expect(d.emu.store.sites.get(site)).toMatchObject({ type: "premium", title: "Adopted Docs" });
 
     d.emu.log.reset();
-    const again = await d.run("up");
+    const again = await run("up");
     expect(again.error).toBeUndefined();
     expect(steps(again).filter((s) => !s.startsWith("same "))).toEqual([]);
     expect(d.emu.log.writes()).toBe(0);
-  }, 300_000);
+  });
 });
