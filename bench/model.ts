@@ -63,7 +63,8 @@ export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
       const revoked = L > 0 ? 1 : 0;
       const posts = 1 + N + M + L;
       return {
-        min: { GET: 1 + (N > 0 ? 1 : 0) + (L > 0 ? 1 : 0), POST: posts, PATCH: M + revoked },
+        // And, before the first section's create, whether Git Sync owns the site's structure (README "Safety").
+        min: { GET: 1 + (N > 0 ? 2 : 0) + (L > 0 ? 1 : 0), POST: posts, PATCH: M + revoked },
         // site GET and POST, then section GET and POST, then site-space POST and PATCH (the section listing serves it); or the link's.
         chain: 2 + Math.max(N > 0 ? 2 + (M > 0 ? 2 : 0) : 0, L > 0 ? 2 + revoked : 0),
         parallelism: parallel,
@@ -76,7 +77,8 @@ export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
       // A plan that will change something first asks whether the token sees the organization, once per
       // run, so that a wrong one fails the preview once rather than every resource's write (README
       // "Configuration"): like the safety listings, a read the guarantee needs.
-      return { min: { GET: 1 }, chain: 1, parallelism: parallel, why: "one question whether the token sees the organization; diff compares saved state with the program" };
+      // The change is a section's: whether Git Sync owns its site's structure is asked too, once.
+      return { min: { GET: 2 }, chain: 1, parallelism: parallel, why: "the questions whether the token sees the organization and whether Git Sync owns the site's structure; diff compares saved state with the program" };
     case "refresh":
       // The site has a GET by ID; sections, site spaces and share links have no single GET, only their
       // site's list, so one listing per kind serves every resource of that kind. (A tighter bound
@@ -90,7 +92,7 @@ export function model(t: Topology, phase: Phase, parallel: number): PhaseModel {
         why: "GET the site; one paginated listing each of sections, site spaces, share links",
       };
     case "change":
-      return { min: { GET: 1, PATCH: 1 }, chain: 2, parallelism: parallel, why: "the question whether the token sees the organization (see preview), then one section title: one PATCH" };
+      return { min: { GET: 2, PATCH: 1 }, chain: 2, parallelism: parallel, why: "the two questions of a plan changing a section (see preview), then one section title: one PATCH" };
     case "destroy": {
       // Deleting the site cascades to everything under it, but the engine calls Delete on every
       // resource (dependents first) and a Delete cannot know whether its parent is about to go too:
