@@ -34,7 +34,7 @@ describe("per-request time limit", () => {
     expect(e).toBeInstanceOf(ConnectionError);
     expect((e as ConnectionError).code).toBe("ETIMEDOUT");
     expect((e as Error).message).toContain("no answer within 100 ms");
-    expect(s.seen).toEqual(["GET", "GET"]);
+    await vi.waitFor(() => expect(s.seen).toEqual(["GET", "GET"]));
     await c.close();
   });
 
