@@ -18,7 +18,7 @@ import { readProject } from "../../dev/project";
 import { EXAMPLE_DIR, exampleConfig, exampleSpaces } from "../../dev/example";
 import { describeDeployments, startDeployment, steps, type Deployment } from "../support/lifecycle";
 import { differencesFromGitBook } from "../support/stateIsGitBook";
-import { ORG_QUESTION } from "../support/provider";
+import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 
 /** Objects of every kind the example manages, as the emulator holds them. */
 function inventory(emu: Emulator) {
@@ -236,10 +236,12 @@ for (const stack of ["dev", "prod"] as const) {
       expect(steps(r).filter((s) => !s.startsWith("same ")).sort()).toEqual(renamed ? ["update docs/order", "update docs/reviewers"] : ["update docs/order"]);
       expect(steps(r)).toEqual(expect.arrayContaining(["same docs/branding", "same docs-access", ...(want.redirects.length ? ["same docs/redirects"] : [])]));
       // One read of the structure, one move: Guides before Getting started; and the link's rename. Before
-      // them, the question whether the token sees the organization (the harness's up skips the preview, whose process would ask once more).
+      // them, the question whether the token sees the organization, and, for the order (a structure
+      // kind), whether Git Sync owns the site's structure: each once, in the up's own process.
       expect(d.emu.log.entries.map((e) => `${e.method} ${e.route}`).sort()).toEqual(
         [
           ORG_QUESTION,
+          GIT_SYNC_QUESTION,
           "GET /v1/orgs/:org/sites/:site/structure",
           "PATCH /v1/orgs/:org/sites/:site/structure/sort",
           ...(renamed ? ["PATCH /v1/orgs/:org/sites/:site/share-links/:shareLink"] : []),
