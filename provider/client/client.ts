@@ -202,6 +202,12 @@ export class GitbookClient {
   private readonly givenDispatcher: Dispatcher | undefined;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly now: () => number;
+  /**
+   * Measures how old a listing is, and how long a given-up create may still take effect: a monotonic
+   * clock (performance.now), so that the machine's clock set back (NTP, a user) cannot make an old
+   * listing look fresh and widen the exposure the maximum age states. A test's `now` replaces it.
+   */
+  private readonly ticks: () => number;
   private readonly random: () => number;
   private readonly onAttempt?: (a: AttemptInfo) => void;
   private readonly onRetry?: (r: RetryInfo) => void;
@@ -243,6 +249,7 @@ export class GitbookClient {
     this.givenDispatcher = opts.dispatcher;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.now = opts.now ?? Date.now;
+    this.ticks = opts.now ?? (() => performance.now());
     this.random = opts.random ?? Math.random;
     if (opts.onAttempt) this.onAttempt = opts.onAttempt;
     if (opts.onRetry) this.onRetry = opts.onRetry;
@@ -366,7 +373,7 @@ export class GitbookClient {
    */
   private snapshot<T>(key: string, fetch: () => Promise<T>, readMaxAgeMs: number): Promise<T> {
     const reuse = this.reuse.getStore();
-    const now = this.now();
+    const now = this.ticks();
     const last = this.snapshots.get(key);
     const since = reuse === undefined ? "writes" : reuse === "fresh" ? undefined : reuse.since;
     const maxAge = reuse === undefined ? readMaxAgeMs : reuse === "fresh" ? -1 : this.guardMaxAgeMs;
@@ -381,7 +388,7 @@ export class GitbookClient {
     const entry: Snapshot = { value, writes: this.writesSettled, otherWrites: this.otherWritesSettled, unsettled: now < this.unsettledUntil };
     this.snapshots.set(key, entry);
     value.then(
-      () => void (entry.answeredAt = this.now()),
+      () => void (entry.answeredAt = this.ticks()),
       () => this.snapshots.get(key) === entry && this.snapshots.delete(key),
     );
     return value;
@@ -529,7 +536,7 @@ export class GitbookClient {
         // A request given up on may still be running on the server: lists fetched meanwhile may
         // predate its effect, so none is cached until it has had time to settle.
         const settleMs = givenUp(error) ? 2 * this.timeoutMs + 1000 : 0;
-        if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.now() + settleMs);
+        if (settleMs > 0) this.unsettledUntil = Math.max(this.unsettledUntil, this.ticks() + settleMs);
         throw new AmbiguousRequestError(error, settleMs, outcome.wait !== undefined && outcome.wait > 0 ? outcome.wait : undefined);
       }
       // No connection at all: a wrong URL or a host that is down, retried only briefly.

@@ -143,6 +143,25 @@ describe("the listing before a create", () => {
     }
   });
 
+  it("measures a listing's age on a monotonic clock, not the machine's, which may be set back or forward", async () => {
+    const { path } = await newSite("Clock Moved");
+    // Spied before the client is made, which keeps the Date.now it finds.
+    const shifted = vi.spyOn(Date, "now");
+    const real = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url, guardMaxAgeMs: 60_000 });
+    try {
+      await real.listAll(path, ApiShareLink);
+      // The machine's clock set an hour forward: the listing, a moment old, is still within its age.
+      // (Its age taken from that clock, set back instead, would never end.)
+      const t = Date.now();
+      shifted.mockReturnValue(t + 3_600_000);
+      await create(path, "Partner", "list", real).made;
+      expect(env.emu.log.count(LIST)).toBe(1);
+    } finally {
+      shifted.mockRestore();
+      await real.close();
+    }
+  });
+
   it("with a maximum age of 0, takes only a listing still in flight", async () => {
     const { path } = await newSite("No Age");
     const strict = new GitbookClient({ token: env.emu.token, apiUrl: env.emu.url, guardMaxAgeMs: 0, now: () => 0 });
