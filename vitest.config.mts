@@ -23,6 +23,14 @@ export default defineConfig({
   test: {
     // Prints, at the end, how many `pulumi` processes of each kind the tests started.
     globalSetup: ["test/support/pulumiCount.ts"],
+    // `npm run coverage`: line coverage (v8) of the package's code by what runs in the tests' own
+    // processes (a CLI test's provider runs in Pulumi's host, out of sight; its emulator runs here).
+    coverage: {
+      provider: "v8",
+      include: ["provider/**/*.ts", "emulator/**/*.ts"],
+      exclude: ["**/*.test.ts"],
+      reporter: ["json-summary"],
+    },
     pool: "forks",
     // Vitest's default on a 2-core machine is one worker, which leaves the CPU idle while a CLI test
     // waits on its `pulumi` processes. Three keep both cores busy; more only make every run slower.
