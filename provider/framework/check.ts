@@ -18,6 +18,9 @@ export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 /** Why an absent ID failed check (see checkInputs). */
 export const REQUIRED_ID = "is required (another object's ID: when the program passes a resource's `id` output, that resource was not created in this run; see its error)";
 
+/** Why a reference the program gave another resource's output failed check when that output had no value (see checkInputs). */
+export const NO_VALUE = "has no value: the program gives it another resource's output, and that resource was not created in this run (see its error)";
+
 export interface CheckFailure {
   property: string;
   reason: string;
@@ -53,6 +56,10 @@ export function propertyPath(path: readonly PropertyKey[]): string {
  * it, and a misspelt `icnon` (passed through `as any`, or from JSON config) would leave the plan silent
  * and the icon unset.
  *
+ * `unresolved` are the references (shown.ts unresolvedReferences) the program gave another resource's
+ * output that has no value: each fails once, with NO_VALUE, required or not. An optional one would
+ * otherwise pass as absent, and the object be made without the team or section the program names.
+ *
  * When the only problems are values not known yet, the inputs are normalized field by field: each
  * field that validates on its own is normalized as usual, and a field holding an unknown is passed
  * as given (the diff then sees that field, and only that field, as possibly changed).
@@ -62,13 +69,14 @@ export function checkInputs<S extends z.ZodType>(
   news: Record<string, unknown>,
   config: { organizationId?: string },
   kind = "this resource",
+  unresolved: readonly string[] = [],
 ): { inputs: Record<string, unknown>; failures: CheckFailure[] } {
   const given: Record<string, unknown> = { ...news };
   delete given.__provider;
   if (given.organizationId === undefined) {
     if (config.organizationId) given.organizationId = config.organizationId;
   }
-  const unknown = strays(schema, given, kind);
+  const unknown = [...strays(schema, given, kind), ...unresolved.map((property) => ({ property, reason: `${property} ${NO_VALUE}` }))];
   const result = schema.safeParse(given);
   if (result.success) return unknown.length ? { inputs: given, failures: unknown } : { inputs: result.data as Record<string, unknown>, failures: [] };
   // Named beside the other failures: a misspelt required field fails as missing too.
@@ -76,6 +84,7 @@ export function checkInputs<S extends z.ZodType>(
   for (const issue of result.error.issues) {
     if (valueAt(given, issue.path).some(isUnknown)) continue;
     const property = propertyPath(issue.path) || "(inputs)";
+    if (unresolved.includes(property)) continue;
     let reason = issue.message;
     if (property === "organizationId" && given.organizationId === undefined) {
       reason = "is required: set it on the resource or with `pulumi config set gitbook:organizationId <id>`";

@@ -13,6 +13,7 @@ import { refuseCascade, refuseReplacedPages } from "./cascade";
 import type { Resource } from "./define";
 import { explainFailure, PartialFailure, resourceLabel } from "./failure";
 import { NAME_KEY, type Ctx, type Props } from "./resource";
+import { unresolvedReferences } from "./shown";
 import { ADOPT_KEY, DECLARED_KEY, UNCONFIRMED_ID_PREFIX, UNCONFIRMED_KEY, WROTE_KEY, asDeclared, cleanOutputs, declaredLive, pickInputs, unconfirmedIn, withDeclaredLive } from "./state";
 import { UNCONFIRMED_FIX, UnconfirmedCreateError } from "./createOnce";
 import { OrganizationError } from "../client";
@@ -86,7 +87,7 @@ export async function configure(rt: ProviderRuntime, req: { config?: ConfigSourc
  * ADOPT_KEY, so no create ever has to know whether it is a replacement.
  */
 export async function check(rt: ProviderRuntime, def: Resource, olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult> {
-  const checked = checkInputs(def.schema, news, rt.config(), def.kind);
+  const checked = checkInputs(def.schema, news, rt.config(), def.kind, unresolvedReferences(news));
   if (checked.failures.length) return { inputs: news, failures: checked.failures };
   const prepared = def.prepare ? def.prepare(checked.inputs, inState(olds) ? olds : undefined) : { inputs: checked.inputs };
   if ("failures" in prepared) return { inputs: news, failures: prepared.failures };
@@ -101,7 +102,9 @@ export async function check(rt: ProviderRuntime, def: Resource, olds: Props, new
   }
   // The resource's name, for messages: kept beside the inputs, never compared or sent.
   if (typeof news[NAME_KEY] === "string") inputs[NAME_KEY] = news[NAME_KEY];
-  return { inputs };
+  // The host encodes no `undefined` (Struct.fromJavaScript throws "Unexpected struct type."), which a
+  // field's parse may give (a display field's value it cannot read is dropped as undefined).
+  return { inputs: cleanOutputs(inputs) };
 }
 
 /**

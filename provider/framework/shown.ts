@@ -156,6 +156,24 @@ export function shownNames(refs: readonly string[], args: Props): Props {
   return Object.keys(names).length > 0 ? { [NAMES]: names } : {};
 }
 
+/**
+ * At check: the references (`defaultTeam`, `sections[1]`) the program gave a resource's output that
+ * arrived without a value, because that resource was not created in this run (`up --continue-on-error`
+ * goes on to its dependents). The engine sends such a value as nothing: left out of the inputs, null in
+ * a list, just as it does the entry's `id`. The entry, recorded by the class, is what tells it from a
+ * field the program leaves out.
+ */
+export function unresolvedReferences(news: Props): string[] {
+  const names = news[NAMES];
+  if (!names || typeof names !== "object" || Array.isArray(names)) return [];
+  const unresolved = (e: unknown, v: unknown) => v == null && !!e && typeof e === "object" && (e as Props).id == null && Array.isArray((e as Props).path);
+  return Object.entries(names).flatMap(([f, e]) => {
+    if (!Array.isArray(e)) return unresolved(e, news[f]) ? [f] : [];
+    const given = news[f];
+    return e.flatMap((x, i) => (unresolved(x, Array.isArray(given) ? given[i] : undefined) ? [`${f}[${i}]`] : []));
+  });
+}
+
 /** At check: each entry of `names` as the plan shows it (what is not an entry is left for the schema to judge). */
 export function namesAsText(names: unknown): unknown {
   if (!names || typeof names !== "object" || Array.isArray(names)) return names;
