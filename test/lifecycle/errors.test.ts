@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
 import { ORG_QUESTION } from "../support/provider";
+import { NO_VALUE } from "../../provider/framework/check";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -21,8 +22,8 @@ const reasons = (error = "") => error.replace(/(^|\n)1 error occurred:\n\t\* /g,
 
 /**
  * Two failed creates in one run (--continue-on-error, so that each is carried as far as it goes), of a
- * program that exports nothing: a team another resource uses, and a team nothing uses. Each error's
- * first line is its own, in the run's errors. (A section GitBook refuses, with dependents, has a run of
+ * program that exports nothing: a team another resource uses (a SamlProvider's optional defaultTeam),
+ * and a team nothing uses. Each error's first line is its own, in the run's errors. (A section GitBook refuses, with dependents, has a run of
  * its own: in that run, exporting nothing and with --continue-on-error, the run's errors gave it as
  * "Unexpected struct type." only.)
  */
@@ -54,6 +55,14 @@ describeDeployments("a failed create", () => {
     // Nothing was made, as the message says.
     expect(d.state().resources.some((x) => x.name === "docs-writers" || x.name === "sso")).toBe(false);
     expect(d.emu.store.teams.size).toBe(0);
+  });
+
+  it("fails a resource given its ID in an optional input at check, naming the resource and the input once", () => {
+    // The engine sends the ID of a resource not created as nothing, as if defaultTeam were not given.
+    const said = r.error!.split("\n").filter((l) => l.includes(NO_VALUE));
+    expect(said).toEqual([expect.stringMatching(/\bsso\b.*defaultTeam has no value/)]);
+    expect(r.stdout).not.toContain("Unexpected struct type");
+    expect(d.emu.store.samlProviders.size).toBe(0);
   });
 
   it("fails the run with the same first line when the program uses none of its outputs", () => {
