@@ -23,7 +23,7 @@
  *   and the redirect it adds, as an `oldPathRedirects` entry), the one rule the up makes, and a rule
  *   deleted in the app seen by refresh and put back by the next up.
  * (The site's address, issue 42, is filled in the program process, so it stays with the CLI:
- * test/lifecycle/siteAddress.test.ts.)
+ * test/lifecycle/everyKind.test.ts (a site's address and its key).)
  * The runs that fail on purpose (the re-pointed hostname, the checkout) continue on error, as
  * `--continue-on-error` does, so that every other case's steps are carried out whatever the failing one does.
  */
