@@ -17,12 +17,19 @@
  *   its hash, which the update's step would list as changed);
  * - a replacement the user forces (`up --replace`) of kinds whose old and new objects are one deletes
  *   the old first, so the new settings are what GitBook keeps (the replace step's run);
- * - a site's address and its visitor authentication's key (the create and the update).
+ * - a site's address and its visitor authentication's key (the create and the update);
+ * - values not known until apply (issue 11, item 7), through the dynamic-provider host: when an input
+ *   of an existing resource becomes an output of a resource that does not exist yet, a preview between
+ *   the create and the update shows an update of that resource, never a replacement (nor, through an
+ *   unknown ID, replacements of its children), unless the unknown input is itself replace-only; the
+ *   update's up then applies it with one PATCH;
+ * - how the CLI shows an app edit's diff: the drift's converging `up --diff` (every app edit's refresh
+ *   and restore, row by row, in process: test/unit/appEdits.test.ts).
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
-import { describeDeployments, filesUnder, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { describeDeployments, diffBlocks, filesUnder, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { everyOption, minimal, plain } from "../support/converging";
 import { scenarios, type Deployed } from "../support/scenarios";
 import { differencesFromGitBook } from "../support/stateIsGitBook";
@@ -90,12 +97,41 @@ const addressed = (basename: string, regenerate: string): Decl[] => [
   { kind: "SiteVisitorAuth", name: "auth", args: { siteId: ref("private.id"), backend: "custom", fallbackURL: "https://login.acme.test/", regenerate } },
 ];
 
-/** Every case's program at a step: the kinds' variant, convergence's (its site renamed at the replacement), the forced replacements', the address's. */
-const program = (emu: Emulator, variant: "base" | "update" | "replace", kindsVariant = variant) => [
+/**
+ * Unknowns' resources: a site, a section of it, a second section (`moved`) and an OpenAPI spec, created
+ * with the rest; at the preview (`ahead`), the site's agentsContext, the moved section's siteId and the
+ * spec's source.url become outputs of new sites; at the update, the site's visibility becomes the
+ * visibility of a new site declared without one (known only once it exists).
+ */
+const U = (name: string) => `unknown-${name}`;
+const unknowns = (emu: Emulator, step: "base" | "ahead" | "applied"): Decl[] => {
+  const site = (args: Record<string, unknown>): Decl => ({ kind: "Site", name: U("site"), args: { title: "Unknown Docs", ...args } });
+  const section: Decl = { kind: "SiteSection", name: U("section"), args: { siteId: ref(`${U("site")}.id`), spaceId: emu.seeded.spaceIds[0], title: "Guides" } };
+  const moved = (siteId: unknown): Decl => ({ kind: "SiteSection", name: U("moved"), args: { siteId, spaceId: emu.seeded.spaceIds[1], title: "Moved" } });
+  const spec = (url: unknown): Decl => ({ kind: "OpenApiSpec", name: U("spec"), args: { slug: "unknowns", source: { url } } });
+  const other: Decl = { kind: "Site", name: U("other"), args: { title: "Other Docs" } };
+  const url = "https://api.acme.test/openapi.json";
+  if (step === "base") return [site({ visibility: "unlisted" }), section, moved(ref(`${U("site")}.id`)), spec(url)];
+  if (step === "ahead")
+    return [
+      other,
+      { kind: "Site", name: U("typed"), args: { title: "Typed Docs" } },
+      site({ visibility: "unlisted", agentsContext: ref(`${U("other")}.createdAt`) }),
+      section,
+      moved(ref(`${U("typed")}.id`)),
+      spec(ref(`${U("other")}.urls.published`)),
+    ];
+  return [other, site({ visibility: ref(`${U("other")}.visibility`) }), section, moved(ref(`${U("site")}.id`)), spec(url)];
+};
+const isUnknowns = (name: string) => name.startsWith("unknown-");
+
+/** Every case's program at a step: the kinds' variant, convergence's (its site renamed at the replacement), the forced replacements', the address's, the unknowns'. */
+const program = (emu: Emulator, variant: "base" | "update" | "replace", kindsVariant = variant, unknownsStep: "base" | "ahead" | "applied" = variant === "base" ? "base" : "applied") => [
   ...all(emu, kindsVariant),
   ...converging(emu, variant === "replace"),
   ...forcedReplace(emu),
   ...(variant === "base" ? addressed("addressed-1", "v1") : addressed("addressed-2", "v2")),
+  ...unknowns(emu, unknownsStep),
 ];
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -164,12 +200,41 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     expectKeysNowhere(r.stdout);
   });
 
+  describe("an input that becomes an unknown output of a new resource: one preview", () => {
+    let preview: Report;
+    beforeAll(async () => {
+      d.emu.log.reset();
+      preview = await d.run("preview", program(d.emu, "base", "base", "ahead"));
+    }, 300_000);
+
+    it("shows an update of the site (not a replacement), and its section unchanged", () => {
+      expect(preview.error).toBeUndefined();
+      expect(steps(preview).filter((x) => isUnknowns(x.split(" ")[1]!)).sort()).toEqual(
+        ["create other", "create typed", "replace moved", "same section", "update site", "update spec"].map((x) => x.replace(" ", ` ${U("")}`)),
+      );
+      expect(preview.steps.find((s) => s.name === U("site"))!.replaces ?? []).toEqual([]);
+      // Every other resource's plan unchanged too: the preview asks nothing but whether the token sees the organization.
+      expect(d.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
+    });
+
+    it("shows an update of an OpenAPI spec whose source.url is unknown", () => {
+      expect(preview.steps.find((s) => s.name === U("spec"))).toMatchObject({ op: "update" });
+      expect(preview.steps.find((s) => s.name === U("spec"))!.replaces ?? []).toEqual([]);
+    });
+
+    it("still shows a replacement when the unknown input is replace-only", () => {
+      expect(preview.steps.find((s) => s.name === U("moved"))).toMatchObject({ op: "replace", replaces: ["siteId"] });
+    });
+  });
+
   it("updates each kind in place when its update field changes; a new basename updates the share link and the publication too (address), their URLs GitBook's; a new key nowhere either", async () => {
     const site = d.resource("addressed").id!;
+    const unknownSite = d.resource(U("site")).id!;
     d.emu.log.reset();
     // The up's own steps say what it planned (a preview first would be another run of the program).
     const r = await d.run("up", program(d.emu, "update"));
     c.up = r;
+    const log = [...d.emu.log.entries];
     expect(r.error).toBeUndefined();
     for (const sc of kinds) {
       expect(stepOf(r, sc.kind), sc.kind).toMatchObject({ op: "update", changed: [sc.updateField] });
@@ -191,6 +256,15 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     expect(key()).not.toBe(keys[0]);
     keys.push(key());
     expectKeysNowhere(r.stdout);
+    // Unknowns: the site's visibility, an output of the new site, applied with one PATCH of the site,
+    // the new site's one POST beside it; nothing else sent for their objects.
+    expect(d.resource(U("site")).id).toBe(unknownSite);
+    expect(r.steps.filter((x) => isUnknowns(x.name) && x.op !== "same").map((x) => `${x.op} ${x.name}`).sort()).toEqual([`create ${U("other")}`, `update ${U("site")}`]);
+    const theirs = (e: { path: string }) => [unknownSite, d.resource(U("section")).id, d.resource(U("moved")).id, d.resource(U("other")).id, "/openapi/unknowns"].some((x) => e.path.includes(x!));
+    const writes = log.filter((e) => e.method !== "GET" && theirs(e)).map((e) => `${e.method} ${e.route}`);
+    expect(writes).toEqual(["PATCH /v1/orgs/:org/sites/:site"]);
+    expect(log.filter((e) => e.method === "POST" && e.route === "/v1/orgs/:org/sites")).toHaveLength(r.steps.filter((x) => x.op === "create" && x.type.endsWith(":Site")).length);
+    expect(d.emu.store.sites.get(unknownSite)!.visibility).toBe("public");
   });
 
   describe("convergence: a refresh right after the update finds nothing to change; the next plan changes only what the program changed", () => {
@@ -291,11 +365,14 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       const res = d.resource(subject(sc.kind));
       expect(res.inputs[fields[sc.kind]!], sc.kind).toEqual(res.outputs[fields[sc.kind]!]);
     }
-    const back = await d.run("up");
+    // --diff: how the CLI shows each app edit it restores.
+    const back = await d.run("up", undefined, { flags: ["--diff"] });
     expect(back.error).toBeUndefined();
+    const blocks = diffBlocks(back.stdout);
     for (const sc of kinds) {
       expect(stepOf(back, sc.kind)?.op, sc.kind).toBe("update");
       expect(stepOf(back, sc.kind).changed, sc.kind).toContain(fields[sc.kind]);
+      expect(blocks.get(subject(sc.kind)) ?? "", `${sc.kind}'s diff`).toMatch(new RegExp(`[~+-] ${fields[sc.kind]}\\b`));
     }
     await expectStateIsGitBook();
     d.emu.log.reset();
