@@ -24,12 +24,21 @@
  *   unknown ID, replacements of its children), unless the unknown input is itself replace-only; the
  *   update's up then applies it with one PATCH;
  * - how the CLI shows an app edit's diff: the drift's converging `up --diff` (every app edit's refresh
- *   and restore, row by row, in process: test/unit/appEdits.test.ts).
+ *   and restore, row by row, in process: test/unit/appEdits.test.ts);
+ * - what the CLI writes to state (test/lifecycle/state.test.ts keeps the one preview of a file that
+ *   cannot be read): no token, no absolute path, a small shim, each resource's source position, secrets
+ *   encrypted, and an OpenAPI document only where the program put it (a text source's inputs), never
+ *   from a file; and the shim in state loads whatever the package now is: the program runs from a
+ *   private copy of the built package, which the test upgrades in place, with every `__provider` in
+ *   state rewritten as 0.1.0 wrote it, before the refresh that drops objects, the adoption and the destroy.
  */
+import * as crypto from "node:crypto";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Emulator } from "../../emulator";
-import { describeDeployments, diffBlocks, filesUnder, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { describeDeployments, diffBlocks, filesUnder, PROGRAM, ROOT, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
+import { legacyShim } from "../support/legacyShim";
 import { everyOption, minimal, plain } from "../support/converging";
 import { scenarios, type Deployed } from "../support/scenarios";
 import { differencesFromGitBook } from "../support/stateIsGitBook";
@@ -125,6 +134,15 @@ const unknowns = (emu: Emulator, step: "base" | "ahead" | "applied"): Decl[] => 
 };
 const isUnknowns = (name: string) => name.startsWith("unknown-");
 
+/** State's OpenAPI documents: one from a file (`file`, relative to the program's folder), and from the update on, one as text. */
+const doc = (v: string) => `openapi: 3.1.0\ninfo:\n  title: State Test API ${v}\n  version: 1.0.0\npaths: {}\n`;
+const documents = (file: string, variant: "base" | "update" | "replace"): Decl[] => [
+  { kind: "OpenApiSpec", name: "state-spec", args: { slug: "state-api", source: { file } } },
+  ...(variant === "base" ? [] : [{ kind: "OpenApiSpec", name: "state-spec-text", args: { slug: "state-api-text", source: { text: doc("as text") } } }]),
+];
+/** The file's path from the program's folder, where the program runs and the provider host starts: set once the folder is. */
+let relative = "";
+
 /** Every case's program at a step: the kinds' variant, convergence's (its site renamed at the replacement), the forced replacements', the address's, the unknowns'. */
 const program = (emu: Emulator, variant: "base" | "update" | "replace", kindsVariant = variant, unknownsStep: "base" | "ahead" | "applied" = variant === "base" ? "base" : "applied") => [
   ...all(emu, kindsVariant),
@@ -132,6 +150,7 @@ const program = (emu: Emulator, variant: "base" | "update" | "replace", kindsVar
   ...forcedReplace(emu),
   ...(variant === "base" ? addressed("addressed-1", "v1") : addressed("addressed-2", "v2")),
   ...unknowns(emu, unknownsStep),
+  ...documents(relative, variant),
 ];
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -171,22 +190,40 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       }
     }
   };
+  /** The private copies of the built package and of the program every run uses, and the OpenAPI file. */
+  let pkg: string;
+  let programDir: string;
+  let file: string;
+  const run = (op: "preview" | "up" | "refresh" | "destroy", resources?: Decl[], opts: { flags?: string[] } = {}) => d.run(op, resources, { programDir, packageRoot: pkg, ...opts });
   beforeAll(async () => {
     d = await startDeployment();
+    // A private copy of the built package, so the test can change its implementation.
+    pkg = path.join(d.dir, "pkg");
+    fs.mkdirSync(path.join(pkg, "dist"), { recursive: true });
+    fs.copyFileSync(path.join(ROOT, "package.json"), path.join(pkg, "package.json"));
+    fs.cpSync(path.join(ROOT, "dist/provider"), path.join(pkg, "dist/provider"), { recursive: true });
+    fs.symlinkSync(path.join(ROOT, "node_modules"), path.join(pkg, "node_modules"), "dir");
+    programDir = path.join(d.dir, "program");
+    fs.cpSync(PROGRAM, programDir, { recursive: true, filter: (src) => !/node_modules/.test(src) });
+    fs.mkdirSync(path.join(programDir, "node_modules"));
+    fs.symlinkSync(path.join(ROOT, "node_modules/@pulumi"), path.join(programDir, "node_modules/@pulumi"), "dir");
+    file = path.join(d.dir, "openapi.yaml");
+    fs.writeFileSync(file, doc("v1"));
+    relative = path.relative(programDir, file);
   });
   afterAll(async () => d?.close());
   /** After every successful up, each resource's state is what GitBook holds (issue 42): what a refresh would record. */
   const expectStateIsGitBook = async () => expect(await differencesFromGitBook(d.emu, d.state().resources)).toEqual([]);
 
   it("previews the creates sending nothing but the one question whether the token sees the organization", async () => {
-    const r = await d.run("preview", program(d.emu, "base"));
+    const r = await run("preview", program(d.emu, "base"));
     expect(r.error).toBeUndefined();
     for (const sc of kinds) expect(steps(r)).toContain(`create ${subject(sc.kind)}`);
     expect(d.emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1 });
   });
 
   it("creates", async () => {
-    const r = await d.run("up", program(d.emu, "base"));
+    const r = await run("up", program(d.emu, "base"));
     expect(r.error).toBeUndefined();
     for (const sc of kinds) {
       expect(steps(r)).toContain(`create ${subject(sc.kind)}`);
@@ -200,11 +237,54 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     expectKeysNowhere(r.stdout);
   });
 
+  describe("state as the CLI writes it", () => {
+    it("holds neither the token nor an absolute path, and __provider is a small stable shim", () => {
+      const raw = fs.readFileSync(d.statePath, "utf8") as string;
+      expect(raw).not.toContain(d.emu.token);
+      const provider = d.resource("addressed").inputs.__provider as string;
+      expect(provider).toContain('require("pulumi-gitbook/impl")');
+      expect(provider).not.toMatch(/\/(work|home|tmp|usr)\//);
+      expect(provider.length).toBeLessThan(512);
+      // The same shim text for every resource of a kind: nothing instance-specific is captured.
+      expect(d.resource("private").inputs.__provider).toBe(provider);
+      console.log(`serialized __provider: ${provider.length} bytes`);
+    });
+
+    it("records as each resource's source position the program's line that constructed it", (ctx) => {
+      // Pulumi keeps it in the checkpoint and shows it to users. The harness, no engine of Pulumi's, keeps none.
+      const cli = d.cli();
+      if (!cli) return ctx.skip();
+      const line = fs.readFileSync(path.join(programDir, "index.js"), "utf8").split("\n").findIndex((l) => l.includes("new gitbook[d.kind]")) + 1;
+      expect(line).toBeGreaterThan(0);
+      const resources = (cli.exported().deployment.resources ?? []) as Array<{ urn: string; sourcePosition?: string }>;
+      for (const name of ["addressed", "addressed-link"]) {
+        // Before: project:///../../../provider/framework/define.ts#… (the class, through its source map).
+        expect(resources.find((r) => r.urn.endsWith(`::${name}`))?.sourcePosition, name).toMatch(new RegExp(`^project:///index\\.js#${line},\\d+$`));
+      }
+    });
+
+    it("stores a share link's URL as a secret, never in plain text", () => {
+      const state = JSON.stringify(d.state());
+      expect(d.emu.store.shareLinks.size).toBeGreaterThan(0);
+      for (const link of d.emu.store.shareLinks.values()) expect(state).not.toContain(link.key);
+      expect(d.resource("addressed-link").outputs.url).toMatchObject({ ciphertext: expect.stringMatching(/^v1:/) });
+    });
+
+    it("an OpenAPI document from a file: state holds the path and the hash, never the text; the path is relative to the program's folder", () => {
+      const sha = crypto.createHash("sha256").update(doc("v1")).digest("hex");
+      expect(relative).not.toMatch(/^\//);
+      expect(d.resource("state-spec").inputs.source).toEqual({ file: relative, sha256: sha });
+      expect(d.resource("state-spec").outputs.source).toEqual({ file: relative, sha256: sha });
+      expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("State Test API");
+      expect([...d.emu.store.openApiSpecs.values()].find((x) => x.slug === "state-api")!.source).toEqual({ text: doc("v1") });
+    });
+  });
+
   describe("an input that becomes an unknown output of a new resource: one preview", () => {
     let preview: Report;
     beforeAll(async () => {
       d.emu.log.reset();
-      preview = await d.run("preview", program(d.emu, "base", "base", "ahead"));
+      preview = await run("preview", program(d.emu, "base", "base", "ahead"));
     }, 300_000);
 
     it("shows an update of the site (not a replacement), and its section unchanged", () => {
@@ -230,9 +310,11 @@ describeDeployments("every kind through the Pulumi CLI", () => {
   it("updates each kind in place when its update field changes; a new basename updates the share link and the publication too (address), their URLs GitBook's; a new key nowhere either", async () => {
     const site = d.resource("addressed").id!;
     const unknownSite = d.resource(U("site")).id!;
+    // State's OpenAPI file edited: a change, sent by this up.
+    fs.writeFileSync(file, doc("v2"));
     d.emu.log.reset();
     // The up's own steps say what it planned (a preview first would be another run of the program).
-    const r = await d.run("up", program(d.emu, "update"));
+    const r = await run("up", program(d.emu, "update"));
     c.up = r;
     const log = [...d.emu.log.entries];
     expect(r.error).toBeUndefined();
@@ -265,6 +347,11 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     expect(writes).toEqual(["PATCH /v1/orgs/:org/sites/:site"]);
     expect(log.filter((e) => e.method === "POST" && e.route === "/v1/orgs/:org/sites")).toHaveLength(r.steps.filter((x) => x.op === "create" && x.type.endsWith(":Site")).length);
     expect(d.emu.store.sites.get(unknownSite)!.visibility).toBe("public");
+    // State: the edited file's spec updated; a text source: the whole text in the inputs in state (as the reference says), only its hash in the outputs.
+    expect(r.steps.filter((x) => x.name.startsWith("state-spec")).map((x) => `${x.op} ${x.name}`).sort()).toEqual(["create state-spec-text", "update state-spec"]);
+    expect([...d.emu.store.openApiSpecs.values()].find((x) => x.slug === "state-api")!.source).toEqual({ text: doc("v2") });
+    expect(d.resource("state-spec-text").inputs.source).toEqual({ text: doc("as text") });
+    expect(JSON.stringify(d.resource("state-spec-text").outputs)).not.toContain("State Test API");
   });
 
   describe("convergence: a refresh right after the update finds nothing to change; the next plan changes only what the program changed", () => {
@@ -278,7 +365,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
         }
       });
       c.before = checkpoint(d);
-      c.refresh = await d.run("refresh");
+      c.refresh = await run("refresh");
       c.after = checkpoint(d);
     }, 300_000);
 
@@ -300,7 +387,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     // The replacement's up runs after the refresh: its steps are the next plan.
     describe("then the replacement", () => {
       it("replaces each kind when its replace field changes; a replacement the user forces of kinds whose old and new objects are one deletes the old first", async () => {
-        const r = await d.run("up", program(d.emu, "replace"), {
+        const r = await run("up", program(d.emu, "replace"), {
           flags: ["--replace", `${T}SiteCustomization::branding`, "--replace", `${T}SiteSpaceCustomization::guides-branding`, "--replace", `${T}SitePublication::live`],
         });
         c.plan = r;
@@ -353,7 +440,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
 
   it("shows drift made outside Pulumi at refresh, converges it on the next up, then re-runs as a no-op with zero requests", async () => {
     const fields = Object.fromEntries(kinds.map((sc) => [sc.kind, sc.drift(d.emu, ids[sc.kind]!)]));
-    const r = await d.run("refresh");
+    const r = await run("refresh");
     expect(r.error).toBeUndefined();
     // The forced replacements left GitBook as state says, the site still published.
     expect(r.steps.filter((x) => FORCED.includes(x.name) && x.op !== "same").map((x) => `${x.op} ${x.name}`)).toEqual([]);
@@ -366,7 +453,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
       expect(res.inputs[fields[sc.kind]!], sc.kind).toEqual(res.outputs[fields[sc.kind]!]);
     }
     // --diff: how the CLI shows each app edit it restores.
-    const back = await d.run("up", undefined, { flags: ["--diff"] });
+    const back = await run("up", undefined, { flags: ["--diff"] });
     expect(back.error).toBeUndefined();
     const blocks = diffBlocks(back.stdout);
     for (const sc of kinds) {
@@ -376,7 +463,7 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     }
     await expectStateIsGitBook();
     d.emu.log.reset();
-    const again = await d.run("up");
+    const again = await run("up");
     expect(again.error).toBeUndefined();
     expect(steps(again).every((s) => s.startsWith("same"))).toBe(true);
     expect(d.emu.log.count()).toBe(0);
@@ -384,10 +471,26 @@ describeDeployments("every kind through the Pulumi CLI", () => {
 
   // Recreating a dropped object on up is the in-process suite's (test/unit/lifecycle.test.ts): here the
   // objects dropped are the ones the adoption replaces, which saves the up that removed them.
-  it("drops objects deleted outside Pulumi at refresh", async () => {
+  it("drops objects deleted outside Pulumi at refresh, with the package's current implementation from the shim an earlier version wrote", async () => {
+    // State as version 0.1.0 wrote it: every __provider the SDK's serialization of the shim (2.7 kB).
+    await d.editState((resources) => {
+      for (const r of resources as Array<(typeof resources)[number] & { type: string }>) {
+        if (!r.type.startsWith("pulumi-nodejs:dynamic/gitbook:")) continue;
+        r.inputs.__provider = r.outputs.__provider = legacyShim(r.type.split(":").pop()!);
+      }
+    });
+    expect(d.resource("addressed").outputs.__provider).toBe(legacyShim("Site"));
+    // Upgrade the package in place: every read now stamps its outputs.
+    fs.appendFileSync(
+      path.join(pkg, "dist/provider/impl.js"),
+      `\nconst v1 = exports.dispatch;\nexports.dispatch = async (...a) => { const r = await v1(...a); if (a[2] === "read" && r && r.props) r.props.implementation = "v2"; return r; };\n`,
+    );
     for (const sc of kinds) sc.remove(d.emu, ids[sc.kind]!);
-    const r = await d.run("refresh");
+    const r = await run("refresh");
     expect(r.error).toBeUndefined();
+    // The refresh ran the new implementation through the stored shim, which it kept.
+    expect(d.resource("addressed").outputs.implementation).toBe("v2");
+    expect(d.resource("addressed").outputs.__provider).toBe(legacyShim("Site"));
     for (const sc of kinds) {
       expect(stepOf(r, sc.kind)?.op, sc.kind).toBe("read-gone");
       expect(d.state().resources.some((x) => x.name === subject(sc.kind)), sc.kind).toBe(false);
@@ -412,21 +515,36 @@ describeDeployments("every kind through the Pulumi CLI", () => {
     // access list with its collection): the refresh dropped them too, and this up creates them again,
     // one POST each; everything else it sends adopts.
     const dropped = decls.filter((x) => !x.name.endsWith("-subject") && !d.state().resources.some((y) => y.name === x.name));
-    const r = await d.run("up", decls);
+    const r = await run("up", decls);
     expect(r.error).toBeUndefined();
+    // The program's shim differs from the stored one (0.1.0's): no change for it, the edited file's spec
+    // among them, over the resources the kinds' scenarios (declared at their base here) leave out; nothing
+    // but the creates is a step that writes.
+    const scenario = (name: string) => kinds.some((sc) => name.startsWith(`${sc.kind}-`));
+    expect(r.steps.filter((x) => x.type !== "pulumi:pulumi:Stack" && !scenario(x.name) && x.op !== "same" && x.op !== "create").map((x) => `${x.op} ${x.name}`)).toEqual([]);
+    expect(d.resource("addressed").outputs.__provider).toBe(legacyShim("Site"));
     expect(steps(r).filter((x) => x.startsWith("create")).sort()).toEqual([...kinds.map((sc) => subject(sc.kind)), ...dropped.map((x) => x.name)].map((n) => `create ${n}`).sort());
     for (const sc of kinds) {
       expect(d.resource(subject(sc.kind)).id, sc.kind).toBe(ids[sc.kind]);
       expect(sc.count(d.emu), sc.kind).toBe(before[sc.kind]! + dropped.filter((x) => x.kind === sc.kind).length);
     }
     expect(d.emu.log.count({ method: "POST" })).toBe(dropped.length);
-    await expectStateIsGitBook();
+    // The upgrade's stamp aside, which no read of GitBook's gives.
+    expect((await differencesFromGitBook(d.emu, d.state().resources)).filter((x) => !/\.implementation: state "v2", GitBook absent$/.test(x))).toEqual([]);
   });
 
-  it("destroys everything it made, leaving nothing behind", async () => {
-    const r = await d.run("destroy");
+  it("destroys everything it made, leaving nothing behind, the resources 0.1.0's shim is stored for with the package's current implementation", async () => {
+    expect(d.resource("addressed").outputs.__provider).toBe(legacyShim("Site"));
+    const r = await run("destroy");
     expect(r.error).toBeUndefined();
     expect(d.state().resources).toEqual([]);
     for (const sc of kinds) expect(sc.count(d.emu), sc.kind).toBe(0);
+    expect(d.emu.store.sites.size).toBe(0);
+    expect(d.emu.store.openApiSpecs.size).toBe(0);
+  });
+
+  it("never prints the token: not in the host's output, the plans, the reports, the copied package or program", () => {
+    expect(fs.readFileSync(d.hostLog, "utf8")).not.toContain(d.emu.token);
+    for (const [file, text] of filesUnder(d.dir)) expect(text, file).not.toContain(d.emu.token);
   });
 });

@@ -13,7 +13,7 @@
  *   by the program's own check: provider/resources/overlaps.test.ts.)
  * - visitor authentication: the `regenerate` trigger sends exactly one regenerate call when its value
  *   changes; app edits show at refresh; removing it sends nothing and leaves the settings. (Its private
- *   key a secret in state and in no file, log or plan: test/lifecycle/state.test.ts through the CLI,
+ *   key a secret in state and in no file, log or plan: test/lifecycle/everyKind.test.ts through the CLI,
  *   test/unit/visitorAuthSecrets.test.ts for every error.)
  * - a custom hostname: declaring one set up in the app writes nothing (one GET, even with a `revalidate`
  *   trigger); a new trigger value sends one revalidation and records the status GitBook then reports; a
