@@ -5,6 +5,10 @@
  * in place; the edit is made out of band by another client (a fresh provider context), as the app
  * would. The alternate value derives from the field's schema, so a new field is covered without a
  * line here; a field no alternate can be derived for must be listed in UNDERIVED with the reason.
+ *
+ * Then "app edits, systematically" (further down): the edits only a store edit makes (a section moved
+ * into a group, another default, a navigation dragged), each row with the fewest requests its restore
+ * takes, all rows in one round.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import equal from "fast-deep-equal";
