@@ -9,7 +9,7 @@
  * `up` after the refresh makes every change the test makes (reorder, rename) and is the re-run that
  * finds the rest with nothing to do; what does not depend on the stack's config (the first preview)
  * runs on dev only. That a moved order converges (the next up a no-op) is the framework's, proven of
- * SiteStructureOrder by test/lifecycle/convergence.test.ts and provider/resources/placement.test.ts, not re-run here.
+ * SiteStructureOrder by test/lifecycle/everyKind.test.ts (its convergence) and provider/resources/placement.test.ts, not re-run here.
  */
 import * as fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -187,7 +187,7 @@ for (const stack of ["dev", "prod"] as const) {
       expect("singleSignOn" in r.outputs!).toBe(want.saml === 1);
     });
 
-    // What test/lifecycle/convergence.test.ts asks of every example (refresh reports nothing and leaves
+    // What test/lifecycle/everyKind.test.ts (its convergence) asks of every example (refresh reports nothing and leaves
     // the checkpoint as it was), so that its run of this example can go (issue 23): the next up below
     // is its no-change plan, every resource "same" but the ones the test changes.
     it("refreshes right after up without reporting a change for any resource, nor making one in the checkpoint", async () => {

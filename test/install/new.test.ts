@@ -13,8 +13,8 @@
  * test/install/tarball.test.ts type-checks and previews.
  *
  * What the lifecycle leaves out, the other suites prove of the same kinds through the CLI (issue 23:
- * engine runs are the suite's cost): convergence after up (test/lifecycle/convergence.test.ts), up
- * restoring an app edit (appEdits.test.ts) and destroy (everyKind.test.ts). What only this route
+ * engine runs are the suite's cost): convergence after up (test/lifecycle/everyKind.test.ts (its convergence)), up
+ * restoring an app edit (everyKind.test.ts's drift; every row in process: test/unit/appEdits.test.ts) and destroy (everyKind.test.ts). What only this route
  * shows is that the program `new` writes, run from the linked checkout with the stack file it wrote,
  * deploys and refreshes.
  */

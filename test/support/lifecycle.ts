@@ -148,3 +148,20 @@ export function filesUnder(dir: string): Array<[string, string]> {
 export function steps(r: RunReport): string[] {
   return r.steps.filter((s) => s.type !== "pulumi:pulumi:Stack").map((s) => `${s.op} ${s.name}`);
 }
+
+/** `--diff` output cut into one block per resource, by program name. */
+export function diffBlocks(stdout: string): Map<string, string> {
+  const blocks = new Map<string, string>();
+  let name: string | undefined;
+  for (const line of stdout.split("\n")) {
+    const urn = /\[urn=[^\]]*::([^\]:]+)\]/.exec(line);
+    if (urn) {
+      name = urn[1]!;
+      blocks.set(name, "");
+      continue;
+    }
+    if (/^\s*[~+-]?\s*pulumi(-nodejs)?:/.test(line) || /^Resources:/.test(line)) name = undefined;
+    if (name !== undefined) blocks.set(name, blocks.get(name)! + line + "\n");
+  }
+  return blocks;
+}

@@ -34,8 +34,8 @@ export interface InProcessProgram {
   /** check and diff of every declaration, nothing created (resources not in state yet are unknown to the others). */
   preview(decls?: Decl[]): Promise<ProgramStep[]>;
   /**
-   * `continueOnError`, as `pulumi up --continue-on-error`: a resource that fails keeps its state, the
-   * resources that refer to it are skipped, the others go on, and the run then throws RunFailed.
+   * `continueOnError`, as `pulumi up --continue-on-error`: a resource that fails (its delete too) keeps
+   * its state, the resources that refer to it are skipped, the others go on, and the run then throws RunFailed.
    */
   up(decls?: Decl[], opts?: { continueOnError?: boolean }): Promise<ProgramStep[]>;
   /** `pulumi up --replace` of one resource of the last program. */
@@ -124,7 +124,15 @@ export function inProcessProgram(env: ProviderEnv): InProcessProgram {
         steps.push({ name: d.name, op: r.step, ...(r.step !== "create" && changed.length ? { changed } : {}), ...(r.diff?.replaces?.length ? { replaces: r.diff.replaces } : {}) });
       }
       for (const e of [...entries].reverse().filter((x) => !next.includes(x))) {
-        await env.destroy(e.kind, e.state);
+        try {
+          await env.destroy(e.kind, e.state);
+        } catch (err) {
+          if (!opts.continueOnError) throw err;
+          // A refused delete keeps the resource in state, as the engine does.
+          failed.set(e.name, (err as Error).message);
+          next.push(e);
+          continue;
+        }
         steps.push({ name: e.name, op: "delete" });
       }
       entries = next;

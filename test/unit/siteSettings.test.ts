@@ -13,7 +13,7 @@
  *   by the program's own check: provider/resources/overlaps.test.ts.)
  * - visitor authentication: the `regenerate` trigger sends exactly one regenerate call when its value
  *   changes; app edits show at refresh; removing it sends nothing and leaves the settings. (Its private
- *   key a secret in state and in no file, log or plan: test/lifecycle/state.test.ts through the CLI,
+ *   key a secret in state and in no file, log or plan: test/lifecycle/everyKind.test.ts through the CLI,
  *   test/unit/visitorAuthSecrets.test.ts for every error.)
  * - a custom hostname: declaring one set up in the app writes nothing (one GET, even with a `revalidate`
  *   trigger); a new trigger value sends one revalidation and records the status GitBook then reports; a
@@ -23,7 +23,7 @@
  *   and the redirect it adds, as an `oldPathRedirects` entry), the one rule the up makes, and a rule
  *   deleted in the app seen by refresh and put back by the next up.
  * (The site's address, issue 42, is filled in the program process, so it stays with the CLI:
- * test/lifecycle/siteAddress.test.ts.)
+ * test/lifecycle/everyKind.test.ts (a site's address and its key).)
  * The runs that fail on purpose (the re-pointed hostname, the checkout) continue on error, as
  * `--continue-on-error` does, so that every other case's steps are carried out whatever the failing one does.
  */

@@ -81,15 +81,15 @@ function resolved(kind: string, emu: Emulator, at: { resource(name: string): { i
 const NOT_SET: Record<string, Record<string, string>> = {
   Site: { published: "the site's publication is SitePublication's too: test/unit/lifecycle and sitePublication.test.ts" },
   SiteSection: {
-    groupId: "needs a group: a section moved into a group in the app is test/lifecycle/appEdits.test.ts's",
+    groupId: "needs a group: a section moved into a group in the app is test/unit/appEdits.test.ts's",
     default: "GitBook has no 'not the default': the one section is the default",
     oldPathRedirects: "set by the provider, never declared",
   },
   SiteSpace: {
-    default: "GitBook has no 'not the default': the app makes another site space the default (test/lifecycle/appEdits.test.ts)",
+    default: "GitBook has no 'not the default': the app makes another site space the default (test/unit/appEdits.test.ts)",
     oldPathRedirects: "set by the provider, never declared",
   },
-  SiteExternalLink: { groupId: "needs a group: a link moved into a group in the app is test/lifecycle/appEdits.test.ts's" },
+  SiteExternalLink: { groupId: "needs a group: a link moved into a group in the app is test/unit/appEdits.test.ts's" },
   Space: { icon: "a space shows an emoji or an icon, and the app sets an emoji" },
   Collection: { parent: "needs another collection (collection.test.ts moves one)" },
   SiteRedirect: { captureWildcard: "the rule's source has no wildcard to capture" },

@@ -1,6 +1,6 @@
 /**
  * SiteVisitorAuth's private key is a secret: a secret output of the kind (encrypted in state, masked
- * in plans: siteVisitorAuth.test.ts; the CLI suite test/lifecycle/siteAddress.test.ts reads the
+ * in plans: siteVisitorAuth.test.ts; the CLI suite test/lifecycle/everyKind.test.ts (a site's address and its key) reads the
  * state and every log file),
  * and never in an error's text nor anything printed, whatever goes wrong: each read and write answered
  * 5xx, cut off, or refused with a 4xx whose message echoes the key (an API may quote what it holds),
