@@ -41,21 +41,9 @@ describeDeployments("a create whose answer is lost and whose looking fails too",
     expect(docs.outputs.__gitbookUnconfirmedCreate).toMatchObject({ before: [] });
   });
 
-  // A blind up and a refresh: what the engine does with a refused update and a refused read. (A
-  // preview's refused diff and a destroy's refused delete are the provider's alone: recovery.test.ts.)
-  it("fails every run that reaches it until recover, sending nothing and keeping it: a blind up, a refresh", async () => {
-    d.emu.log.reset();
-    for (const op of ["up", "refresh"] as const) {
-      const r = await d.run(op, program);
-      expect(r.code, op).not.toBe(0);
-      expect(r.stdout, op).toMatch(/Site docs: its create, sent [0-9T:.-]+Z, got no answer/);
-      expect(r.stdout, op).toContain("pulumi-gitbook recover");
-      expect(d.resource("docs").id, op).toMatch(/^unconfirmed-create-/);
-    }
-    expect(d.emu.log.count()).toBe(0);
-    expect(made()).toHaveLength(1);
-  });
-
+  // Every later run that reaches it fails, sending nothing and keeping it (a blind up's update, a
+  // refresh's read, a preview's diff, a destroy's delete): the provider's refusals, proved in process by
+  // provider/framework/recovery.test.ts ("a lost create whose looking fails too").
   it("recover names the object the create made and takes it into state on the user's --adopt; up then converges with no write and one object", async () => {
     const look = await recover(d);
     expect(look.code, look.out).toBe(1);
