@@ -24,7 +24,7 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/cascade.test.ts": 96,
   "test/examples/docsSite.test.ts": 91,
   // Estimated for 2026-12 (issue 40): scaled by the engine runs each file kept.
-  "test/faults/unconfirmedCreate.test.ts": 60,
+  "test/faults/unconfirmedCreate.test.ts": 45,
   // Estimated: its three newer ups (a key renamed without formerKeys, and the recovery the refusal advises) doubled its time alone.
   "test/lifecycle/docsSiteIdentity.test.ts": 68,
   "test/cli/cli.test.ts": 57,
