@@ -29,7 +29,7 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/docsSiteIdentity.test.ts": 75,
   "test/cli/cli.test.ts": 57,
   "test/lifecycle/errors.test.ts": 31,
-  "test/faults/revokedToken.test.ts": 59,
+  "test/faults/revokedToken.test.ts": 51,
   "test/install/tarball.test.ts": 45,
   "test/faults/everyFault.test.ts": 44,
   "test/lifecycle/state.test.ts": 42,
