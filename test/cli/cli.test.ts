@@ -215,16 +215,13 @@ describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
     expect(d.resource("sso").inputs.certificate).toMatchObject({ ciphertext: expect.any(String) });
   });
 
-  it("keeps a partial failure in state, fails the run, and finishes the job on the next up", async () => {
+  // The next up finishing the job from what state recorded is the provider's: provider/resources/createdThenFailed.test.ts.
+  it("keeps a partial failure in state, and fails the run", () => {
     expect(failed.stdout).toMatch(/Team team: .*500/);
     const kept = d.resource("team");
     expect(kept.id).toBeDefined();
     expect(d.emu.store.teams.has(kept.id!)).toBe(true);
-    const member = d.emu.seeded.members[1]!;
-    const next = await d.run("up", [{ kind: "Site", name: "site", args: { title: "Failing Docs" } }, team([{ user: member.email }]), sso], secretConfig);
-    expect(next.error).toBeUndefined();
-    expect(d.resource("team").id).toBe(kept.id);
     expect(d.emu.store.teams.size).toBe(1);
-    expect([...d.emu.store.teamMembers.values()].map((m) => m.userId)).toContain(member.id);
+    expect(d.emu.store.teamMembers.size).toBe(0);
   });
 });
