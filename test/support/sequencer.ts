@@ -27,7 +27,7 @@ const SECONDS: Record<string, number> = {
   "test/faults/unconfirmedCreate.test.ts": 45,
   // Estimated: five ups, adoptRename.test.ts's moves folded into them.
   "test/lifecycle/docsSiteIdentity.test.ts": 75,
-  "test/cli/cli.test.ts": 57,
+  "test/cli/cli.test.ts": 50,
   "test/lifecycle/errors.test.ts": 31,
   "test/faults/revokedToken.test.ts": 51,
   "test/install/tarball.test.ts": 45,
