@@ -34,7 +34,7 @@ const SECONDS: Record<string, number> = {
   "test/faults/everyFault.test.ts": 44,
   "test/lifecycle/state.test.ts": 42,
   "test/lifecycle/appEdits.test.ts": 36,
-  "test/cli/plans.test.ts": 33,
+  "test/cli/plans.test.ts": 27,
   "test/faults/recoverCheckpoint.test.ts": 30,
   "test/lifecycle/forcedReplace.test.ts": 23,
   "test/examples/typescript.test.ts": 21,
