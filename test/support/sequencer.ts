@@ -24,7 +24,7 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/cascade.test.ts": 96,
   "test/examples/docsSite.test.ts": 91,
   // Estimated for 2026-12 (issue 40): scaled by the engine runs each file kept.
-  "test/faults/unconfirmedCreate.test.ts": 45,
+  "test/faults/unconfirmedCreate.test.ts": 38,
   // Estimated: five ups, adoptRename.test.ts's moves folded into them.
   "test/lifecycle/docsSiteIdentity.test.ts": 75,
   "test/cli/cli.test.ts": 50,
