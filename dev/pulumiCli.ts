@@ -136,8 +136,9 @@ const STEP_OF: Record<string, StepKind> = {
 export function reportFromEvents(
   op: RunReport["op"],
   lines: string[],
-): Pick<RunReport, "steps" | "error" | "checkFailures" | "failed"> & { diagnostics: string[]; stackOutputs?: Record<string, unknown> } {
+): Pick<RunReport, "steps" | "error" | "checkFailures" | "failed" | "refreshed"> & { diagnostics: string[]; stackOutputs?: Record<string, unknown> } {
   const steps = new Map<string, Step>();
+  const refreshed = new Map<string, NonNullable<RunReport["refreshed"]>[number]>();
   const errors: string[] = [];
   const diagnostics: string[] = [];
   const checkFailures: NonNullable<RunReport["checkFailures"]> = [];
@@ -161,6 +162,13 @@ export function reportFromEvents(
     const name = m.urn.split("::").pop()!;
     let kind: StepKind | undefined;
     let changed: string[] = [];
+    if (op !== "refresh" && m.op === "refresh") {
+      // An `up --refresh`'s reads, ahead of its plan.
+      if (!e.resOutputsEvent) continue;
+      changed = changedKeys(m.old?.outputs, m.new?.outputs);
+      refreshed.set(m.urn, { urn: m.urn, type: m.type, name, op: changed.length ? "refresh" : "same", ...(changed.length ? { changed } : {}), inputs: m.new?.inputs ?? {} });
+      continue;
+    }
     if (op === "refresh") {
       if (!e.resOutputsEvent) continue;
       if (m.op === "delete") kind = "read-gone";
@@ -191,6 +199,7 @@ export function reportFromEvents(
   const error = (specific.length ? specific : errors).join("\n");
   return {
     steps: [...steps.values()],
+    ...(refreshed.size ? { refreshed: [...refreshed.values()] } : {}),
     ...(errors.length ? { error } : {}),
     ...(checkFailures.length ? { checkFailures } : {}),
     ...(failed ? { failed } : {}),
@@ -404,6 +413,7 @@ export async function createCliStack(
       const report: RunReport & { stdout: string; code: number; diagnostics: string[]; wallMs: number } = {
         op,
         steps: parsed.steps,
+        ...(parsed.refreshed ? { refreshed: parsed.refreshed } : {}),
         stdout,
         code: r.code,
         diagnostics: parsed.diagnostics,

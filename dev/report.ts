@@ -53,6 +53,11 @@ export interface RunReport {
    * `error serializing property ...`, or nothing at all when no one used the failed resource's outputs).
    */
   error?: string;
+  /**
+   * What an `up --refresh` read before it planned, one step per resource (op `refresh` or `same`, as a
+   * refresh's), with the inputs the read recorded.
+   */
+  refreshed?: (Step & { inputs?: Props })[];
   /** The resource whose provider call failed, when one did. */
   failed?: { urn: string; type: string; name: string };
   checkFailures?: (CheckFailure & { urn: string })[];

@@ -61,4 +61,20 @@ describe("a create that fails after the object exists", () => {
       ].sort(),
     );
   });
+
+  // The run that fails this way through the CLI: test/cli/cli.test.ts's failed up (the engine keeps the team).
+  it("keeps a team whose members' write GitBook refused, and the next up finishes the job", async () => {
+    failOnce("PUT", "/v1/orgs/:org/teams/:team/members");
+    const m = env.emu.seeded.members;
+    const inputs = { title: "Refused Team", members: [{ user: m[1]!.email }] };
+    const e = await partialFailure(env.up("Team", inputs));
+    expect(e.message).toMatch(/^Team \S+: .*500/);
+    expect([...env.emu.store.teams.values()].filter((t) => t.title === "Refused Team").map((t) => t.id)).toEqual([e.id]);
+    expect(env.emu.store.teamMembersOf(e.id)).toEqual([]);
+    const next = await env.up("Team", inputs, { id: e.id, outs: e.properties });
+    expect(next.step).toBe("update");
+    expect(next.state.id).toBe(e.id);
+    expect(env.emu.store.teamMembersOf(e.id).map((x) => x.userId)).toEqual([m[1]!.id]);
+    expect([...env.emu.store.teams.values()].filter((t) => t.title === "Refused Team")).toHaveLength(1);
+  });
 });

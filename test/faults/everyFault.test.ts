@@ -10,13 +10,13 @@
  *   host's stderr, which the engine relays to the display.
  * - 5xx: a 502/503/504 says the request was not done and is resent; a 500 is a bug on the API's side
  *   and is not resent blindly (a create answered 500 is looked for, then resent; a read answered 500
- *   ending the run: revokedToken.test.ts).
+ *   ending the run: test/unit/readAnswered500.test.ts, in process).
  * - answers slower than `gitbook:requestTimeoutSeconds`: the provider gives up while the API is still
  *   working; a read or an idempotent write is sent again, a create only once the provider has made sure
  *   the first one made nothing.
  * After every run the emulator holds exactly what state names (no duplicate, no orphan) and the
  * organization's spaces are untouched; the token appears in no file, output or error. With
- * revokedToken.test.ts, two stacks and nine engine runs where the five files of one class each took 26.
+ * revokedToken.test.ts, two stacks and eight engine runs where the five files of one class each took 26.
  * Every write of the newer kinds under each fault is covered in process (test/unit/faultsNewKinds.test.ts);
  * what stays here is what only the engine shows: the provider host's retries inside a real `pulumi up`,
  * parallel steps, and partial failure in the checkpoint.

@@ -13,107 +13,98 @@ import { describeDeployments, startDeployment, type Decl, type Deployment } from
 import { recover, undecided } from "./killedRun";
 
 const SITES = "/v1/orgs/:org/sites";
+const COLLECTIONS = "/v1/orgs/:org/collections";
 
+/**
+ * Both ways on one stack (engine runs are the suite's cost), each kind's faults on its own routes: the
+ * first `up` makes a site and loses a collection's create (`--continue-on-error`, so the site is made
+ * whatever the collection does), the second replaces the site and its create never reaches GitBook.
+ * That second run leaves the collection out of the program: a run that reaches an unconfirmed resource
+ * fails at its diff, and the engine deletes last, so the failed replacement stops the run before the
+ * collection's delete (which would refuse anyway, keeping it). It runs without `--continue-on-error`:
+ * with it, the engine takes the unconfirmed replacement as made and deletes the site it replaces.
+ */
 describeDeployments("a create whose answer is lost and whose looking fails too", () => {
   let d: Deployment;
-  const program: Decl[] = [{ kind: "Site", name: "docs", args: { title: "Unconfirmed Docs" } }];
-  const made = () => [...d.emu.store.sites.values()].filter((s) => s.title === "Unconfirmed Docs").map((s) => s.id);
+  let failed: Awaited<ReturnType<Deployment["run"]>>;
+  let replacing: Awaited<ReturnType<Deployment["run"]>>;
+  let old: string;
+  const docs: Decl = { kind: "Collection", name: "docs", args: { title: "Unconfirmed Docs" } };
+  const replaced = (type: string): Decl => ({ kind: "Site", name: "replaced", args: { title: "Replaced Docs", type } });
+  const made = () => [...d.emu.store.collections.values()].filter((s) => s.title === "Unconfirmed Docs").map((s) => s.id);
+  const sites = () => [...d.emu.store.sites.values()].filter((s) => s.title === "Replaced Docs").map((s) => s.id);
+  const post = { method: "POST", route: COLLECTIONS };
 
   beforeAll(async () => {
     d = await startDeployment();
+    // The collection's create carried out, its answer lost; the listing before it answered, every one after it refused (500s are not resent).
+    d.emu.faults.add({ match: post, dropAfterProcess: true, times: 1 });
+    d.emu.faults.add({ match: { method: "GET", route: COLLECTIONS }, errorRate: 1, status: 500, after: 1 });
+    failed = await d.run("up", [docs, replaced("basic")], { flags: ["--continue-on-error"] });
+    d.emu.faults.clear();
+    old = d.resource("replaced").id!;
+    // The replacement's POST never reaches GitBook, and the looking after it fails.
+    d.emu.faults.add({ match: { method: "POST", route: SITES }, dropBeforeProcess: true, times: 1 });
+    d.emu.faults.add({ match: { method: "GET", route: SITES }, errorRate: 1, status: 500, after: 1 });
+    replacing = await d.run("up", [replaced("premium")]);
+    d.emu.faults.clear();
   });
   afterAll(async () => d?.close());
 
-  it("leaves the resource in state as unconfirmed: one object in GitBook, the run failed saying how to resolve it", async () => {
-    const post = { method: "POST", route: SITES };
-    // Carried out, its answer lost; the listing before it answered, every one after it refused (500s are not resent).
-    d.emu.faults.add({ match: post, dropAfterProcess: true, times: 1 });
-    d.emu.faults.add({ match: { method: "GET", route: SITES }, errorRate: 1, status: 500, after: 1 });
-    const r = await d.run("up", program);
-    d.emu.faults.clear();
-    expect(r.code).not.toBe(0);
-    expect(r.stdout).toContain("could not be looked for");
-    expect(r.stdout).toContain("pulumi-gitbook recover");
+  it("leaves the resource in state as unconfirmed: one object in GitBook, the run failed saying how to resolve it", () => {
+    expect(failed.code).not.toBe(0);
+    expect(failed.stdout).toContain("could not be looked for");
+    expect(failed.stdout).toContain("pulumi-gitbook recover");
     expect(made()).toHaveLength(1);
     expect(d.emu.log.count(post)).toBe(1);
-    const docs = d.resource("docs");
-    expect(docs.id).toMatch(/^unconfirmed-create-\d+-/);
-    expect(docs.outputs.__gitbookUnconfirmedCreate).toMatchObject({ before: [] });
+    const kept = d.resource("docs");
+    expect(kept.id).toMatch(/^unconfirmed-create-\d+-/);
+    expect(kept.outputs.__gitbookUnconfirmedCreate).toMatchObject({ before: [] });
   });
 
-  // A blind up and a refresh: what the engine does with a refused update and a refused read. (A
-  // preview's refused diff and a destroy's refused delete are the provider's alone: recovery.test.ts.)
-  it("fails every run that reaches it until recover, sending nothing and keeping it: a blind up, a refresh", async () => {
-    d.emu.log.reset();
-    for (const op of ["up", "refresh"] as const) {
-      const r = await d.run(op, program);
-      expect(r.code, op).not.toBe(0);
-      expect(r.stdout, op).toMatch(/Site docs: its create, sent [0-9T:.-]+Z, got no answer/);
-      expect(r.stdout, op).toContain("pulumi-gitbook recover");
-      expect(d.resource("docs").id, op).toMatch(/^unconfirmed-create-/);
-    }
-    expect(d.emu.log.count()).toBe(0);
-    expect(made()).toHaveLength(1);
+  it("leaves the object a replacement's unconfirmed create replaces in place: the engine marks it for deletion", () => {
+    expect(replacing.code).not.toBe(0);
+    expect(replacing.stdout).toContain("could not be looked for");
+    // What the engine made of it: the unconfirmed replacement, and the old site marked for the deletion the replacement planned.
+    const entries = d.cli()!.exported().deployment.resources!.filter((x) => String(x.urn).endsWith("::replaced"));
+    expect(entries.map((x) => [x.id === old ? "old" : String(x.id).replace(/-\d+-\w+$/, ""), !!x.delete])).toEqual([
+      ["unconfirmed-create", false],
+      ["old", true],
+    ]);
+    expect(sites()).toEqual([old]);
+    // The collection the program no longer declares was left alone, unconfirmed.
+    expect(d.resource("docs").id).toMatch(/^unconfirmed-create-\d+-/);
   });
 
-  it("recover names the object the create made and takes it into state on the user's --adopt; up then converges with no write and one object", async () => {
+  // Every later run that reaches it fails, sending nothing and keeping it (a blind up's update, a
+  // refresh's read, a preview's diff, a destroy's delete): the provider's refusals, proved in process by
+  // provider/framework/recovery.test.ts ("a lost create whose looking fails too").
+  it("recover names the object the create made and takes it into state on the user's --adopt, and its drop takes the replacement's mark back; up then has nothing to do, writing and deleting nothing", async () => {
     const look = await recover(d);
     expect(look.code, look.out).toBe(1);
-    const [[urn, candidates]] = [...undecided(look.out)];
+    const [[urn, candidates], ...others] = [...undecided(look.out)];
+    expect(others).toEqual([]);
     expect(urn).toMatch(/::docs$/);
     expect(candidates).toEqual(made());
     expect(look.out).toContain(`--adopt '${urn}=${made()[0]}'`);
-    const out = await recover(d, ["--adopt", `${urn}=${made()[0]}`]);
+    const out = await recover(d, ["--adopt", `${urn}=${made()[0]}`, "--accept"]);
     expect(out.code, out.out).toBe(0);
     expect(out.out).toMatch(new RegExp(`unconfirmed urn:\\S+::docs\\n\\s+-> adopt ${made()[0]}`));
+    expect(out.out).toMatch(/unconfirmed urn:\S+::replaced\n\s+-> drop \(proposed, --accept\): GitBook holds no/);
+    // Read from the backend's file: recover rewrote it outside the runs the deployment caches state for.
+    const checkpoint = JSON.parse(fs.readFileSync(d.cli()!.statePath, "utf8")) as { checkpoint: { latest: { resources: Array<Record<string, unknown>> } } };
+    const after = checkpoint.checkpoint.latest.resources.filter((x) => String(x.urn).endsWith("::replaced"));
+    expect(after.map((x) => [x.id, !!x.delete])).toEqual([[old, false]]);
+    // The program goes back on the replacement: nothing is deleted, nothing made.
     d.emu.log.reset();
+    const program = [docs, replaced("basic")];
     const up = await d.run("up", program);
     expect(up.code, up.stdout).toBe(0);
     expect(d.resource("docs").id).toBe(made()[0]);
     expect(d.emu.log.writes()).toBe(0);
     expect(made()).toHaveLength(1);
-    const again = await d.run("preview", program);
-    expect(again.steps.filter((s) => s.op !== "same")).toEqual([]);
-  });
-});
-
-describeDeployments("an unconfirmed create that was a replacement's", () => {
-  let d: Deployment;
-  const program = (type: string): Decl[] => [{ kind: "Site", name: "docs", args: { title: "Replaced Docs", type } }];
-  const sites = () => [...d.emu.store.sites.values()].filter((s) => s.title === "Replaced Docs").map((s) => s.id);
-
-  beforeAll(async () => {
-    d = await startDeployment();
-  });
-  afterAll(async () => d?.close());
-
-  it("leaves the object it replaces in place: the engine marks it for deletion, recover's drop takes the mark back, and the program reverted deletes nothing", async () => {
-    expect((await d.run("up", program("basic"))).code).toBe(0);
-    const old = d.resource("docs").id!;
-    // The replacement's POST never reaches GitBook, and the looking after it fails.
-    d.emu.faults.add({ match: { method: "POST", route: SITES }, dropBeforeProcess: true, times: 1 });
-    d.emu.faults.add({ match: { method: "GET", route: SITES }, errorRate: 1, status: 500, after: 1 });
-    const r = await d.run("up", program("premium"));
-    d.emu.faults.clear();
-    expect(r.code).not.toBe(0);
-    // What the engine made of it: the unconfirmed replacement, and the old site marked for the deletion the replacement planned.
-    const entries = d.cli()!.exported().deployment.resources!.filter((x) => String(x.urn).endsWith("::docs"));
-    expect(entries.map((x) => [x.id === old ? "old" : String(x.id).replace(/-\d+-\w+$/, ""), !!x.delete])).toEqual([
-      ["unconfirmed-create", false],
-      ["old", true],
-    ]);
-    const out = await recover(d, ["--accept"]);
-    expect(out.code, out.out).toBe(0);
-    expect(out.out).toMatch(/unconfirmed urn:\S+::docs\n\s+-> drop \(proposed, --accept\): GitBook holds no/);
-    // Read from the backend's file: recover rewrote it outside the runs the deployment caches state for.
-    const checkpoint = JSON.parse(fs.readFileSync(d.cli()!.statePath, "utf8")) as { checkpoint: { latest: { resources: Array<Record<string, unknown>> } } };
-    const after = checkpoint.checkpoint.latest.resources.filter((x) => String(x.urn).endsWith("::docs"));
-    expect(after.map((x) => [x.id, !!x.delete])).toEqual([[old, false]]);
-    // The program goes back on the replacement: nothing is deleted, nothing made.
-    d.emu.log.reset();
-    const back = await d.run("up", program("basic"));
-    expect(back.code, back.stdout).toBe(0);
-    expect(d.emu.log.writes()).toBe(0);
     expect(sites()).toEqual([old]);
+    // Every step the same: the next plan, of this program on this state, is the same empty one.
+    expect(up.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.name}`)).toEqual([]);
   });
 });

@@ -3,10 +3,19 @@
  * real CLI, a Space created for a `space:` entry survives the upgrade from the names earlier versions
  * gave it (by place) in the same `up` as its entry moving to another section, and the section around it renamed with
  * `formerKeys`, as the same GitBook space, never trashed, and no plan deletes or replaces a Space.
- * A change that would replace a Space fails the preview, naming it, unless the program opts in.
+ * A change that would replace a Space fails at its diff, naming it, unless the program opts in: the
+ * provider's refusal, proved in process by provider/resources/space.test.ts.
  *
- * One stack, a DocsSite and a Space beside it (issue 23: engine runs are the suite's cost): the
- * upgraded checkpoint's first `up` also replaces the other Space, whose program opts in.
+ * One stack, a DocsSite and Spaces beside it (issue 23: engine runs are the suite's cost): the
+ * upgraded checkpoint's first `up` also replaces another Space, whose program opts in, and moves two
+ * spaces to renamed resources by adoptId (a way to move an object between resources without aliases):
+ * the engine creates the new resource, then deletes the old one. When the provider process that serves
+ * the delete saw the new one take the object over, the delete leaves the object to it (before, it
+ * deleted the space the new resource had just adopted, its pages going to the trash); the engine may
+ * serve it from another process, which cannot know, so the README's way is `retainOnDelete` on the old
+ * resource first, which the engine honours whatever process serves the run (no delete is sent at all).
+ * A second adoptId naming the same object is refused by the program before anything is sent: that is
+ * the program's process alone, proved in process by provider/resources/overlaps.test.ts.
  *
  * A section's key renamed without `formerKeys` (issue 42 case 3) makes the engine delete the Space the
  * DocsSite created for it and create an empty one: the delete refuses while the space holds pages,
@@ -32,9 +41,26 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
   const space = () => d.emu.store.spaces.get(spaceId)!;
   const spaceResources = () => d.state().resources.filter((r) => r.type.endsWith(":Space"));
 
-  /** A Space of its own beside the DocsSite, for the replacement refusal. */
+  /** A Space of its own beside the DocsSite, replaced once its program opts in. */
   const loose = (args: Record<string, unknown> = {}): Decl => ({ kind: "Space", name: "loose", args: { title: "Loose notes", ...args } });
   const start = () => docs([{ key: "start", spaceId: spaces()[0] }, guides("guides", { siteSpaces: [tutorials] })]);
+  /** The spaces moved by adoptId: `old` to `renamed` alone, `before` to `after` with retainOnDelete first. */
+  const unmoved: Decl[] = [
+    { kind: "Space", name: "old", args: { title: "Moved Handbook" } },
+    { kind: "Space", name: "before", args: { title: "Retained Handbook" }, retainOnDelete: true },
+  ];
+  let moved: string;
+  let retained: string;
+  const adopted = (): Decl[] => [
+    { kind: "Space", name: "renamed", args: { title: "Moved Handbook", adoptId: moved } },
+    { kind: "Space", name: "after", args: { title: "Retained Handbook", adoptId: retained } },
+  ];
+  /** The start section once the tutorials' entry moved into it. */
+  const started = (): Section => ({ key: "start", spaceId: spaces()[0], siteSpaces: [tutorials] });
+  /** Everything beside the DocsSite after the upgrade's up. */
+  const rest = (): Decl[] => [loose({ organizationId: otherOrg(d.emu), allowReplacement: true }), ...adopted()];
+  /** The requests that wrote to the spaces moved by adoptId. */
+  const adoptedWrites = () => d.emu.log.entries.filter((e) => e.method !== "GET" && [moved, retained].some((id) => e.path.includes(id)));
 
   beforeAll(async () => {
     d = await startDeployment();
@@ -42,28 +68,20 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
   afterAll(async () => d?.close());
 
   it("creates the space under a name of its own key", async () => {
-    const r = await d.run("up", [...start(), loose()]);
+    const r = await d.run("up", [...start(), loose(), ...unmoved]);
     expect(r.error).toBeUndefined();
-    expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/spaces/guides", "docs/spaces/tut", "loose"]);
+    expect(spaceResources().map((x) => x.name).sort()).toEqual(["before", "docs/spaces/guides", "docs/spaces/tut", "loose", "old"]);
     spaceId = d.resource("docs/spaces/tut").id!;
     expect(space().title).toBe("Tutorials");
+    moved = d.resource("old").id!;
+    retained = d.resource("before").id!;
   });
 
-  it("fails the preview of a change that would replace a space, naming it, the field and the trash", async () => {
-    const id = d.resource("loose").id!;
-    d.emu.log.reset();
-    const r = await d.run("preview", [...start(), loose({ organizationId: otherOrg(d.emu) })]);
-    expect(r.error).toMatch(new RegExp(`Space loose: organizationId: this change replaces the Space: .*would delete Space ${id} \\(its pages going with it to GitBook's trash\\)`));
-    expect(r.error).toContain("allowReplacement: true");
-    expect(d.emu.log.writes()).toBe(0);
-    expect(d.emu.store.spaces.get(id)!.deletedAt).toBeUndefined();
-  });
-
-  // One up for all three: the upgraded checkpoint's first run also moves the entry to another section
-  // (the old name is then under a section the entry no longer stands in: before the guess of earlier
-  // places, this run trashed the space and created an empty one), and the other Space, whose program
-  // now opts in, is replaced.
-  it("recognises the space under the name an earlier version gave it (by place), even when the same up moves its entry: nothing trashed; a program that opts in may replace a space", async () => {
+  // One up for all: the upgraded checkpoint's first run also moves the entry to another section (the
+  // old name is then under a section the entry no longer stands in: before the guess of earlier
+  // places, this run trashed the space and created an empty one), the other Space, whose program now
+  // opts in, is replaced, and two spaces move to renamed resources by adoptId.
+  it("recognises the space under the name an earlier version gave it (by place), even when the same up moves its entry: nothing trashed; a program that opts in may replace a space; a space moved by adoptId stays, with retainOnDelete first without a delete sent at all", async () => {
     // The checkpoint as 0.1.0 wrote it: the Space named by where its entry stood.
     await d.editState((resources) => {
       for (const r of resources) {
@@ -71,13 +89,14 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
         Object.assign(r, JSON.parse(text));
       }
     });
-    expect(spaceResources().map((x) => x.name).sort()).toEqual(["docs/guides/tut/space", "docs/spaces/guides", "loose"]);
+    expect(spaceResources().map((x) => x.name).sort()).toEqual(["before", "docs/guides/tut/space", "docs/spaces/guides", "loose", "old"]);
     const id = d.resource("loose").id!;
-    const moved = docs([{ key: "start", spaceId: spaces()[0], siteSpaces: [tutorials] }, guides()]);
-    const r = await d.run("up", [...moved, loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
+    d.emu.log.reset();
+    const r = await d.run("up", [...docs([started(), guides()]), ...rest()]);
     expect(r.error).toBeUndefined();
     // GitBook moves no site space between sections: the pointer is replaced, never the space it shows.
-    expect(losses(r).sort()).toEqual(["delete docs/guides/tut", "replace loose"]);
+    // The spaces moved by adoptId: their new resources created, the old ones deleted from state.
+    expect(losses(r).sort()).toEqual(["create after", "create renamed", "delete before", "delete docs/guides/tut", "delete old", "replace loose"]);
     expect(r.steps.find((s) => s.name === "loose")).toMatchObject({ op: "replace", replaces: ["organizationId"] });
     expect(d.resource("docs/spaces/tut").id).toBe(spaceId);
     expect(space().deletedAt).toBeUndefined();
@@ -87,19 +106,18 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
     expect(d.emu.store.siteSpacesIn(site.id, startSection.id).map((ss) => ss.spaceId)).toContain(spaceId);
     expect(d.emu.store.spaces.get(id)!.deletedAt).toBeDefined();
     expect(d.emu.store.spaces.get(d.resource("loose").id!)).toMatchObject({ orgId: otherOrg(d.emu) });
-  });
 
-  it("renames the section around it with formerKeys: every child updated in place, nothing deleted or created", async () => {
-    const sectionId = d.resource("docs/start").id;
-    const siteSpaceId = d.resource("docs/start/tut").id;
-    const renamed = docs([{ key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] }, guides()]);
-    const r = await d.run("up", [...renamed, loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
-    expect(r.error).toBeUndefined();
-    expect(r.steps.filter((s) => s.op !== "same" && s.op !== "update").map((s) => `${s.op} ${s.name}`)).toEqual([]);
-    expect(d.resource("docs/intro").id).toBe(sectionId);
-    expect(d.resource("docs/intro/tut").id).toBe(siteSpaceId);
-    expect(d.resource("docs/spaces/tut").id).toBe(spaceId);
-    expect(space().deletedAt).toBeUndefined();
+    // The provider's delete was called for `old`, and said what it did instead.
+    expect(r.stdout).toContain(`${moved} is left in GitBook, not deleted`);
+    expect(d.resource("renamed").id).toBe(moved);
+    expect(d.emu.store.spaces.get(moved)?.deletedAt ?? null).toBeNull();
+    // Neither sent a delete; and for the retained one the engine did not even call the provider's delete
+    // (which, in the same process, would also have left the object, saying so): the option holds
+    // whichever process would have served it.
+    expect(adoptedWrites().filter((e) => e.method === "DELETE")).toEqual([]);
+    expect(r.stdout).not.toContain(`${retained} is left in GitBook`);
+    expect(d.resource("after").id).toBe(retained);
+    expect(d.emu.store.spaces.get(retained)?.deletedAt ?? null).toBeNull();
   });
 
   // Issue 42 case 3: the engine plans a delete and a create; the Space's delete refuses while it holds pages.
@@ -107,8 +125,7 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
     const id = d.resource("docs/spaces/guides").id!;
     d.emu.store.writePages(id, ["Install", "Configure"]);
     d.emu.log.reset();
-    const intro = { key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] };
-    const r = await d.run("up", [...docs([intro, guides("handbook")]), loose({ organizationId: otherOrg(d.emu), allowReplacement: true })]);
+    const r = await d.run("up", [...docs([started(), guides("handbook")]), ...rest()]);
     expect(r.error).toMatch(
       new RegExp(
         `Space docs/spaces/guides: deleting it \\(${id}\\) would send the 3 pages it holds to GitBook's trash .*Nothing was deleted\\. ` +
@@ -123,21 +140,31 @@ describeDeployments("a DocsSite's created space across upgrade, move and rename"
 
   // What the refusal advises: the engine made the new key's space before the refused delete, and once that
   // is in state an alias added then no longer takes the old space's place (the old one is deleted again).
-  it("recovers as the refusal says: the old key back deletes what the refused run made (a space as GitBook made it holds no page that counts), then formerKeys renames in place", async () => {
+  // The way back is also the run after the moves by adoptId: it has nothing to do for them. The last up
+  // renames the section around the tutorials' space too: every child updated in place.
+  it("recovers as the refusal says: the old key back deletes what the refused run made (a space as GitBook made it holds no page that counts), then formerKeys renames in place, the section around the tutorials' space alike", async () => {
     const id = d.resource("docs/spaces/guides").id!;
     const made = d.resource("docs/spaces/handbook").id!;
-    const intro = { key: "intro", formerKeys: ["start"], spaceId: spaces()[0], siteSpaces: [tutorials] };
-    const rest = loose({ organizationId: otherOrg(d.emu), allowReplacement: true });
-    const back = await d.run("up", [...docs([intro, guides()]), rest]);
+    d.emu.log.reset();
+    const back = await d.run("up", [...docs([started(), guides()]), ...rest()]);
     expect(back.error).toBeUndefined();
     expect(losses(back).sort()).toEqual(["delete docs/handbook", "delete docs/spaces/handbook"]);
+    expect(back.steps.filter((s) => ["renamed", "after"].includes(s.name)).map((s) => `${s.op} ${s.name}`).sort()).toEqual(["same after", "same renamed"]);
+    expect(adoptedWrites()).toEqual([]);
     expect(d.emu.store.spaces.get(made)!.deletedAt).toBeDefined();
     const section = d.emu.store.sections.get(d.resource("docs/guides").id!)!;
     expect(d.emu.store.siteSpacesIn(section.siteId, section.id).map((ss) => ss.spaceId)).toEqual([id]);
 
-    const renamed = await d.run("up", [...docs([intro, guides("handbook", { formerKeys: ["guides"] })]), rest]);
+    const sectionId = d.resource("docs/start").id;
+    const siteSpaceId = d.resource("docs/start/tut").id;
+    const intro = { ...started(), key: "intro", formerKeys: ["start"] };
+    const renamed = await d.run("up", [...docs([intro, guides("handbook", { formerKeys: ["guides"] })]), ...rest()]);
     expect(renamed.error).toBeUndefined();
     expect(renamed.steps.filter((s) => s.op !== "same" && s.op !== "update").map((s) => `${s.op} ${s.name}`)).toEqual([]);
+    expect(d.resource("docs/intro").id).toBe(sectionId);
+    expect(d.resource("docs/intro/tut").id).toBe(siteSpaceId);
+    expect(d.resource("docs/spaces/tut").id).toBe(spaceId);
+    expect(space().deletedAt).toBeUndefined();
     expect(d.resource("docs/spaces/handbook").id).toBe(id);
     expect(d.emu.store.spaces.get(id)!.deletedAt).toBeUndefined();
     expect(d.emu.store.spaces.get(id)!.pages).toHaveLength(3);
