@@ -30,7 +30,8 @@ export interface EmulatorOptions {
   /**
    * Check every request and response against GitBook's published OpenAPI spec and record what breaks
    * it (see `takeContractViolations`). Needs the packages `@gitbook/api` and `ajv` (devDependencies of
-   * pulumi-gitbook). Default: on when GITBOOK_EMULATOR_CONTRACT=1, as the test suite sets it.
+   * pulumi-gitbook). Default: on when GITBOOK_EMULATOR_CONTRACT=1, or after checkContractsInProcess()
+   * (the test suite's).
    */
   contract?: boolean;
   /**
@@ -45,6 +46,18 @@ export interface EmulatorOptions {
 
 /** What broke GitBook's published spec, across every emulator of this process, since last taken. */
 const violations: ContractViolation[] = [];
+
+let contractsInProcess = false;
+
+/**
+ * Checks the contract of every emulator this process starts from now on (see EmulatorOptions.contract):
+ * the test suite's switch. Unlike GITBOOK_EMULATOR_CONTRACT, no child process inherits it: an emulator
+ * a test spawns would record its violations in a process whose violations nothing reads, and spend
+ * about a second of CPU loading the spec and compiling validators.
+ */
+export function checkContractsInProcess(): void {
+  contractsInProcess = true;
+}
 
 /** Takes (and clears) the contract violations recorded so far; the test suite fails the test that caused any. */
 export function takeContractViolations(): ContractViolation[] {
@@ -95,7 +108,7 @@ export class Emulator {
   static async start(opts: EmulatorOptions = {}): Promise<Emulator> {
     // Loaded only when asked for: the shipped emulator runs without the spec's packages. A dynamic
     // import, not require(): under vitest a native require cannot load the TypeScript source.
-    const contract = (opts.contract ?? process.env.GITBOOK_EMULATOR_CONTRACT === "1") ? (await import("./contract")).Contract.load() : undefined;
+    const contract = (opts.contract ?? (contractsInProcess || process.env.GITBOOK_EMULATOR_CONTRACT === "1")) ? (await import("./contract")).Contract.load() : undefined;
     // A bad seed file or state fails here, before a port is taken.
     const initial =
       opts.state !== undefined

@@ -1,7 +1,8 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as zlib from "node:zlib";
-import { afterEach, describe, expect, it } from "vitest";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   AmbiguousRequestError,
@@ -479,6 +480,28 @@ describe("pagination", () => {
     await c.patch("/l/i1", { body: {} }).catch(() => undefined);
     await c.listAll("/l", Item);
     expect(s.seen).toHaveLength(3 + 1 + 3);
+  });
+
+  it("fresh() sends again only its own client's listings, also nested in another client's guard()", async () => {
+    const s = await pager();
+    const [a, b] = [client(s.url).c, client(s.url).c];
+    await Promise.all([a.listAll("/l", Item), b.listAll("/l", Item)]);
+    expect(s.seen).toHaveLength(6);
+    await a.fresh(() => Promise.all([a.listAll("/l", Item), b.listAll("/l", Item)]));
+    expect(s.seen).toHaveLength(9);
+    await b.guard("anything", () => a.fresh(() => Promise.all([a.listAll("/l", Item), b.listAll("/l", Item)])));
+    expect(s.seen).toHaveLength(12);
+  });
+
+  it("keeps one AsyncLocalStorage for all clients: Node 20 walks each ever run on every new promise", async () => {
+    const s = await pager();
+    const run = vi.spyOn(AsyncLocalStorage.prototype, "run");
+    try {
+      for (let i = 0; i < 3; i++) await client(s.url).c.fresh(async () => undefined);
+      expect(new Set(run.mock.contexts).size).toBe(1);
+    } finally {
+      run.mockRestore();
+    }
   });
 });
 

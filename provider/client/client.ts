@@ -189,6 +189,14 @@ export type Since = "anything" | "writes" | "writesButDeletes";
 type Reuse = "fresh" | { since: Since };
 
 /**
+ * Each client's Reuse inside its fresh() and guard() calls. One for all clients, not one per client:
+ * Node 20 keeps every AsyncLocalStorage that ever ran in a list that each new promise walks, so that
+ * one per client made every promise of the process cost as many steps as it had made clients (the
+ * unit tests, which make thousands, spent most of their CPU there).
+ */
+const reuseScopes = new AsyncLocalStorage<ReadonlyMap<GitbookClient, Reuse>>();
+
+/**
  * The one client for the GitBook API: bearer auth, JSON, typed errors, retries with jittered backoff
  * honouring Retry-After and X-RateLimit-Reset within a deadline, and async-iterable pagination.
  */
@@ -226,7 +234,6 @@ export class GitbookClient {
   private otherWritesSettled = 0;
   /** The paths of the DELETEs GitBook answered 204 or 205: nothing is there any more (see wasDeleted). */
   private readonly deleted = new Set<string>();
-  private readonly reuse = new AsyncLocalStorage<Reuse>();
   private readonly organization?: { id: string; setting: string };
   /** Per organization ID: whether this token can see it (see organizationError). */
   private readonly orgReachable = new Map<string, Promise<Reach>>();
@@ -340,7 +347,7 @@ export class GitbookClient {
 
   /** Runs `fn` with every listing it makes through this client (listAll, listNow, getShared) sent now, even inside a guard. */
   fresh<T>(fn: () => Promise<T>): Promise<T> {
-    return this.reuse.run("fresh", fn);
+    return this.within("fresh", fn);
   }
 
   /**
@@ -348,7 +355,11 @@ export class GitbookClient {
    * without the code that lists knowing: the rule follows `fn`'s async calls (AsyncLocalStorage).
    */
   guard<T>(since: Since, fn: () => Promise<T>): Promise<T> {
-    return this.reuse.run({ since }, fn);
+    return this.within({ since }, fn);
+  }
+
+  private within<T>(reuse: Reuse, fn: () => Promise<T>): Promise<T> {
+    return reuseScopes.run(new Map(reuseScopes.getStore()).set(this, reuse), fn);
   }
 
   private async collect<T>(path: string, item: z.ZodType<T>, query: Query): Promise<T[]> {
@@ -372,7 +383,7 @@ export class GitbookClient {
    * or none at all while a create given up on may still take effect.
    */
   private snapshot<T>(key: string, fetch: () => Promise<T>, readMaxAgeMs: number): Promise<T> {
-    const reuse = this.reuse.getStore();
+    const reuse = reuseScopes.getStore()?.get(this);
     const now = this.ticks();
     const last = this.snapshots.get(key);
     const since = reuse === undefined ? "writes" : reuse === "fresh" ? undefined : reuse.since;
