@@ -20,6 +20,8 @@ export interface Recorded {
   type: string;
   id?: string;
   outputs: Props;
+  /** The inputs the checkpoint records: compared with those the read hands back when asked (`asRefresh`). */
+  inputs?: Props;
   /** Outputs the checkpoint holds encrypted: compared as "a secret". */
   additionalSecretOutputs?: string[];
 }
@@ -55,8 +57,12 @@ function comparable(outs: Props, secrets: readonly string[], runOnly: readonly s
  * Every difference between what `resources` record and what their kinds read from GitBook now, one
  * line each (`<name>.<output>: state <value>, GitBook <value>`); empty when state equals GitBook.
  * Resources of other providers (the stack, components) are skipped.
+ *
+ * `asRefresh`: also everything else a `pulumi refresh` right after would change or report: the inputs
+ * the read hands back against those recorded (`<name>.inputs.<key>: ...`; the engine stores them, and
+ * a refresh that rewrote one would show it in the next plan), and any write a read sent.
  */
-export async function differencesFromGitBook(emu: Emulator, resources: readonly Recorded[]): Promise<string[]> {
+export async function differencesFromGitBook(emu: Emulator, resources: readonly Recorded[], opts: { asRefresh?: boolean } = {}): Promise<string[]> {
   const env = await startProviderEnv({ emulator: emu });
   const out: string[] = [];
   // The comparison's own GETs leave the request log: a suite's counts stay its runs'.
@@ -75,12 +81,21 @@ export async function differencesFromGitBook(emu: Emulator, resources: readonly 
       }
       const shape = (await definitionOf(kind)).schema.shape as Record<string, z.ZodType>;
       const runOnly = Object.keys(shape).filter((k) => ruleOf(shape[k]!).engine === "run");
-      const [recorded, live] = [comparable(r.outputs, secrets, runOnly), comparable(read.state.outs, secrets, runOnly)];
-      for (const k of [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort()) {
-        const [a, b] = [JSON.stringify(recorded[k]), JSON.stringify(live[k])];
-        if (a !== b) out.push(`${r.name}.${k}: state ${a ?? "absent"}, GitBook ${b ?? "absent"}`);
+      const compare = (prefix: string, recorded: Props, live: Props) => {
+        for (const k of [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort()) {
+          const [a, b] = [JSON.stringify(recorded[k]), JSON.stringify(live[k])];
+          if (a !== b) out.push(`${r.name}.${prefix}${k}: state ${a ?? "absent"}, GitBook ${b ?? "absent"}`);
+        }
+      };
+      compare("", comparable(r.outputs, secrets, runOnly), comparable(read.state.outs, secrets, runOnly));
+      if (opts.asRefresh) {
+        const ins = r.inputs ?? {};
+        // An input the checkpoint holds encrypted stays "a secret" whatever the read hands back in the clear.
+        const secretIns = Object.keys(ins).filter((k) => sealed(ins[k]) === "[secret]");
+        compare("inputs.", comparable(ins, secretIns, runOnly), comparable(read.inputs, secretIns, runOnly));
       }
     }
+    if (opts.asRefresh) for (const e of emu.log.entries.slice(logged).filter((x) => x.method !== "GET")) out.push(`a read sent ${e.method} ${e.route}`);
   } finally {
     emu.log.entries.splice(logged);
     await env.close();

@@ -109,6 +109,18 @@ describe("state equals GitBook after every up, for every kind", () => {
     expect([...s.env.emu.store.sites.values()].find((x) => x.title === "Written Docs")?.published).toBe(true);
   });
 
+  // What the CLI suites ask with asRefresh in place of a `pulumi refresh` (test/examples/docsSite.test.ts):
+  // an input the read hands back otherwise than the checkpoint records it is a change that refresh would
+  // write into state, so it is named. (The in-process program registers an OpenApiSpec's text as the
+  // program declares it, where the program process registers its hash: only the team is compared here.)
+  it("names, asked as a refresh, an input the read hands back otherwise than state records it", async () => {
+    const team = { name: "team", type: "Team", ...s.p.resource("team") };
+    expect(await differencesFromGitBook(s.env.emu, [team], { asRefresh: true })).toEqual([]);
+    const recorded = { ...team, inputs: { ...team.inputs, title: "Readers" } };
+    expect(await differencesFromGitBook(s.env.emu, [recorded], { asRefresh: true })).toEqual(['team.inputs.title: state "Readers", GitBook "Writers"']);
+    expect(await differencesFromGitBook(s.env.emu, [recorded])).toEqual([]);
+  });
+
   it("after an up that moves defaults, moves paths with their old-path rules, changes the branding and claims a hostname", async () => {
     // A custom hostname set up in the app (GitBook's API cannot), for the SiteCustomHostname to claim.
     const emu = s.env.emu;
