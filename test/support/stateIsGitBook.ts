@@ -71,9 +71,10 @@ const unsealed = (r: Recorded) => Object.fromEntries(Object.entries(r.outputs).f
  * and diffed, every resource of the checkpoint that `decls` leaves out a delete. The steps a CLI
  * preview's `--expect-no-changes` asks all to be "same", for a program that is `decls` (the runs
  * through the CLI that declare their resources as Decl); a plan is the provider's check and diff, the
- * engine adding nothing to it but the order. A component (DocsSite) is built by the program process,
- * which this one does not run: its children are declared as the checkpoint records their inputs,
- * what the component registered for the same arguments in the run before.
+ * engine adding nothing to it but the order. The program process, which this one does not run, adds
+ * to what a declaration says (a site's address) and builds components (DocsSite): those inputs, and
+ * a component's children, are declared as the checkpoint records them, what the program process
+ * registered for the same declarations in the run before.
  */
 export async function plannedSteps(emu: Emulator, decls: readonly Decl[], resources: readonly Recorded[]): Promise<ProgramStep[]> {
   const env = await startProviderEnv({ emulator: emu });
@@ -93,7 +94,14 @@ export async function plannedSteps(emu: Emulator, decls: readonly Decl[], resour
       const kind = kindOf(r.type);
       return kind && ofComponent(r) ? [{ kind, name: r.name, args: Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([k]) => k !== "__provider")) }] : [];
     });
-    const declared = [...decls.filter((d) => kinds.has(d.kind)), ...children];
+    // What the program process adds to a declaration's inputs (a site's address: siteAddress.ts), the
+    // in-process program does not: those inputs are taken as the run before recorded them.
+    const added = (d: Decl): Decl => {
+      const r = resources.find((x) => x.name === d.name && kindOf(x.type) === d.kind);
+      const recorded = Object.entries(r?.inputs ?? {}).filter(([k]) => !k.startsWith("__") && !(k in d.args));
+      return recorded.length ? { ...d, args: { ...Object.fromEntries(recorded), ...d.args } } : d;
+    };
+    const declared = [...decls.filter((d) => kinds.has(d.kind)).map(added), ...children];
     const steps = await inProcessProgram(env, from).preview(declared);
     const writes = emu.log.entries.slice(logged).filter((e) => e.method !== "GET");
     if (writes.length) throw new Error(`the plan sent ${writes.map((e) => `${e.method} ${e.route}`).join(", ")}`);
