@@ -28,12 +28,32 @@ const PASSPHRASE = "pulumi-gitbook-tests";
 
 export type Engine = "cli";
 
-/** Why the CLI cannot be used here, or undefined when it can. */
+/**
+ * Why the CLI cannot be used here, or undefined when it can. A build from other sources throws
+ * instead (see cliStale): skipping would hide it, and running it tests code the checkout no longer has.
+ */
 export function cliMissing(): string | undefined {
   for (const b of ["pulumi", "pulumi-language-nodejs", "pulumi-resource-pulumi-nodejs"]) {
     if (!fs.existsSync(path.join(CLI_BIN, b))) return `${path.relative(ROOT, path.join(CLI_BIN, b))} is not built: run \`npm run pulumi-cli\` (needs Go; a cold build takes 3 to 15 minutes on 2 cores)`;
   }
+  const stale = cliStale();
+  if (stale) throw new Error(stale);
   return undefined;
+}
+
+/**
+ * Why the build in `bin` is not the build of the checkout's tools/pulumi-cli, or undefined when it is.
+ * scripts/pulumi-cli.sh stamps a build with the hash of the sources it built from, and rebuilds when
+ * they change; `npm test` runs it, a direct `vitest run` does not. A language host built before its
+ * parent watch was added stayed running once its starter was killed, and the test of that watch
+ * timed out while the source was right.
+ */
+export function cliStale(bin = CLI_BIN, src = path.join(ROOT, "tools/pulumi-cli")): string | undefined {
+  const hash = crypto.createHash("sha256");
+  for (const f of ["go.mod", "go.sum", "language-host/main.go"]) hash.update(fs.readFileSync(path.join(src, f)));
+  const stamp = fs.existsSync(path.join(bin, ".stamp")) ? fs.readFileSync(path.join(bin, ".stamp"), "utf8").trim() : "";
+  if (stamp === hash.digest("hex")) return undefined;
+  return `${path.relative(ROOT, bin)} was built from other sources than ${path.relative(ROOT, src)} (go.mod, go.sum, language-host/main.go) now holds: run \`npm run pulumi-cli\` to rebuild it (warm, under 20 seconds)`;
 }
 
 /**

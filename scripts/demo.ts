@@ -16,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Emulator } from "../emulator";
 import { ROOT } from "../dev/checkout";
-import { CLI_BIN, cliMissing, createCliStack } from "../dev/pulumiCli";
+import { CLI_BIN, cliMissing, cliStale, createCliStack } from "../dev/pulumiCli";
 import { exampleConfig } from "../dev/example";
 import type { Op, Step } from "../dev/report";
 
@@ -141,7 +141,8 @@ const onPath = (cmd: string) => spawnSync(cmd, ["version"], { encoding: "utf8" }
 
 /** The CLI the demo runs: built here (building it when Go is installed), or the user's own. */
 function findCli(): string | undefined {
-  if (!cliMissing()) return `the Pulumi CLI built by npm run pulumi-cli (${path.relative(ROOT, CLI_BIN)})`;
+  // A build from older sources is rebuilt below (cliMissing throws on it).
+  if (!cliStale() && !cliMissing()) return `the Pulumi CLI built by npm run pulumi-cli (${path.relative(ROOT, CLI_BIN)})`;
   if (spawnSync("go", ["version"]).status === 0) {
     console.log("Building the Pulumi CLI from Go modules first (once; npm run pulumi-cli):");
     if (spawnSync("bash", [path.join(ROOT, "scripts/pulumi-cli.sh")], { stdio: "inherit" }).status !== 0) throw new Error("building the Pulumi CLI failed (above)");

@@ -96,13 +96,14 @@ describe.skipIf(testEngine() !== "cli")("the CLI's Node.js language host", () =>
     const parent = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     const ended = new Promise<void>((resolve) => parent.stdout.on("end", resolve));
-    // The host prints the port it serves on once it is up.
-    await new Promise<void>((resolve) =>
+    // The host prints the port it serves on once it is up; a host that fails to start fails here, not on the time limit.
+    await new Promise<void>((resolve, reject) => {
       parent.stdout.on("data", (chunk: Buffer) => {
         out += chunk.toString();
         if (/^\d+$/m.test(out)) resolve();
-      }),
-    );
+      });
+      void ended.then(() => reject(new Error(`the language host printed no port: ${JSON.stringify(out)}`)));
+    });
     parent.kill("SIGKILL");
     await ended;
     expect(out).toMatch(/^host \d+$/m);

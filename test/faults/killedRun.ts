@@ -16,6 +16,7 @@ import { ApiCollection, paths as collectionPaths } from "../../provider/resource
 import { ApiTeam, paths as teamPaths } from "../../provider/resources/team";
 import { countedPulumiCli } from "../../dev/pulumiCli";
 import { ROOT, PROGRAM, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
+import { plannedSteps } from "../support/stateIsGitBook";
 import { expectExactlyDeclared, topology } from "./topology";
 
 const BIN = path.join(ROOT, "dist/bin/pulumi-gitbook.js");
@@ -157,7 +158,21 @@ export async function killedRun(moment: Moment): Promise<{ dep: Deployment; decl
   return { dep, decls, app };
 }
 
-/** `pulumi-gitbook recover` on the deployment's stack, as a user runs it. */
+/**
+ * What the CLI tells a user to do after a killed run: `pulumi cancel`, to remove the lock. The kill may
+ * have caught the backend writing the checkpoint's attributes and left them empty (see
+ * recoverCheckpoint.test.ts): cancel then fails, and without recover a user deletes that file by hand.
+ */
+export async function cancelAsAdvised(dep: Deployment): Promise<void> {
+  const cli = dep.cli()!;
+  let cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
+  if (cancel.code !== 0 && /failed to load checkpoint: EOF/.test(cancel.stderr)) {
+    fs.rmSync(`${cli.statePath}.attrs`);
+    cancel = await cli.pulumi(["cancel", "--yes", "--stack", cli.name]);
+  }
+  expect(cancel.code, cancel.stdout + cancel.stderr).toBe(0);
+}
+
 /** What `pulumi-gitbook recover` is run with on the deployment's stack: its arguments and environment. */
 export function recoverCall(dep: Deployment, flags: string[] = []): { argv: string[]; env: NodeJS.ProcessEnv } {
   const cli = dep.cli()!;
@@ -220,7 +235,7 @@ export async function recoverAll(dep: Deployment, app: ReadonlySet<string>): Pro
 
 /**
  * The `up` after recover converges with one object per resource, nothing of the app's touched, secrets
- * encrypted, and the next plan empty. Returns how many writes that `up` sent (as `counted` counts them).
+ * encrypted, and the next plan empty (planned in this process: no engine run of its own). Returns how many writes that `up` sent (as `counted` counts them).
  */
 export async function expectRecovered(dep: Deployment, decls: Decl[], app: ReadonlySet<string>, appCollection: string, opts = { preview: true }): Promise<number> {
   const from = dep.emu.log.entries.length;
@@ -235,10 +250,9 @@ export async function expectRecovered(dep: Deployment, decls: Decl[], app: Reado
   for (const r of dep.cli()!.exported().deployment.resources ?? []) {
     if (String(r.type).endsWith(":ShareLink")) expect(Object.keys(r.outputs.url)).toContain("ciphertext");
   }
-  if (opts.preview) {
-    const preview = await dep.run("preview", decls, { flags: ["--expect-no-changes"] });
-    expect(preview.error, preview.stdout).toBeUndefined();
-  }
+  // The next plan, as `preview --expect-no-changes` would find it, made in this process from the
+  // checkpoint the up left (plannedSteps: the provider's check and diff of each declaration).
+  if (opts.preview) expect((await plannedSteps(dep.emu, decls, dep.state().resources)).filter((s) => s.op !== "same")).toEqual([]);
   return writes;
 }
 

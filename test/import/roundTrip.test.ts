@@ -11,6 +11,8 @@
  * - after a reorder of everything in the app (top level, groups, a section's site spaces, its own
  *   one last), a re-import with --force over the program keeps every resource: its preview creates,
  *   deletes and replaces nothing, and updates only an order and the default section that moved;
+ * - a re-import with the other --style keeps each site's form: it writes that program again, byte for
+ *   byte (so its plan is the one just previewed);
  * - with `--retain-on-delete`, `pulumi destroy` empties the stack and sends no DELETE: every object
  *   is still in GitBook.
  *
@@ -99,6 +101,8 @@ for (const style of ["resources", "docs-site"] as const) {
     let importCode: number;
     /** The files as the import wrote them, before the test points the program at its build. */
     let imported: Record<string, string>;
+    /** The files as the re-import after the reorder wrote them. */
+    let reordered: Record<string, string> | undefined;
     const objectsBefore: Record<string, number> = {};
 
     const importInto = (out: string, flags: string[] = []) =>
@@ -299,6 +303,7 @@ for (const style of ["resources", "docs-site"] as const) {
 
       stderr = "";
       const { steps, files } = await reimportPreview(["--force"]);
+      reordered = files;
       expect(stderr).toContain("Keeping the names index.ts already in");
       expect(files).not.toEqual(imported);
       // Updates: an order, and `default` of the Partner Portal's sections: it marks none, so GitBook's
@@ -309,12 +314,16 @@ for (const style of ["resources", "docs-site"] as const) {
       expect(steps.filter((s) => s.op !== "same" && !(s.op === "update" && expected(s)))).toEqual([]);
     });
 
-    it("keeps each site's form when re-imported with the other --style: a DocsSite's children have it as parent, and the plan creates, deletes and replaces nothing", async () => {
+    it("keeps each site's form when re-imported with the other --style: the program written is the one the reorder's re-import wrote, byte for byte, whose plan creates, deletes and replaces nothing", async () => {
       const other = style === "resources" ? "docs-site" : "resources";
       stderr = "";
       // The later --style wins.
-      await reimportPreview(["--force", "--style", other]);
+      expect(await importInto(programDir, ["--force", "--style", other]), stderr).toBe(0);
       expect(stderr).toContain(`not as --style ${other} says`);
+      // The same files over the same state and the same GitBook: the same plan, previewed above, so no
+      // preview of its own (issue 40). A DocsSite's children keep it as parent, their URNs unchanged.
+      expect(reordered, "the files of the reorder's re-import, from the test before").toBeDefined();
+      expect(written(programDir)).toEqual(reordered);
     });
 
     it.runIf(!everyStep)("marks every resource in state retainOnDelete, so that destroy lets go of each, as the resources style's destroy shows", () => {

@@ -23,7 +23,7 @@ export interface ProgramStep {
   replaces?: string[];
 }
 
-interface Entry {
+export interface Entry {
   kind: string;
   name: string;
   state: State;
@@ -49,8 +49,12 @@ export interface InProcessProgram {
 const changedKeys = (a: Props, b: Props) =>
   [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => !k.startsWith("__") && JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
 
-export function inProcessProgram(env: ProviderEnv): InProcessProgram {
-  let entries: Entry[] = [];
+/**
+ * `from`: the state to start from, a checkpoint's resources (a CLI run's, see plannedSteps in
+ * stateIsGitBook.ts) rather than an empty stack.
+ */
+export function inProcessProgram(env: ProviderEnv, from: readonly Entry[] = []): InProcessProgram {
+  let entries: Entry[] = [...from];
   let last: Decl[] = [];
   const find = (name: string) => entries.find((e) => e.name === name);
 

@@ -11,15 +11,23 @@ import type { Emulator } from "../../emulator";
 import { ruleOf } from "../../provider/framework/fields";
 import type { Props } from "../../provider/framework/resource";
 import { definitionOf } from "../../provider/impl";
+import { resources as providerKinds } from "../../provider/resources";
+import type { Decl } from "./lifecycle";
+import { inProcessProgram, type ProgramStep } from "./program";
 import { startProviderEnv } from "./provider";
 
 /** What the comparison needs of a resource in state: the checkpoint's fields, or the in-process program's. */
 export interface Recorded {
   name: string;
+  urn?: string;
   /** The kind, or the Pulumi type token (`pulumi-nodejs:dynamic/gitbook:<kind>`). */
   type: string;
   id?: string;
   outputs: Props;
+  /** The inputs the checkpoint records: compared with those the read hands back when asked (`asRefresh`). */
+  inputs?: Props;
+  /** The URN of the resource's parent (a component's child), when the checkpoint has one. */
+  parent?: string;
   /** Outputs the checkpoint holds encrypted: compared as "a secret". */
   additionalSecretOutputs?: string[];
 }
@@ -51,36 +59,100 @@ function comparable(outs: Props, secrets: readonly string[], runOnly: readonly s
   return out;
 }
 
+/** The kind of a checkpoint's resource (`pulumi-nodejs:dynamic/gitbook:<kind>`, or the kind itself); undefined for other providers' resources. */
+const kindOf = (type: string) => (type.startsWith(TYPE) ? type.slice(TYPE.length) : type.includes(":") ? undefined : type);
+
+/** The outputs a provider call is given: a secret's ciphertext means nothing to it, and is left out, as the engine would send the plain value. */
+const unsealed = (r: Recorded) => Object.fromEntries(Object.entries(r.outputs).filter(([k, v]) => !(r.additionalSecretOutputs ?? []).includes(k) && sealed(v) !== "[secret]"));
+
+/**
+ * What `pulumi preview` of `decls` would plan against `resources` (a checkpoint's, e.g. `pulumi stack
+ * export`'s after an up), in this process: each declaration checked against the state it has there
+ * and diffed, every resource of the checkpoint that `decls` leaves out a delete. The steps a CLI
+ * preview's `--expect-no-changes` asks all to be "same", for a program that is `decls` (the runs
+ * through the CLI that declare their resources as Decl); a plan is the provider's check and diff, the
+ * engine adding nothing to it but the order. The program process, which this one does not run, adds
+ * to what a declaration says (a site's address) and builds components (DocsSite): those inputs, and
+ * a component's children, are declared as the checkpoint records them, what the program process
+ * registered for the same declarations in the run before.
+ */
+export async function plannedSteps(emu: Emulator, decls: readonly Decl[], resources: readonly Recorded[]): Promise<ProgramStep[]> {
+  const env = await startProviderEnv({ emulator: emu });
+  const logged = emu.log.entries.length;
+  try {
+    const from = resources.flatMap((r) => {
+      const kind = kindOf(r.type);
+      return kind && r.id ? [{ kind, name: r.name, state: { id: r.id, outs: unsealed(r) }, inputs: r.inputs ?? {} }] : [];
+    });
+    const kinds = new Set(providerKinds.map((r) => r.kind));
+    const components = decls.filter((d) => !kinds.has(d.kind)).map((d) => d.name);
+    const ofComponent = (r: Recorded): boolean => {
+      const parent = r.parent && resources.find((x) => x.urn === r.parent);
+      return !!parent && (components.includes(parent.name) || ofComponent(parent));
+    };
+    const children: Decl[] = resources.flatMap((r) => {
+      const kind = kindOf(r.type);
+      return kind && ofComponent(r) ? [{ kind, name: r.name, args: Object.fromEntries(Object.entries(r.inputs ?? {}).filter(([k]) => k !== "__provider")) }] : [];
+    });
+    // What the program process adds to a declaration's inputs (a site's address: siteAddress.ts), the
+    // in-process program does not: those inputs are taken as the run before recorded them.
+    const added = (d: Decl): Decl => {
+      const r = resources.find((x) => x.name === d.name && kindOf(x.type) === d.kind);
+      const recorded = Object.entries(r?.inputs ?? {}).filter(([k]) => !k.startsWith("__") && !(k in d.args));
+      return recorded.length ? { ...d, args: { ...Object.fromEntries(recorded), ...d.args } } : d;
+    };
+    const declared = [...decls.filter((d) => kinds.has(d.kind)).map(added), ...children];
+    const steps = await inProcessProgram(env, from).preview(declared);
+    const writes = emu.log.entries.slice(logged).filter((e) => e.method !== "GET");
+    if (writes.length) throw new Error(`the plan sent ${writes.map((e) => `${e.method} ${e.route}`).join(", ")}`);
+    return [...steps, ...from.filter((e) => !declared.some((d) => d.name === e.name)).map((e) => ({ name: e.name, op: "delete" as const }))];
+  } finally {
+    emu.log.entries.splice(logged);
+    await env.close();
+  }
+}
+
 /**
  * Every difference between what `resources` record and what their kinds read from GitBook now, one
  * line each (`<name>.<output>: state <value>, GitBook <value>`); empty when state equals GitBook.
  * Resources of other providers (the stack, components) are skipped.
+ *
+ * `asRefresh`: also everything else a `pulumi refresh` right after would change or report: the inputs
+ * the read hands back against those recorded (`<name>.inputs.<key>: ...`; the engine stores them, and
+ * a refresh that rewrote one would show it in the next plan), and any write a read sent.
  */
-export async function differencesFromGitBook(emu: Emulator, resources: readonly Recorded[]): Promise<string[]> {
+export async function differencesFromGitBook(emu: Emulator, resources: readonly Recorded[], opts: { asRefresh?: boolean } = {}): Promise<string[]> {
   const env = await startProviderEnv({ emulator: emu });
   const out: string[] = [];
   // The comparison's own GETs leave the request log: a suite's counts stay its runs'.
   const logged = emu.log.entries.length;
   try {
     for (const r of resources) {
-      const kind = r.type.startsWith(TYPE) ? r.type.slice(TYPE.length) : r.type.includes(":") ? undefined : r.type;
+      const kind = kindOf(r.type);
       if (!kind || !r.id) continue;
       const secrets = r.additionalSecretOutputs ?? [];
-      // A secret's ciphertext means nothing to a read: left out, as a read of it would not use it.
-      const given = Object.fromEntries(Object.entries(r.outputs).filter(([k, v]) => !secrets.includes(k) && sealed(v) !== "[secret]"));
-      const read = await env.refresh(kind, { id: r.id, outs: given });
+      const read = await env.refresh(kind, { id: r.id, outs: unsealed(r) });
       if (!read) {
         out.push(`${r.name}: in state, gone from GitBook`);
         continue;
       }
       const shape = (await definitionOf(kind)).schema.shape as Record<string, z.ZodType>;
       const runOnly = Object.keys(shape).filter((k) => ruleOf(shape[k]!).engine === "run");
-      const [recorded, live] = [comparable(r.outputs, secrets, runOnly), comparable(read.state.outs, secrets, runOnly)];
-      for (const k of [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort()) {
-        const [a, b] = [JSON.stringify(recorded[k]), JSON.stringify(live[k])];
-        if (a !== b) out.push(`${r.name}.${k}: state ${a ?? "absent"}, GitBook ${b ?? "absent"}`);
+      const compare = (prefix: string, recorded: Props, live: Props) => {
+        for (const k of [...new Set([...Object.keys(recorded), ...Object.keys(live)])].sort()) {
+          const [a, b] = [JSON.stringify(recorded[k]), JSON.stringify(live[k])];
+          if (a !== b) out.push(`${r.name}.${prefix}${k}: state ${a ?? "absent"}, GitBook ${b ?? "absent"}`);
+        }
+      };
+      compare("", comparable(r.outputs, secrets, runOnly), comparable(read.state.outs, secrets, runOnly));
+      if (opts.asRefresh) {
+        const ins = r.inputs ?? {};
+        // An input the checkpoint holds encrypted stays "a secret" whatever the read hands back in the clear.
+        const secretIns = Object.keys(ins).filter((k) => sealed(ins[k]) === "[secret]");
+        compare("inputs.", comparable(ins, secretIns, runOnly), comparable(read.inputs, secretIns, runOnly));
       }
     }
+    if (opts.asRefresh) for (const e of emu.log.entries.slice(logged).filter((x) => x.method !== "GET")) out.push(`a read sent ${e.method} ${e.route}`);
   } finally {
     emu.log.entries.splice(logged);
     await env.close();

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { resources } from "../../provider/resources";
 import type { Decl } from "../support/lifecycle";
 import { programSuite } from "../support/program";
-import { differencesFromGitBook } from "../support/stateIsGitBook";
+import { differencesFromGitBook, plannedSteps } from "../support/stateIsGitBook";
 import { ref } from "../support/scenarios";
 
 const HOST = "docs.acme.test";
@@ -107,6 +107,33 @@ describe("state equals GitBook after every up, for every kind", () => {
     store.orgs.get(s.env.org)!.gitProviders = ["github"];
     await up(0);
     expect([...s.env.emu.store.sites.values()].find((x) => x.title === "Written Docs")?.published).toBe(true);
+  });
+
+  // What the CLI suites ask with asRefresh in place of a `pulumi refresh` (test/examples/docsSite.test.ts):
+  // an input the read hands back otherwise than the checkpoint records it is a change that refresh would
+  // write into state, so it is named. (The in-process program registers an OpenApiSpec's text as the
+  // program declares it, where the program process registers its hash: only the team is compared here.)
+  it("names, asked as a refresh, an input the read hands back otherwise than state records it", async () => {
+    const team = { name: "team", type: "Team", ...s.p.resource("team") };
+    expect(await differencesFromGitBook(s.env.emu, [team], { asRefresh: true })).toEqual([]);
+    const recorded = { ...team, inputs: { ...team.inputs, title: "Readers" } };
+    expect(await differencesFromGitBook(s.env.emu, [recorded], { asRefresh: true })).toEqual(['team.inputs.title: state "Readers", GitBook "Writers"']);
+    expect(await differencesFromGitBook(s.env.emu, [recorded])).toEqual([]);
+  });
+
+  // What the CLI suites plan in place of a `preview --expect-no-changes` (test/faults/killedRun.ts).
+  it("plans, from a checkpoint's resources, nothing for the program that made them, and the change a declaration makes", async () => {
+    const decls = program(s.env.emu.seeded.spaceIds, s.env.emu.seeded.members[0]!.id, 0);
+    const planned = await plannedSteps(s.env.emu, decls, stateOf(decls));
+    expect(planned.filter((x) => x.op !== "same")).toEqual([]);
+    expect(planned).toHaveLength(decls.length);
+    const renamed = decls.map((d) => (d.name === "team" ? { ...d, args: { title: "Readers" } } : d));
+    const dropped = renamed.filter((d) => d.name !== "collection" && d.name !== "access");
+    expect((await plannedSteps(s.env.emu, dropped, stateOf(decls))).filter((x) => x.op !== "same")).toEqual([
+      { name: "team", op: "update", changed: ["title"] },
+      { name: "collection", op: "delete" },
+      { name: "access", op: "delete" },
+    ]);
   });
 
   it("after an up that moves defaults, moves paths with their old-path rules, changes the branding and claims a hostname", async () => {
