@@ -5,9 +5,8 @@
  * the user's word; here the test is the user, who knows what the app and the other stack made.
  *
  * 1, 2 and 6. The run's Space POST never reached GitBook; the CLI's advice followed first (`pulumi
- *    cancel`, `pulumi refresh`), then a namesake made by someone else: another stack over the same
- *    organization (case 1) or the app (case 2) make the same object, for recover reads only GitBook and
- *    this stack's checkpoint. `recover --check` is the CI guard.
+ *    cancel`, `pulumi refresh`), then namesakes made by others: stack A's up of the same Space over the
+ *    same organization (case 1) and a person in the app (case 2). `recover --check` is the CI guard.
  * 3 and 4. GitBook's clock five minutes behind: the run's own Space is named, not dropped (what --adopt
  *    then does, whatever the object's date: provider/recover/plan.test.ts in process, and every killed run
  *    of killed.test.ts and killedCheckpoint.test.ts through the CLI). An `up` that runs while recover
@@ -60,7 +59,7 @@ async function killedBeforeSpace(d: Deployment, decls: Decl[]): Promise<void> {
 const exported = (d: Deployment) => JSON.stringify(d.cli()!.exported());
 
 describeDeployments("recover decides nothing by itself", () => {
-  it("1, 2 and 6. after the CLI's advice (`pulumi cancel`, `pulumi refresh`) and a namesake made by another stack or the app: --check fails, recover names it and never takes it, and the user's --drop leaves it alone and makes the stack its own", async () => {
+  it("1, 2 and 6. after the CLI's advice (`pulumi cancel`, `pulumi refresh`) and namesakes made by another stack and by the app: --check fails, recover names both and takes neither, and the user's --drop leaves them alone and makes the stack its own", async () => {
     const d = await deployment();
     const decls: Decl[] = [
       { kind: "Site", name: "docs", args: { title: "Docs" } },
@@ -71,8 +70,15 @@ describeDeployments("recover decides nothing by itself", () => {
     await cancelAsAdvised(d);
     const refresh = await d.run("refresh", decls, { flags: ["--skip-preview"] });
     expect(refresh.code, refresh.stdout).toBe(0);
-    // Made after the run began, as another stack's up of the same program makes it (case 1).
+    // Made after the run began: by stack A's up of the same Space over the same organization (case 1),
+    // and by a person in the app (case 2).
+    const a = await deployment();
+    const space = decls.filter((x) => x.kind === "Space").map(({ dependsOn: _, ...x }) => x);
+    const upA = await a.run("up", space, { config: { "gitbook:token": d.emu.token, "gitbook:apiUrl": d.emu.url, "gitbook:organizationId": d.emu.seeded.organizationId } });
+    expect(upA.code, upA.stdout).toBe(0);
+    const [theirs] = spaces(d, "Runbooks");
     const app = await appSpace(d, "Runbooks");
+    const namesakes = [theirs, app].sort();
     // The CI guard: a blind up would create the pending Space again.
     const check = await recover(d, ["--check"]);
     expect(check.code, check.out).toBe(1);
@@ -81,24 +87,26 @@ describeDeployments("recover decides nothing by itself", () => {
     expect(look.code, look.out).toBe(1);
     expect(look.out).not.toMatch(/--since|unknown time/);
     const [[urn, candidates]] = [...undecided(look.out)];
-    expect(candidates).toEqual([app]);
+    expect([...candidates!].sort()).toEqual(namesakes);
+    expect(look.out).toContain(`--adopt '${urn}=${theirs}'`);
     expect(look.out).toContain(`--adopt '${urn}=${app}'`);
     expect(look.out).toContain(`npx pulumi-gitbook recover --stack ${d.cli()!.name} --drop '${urn}'`);
     // --accept takes recover's own proposals, and it proposes no candidate: nothing is written.
     const before = exported(d);
     const accepted = await recover(d, ["--accept"]);
     expect(accepted.code, accepted.out).toBe(1);
-    expect([...undecided(accepted.out)]).toEqual([[urn, [app]]]);
+    expect([...undecided(accepted.out)].map(([u, c]) => [u, [...c].sort()])).toEqual([[urn, namesakes]]);
     expect(exported(d)).toBe(before);
     expect((await recover(d, ["--drop", urn!])).code).toBe(0);
     expect((await recover(d, ["--check"])).code).toBe(0);
     const up = await d.run("up", decls);
     expect(up.code, up.stdout).toBe(0);
-    expect(d.resource("guides").id).not.toBe(app);
-    expect(d.emu.store.spaces.get(app)?.deletedAt).toBeUndefined();
-    expect(spaces(d, "Runbooks")).toHaveLength(2);
+    expect(namesakes).not.toContain(d.resource("guides").id);
+    for (const id of namesakes) expect(d.emu.store.spaces.get(id!)?.deletedAt).toBeUndefined();
+    expect(spaces(d, "Runbooks")).toHaveLength(3);
+    expect(a.resource("guides").id).toBe(theirs);
     expect(d.emu.store.sites.size).toBe(1);
-    // Six recovers beside its three engine runs: over 300 s on a loaded 2-core machine.
+    // Six recovers beside its four engine runs: over 300 s on a loaded 2-core machine.
   }, 600_000);
 
   it("3 and 4. GitBook's clock five minutes behind: the run's own Space, dated before the run began, is named (not dropped); an `up` that ran while recover read GitBook: recover writes nothing over it; that up, with no recover before it, made the killed run's Space again", async () => {
