@@ -94,7 +94,7 @@ describeDeployments("a fresh checkout, as the README says: npm ci, npx pulumi-gi
 
   it("builds, byte for byte, the files `npm pack` packs from this checkout: what a git URL installs, and what the tarball route type-checks", () => {
     expectSameAsPacked(checkout, packList(checkout));
-  }, 60_000);
+  });
 
   it("is listed by --help and writes a TypeScript program laid out as `pulumi new typescript` does", async () => {
     expect((await run("npx", ["pulumi-gitbook", "--help"], { cwd: checkout, env: NPM_ENV })).stdout).toMatch(/^ {2}new +write a TypeScript Pulumi program/m);

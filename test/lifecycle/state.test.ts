@@ -11,15 +11,12 @@
 import * as path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeDeployments, PROGRAM, startDeployment, type Decl, type Deployment } from "../support/lifecycle";
-import { ref, site } from "../support/scenarios";
 
 describeDeployments("state written by the engine", () => {
   let d: Deployment;
-  const decls = (source: Record<string, unknown>): Decl[] => [
-    site(),
-    { kind: "ShareLink", name: "link", args: { siteId: ref("site.id"), name: "Reviewers" } },
-    { kind: "OpenApiSpec", name: "spec", args: { slug: "state-api", source } },
-  ];
+  // The spec alone: from an empty stack, another resource's check would ask whether the token sees the
+  // organization, a request that may or may not be sent before the spec's failure ends the preview.
+  const decls = (source: Record<string, unknown>): Decl[] => [{ kind: "OpenApiSpec", name: "spec", args: { slug: "state-api", source } }];
 
   beforeAll(async () => {
     d = await startDeployment();
