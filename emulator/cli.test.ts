@@ -64,17 +64,36 @@ async function request(url: string, token: string, method: string, route: string
   return res.status;
 }
 
-it("prints the URL, token, organization and spaces, and the config lines that point a program at them", async () => {
-  const emu = run("emulator", "--port", "0", "--token", "dev-token");
+// One emulator for both: each `pulumi-gitbook` process costs about half a CPU-second to start.
+it("prints the URL, token, organization and spaces and the config lines that point a program at them; injects the faults of --faults from the first request, and --log prints every request as answered", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-"));
+  const faults = path.join(dir, "faults.json");
+  fs.writeFileSync(faults, JSON.stringify([{ rateLimit: { burst: 1, retryAfterSeconds: 1 }, match: { method: "POST" } }, { dropBeforeProcess: true, times: 1, match: { route: "/v1/orgs/:org/teams" } }]));
+  const emu = run("emulator", "--port", "0", "--token", "dev-token", "--faults", faults, "--log");
   const banner = await emu.printed("Ctrl-C to stop.");
   const url = field(banner, "base URL");
   const org = field(banner, "organization");
+  expect(banner).toContain(`faults        2 from ${faults}`);
   expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   expect(field(banner, "token")).toBe("dev-token");
   expect(banner).toContain(`pulumi config set gitbook:apiUrl ${url}\n`);
   expect(banner).toContain(`pulumi config set --secret gitbook:token dev-token\n`);
   expect(banner).toContain(`pulumi config set gitbook:organizationId ${org}\n`);
   expect(banner).toContain(`export GITBOOK_API_URL=${url} GITBOOK_TOKEN=dev-token GITBOOK_ORGANIZATION_ID=${org}\n`);
+
+  expect(await request(url, "dev-token", "POST", `/v1/orgs/${org}/sites`, { title: "Docs" })).toBe(429);
+  expect(await request(url, "dev-token", "POST", `/v1/orgs/${org}/sites`, { title: "Docs" })).toBe(201);
+  await expect(request(url, "dev-token", "GET", `/v1/orgs/${org}/teams`)).rejects.toThrow();
+  expect(await request(url, "dev-token", "GET", `/v1/orgs/${org}/teams`)).toBe(200);
+
+  const log = await emu.printed(`GET /v1/orgs/${org}/teams 200`);
+  const lines = log.slice(log.indexOf("Ctrl-C to stop.")).split("\n").slice(1, 5);
+  expect(lines.map((l) => l.replace(/ \d+ ms$/, ""))).toEqual([
+    `POST /v1/orgs/${org}/sites 429`,
+    `POST /v1/orgs/${org}/sites 201`,
+    `GET /v1/orgs/${org}/teams dropped`,
+    `GET /v1/orgs/${org}/teams 200`,
+  ]);
 
   // The printed IDs are the live ones: the organization answers, and each printed space exists.
   expect(await request(url, "dev-token", "GET", `/v1/orgs/${org}`)).toBe(200);
@@ -85,31 +104,6 @@ it("prints the URL, token, organization and spaces, and the config lines that po
 
   emu.child.kill("SIGTERM");
   expect((await emu.exited).code).toBe(0);
-});
-
-it("injects the faults of --faults from the first request, and --log prints every request as answered", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-"));
-  const faults = path.join(dir, "faults.json");
-  fs.writeFileSync(faults, JSON.stringify([{ rateLimit: { burst: 1, retryAfterSeconds: 1 }, match: { method: "POST" } }, { dropBeforeProcess: true, times: 1, match: { route: "/v1/orgs/:org/teams" } }]));
-  const emu = run("emulator", "--token", "t", "--faults", faults, "--log");
-  const banner = await emu.printed("Ctrl-C to stop.");
-  expect(banner).toContain(`faults        2 from ${faults}`);
-  const url = field(banner, "base URL");
-  const org = field(banner, "organization");
-
-  expect(await request(url, "t", "POST", `/v1/orgs/${org}/sites`, { title: "Docs" })).toBe(429);
-  expect(await request(url, "t", "POST", `/v1/orgs/${org}/sites`, { title: "Docs" })).toBe(201);
-  await expect(request(url, "t", "GET", `/v1/orgs/${org}/teams`)).rejects.toThrow();
-  expect(await request(url, "t", "GET", `/v1/orgs/${org}/teams`)).toBe(200);
-
-  const log = await emu.printed(`GET /v1/orgs/${org}/teams 200`);
-  const lines = log.slice(log.indexOf("Ctrl-C to stop.")).split("\n").slice(1, 5);
-  expect(lines.map((l) => l.replace(/ \d+ ms$/, ""))).toEqual([
-    `POST /v1/orgs/${org}/sites 429`,
-    `POST /v1/orgs/${org}/sites 201`,
-    `GET /v1/orgs/${org}/teams dropped`,
-    `GET /v1/orgs/${org}/teams 200`,
-  ]);
 });
 
 it("refuses a faults file it cannot use, naming the file and the fault, before listening", async () => {

@@ -426,7 +426,19 @@ function extensionKeywords(doc: Json): string[] {
 function newAjv(doc: Json, annotations: string[], opts: { coerceTypes?: "array" }): Ajv2020 {
   // strictTypes/strictRequired/strictTuples would reject GitBook's style (e.g. `additionalProperties`
   // without `type: object`), which is valid JSON Schema; unknown keywords still fail compilation.
-  const ajv = new Ajv2020({ ...opts, allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, strictTuples: false });
+  // `code.optimize: false`: ajv's default pass over the generated code (renaming and dropping unused
+  // names) took 40% of compiling this document's validators (6.7 s to 4.2 s of CPU for all 377
+  // operations) and did not make a check measurably faster; what a validator accepts is the same.
+  const ajv = new Ajv2020({
+    ...opts,
+    allErrors: true,
+    verbose: true,
+    strict: true,
+    strictTypes: false,
+    strictRequired: false,
+    strictTuples: false,
+    code: { optimize: false },
+  });
   addFormats(ajv);
   // GitBook's own formats, defined nowhere in the document: annotations, as OpenAPI says unknown formats are.
   ajv.addFormat("emoji", true);
