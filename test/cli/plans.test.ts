@@ -13,6 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
+import { planSection } from "../support/scenarios";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -31,11 +32,7 @@ describeDeployments("plans", () => {
   const NAV = ["site", "guides", "api", "changelog", "sdk", "tools", "status", "order"];
   function nav(order: string[], titles: Record<string, string> = {}, extra: Decl[] = []): Decl[] {
     const spaces = d.emu.seeded.spaceIds;
-    const section = (name: string, title: string, space: number): Decl => ({
-      kind: "SiteSection",
-      name,
-      args: { siteId: ref("site.id"), spaceId: spaces[space], title: titles[name] ?? title },
-    });
+    const section = planSection(spaces, titles);
     return [
       { kind: "Site", name: "site", args: { title: "Plans Docs" } },
       section("guides", "Guides", 0),

@@ -18,20 +18,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
-import { api, ref } from "../support/scenarios";
+import { api, cascadeRefusal, ref } from "../support/scenarios";
 import { differencesFromGitBook } from "../support/stateIsGitBook";
 
 type Report = Awaited<ReturnType<Deployment["run"]>>;
 const org = (d: Deployment) => d.emu.seeded.organizationId;
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The refusal, naming the resource (by the program's name once state records it, else its ID), its object and each thing it holds. */
-const refusal = (kind: string, id: string, held: [string, string, string][]) =>
-  new RegExp(
-    `${kind} \\S+: deleting it \\(${esc(id)}\\) would also delete what it still holds.*` +
-      held.map(([k, title, hid]) => esc(`${k} ${JSON.stringify(title)} (${hid})`)).join(".*") +
-      `.*Nothing was deleted.*set forceDestroy: true on this ${kind}`,
-    "s",
-  );
+const refusal = cascadeRefusal;
 
 describeDeployments("deletes that take along what they hold, where the engine decides, each case on its own site in one stack", () => {
   let d: Deployment;

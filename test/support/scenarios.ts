@@ -503,3 +503,21 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
 );
 
 export { api, otherOrg, ref, site };
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** A cascading delete's refusal, naming the resource, its object and each thing it holds (framework/cascade.ts). */
+export const cascadeRefusal = (kind: string, id: string, held: [string, string, string][]) =>
+  new RegExp(
+    `${kind} \\S+: deleting it \\(${esc(id)}\\) would also delete what it still holds.*` +
+      held.map(([k, title, hid]) => esc(`${k} ${JSON.stringify(title)} (${hid})`)).join(".*") +
+      `.*Nothing was deleted.*set forceDestroy: true on this ${kind}`,
+    "s",
+  );
+
+/** A section of the plans suites' site ("site"), on the seeded space at `space`, titled `title` unless `titles` renames it. */
+export const planSection = (spaces: readonly string[], titles: Record<string, string>) => (name: string, title: string, space: number) => ({
+  kind: "SiteSection",
+  name,
+  args: { siteId: ref("site.id"), spaceId: spaces[space], title: titles[name] ?? title },
+});

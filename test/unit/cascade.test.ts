@@ -19,18 +19,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite, RunFailed, stepNames, type ProgramStep } from "../support/program";
 import { isOrgQuestion } from "../support/provider";
-import { api, ref } from "../support/scenarios";
+import { api, cascadeRefusal, ref } from "../support/scenarios";
 
 type Report = { steps: ProgramStep[]; error?: string };
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** The refusal, naming the resource, its object and each thing it holds. */
-const refusal = (kind: string, id: string, held: [string, string, string][]) =>
-  new RegExp(
-    `${kind} \\S+: deleting it \\(${esc(id)}\\) would also delete what it still holds.*` +
-      held.map(([k, title, hid]) => esc(`${k} ${JSON.stringify(title)} (${hid})`)).join(".*") +
-      `.*Nothing was deleted.*set forceDestroy: true on this ${kind}`,
-    "s",
-  );
+const refusal = cascadeRefusal;
 
 /** What the program declares at a step. */
 interface Step {

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite } from "../support/program";
 import { GIT_SYNC_QUESTION } from "../support/provider";
-import { ref } from "../support/scenarios";
+import { planSection, ref } from "../support/scenarios";
 
 describe("plans across a refresh after edits in the app", () => {
   const s = programSuite();
@@ -19,11 +19,7 @@ describe("plans across a refresh after edits in the app", () => {
 
   function program(titles: Record<string, string> = {}): Decl[] {
     const spaces = s.env.emu.seeded.spaceIds;
-    const section = (name: string, title: string, space: number): Decl => ({
-      kind: "SiteSection",
-      name,
-      args: { siteId: ref("site.id"), spaceId: spaces[space], title: titles[name] ?? title },
-    });
+    const section = planSection(spaces, titles);
     return [
       { kind: "Site", name: "site", args: { title: "Plans Docs" } },
       section("guides", "Guides", 0),
