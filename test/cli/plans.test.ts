@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeDeployments, startDeployment, steps, type Decl, type Deployment } from "../support/lifecycle";
 import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
-import { planSection } from "../support/scenarios";
+import { planSite } from "../support/scenarios";
 
 const ref = (s: string) => ({ $ref: s });
 
@@ -32,12 +32,9 @@ describeDeployments("plans", () => {
   const NAV = ["site", "guides", "api", "changelog", "sdk", "tools", "status", "order"];
   function nav(order: string[], titles: Record<string, string> = {}, extra: Decl[] = []): Decl[] {
     const spaces = d.emu.seeded.spaceIds;
-    const section = planSection(spaces, titles);
+    const { section, decls } = planSite(spaces, titles);
     return [
-      { kind: "Site", name: "site", args: { title: "Plans Docs" } },
-      section("guides", "Guides", 0),
-      section("api", "API", 1),
-      section("changelog", "Changelog", 3),
+      ...decls,
       section("sdk", "SDK", 4),
       ...extra,
       { kind: "SiteSectionGroup", name: "tools", args: { siteId: ref("site.id"), title: "Tools", sections: [ref("sdk.id")] } },

@@ -515,9 +515,11 @@ export const cascadeRefusal = (kind: string, id: string, held: [string, string, 
     "s",
   );
 
-/** A section of the plans suites' site ("site"), on the seeded space at `space`, titled `title` unless `titles` renames it. */
-export const planSection = (spaces: readonly string[], titles: Record<string, string>) => (name: string, title: string, space: number) => ({
-  kind: "SiteSection",
-  name,
-  args: { siteId: ref("site.id"), spaceId: spaces[space], title: titles[name] ?? title },
-});
+/**
+ * The plans suites' site ("site") and its first sections (guides, api, changelog), and `section` for more:
+ * each on the seeded space at `space`, titled `title` unless `titles` renames it.
+ */
+export function planSite(spaces: readonly string[], titles: Record<string, string>) {
+  const section = (name: string, title: string, space: number) => ({ kind: "SiteSection", name, args: { siteId: ref("site.id"), spaceId: spaces[space], title: titles[name] ?? title } });
+  return { section, decls: [{ kind: "Site", name: "site", args: { title: "Plans Docs" } }, section("guides", "Guides", 0), section("api", "API", 1), section("changelog", "Changelog", 3)] };
+}

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { Decl } from "../support/lifecycle";
 import { programSuite } from "../support/program";
 import { GIT_SYNC_QUESTION } from "../support/provider";
-import { planSection, ref } from "../support/scenarios";
+import { planSite, ref } from "../support/scenarios";
 
 describe("plans across a refresh after edits in the app", () => {
   const s = programSuite();
@@ -19,12 +19,9 @@ describe("plans across a refresh after edits in the app", () => {
 
   function program(titles: Record<string, string> = {}): Decl[] {
     const spaces = s.env.emu.seeded.spaceIds;
-    const section = planSection(spaces, titles);
+    const { section, decls } = planSite(spaces, titles);
     return [
-      { kind: "Site", name: "site", args: { title: "Plans Docs" } },
-      section("guides", "Guides", 0),
-      section("api", "API", 1),
-      section("changelog", "Changelog", 3),
+      ...decls,
       { kind: "SiteStructureOrder", name: "order", args: { siteId: ref("site.id"), items: ["guides", "api", "changelog"].map((n) => ref(`${n}.id`)) } },
       // References named beside their IDs.
       { kind: "Site", name: "namedSite", args: { title: "Named Docs" } },
