@@ -9,6 +9,7 @@ version=v$(node -p "require('$root/node_modules/@pulumi/pulumi/package.json').ve
 src="$root/tools/pulumi-cli"
 bin="$root/.pulumi-cli/$version"
 stamp="$bin/.stamp"
+# dev/pulumiCli.ts (cliStale) computes the same stamp to refuse a stale build: keep the two in step.
 want=$(cat "$src/go.mod" "$src/go.sum" "$src/language-host/main.go" | sha256sum | cut -d' ' -f1)
 
 if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
