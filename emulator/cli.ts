@@ -300,9 +300,9 @@ async function admin(command: string, argv: string[]): Promise<void> {
       } catch {
         // Another server on that port: a JSON parser's stack would not say so.
         const type = res.headers.get("content-type")?.split(";")[0] ?? "without a content type";
-        throw new AdminError(`emulator ${command}: ${url} answered ${res.status} ${type}, not the emulator's JSON: is it the URL of the emulator (its banner's base URL)?`);
+        throw new Error(`${url} answered ${res.status} ${type}, not the emulator's JSON: is it the URL of the emulator (its banner's base URL)?`);
       }
-      if (!res.ok) throw new AdminError(`emulator ${command}: ${json?.error?.message ?? `${res.status} ${text.slice(0, 200)}`}`);
+      if (!res.ok) throw new Error(json?.error?.message ?? `${res.status} ${text.slice(0, 200)}`);
       return json;
     };
     switch (command) {
@@ -340,12 +340,10 @@ async function admin(command: string, argv: string[]): Promise<void> {
       }
     }
   } catch (e) {
-    if (e instanceof UsageError) usageError(e, command);
-    else if (e instanceof AdminError || (e instanceof TypeError && e.message === "fetch failed")) {
-      process.stderr.write(e instanceof AdminError ? `${e.message}\n` : `emulator ${command}: no emulator answers at ${url}\n`);
-      process.exitCode = 1;
-    } else throw e;
+    if (e instanceof UsageError) return usageError(e, command);
+    // What the emulator refused, nothing answering, a FILE that cannot be written: said once, under the command's name.
+    const problem = e instanceof TypeError && e.message === "fetch failed" ? `no emulator answers at ${url}` : e instanceof Error ? e.message : String(e);
+    process.stderr.write(`emulator ${command}: ${problem}\n`);
+    process.exitCode = 1;
   }
 }
-
-class AdminError extends Error {}

@@ -240,6 +240,30 @@ describe("running", () => {
     expect(await exited).toBe(0);
   });
 
+  it("in a program's folder with two stacks on this machine, starts where --stack's expects it; outside one, --stack is refused and no stack's settings are taken", async () => {
+    const port = await freePort();
+    const dir = inProgram(`http://127.0.0.1:${port}`);
+    fs.writeFileSync(path.join(dir, "Pulumi.test.yaml"), fs.readFileSync(path.join(dir, "Pulumi.dev.yaml"), "utf8").replace(`:${port}`, ":9"));
+    expect(await run()).toMatchObject({ code: 2, stderr: expect.stringMatching(/^Pulumi\.dev\.yaml and Pulumi\.test\.yaml: each points at an emulator on this machine; give --stack <name>\nusage: pulumi-gitbook emulator \[/) });
+    const r = await run("--stack", "dev");
+    expect(field(r.stdout, "base URL")).toBe(`http://127.0.0.1:${port}`);
+    expect(r.stdout).toContain("  settings from Pulumi.dev.yaml ");
+    signals.get("SIGTERM")!();
+    expect(await exited).toBe(0);
+
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-elsewhere-"));
+    vi.mocked(process.cwd).mockReturnValue(elsewhere);
+    expect(await run("--stack", "dev")).toMatchObject({ code: 2, stdout: "", stderr: expect.stringMatching(new RegExp(`^--stack dev: no Pulumi\\.yaml in ${elsewhere}; run this in the program's folder\nusage: `)) });
+  });
+
+  it("outside a program's folder, starts with no stack's settings", async () => {
+    vi.spyOn(process, "cwd").mockReturnValue(fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-elsewhere-")));
+    const r = await run();
+    expect(r.code).toBeUndefined();
+    expect(field(r.stdout, "token")).toMatch(/^gb_emu_/);
+    expect(r.stdout).not.toContain("settings from");
+  });
+
   it("starts from an exported state where that emulator was", async () => {
     const source = await Emulator.start({ token: "t" });
     let state: string;
@@ -377,5 +401,8 @@ describe("edit, delete, export, import", () => {
     }
     // Port 9 (discard) on the loopback: nothing listens there.
     expect(await run("export", "--url", "http://127.0.0.1:9", "--token", "t")).toEqual({ code: 1, stdout: "", stderr: "emulator export: no emulator answers at http://127.0.0.1:9\n" });
+    // A FILE that cannot be written: the system's reason, under the command's name, not a stack.
+    const unwritable = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-main-")), "missing", "state.json");
+    expect(await run("export", unwritable, ...env)).toEqual({ code: 1, stdout: "", stderr: `emulator export: ENOENT: no such file or directory, open '${unwritable}'\n` });
   });
 });

@@ -399,12 +399,8 @@ function fits(op: Operation, segments: string[]): boolean {
 
 /** At the first segment where they differ in kind, the literal one is the more specific. */
 function moreSpecific(a: Operation, b: Operation): boolean {
-  for (let i = 0; i < a.segments.length; i++) {
-    const la = "literal" in a.segments[i]!;
-    const lb = "literal" in b.segments[i]!;
-    if (la !== lb) return la;
-  }
-  return false;
+  const differs = a.segments.find((s, i) => ("literal" in s) !== ("literal" in b.segments[i]!));
+  return differs !== undefined && "literal" in differs;
 }
 
 /** The `x-` extension keys used anywhere in the document (annotations by definition). */

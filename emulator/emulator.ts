@@ -127,9 +127,9 @@ export class Emulator {
     const emu = new Emulator(server, `http://${host}:${port}`, opts, contract, initial);
     server.on("request", (req, res) => {
       emu.handle(req, res).catch((e: unknown) => {
-        // Never let a bug in the emulator crash the test process; surface it as a 500 instead.
+        // Never let a bug in the emulator crash the test process; surface it as a 500 instead. Only
+        // before the answer: `send` is the last thing a request does, and a client gone needs none.
         if (!res.headersSent && !res.destroyed) send(res, { status: 500, body: errorBody(500, `Emulator bug: ${String(e)}`) });
-        else req.socket.destroy();
       });
     });
     return emu;

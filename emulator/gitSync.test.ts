@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 
 import { call, emu, expectError, org, useEmulator } from "../test/support/emulatorApi";
+import { expectContractViolation } from "../test/support/contract.setup";
 
 const CONFIG = {
   site: {
@@ -83,6 +84,16 @@ describe("Git Sync installations", () => {
     const done = await call("PATCH", path, body);
     expect(done.body).toMatchObject({ status: "active", providerConfiguration: { projectId: 202 } });
     expect(emu.store.gitRepositories.get("202")!.files["refs/heads/main:gitbook-docs.yaml"]).toMatchObject({ site: { title: "Docs", structure: [{ type: "section", title: "Old", default: true }] } });
+  });
+
+  it("refuses a target that names neither a site nor a space, as the spec does", async () => {
+    expectContractViolation(/POST \/v1\/git\/installations.*breaks/);
+    for (const target of [{ type: "site" }, { type: "space", siteId: emu.seeded.ids.docs }, { type: "org" }]) {
+      const r = await call("POST", INST, { provider: "github", target });
+      expectError(r, 400);
+      expect(r.body.error.message).toMatch(/^target: must be \{type: site, siteId\} or \{type: space, spaceId\}/);
+    }
+    expect(emu.store.gitInstallations.size).toBe(1);
   });
 
   it("seeds a site's installation, a space's own, and goes with its site", async () => {

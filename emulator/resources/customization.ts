@@ -29,7 +29,7 @@ const themedUrl = z.looseObject({ light: uri, dark: uri });
 const contentRef = z.looseObject({ kind: z.enum(["file", "url", "page", "anchor", "user", "collection", "space", "reusable-content", "tag", "openapi"]) });
 const link = z.looseObject({ title: z.string().max(64), to: contentRef });
 const LANGUAGES = ["en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no", "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl"] as const;
-const localized = (max: number) => z.partialRecord(z.enum(LANGUAGES), z.string().max(max));
+export const localized = (max: number) => z.partialRecord(z.enum(LANGUAGES), z.string().max(max));
 const defaultFonts = z.enum(["ABCFavorit", "Inter", "Roboto", "RobotoSlab", "OpenSans", "SourceSansPro", "Lato", "Ubuntu", "Raleway", "Merriweather", "Overpass", "NotoSans", "IBMPlexSerif", "Poppins", "FiraSans"]);
 const monoFonts = z.enum(["FiraCode", "IBMPlexMono", "JetBrainsMono", "SourceCodePro", "RobotoMono", "SpaceMono", "DMMono", "Inconsolata"]);
 const customFont = z.looseObject({

@@ -19,6 +19,7 @@ import { created, deleted, fail, invalid, notFound, ok, type Reply, type Router 
 import {
   GIT_PRIORITIES,
   GIT_PROVIDERS,
+  bySeq,
   slugify,
   uniqueSlug,
   type GitInstallationRecord,
@@ -180,9 +181,7 @@ export function routes(r: Router<Ctx>): void {
   r.add("GET", "/v1/orgs/:org/sites/:site/spaces/git/installations", (c) => {
     const site = getSite(c);
     const spaces = new Set(c.store.siteSpacesOf(site.id).map((ss) => ss.spaceId));
-    const items = [...c.store.gitInstallations.values()]
-      .filter((g) => (g.targetType === "site" && g.targetId === site.id) || (g.targetType === "space" && spaces.has(g.targetId)))
-      .sort((a, b) => a.seq - b.seq);
+    const items = bySeq([...c.store.gitInstallations.values()].filter((g) => (g.targetType === "site" && g.targetId === site.id) || (g.targetType === "space" && spaces.has(g.targetId))));
     return ok({ items: items.map((g) => gitInstallationView(c, g)) });
   });
 

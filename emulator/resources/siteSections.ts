@@ -1,9 +1,18 @@
 // Site sections: the tabs of a site, each created with its first space.
-import { bool, created, deleted, invalid, LIMITS, list, notFound, nullable, ok, required, str, validate, type Router } from "../http";
+import { bool, created, deleted, invalid, LIMITS, list, notFound, nullable, obj, ok, required, str, validate, type Router } from "../http";
 import { slugify, uniqueSlug, type SectionRecord } from "../store";
 import { child, compact, findSite, getSite, patchOptional, SITE, spaceRef, type Ctx, type Env } from "./resource";
 import { addSiteSpace, sectionGroupRef, sitePublishedUrl } from "./siteCommon";
 import { siteSpaceView } from "./siteSpaces";
+import { localized } from "./customization";
+
+// What this module keeps of a section beyond the store's record: a field is the handler's to hold.
+declare module "../store" {
+  interface SectionRecord {
+    /** The title by language code; the PATCH's empty record removes every translation. */
+    localizedTitle?: Record<string, string>;
+  }
+}
 
 // A section created without a title shows its space's; once given one, the PATCH can only change it
 // (the spec's title is a 2-character string, never null).
@@ -16,6 +25,7 @@ const SECTION_PATCH = {
   description: nullable(str(LIMITS.sectionDescription)),
   siteSectionGroupId: nullable(str()),
   draft: bool(),
+  localizedTitle: obj(),
 };
 
 export function sectionTitle(e: Env, sec: SectionRecord): string {
@@ -33,6 +43,7 @@ export function sectionView(e: Env, sec: SectionRecord) {
     id: sec.id,
     title: sectionTitle(e, sec),
     description: sec.description,
+    localizedTitle: sec.localizedTitle,
     default: site !== undefined && e.store.defaultSection(site)?.id === sec.id,
     // The POST's `draft` defaults to false: live.
     draft: sec.draft === true,
@@ -91,11 +102,14 @@ export function routes(r: Router<Ctx>): void {
         : (child(c.store.siteSpaces, b.defaultSiteSpace, (s) => s.siteId === site.id && s.sectionId === section.id) ??
           invalid("defaultSiteSpace", `no site space "${b.defaultSiteSpace}" in this section`));
     const group = b.siteSectionGroupId == null ? undefined : sectionGroupRef(c, site, b.siteSectionGroupId, "siteSectionGroupId");
+    const titles = b.localizedTitle === undefined ? undefined : localized(LIMITS.sectionTitle.max).safeParse(b.localizedTitle);
+    if (titles?.success === false) invalid("localizedTitle", titles.error.issues[0]!.message);
     if (b.title !== undefined) section.title = b.title;
     if (b.path !== undefined) section.path = b.path;
     patchOptional(section, "condition", b.condition);
     patchOptional(section, "icon", b.icon);
     patchOptional(section, "description", b.description);
+    if (titles?.data) patchOptional(section, "localizedTitle", Object.keys(titles.data).length > 0 ? (titles.data as Record<string, string>) : null);
     if (b.draft !== undefined) section.draft = b.draft;
     if (def) section.defaultSiteSpaceId = def.id;
     // Into a group, or back to the site's top level (null): last there.

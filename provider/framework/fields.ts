@@ -272,3 +272,15 @@ function wireOf(s: z.ZodType): z.ZodType {
 export function wireShape<Sh extends z.core.$ZodLooseShape>(inputs: z.ZodObject<Sh>): WireShape<Sh> {
   return Object.fromEntries(Object.entries(inputs.shape).map(([k, s]) => [k, wireOf(s as z.ZodType).nullable().optional()])) as WireShape<Sh>;
 }
+
+/** The spec's `TranslationLanguage`. */
+export const TRANSLATION_LANGUAGES = [
+  "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no",
+  "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
+] as const;
+
+/** The spec's LocalizedString<max>: text by TranslationLanguage (a section's or a site's title in other languages). */
+export const localized = (max: number, what: string) =>
+  z
+    .partialRecord(z.enum(TRANSLATION_LANGUAGES, { error: `must be one of ${TRANSLATION_LANGUAGES.map((l) => JSON.stringify(l)).join(", ")}` }), text({ max }).describe(`The ${what} in that language, at most ${max} characters.`))
+    .describe(`The ${what} by language code (\`fr\`, \`de\`, \`pt-br\`...: GitBook's TranslationLanguage), each at most ${max} characters. Compared and written whole.`);

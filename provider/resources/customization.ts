@@ -12,11 +12,11 @@
  * `header.backgroundColor`, `header.linkColor`) are not declared: GitBook keeps whatever it has.
  */
 import { z } from "zod";
-import { httpUrl, text } from "../framework/fields";
+import { httpUrl, localized, text } from "../framework/fields";
 import type { ApiSiteCustomization } from "../client";
 import type { Props } from "../framework/resource";
 import { liveSettings, settingsGroup } from "../framework/settings";
-import { emojiText, TRANSLATION_LANGUAGES } from "./space";
+import { emojiText } from "./space";
 
 const mustBe = (values: readonly string[]) => ({ error: `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}` });
 const oneOf = <V extends string>(values: readonly [V, ...V[]]) => z.enum(values, mustBe(values));
@@ -42,11 +42,6 @@ const themedUrl = (what: string) =>
     .object({ light: url.describe("The image's URL in light mode (absolute http(s), at most 2048 characters)."), dark: url.describe("The image's URL in dark mode (absolute http(s), at most 2048 characters).") })
     .describe(`${what}: \`{ light, dark }\`, an image URL for each theme, both required.`);
 
-/** The spec's LocalizedString<max>: text by TranslationLanguage. */
-const localized = (max: number, what: string) =>
-  z
-    .partialRecord(z.enum(TRANSLATION_LANGUAGES, mustBe(TRANSLATION_LANGUAGES)), text({ max }).describe(`The ${what} in that language, at most ${max} characters.`))
-    .describe(`The ${what} by language code (\`fr\`, \`de\`, \`pt-br\`...: GitBook's TranslationLanguage), each at most ${max} characters. Compared and written whole.`);
 
 /** The spec's ContentRef: where a link goes. */
 const contentRef = (what: string) => {

@@ -45,6 +45,8 @@ describe("check", () => {
     ["condition", { condition: "" }, /condition must be 1 to 1024 characters/],
     ["condition", { condition: "c".repeat(1025) }, /condition must be 1 to 1024 characters/],
     ["description", { description: "d".repeat(257) }, /description must be at most 256 characters/],
+    ["localizedTitle", { localizedTitle: { klingon: "Guides" } }, /localizedTitle Unrecognized key: "klingon"/],
+    ["localizedTitle.fr", { localizedTitle: { fr: "t".repeat(129) } }, /localizedTitle\.fr must be at most 128 characters/],
     ["default", { default: "yes" }, /default must be a boolean/],
     ["draft", { draft: "yes" }, /draft must be a boolean/],
     ["siteId", { siteId: "" }, /siteId must not be empty/],
@@ -259,6 +261,32 @@ describe("lifecycle", () => {
     expect(live).not.toHaveProperty("condition");
     expect(live).not.toHaveProperty("description");
     expect(r.state.outs).toEqual({ organizationId: env.org, siteId, spaceId: space[0], path: "kept", siteSpaceId: s.outs.siteSpaceId });
+  });
+
+  it("sets, updates and clears the title's translations (localizedTitle) whole, and sees an edit in the app as drift", async () => {
+    const siteId = await newSite();
+    const patches = spyBodies("PATCH");
+    const program = { siteId, spaceId: space[0], title: "Guides", localizedTitle: { fr: "Guides FR", de: "Anleitungen" } };
+    const s = await section(siteId, program);
+    expect(patches()).toEqual([{ localizedTitle: { fr: "Guides FR", de: "Anleitungen" } }]);
+    expect(env.emu.store.sections.get(s.id)!.localizedTitle).toEqual({ fr: "Guides FR", de: "Anleitungen" });
+    expect((await env.refresh("SiteSection", s))!.state).toEqual(s);
+    // Written whole: a translation dropped from the program is dropped in GitBook.
+    const updated = await env.up("SiteSection", { ...program, localizedTitle: { fr: "Guides" } }, s);
+    expect(patches().at(-1)).toEqual({ localizedTitle: { fr: "Guides" } });
+    expect(env.emu.store.sections.get(s.id)!.localizedTitle).toEqual({ fr: "Guides" });
+    // Another translation added in the app is drift; the next up takes it back.
+    env.emu.store.sections.get(s.id)!.localizedTitle = { fr: "Guides", es: "Guías" };
+    env.outOfBand();
+    const drifted = await env.refresh("SiteSection", updated.state);
+    expect(drifted!.inputs.localizedTitle).toEqual({ fr: "Guides", es: "Guías" });
+    expect((await env.up("SiteSection", { ...program, localizedTitle: { fr: "Guides" } }, drifted!.state)).step).toBe("update");
+    expect(env.emu.store.sections.get(s.id)!.localizedTitle).toEqual({ fr: "Guides" });
+    // Removed: the PATCH takes no null, and the empty record clears every translation.
+    const removed = await env.up("SiteSection", { siteId, spaceId: space[0], title: "Guides" }, updated.state);
+    expect(patches().at(-1)).toEqual({ localizedTitle: {} });
+    expect(env.emu.store.sections.get(s.id)).not.toHaveProperty("localizedTitle");
+    expect(removed.state.outs).not.toHaveProperty("localizedTitle");
   });
 
   it("makes the section the default with one site PATCH, and leaves the default alone when the flag goes", async () => {

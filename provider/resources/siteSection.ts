@@ -14,7 +14,7 @@ import { apiObject } from "../client";
 import type { HeldObject } from "../framework/cascade";
 import { listFresh } from "../framework/lists";
 import { defineResource, resourceClass, type Inputs, type Lookalikes, type Outputs } from "../framework/define";
-import { draftField, field, forceDestroyField, id, organizationIdField, text, wireShape } from "../framework/fields";
+import { draftField, field, forceDestroyField, id, localized, organizationIdField, text, wireShape } from "../framework/fields";
 import { sitePaths, siteSpacePaths, sectionPaths } from "./sitePaths";
 // Circular (siteSpace.ts imports this module's paths too): read only when a call runs.
 import { findListed } from "../framework/lists";
@@ -67,6 +67,13 @@ const inputs = z.object({
     .optional()
     .describe("Short description of the section, at most 256 characters. Removing it clears the description.")
     .register(field, { remove: "clear", create: "patch" }),
+  localizedTitle: localized(128, "section title")
+    .optional()
+    .describe(
+      "The section's title in other languages than the site's own, by language code (`fr`, `de`, `pt-br`...: GitBook's TranslationLanguage), each at most 128 characters, e.g. `{ fr: \"Guides\" }`. Compared and written whole. Removing it removes every translation.",
+    )
+    // GitBook's PATCH takes no null here: the empty record clears it.
+    .register(field, { remove: { reset: {} }, create: "patch" }),
   draft: draftField("section"),
   groupId: id()
     .optional()
@@ -135,6 +142,7 @@ function live(section: oldPaths.WithOldPaths<ApiSiteSection>, props: Props): Pro
     path: section.path,
     condition: section.condition ?? undefined,
     description: section.description ?? undefined,
+    localizedTitle: Object.keys(section.localizedTitle ?? {}).length > 0 ? section.localizedTitle : undefined,
     groupId: section.sectionGroup ?? undefined,
     draft: section.draft ?? false,
     // Only `default: true` is managed; a declared false must not read as drift when the section is the default.

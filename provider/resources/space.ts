@@ -14,7 +14,7 @@ import { ApiSiteSpace } from "./siteSpace";
 import type { HeldObject } from "../framework/cascade";
 import { isUnknown } from "../framework/check";
 import { defineResource, resourceClass, type Inputs, type Outputs, type Lookalikes } from "../framework/define";
-import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text, wireShape } from "../framework/fields";
+import { allowReplacementField, field, forceDestroyField, httpUrl, organizationIdField, text, TRANSLATION_LANGUAGES, wireShape } from "../framework/fields";
 import { ApiSite } from "./site";
 import { sitePaths, siteSpacePaths } from "./sitePaths";
 import { finishCreate, refreshed } from "../framework/recipes";
@@ -29,11 +29,6 @@ import { defaultLevelField, parentField, updateInTree, type TreePaths } from "./
 
 // ---- Schema --------------------------------------------------------------------------------------
 
-/** The spec's `TranslationLanguage`. */
-export const TRANSLATION_LANGUAGES = [
-  "en", "fr", "de", "es", "it", "pt", "pt-br", "ru", "ja", "zh", "zh-tw", "yue", "ko", "ar", "hi", "nl", "pl", "tr", "sv", "no",
-  "da", "fi", "el", "cs", "hu", "ro", "th", "vi", "id", "ms", "he", "uk", "sk", "bg", "hr", "lt", "lv", "et", "sl",
-] as const;
 export const SPACE_EDIT_MODES = ["live", "locked"] as const;
 
 // The spec's `format: emoji`, "Unicode codepoint or character of the emoji": one emoji (a single

@@ -88,7 +88,7 @@ const UNDERIVED: Record<string, string[]> = {};
 const CONDITION = "visitor.claims.staff == true";
 const FULL: Record<string, Record<string, unknown>> = {
   Site: { visibility: "unlisted", published: false, basename: "docs", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
-  SiteSection: { icon: "book", path: "guides", condition: CONDITION, description: "Start here", draft: false, default: true },
+  SiteSection: { icon: "book", path: "guides", condition: CONDITION, description: "Start here", localizedTitle: { fr: "Guides" }, draft: false, default: true },
   SiteSpace: { condition: CONDITION, default: true },
   SiteSectionGroup: { icon: "layers", draft: false },
   SiteExternalLink: { description: "What changed", icon: "rss", draft: false, condition: CONDITION },

@@ -33,7 +33,7 @@ const CONDITION = "visitor.claims.staff == true";
  */
 const APP_SET: Record<string, Record<string, unknown>> = {
   Site: { visibility: "unlisted", basename: "handbook", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
-  SiteSection: { icon: "book", path: "guides-in-app", condition: CONDITION, description: "Set in the app", draft: true },
+  SiteSection: { icon: "book", path: "guides-in-app", condition: CONDITION, description: "Set in the app", localizedTitle: { fr: "Défini dans l'app" }, draft: true },
   // A custom home page: a page of the space the lifecycle program's site space shows.
   SiteSpace: { condition: CONDITION, hidden: true, draft: true, pageId: seeded((e) => pageOf(e, e.seeded.spaceIds[2]!)) },
   SiteSectionGroup: { icon: "layers", draft: true, sections: [ref("sec.id")] },
@@ -287,8 +287,9 @@ describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind:
     const r = s.p.resource("subject");
     const probe = { ...r.outputs, [f]: probeOf(shape[f]!), [DECLARED_KEY]: [...((r.outputs[DECLARED_KEY] as string[] | undefined) ?? []), f] };
     const live = (await s.env.refresh(sc.kind, { id: r.id, outs: probe }))!.inputs[f];
-    // A text reset to GitBook's empty default reads back as unset, as GitBook's `""` always does.
-    const expected = remove === "keep" ? value : remove === "clear" || remove.reset === "" ? undefined : remove.reset;
+    // A reset to GitBook's empty default (a text's `""`, a translations record's `{}`) reads back as unset, as GitBook's empty values always do.
+    const empty = (v: unknown) => v === "" || (typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+    const expected = remove === "keep" ? value : remove === "clear" || empty(remove.reset) ? undefined : remove.reset;
     expect({ f, remove, live }).toEqual({ f, remove, live: expected });
     expect((await s.p.refresh()).find((x) => x.name === "subject")?.changed ?? []).not.toContain(f);
     await s.p.destroy();
