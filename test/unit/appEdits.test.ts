@@ -3,8 +3,9 @@
  * preview plans an update of it, `up` puts the declared value back, and a re-run sends nothing. For
  * every kind's lifecycle program (test/support/scenarios.ts), every declared field GitBook can change
  * in place; the edit is made out of band by another client (a fresh provider context), as the app
- * would. The alternate value derives from the field's schema, so a new field is covered without a
- * line here; a field no alternate can be derived for must be listed in UNDERIVED with the reason.
+ * would. The declared value (unless FULL gives one) and the alternate derive from the field's schema,
+ * so a new field is covered without a line here; a field no alternate can be derived for must be
+ * listed in UNDERIVED with the reason.
  *
  * Then "app edits, systematically" (further down): the edits only a store edit makes (a section moved
  * into a group, another default, a navigation dragged), each row with the fewest requests its restore
@@ -17,11 +18,11 @@ import type { Emulator } from "../../emulator";
 import { teamMemberKey } from "../../emulator/store";
 import type { Props } from "../../provider/framework/resource";
 import { resources } from "../../provider/resources";
-import { ruleOf } from "../../provider/framework/fields";
 import type { Decl } from "../support/lifecycle";
 import { programSuite } from "../support/program";
 import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
 import { scenarios } from "../support/scenarios";
+import { derivedValue, inPlaceFields } from "../support/derived";
 
 /** Values of `schema` other than `v`, nearest first: edits the app could make (at least one, or why there is none). */
 function alternates(schema: z.ZodType, v: unknown, emu: Emulator): unknown[] | { none: string } {
@@ -72,9 +73,8 @@ function enumMembers(schema: z.ZodType): readonly unknown[] {
 function editable(kind: string, declared: Record<string, unknown>, emu: Emulator) {
   const def = resources.find((r) => r.kind === kind)!;
   const shape = def.schema.shape as Record<string, z.ZodType>;
-  return def.diff.fields
-    .filter((f) => declared[f] !== undefined && shape[f] !== undefined)
-    .filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram)
+  return inPlaceFields(def)
+    .filter((f) => declared[f] !== undefined)
     .map((f) => {
       const members = enumMembers(shape[f]!).filter((m) => m !== declared[f]);
       return { field: f, alt: members.length > 0 ? members : alternates(shape[f]!, declared[f], emu) };
@@ -84,11 +84,14 @@ function editable(kind: string, declared: Record<string, unknown>, emu: Emulator
 /** Fields declared by a lifecycle program for which no alternate value derives from the schema, with why. */
 const UNDERIVED: Record<string, string[]> = {};
 
-/** Settings the subject declares here on top of its lifecycle program's, so that every field is edited. */
+/**
+ * Settings the subject declares here on top of its lifecycle program's, so that every field is edited:
+ * what no value derived from the field's schema gives (test/support/derived.ts), or a value chosen.
+ */
 const CONDITION = "visitor.claims.staff == true";
 const FULL: Record<string, Record<string, unknown>> = {
   Site: { visibility: "unlisted", published: false, basename: "docs", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
-  SiteSection: { icon: "book", path: "guides", condition: CONDITION, description: "Start here", localizedTitle: { fr: "Guides" }, draft: false, default: true },
+  SiteSection: { icon: "book", path: "guides", condition: CONDITION, description: "Start here", draft: false, default: true },
   SiteSpace: { condition: CONDITION, default: true },
   SiteSectionGroup: { icon: "layers", draft: false },
   SiteExternalLink: { description: "What changed", icon: "rss", draft: false, condition: CONDITION },
@@ -118,17 +121,23 @@ const NOT_EDITED: Record<string, Record<string, string>> = {
   SamlProvider: { defaultTeam: "needs a team" },
 };
 
+/** A value derived from its schema for each field GitBook changes in place that `declared` leaves out and NOT_EDITED does not name. */
+function derived(kind: string, declared: Record<string, unknown>): Record<string, unknown> {
+  const def = resources.find((r) => r.kind === kind)!;
+  const shape = def.schema.shape as Record<string, z.ZodType>;
+  const fields = inPlaceFields(def).filter((f) => declared[f] === undefined && !(f in (NOT_EDITED[kind] ?? {})));
+  return Object.fromEntries(fields.map((f) => [f, derivedValue(shape[f]!)]).filter(([, v]) => v !== undefined));
+}
+
 describe.each(Object.values(scenarios))("$kind: each declared field edited in the app", (sc) => {
   const s = programSuite();
 
   it("refresh shows it, preview plans its update, up puts the declared value back, and a re-run sends nothing", async () => {
-    const program = sc.program(s.env.emu, "base").map((d) => (d.name === "subject" ? { ...d, args: { ...d.args, ...FULL[sc.kind] } } : d));
+    const program = sc.program(s.env.emu, "base").map((d) => (d.name === "subject" ? { ...d, args: { ...derived(sc.kind, d.args), ...d.args, ...FULL[sc.kind] } } : d));
     await s.p.up(program);
     const subject = s.p.resource("subject");
     const fields = editable(sc.kind, subject.inputs, s.env.emu).filter((f) => !(f.field in (NOT_EDITED[sc.kind] ?? {})));
-    const def = resources.find((r) => r.kind === sc.kind)!;
-    const shape = def.schema.shape as Record<string, z.ZodType>;
-    const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram);
+    const inPlace = inPlaceFields(resources.find((r) => r.kind === sc.kind)!);
     expect(inPlace.filter((f) => !fields.some((x) => x.field === f)).sort()).toEqual(Object.keys(NOT_EDITED[sc.kind] ?? {}).sort());
     const underived = fields.flatMap((f) => (Array.isArray(f.alt) ? [] : [`${f.field}: ${f.alt.none}`]));
     expect(underived).toEqual(UNDERIVED[sc.kind] ?? []);

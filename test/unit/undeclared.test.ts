@@ -11,8 +11,9 @@
  * It runs twice per kind: on the lifecycle program as it is, and on it without the optional fields
  * it declares on the subject (but the one its update changes), so that a field is shown to stay
  * both where no program declares it and where this one does. A field GitBook can change in place
- * that either leaves out must have a value in APP_SET, or be named in NOT_SET with why, so a new
- * field is covered without a line here, or fails.
+ * that either leaves out takes a value derived from its schema (test/support/derived.ts), or one in
+ * APP_SET, or is named in NOT_SET with why, so a new field is covered without a line here, or fails;
+ * and no value is one GitBook already holds.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Emulator } from "../../emulator";
@@ -23,6 +24,7 @@ import { DECLARED_KEY } from "../../provider/framework/state";
 import { resources } from "../../provider/resources";
 import { programSuite } from "../support/program";
 import { scenarios, type Scenario } from "../support/scenarios";
+import { derivedValue, inPlaceFields } from "../support/derived";
 
 const CONDITION = "visitor.claims.staff == true";
 
@@ -33,7 +35,7 @@ const CONDITION = "visitor.claims.staff == true";
  */
 const APP_SET: Record<string, Record<string, unknown>> = {
   Site: { visibility: "unlisted", basename: "handbook", agentsContext: "included", proxy: "acme.test/docs", adaptiveContent: { enabled: true }, defaultLevel: "read" },
-  SiteSection: { icon: "book", path: "guides-in-app", condition: CONDITION, description: "Set in the app", localizedTitle: { fr: "Défini dans l'app" }, draft: true },
+  SiteSection: { icon: "book", path: "guides-in-app", condition: CONDITION, description: "Set in the app", draft: true },
   // A custom home page: a page of the space the lifecycle program's site space shows.
   SiteSpace: { condition: CONDITION, hidden: true, draft: true, pageId: seeded((e) => pageOf(e, e.seeded.spaceIds[2]!)) },
   SiteSectionGroup: { icon: "layers", draft: true, sections: [ref("sec.id")] },
@@ -59,9 +61,24 @@ function seeded(make: (emu: Emulator) => unknown) {
 function pageOf(emu: Emulator, spaceId: string): string {
   return (emu.store.spaces.get(spaceId)!.pages?.[0] ?? emu.store.writePages(spaceId, ["Home"])[0]!).id;
 }
-/** The kind's APP_SET values for a program: seeded ones made, `$ref`s left for the program to resolve. */
+/**
+ * The values the app sets for a program: APP_SET's (seeded ones made, `$ref`s left for the program to
+ * resolve), and for every other field the lifecycle program leaves out (or declares, optional) that
+ * NOT_SET does not name, one derived from its schema (test/support/derived.ts) that is neither an empty
+ * value, the field's reset nor the declared value.
+ */
 function forProgram(kind: string, emu: Emulator): Props {
-  return Object.fromEntries(Object.entries(APP_SET[kind] ?? {}).map(([f, v]) => [f, (v as { seeded?: (e: Emulator) => unknown }).seeded?.(emu) ?? v]));
+  const def = resources.find((r) => r.kind === kind)!;
+  const shape = def.schema.shape as Record<string, import("zod").ZodType>;
+  const subject = scenarios[kind]!.program(emu, "base").find((d) => d.name === "subject")!.args;
+  const given = { ...APP_SET[kind] };
+  const optional = declaredOptional(scenarios[kind]!, emu);
+  for (const f of inPlaceFields(def).filter((f) => (subject[f] === undefined || optional.includes(f)) && !(f in given) && !(f in (NOT_SET[kind] ?? {})))) {
+    const remove = ruleOf(shape[f]!).remove;
+    const v = derivedValue(shape[f]!, [undefined, null, "", {}, false, subject[f], ...(typeof remove === "object" ? [remove.reset] : [])]);
+    if (v !== undefined) given[f] = v;
+  }
+  return Object.fromEntries(Object.entries(given).map(([f, v]) => [f, (v as { seeded?: (e: Emulator) => unknown }).seeded?.(emu) ?? v]));
 }
 /** The same values as GitBook holds them: `$ref`s resolved to the IDs of the program's resources in state. */
 function resolved(kind: string, emu: Emulator, at: { resource(name: string): { id: string } }): Props {
@@ -105,9 +122,7 @@ function declaredOptional(sc: Scenario, emu: Emulator): string[] {
   const def = resources.find((r) => r.kind === sc.kind)!;
   const shape = def.schema.shape as Record<string, import("zod").ZodType>;
   const args = sc.program(emu, "base").find((d) => d.name === "subject")!.args;
-  return def.diff.fields.filter(
-    (f) => args[f] !== undefined && f !== sc.updateField && (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram && shape[f]!.safeParse(undefined).success,
-  );
+  return inPlaceFields(def).filter((f) => args[f] !== undefined && f !== sc.updateField && shape[f]!.safeParse(undefined).success);
 }
 
 /**
@@ -150,7 +165,7 @@ describe.each(VARIANTS)("$kind: what the program leaves out, $as", ({ sc, stripp
   const def = resources.find((r) => r.kind === sc.kind)!;
   const shape = def.schema.shape as Record<string, import("zod").ZodType>;
   // What the program process fills in (`address`) is no field of the object's.
-  const inPlace = def.diff.fields.filter((f) => (ruleOf(shape[f]!).change ?? "update") !== "replace" && !ruleOf(shape[f]!).local && !ruleOf(shape[f]!).fromProgram);
+  const inPlace = inPlaceFields(def);
   const wireNames = (fields: readonly string[]) => fields.map((f) => def.patch.wire?.[f] ?? f);
 
   /** The object's live value of each field, as the provider reads it (a read that declares them, see probeOf). */
@@ -189,6 +204,9 @@ describe.each(VARIANTS)("$kind: what the program leaves out, $as", ({ sc, stripp
     const fields = Object.keys(setHere);
     if (fields.length === 0) return;
 
+    // Each value is not what GitBook already holds, or keeping it would prove nothing.
+    const gitbooks = await liveOf(fields);
+    for (const f of fields) expect({ f, gitbooks: gitbooks[f] }).not.toEqual({ f, gitbooks: setHere[f] });
     await appSets(subject.id, subject.inputs, subject.outputs, setHere);
     const initial = await liveOf(fields);
     expect(initial).toEqual(setHere);
@@ -266,12 +284,18 @@ describe.each(VARIANTS)("$kind: what the program leaves out, $as", ({ sc, stripp
  * `keep` leaves the value, `clear` unsets it, `{ reset }` sends GitBook's default; and the PATCH names
  * that field alone.
  */
-describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind: a declared field removed from the program", (sc) => {
+describe.each(Object.values(scenarios))("$kind: a declared field removed from the program", (sc) => {
   const s = programSuite();
   const def = resources.find((r) => r.kind === sc.kind)!;
   const shape = def.schema.shape as Record<string, import("zod").ZodType>;
 
-  it.each(Object.keys(APP_SET[sc.kind] ?? {}))("%s", async (f) => {
+  it.each(Object.keys(APP_SET[sc.kind] ?? {}))("%s", (f) => removed(f));
+  // The fields whose value derives from the schema, known once the emulator is there.
+  it("each field whose value derives from its schema", async () => {
+    for (const f of Object.keys(forProgram(sc.kind, s.env.emu)).filter((f) => !(f in (APP_SET[sc.kind] ?? {})))) await removed(f);
+  });
+
+  async function removed(f: string) {
     const program = programWithout(sc, [f])(s.env.emu, "base");
     await s.p.up(program.map((d) => (d.name === "subject" ? { ...d, args: { ...d.args, [f]: forProgram(sc.kind, s.env.emu)[f] } } : d)));
     const value = resolved(sc.kind, s.env.emu, s.p)[f];
@@ -293,7 +317,7 @@ describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind:
     expect({ f, remove, live }).toEqual({ f, remove, live: expected });
     expect((await s.p.refresh()).find((x) => x.name === "subject")?.changed ?? []).not.toContain(f);
     await s.p.destroy();
-  });
+  }
 });
 
 /**
@@ -343,7 +367,7 @@ describe.each(Object.values(scenarios).filter((sc) => "adoptId" in (resources.fi
  * field it declares is sent at creation (SiteSpace's did, for `draft`) fails here for that field,
  * whether or not its lifecycle program declares it.
  */
-describe.each(Object.values(scenarios).filter((sc) => APP_SET[sc.kind]))("$kind: what the program declares from the start", (sc) => {
+describe.each(Object.values(scenarios))("$kind: what the program declares from the start", (sc) => {
   const s = programSuite();
   it("reaches GitBook with the create, and the next plan is a no-op", async () => {
     const decls = sc.program(s.env.emu, "base").map((d) => (d.name === "subject" ? { ...d, args: { ...d.args, ...forProgram(sc.kind, s.env.emu) } } : d));
