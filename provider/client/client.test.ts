@@ -160,6 +160,16 @@ describe("error mapping", () => {
     });
   }
 
+  // `destroy` and `refresh` configure the provider from the config recorded in state at the last `up`
+  // (test/faults/revokedToken.test.ts finishes a destroy stopped by a revoked token with --run-program).
+  it("says, on a 401, that a changed token reaches destroy and refresh only with --run-program", async () => {
+    const s = await serve((_req, res) => apiError(res, 401, "Invalid or revoked API token"));
+    const { c } = client(s.url);
+    const e = await failure(c.delete("/orgs/o1/sites/s1"));
+    expect(e).toBeInstanceOf(AuthError);
+    expect(e.message).toMatch(/Invalid or revoked API token \(check gitbook:token or GITBOOK_TOKEN: .*`pulumi destroy`\/`pulumi refresh` with --run-program/);
+  });
+
   it("treats DELETE 204, 205 and 404 as success", async () => {
     const statuses = [204, 205, 404];
     const s = await serve((_req, res, n) => (statuses[n - 1] === 404 ? apiError(res, 404, "gone") : json(res, statuses[n - 1]!, undefined)));
