@@ -22,7 +22,7 @@ const SECONDS: Record<string, number> = {
   "test/faults/killedCheckpoint.test.ts": 87,
   // Estimated: 4 of its 7 runs left (issue 40).
   "test/faults/killed.test.ts": 60,
-  // Estimated: its twelve runs with convergence's, the forced replacements', the site address's, the unknowns' and state's resources (issue 40).
+  // Estimated: its ten runs with convergence's, the forced replacements', the site address's, the unknowns', state's and the plans' resources (issue 40).
   "test/lifecycle/everyKind.test.ts": 140,
   // Estimated: three cases, 9 engine runs (13 before issue 40, 100 s).
   "test/faults/recoverCases.test.ts": 70,
@@ -42,7 +42,6 @@ const SECONDS: Record<string, number> = {
   "test/faults/everyFault.test.ts": 44,
   // Estimated: its one preview (the rest rides in everyKind.test.ts's runs, issue 40).
   "test/lifecycle/state.test.ts": 8,
-  "test/cli/plans.test.ts": 27,
   "test/faults/recoverCheckpoint.test.ts": 30,
   // Estimated: its up alone (issue 40).
   "test/examples/typescript.test.ts": 11,

@@ -76,9 +76,20 @@ const unsealed = (r: Recorded) => Object.fromEntries(Object.entries(r.outputs).f
  * a component's children, are declared as the checkpoint records them, what the program process
  * registered for the same declarations in the run before.
  */
-export async function plannedSteps(emu: Emulator, decls: readonly Decl[], resources: readonly Recorded[]): Promise<ProgramStep[]> {
+export async function plannedSteps(
+  emu: Emulator,
+  decls: readonly Decl[],
+  resources: readonly Recorded[],
+  /**
+   * `cwd`: the program's folder, where the provider resolves a file source's relative path (the CLI's
+   * provider host runs there). `noRequest`: fail on any request, a read too (what a no-op `up` sends).
+   */
+  opts: { cwd?: string; noRequest?: boolean } = {},
+): Promise<ProgramStep[]> {
   const env = await startProviderEnv({ emulator: emu });
   const logged = emu.log.entries.length;
+  const cwd = process.cwd();
+  if (opts.cwd) process.chdir(opts.cwd);
   try {
     const from = resources.flatMap((r) => {
       const kind = kindOf(r.type);
@@ -103,10 +114,11 @@ export async function plannedSteps(emu: Emulator, decls: readonly Decl[], resour
     };
     const declared = [...decls.filter((d) => kinds.has(d.kind)).map(added), ...children];
     const steps = await inProcessProgram(env, from).preview(declared);
-    const writes = emu.log.entries.slice(logged).filter((e) => e.method !== "GET");
-    if (writes.length) throw new Error(`the plan sent ${writes.map((e) => `${e.method} ${e.route}`).join(", ")}`);
+    const sent = emu.log.entries.slice(logged).filter((e) => opts.noRequest || e.method !== "GET");
+    if (sent.length) throw new Error(`the plan sent ${sent.map((e) => `${e.method} ${e.route}`).join(", ")}`);
     return [...steps, ...from.filter((e) => !declared.some((d) => d.name === e.name)).map((e) => ({ name: e.name, op: "delete" as const }))];
   } finally {
+    process.chdir(cwd);
     emu.log.entries.splice(logged);
     await env.close();
   }

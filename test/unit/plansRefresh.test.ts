@@ -1,6 +1,6 @@
 /**
- * Plans that never flap, in process (test/cli/plans.test.ts's `up --refresh` shows the same through
- * the CLI, with the `names` the program's process records, but cannot tell its reads from its plan's
+ * Plans that never flap, in process (test/lifecycle/everyKind.test.ts's drift refresh and its up show the same
+ * through the CLI, with the `names` the program's process records, but cannot tell its reads from its plan's
  * requests): after titles change in the app, a refresh records no change to a navigation naming them
  * nor to a reference to them; a reorder made in the app shows at refresh, each item named by its
  * title path beside its ID; and the next up, whose program follows the app's renames and renames a
@@ -50,7 +50,7 @@ describe("plans across a refresh after edits in the app", () => {
     const step = (name: string) => refreshed.find((x) => x.name === name)!;
     expect(step("order").changed ?? []).toEqual([]);
     expect(step("namedV2").changed ?? []).toEqual([]);
-    // (Named by titles in `navigation`, which the program's process records: plans.test.ts.)
+    // (Named by titles in `navigation`, which the program's process records: everyKind.test.ts's plans.)
     expect(step("appOrder").changed).toContain("items");
 
     s.env.emu.log.reset();
