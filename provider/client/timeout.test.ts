@@ -1,7 +1,8 @@
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { AmbiguousRequestError, ConnectionError, GitbookClient } from "./index";
+import { until } from "../../test/support/until";
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -34,7 +35,7 @@ describe("per-request time limit", () => {
     expect(e).toBeInstanceOf(ConnectionError);
     expect((e as ConnectionError).code).toBe("ETIMEDOUT");
     expect((e as Error).message).toContain("no answer within 100 ms");
-    await vi.waitFor(() => expect(s.seen).toEqual(["GET", "GET"]));
+    await until(() => expect(s.seen).toEqual(["GET", "GET"]));
     await c.close();
   });
 
@@ -43,7 +44,7 @@ describe("per-request time limit", () => {
     const c = new GitbookClient({ token: "t0ken-xyz", apiUrl: s.url, timeoutMs: 100, retry: { maxAttempts: 3, baseDelayMs: 1 } });
     await expect(c.post("/x", { body: {} })).rejects.toBeInstanceOf(AmbiguousRequestError);
     // On a loaded machine the server may read the request after the client has given up on it.
-    await vi.waitFor(() => expect(s.seen).toEqual(["POST"]));
+    await until(() => expect(s.seen).toEqual(["POST"]));
     await c.close();
   });
 });

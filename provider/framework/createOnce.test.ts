@@ -2,9 +2,10 @@
  * A create the provider gave up on (no answer within the time limit) may still be carried out by the
  * API afterwards. Sending it again before that shows would make a second object.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_RETRY } from "../client";
 import { startProviderEnv, type ProviderEnv } from "../../test/support/provider";
+import { until } from "../../test/support/until";
 
 let env: ProviderEnv;
 beforeAll(async () => {
@@ -22,7 +23,7 @@ beforeEach(() => {
  * The API has finished with the slow request (it logs a request when done with it). Node's timers may
  * fire a fraction of a millisecond before performance.now() says 450 ms have passed, so the bar is 440.
  */
-const slowRequestDone = () => vi.waitFor(() => expect(env.emu.log.entries.some((e) => e.ms >= 440)).toBe(true), { timeout: 5_000 });
+const slowRequestDone = () => until(() => expect(env.emu.log.entries.some((e) => e.ms >= 440)).toBe(true));
 
 describe("a create that timed out", () => {
   it("is found once the API has carried it out, and never sent again", async () => {

@@ -19,6 +19,7 @@ import { ApiSiteSection } from "../resources/siteSection";
 import { definition as siteSection, paths as sectionPaths } from "../resources/siteSection";
 import { paths as siteSpacePaths } from "../resources/siteSpace";
 import type { Ctx } from "./resource";
+import { until } from "../../test/support/until";
 
 let env: ProviderEnv;
 let client: GitbookClient;
@@ -114,10 +115,10 @@ describe("the listing before a create", () => {
     const { path } = await newSite("Shared Listing");
     const open = hold(path);
     const a = create(path, "Partner A");
-    await vi.waitFor(() => expect(a.seen.started).toBe(true));
+    await until(() => expect(a.seen.started).toBe(true));
     const b = create(path, "Partner B");
     // B asks for its listing while A's is still held in flight (the gate is not open yet).
-    await vi.waitFor(() => expect(b.seen.started).toBe(true));
+    await until(() => expect(b.seen.started).toBe(true));
     open();
     const [x, y] = await Promise.all([a.made, b.made]);
     expect([x.name, y.name]).toEqual(["Partner A", "Partner B"]);
@@ -181,7 +182,7 @@ describe("the listing after a lost create answer", () => {
     // A listing sent before the POST, held in flight: it cannot show what the POST makes.
     const open = hold(path);
     const early = client.listNow(path, ApiShareLink);
-    await vi.waitFor(() => expect(holding?.held).toBe(1));
+    await until(() => expect(holding?.held).toBe(1));
     const stale = holding!;
     // Further listings pass the gate; only the early one stays held.
     holding = { ...stale, path: "\0" };
@@ -203,7 +204,7 @@ describe("listFresh", () => {
     const first = client.listNow(path, ApiShareLink);
     const joined = client.guard("anything", () => listFresh(ctx, path, ApiShareLink));
     const own = listFresh(ctx, path, ApiShareLink);
-    await vi.waitFor(() => expect(holding?.held).toBe(2));
+    await until(() => expect(holding?.held).toBe(2));
     open();
     await Promise.all([first, joined, own]);
     expect(env.emu.log.count(LIST)).toBe(2);
@@ -226,9 +227,9 @@ describe("the cascade guard", () => {
     };
     const open = hold(path);
     const first = refuseCascade(def, ctx, "a", {});
-    await vi.waitFor(() => expect(started).toBe(1));
+    await until(() => expect(started).toBe(1));
     const second = refuseCascade(def, ctx, "b", {});
-    await vi.waitFor(() => expect(started).toBe(2));
+    await until(() => expect(started).toBe(2));
     open();
     await Promise.all([first, second]);
     expect(env.emu.log.count(LIST)).toBe(1);
@@ -244,11 +245,11 @@ describe("the cascade guard", () => {
     };
     const open = hold(path);
     const first = refuseCascade(def, ctx, "a", {});
-    await vi.waitFor(() => expect(holding?.held).toBe(1));
+    await until(() => expect(holding?.held).toBe(1));
     // A write settles while the first guard's listing is still in flight (here a share link made elsewhere).
     await client.request("POST", other, { body: { name: "written meanwhile" } });
     const second = refuseCascade(def, ctx, "b", {});
-    await vi.waitFor(() => expect(holding?.held).toBe(2));
+    await until(() => expect(holding?.held).toBe(2));
     open();
     await Promise.all([first, second]);
     expect(env.emu.log.count(LIST)).toBe(2);
@@ -262,12 +263,12 @@ describe("the cascade guard", () => {
     const strict = { kind: "Thing", cascade: { consequence: "", held } };
     const open = hold(path);
     const first = refuseCascade(strict, ctx, "a", {});
-    await vi.waitFor(() => expect(holding?.held).toBe(1));
+    await until(() => expect(holding?.held).toBe(1));
     await client.delete(shareLinkPaths.shareLink(env.org, site, link));
     expect(client.wasDeleted(shareLinkPaths.shareLink(env.org, site, link))).toBe(true);
     // A guard that does not discount deletes (a space's: the trash gives one back) lists anew.
     const second = refuseCascade(strict, ctx, "b", {});
-    await vi.waitFor(() => expect(holding?.held).toBe(2));
+    await until(() => expect(holding?.held).toBe(2));
     open();
     await Promise.all([first, second]);
     expect(env.emu.log.count(LIST)).toBe(2);
@@ -311,12 +312,12 @@ describe("a section's delete guard (SiteSection)", () => {
     // Sent and answered by GitBook now, while the site space is there; the answer arrives after the DELETE.
     const open = hold(path, true);
     const early = client.listNow(path, ApiSiteSection);
-    await vi.waitFor(() => expect(holding?.answered).toBe(1));
+    await until(() => expect(holding?.answered).toBe(1));
     // Pulumi deletes the site space first (it names the section by its id output); GitBook answers 205.
     await client.delete(siteSpacePaths.siteSpace(env.org, site, siteSpace));
     const listNow = vi.spyOn(client, "listNow");
     const guard = refuseCascade(siteSection, ctx, section.id, section.outs);
-    await vi.waitFor(() => expect(listNow).toHaveBeenCalledTimes(1));
+    await until(() => expect(listNow).toHaveBeenCalledTimes(1));
     listNow.mockRestore();
     open();
     await guard;
@@ -330,14 +331,14 @@ describe("a section's delete guard (SiteSection)", () => {
     await client.delete(siteSpacePaths.siteSpace(env.org, site, siteSpace));
     const open = hold(path, true);
     const early = client.listNow(path, ApiSiteSection);
-    await vi.waitFor(() => expect(holding?.answered).toBe(1));
+    await until(() => expect(holding?.answered).toBe(1));
     // Made after that listing was answered: a listing sent before it cannot show it.
     const made = await client.post<{ id: string }>(siteSpacePaths.siteSpaces(env.org, site), { body: { spaceId: env.emu.seeded.spaceIds[2], sectionId: section.id } });
     const guard = refuseCascade(siteSection, ctx, section.id, section.outs).then(
       () => undefined,
       (e: unknown) => e as Error,
     );
-    await vi.waitFor(() => expect(holding?.answered).toBe(2));
+    await until(() => expect(holding?.answered).toBe(2));
     open();
     await early;
     expect((await guard)?.message).toContain(made.id);
@@ -349,7 +350,7 @@ describe("a section's delete guard (SiteSection)", () => {
     const { section, siteSpace, siteSpaceState, path } = await sectionWithSiteSpace("Deleted Elsewhere");
     const open = hold(path, true);
     const early = client.listNow(path, ApiSiteSection);
-    await vi.waitFor(() => expect(holding?.answered).toBe(1));
+    await until(() => expect(holding?.answered).toBe(1));
     // Deleted through another client (another provider process): this one has no answer to go by.
     await env.destroy("SiteSpace", siteSpaceState);
     const listNow = vi.spyOn(client, "listNow");
@@ -357,7 +358,7 @@ describe("a section's delete guard (SiteSection)", () => {
       () => undefined,
       (e: unknown) => e as Error,
     );
-    await vi.waitFor(() => expect(listNow).toHaveBeenCalledTimes(1));
+    await until(() => expect(listNow).toHaveBeenCalledTimes(1));
     listNow.mockRestore();
     open();
     await early;

@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AmbiguousRequestError, ConnectionError, GitbookClient, ServerError } from "../client";
 import { providerEnvPerFile, type ProviderEnv } from "../../test/support/provider";
@@ -14,6 +14,7 @@ import { AmbiguousCreateError, createOnce } from "./createOnce";
 import type { Ctx } from "./resource";
 import { PartialFailure } from "./failure";
 import { unconfirmedIn } from "./state";
+import { until } from "../../test/support/until";
 
 let env: ProviderEnv;
 providerEnvPerFile((e) => (env = e));
@@ -69,7 +70,7 @@ describe.each(kinds)("$kind: two resources with the same name", (k) => {
     // The lost create looks only once the second object exists, and its answer is on its way.
     env.emu.faults.add({ match: { method: "GET", route: k.list }, latencyMs: 300, times: 1 });
     const first = env.up(k.kind, inputs);
-    await vi.waitFor(() => expect(env.emu.log.count(k.create)).toBe(1));
+    await until(() => expect(env.emu.log.count(k.create)).toBe(1));
     const second = env.up(k.kind, inputs);
     const [a, b] = await Promise.all([first, second]);
     expect(a.state.id).not.toBe(b.state.id);
@@ -347,7 +348,7 @@ describe("a lost create whose looking fails too", () => {
       (e: Error) => e,
     );
     // The listing before the create is answered; every one after it fails.
-    await vi.waitFor(() => expect(env.emu.log.count(list)).toBe(1));
+    await until(() => expect(env.emu.log.count(list)).toBe(1));
     env.emu.faults.add({ match: list, errorRate: 1, status: 503 });
     const e = await run;
     env.emu.faults.clear();
