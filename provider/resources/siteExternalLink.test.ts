@@ -3,6 +3,7 @@ import { GitbookClient } from "../client";
 import { REQUIRED_ID, UNKNOWN } from "../framework/check";
 import { sectionWait } from "./siteExternalLink";
 import { startProviderEnv, rejectsAtCheck, type BadInput, type ProviderEnv, type State } from "../../test/support/provider";
+import { until } from "../../test/support/until";
 
 let env: ProviderEnv;
 let siteId: string;
@@ -186,7 +187,7 @@ describe("lifecycle", () => {
     const bare = (await env.up("Site", { title: "Raced" })).state.id;
     // As the engine may run them: the link's create starts first, the section's while it waits.
     const link = env.up("SiteExternalLink", { siteId: bare, title: "Blog", url: BLOG });
-    await vi.waitUntil(() => env.emu.log.entries.some((e) => e.method === "POST" && LINKS.test(e.path) && e.status === 400));
+    await until(() => expect(env.emu.log.entries.some((e) => e.method === "POST" && LINKS.test(e.path) && e.status === 400)).toBe(true));
     await env.up("SiteSection", { siteId: bare, spaceId: env.emu.seeded.spaceIds[1] });
     const r = await link;
     expect(env.emu.store.externalLinks.get(r.state.id)).toMatchObject({ siteId: bare, title: "Blog" });
