@@ -63,6 +63,12 @@ export class Claims {
     return others;
   }
 
+  /** The objects of this kind that the resource the program names `name` declares in this run. */
+  declaredBy(kind: string, name: string): string[] {
+    const prefix = `${kind}\u0000`;
+    return [...this.held].filter(([k, h]) => k.startsWith(prefix) && h.declared && h.by.has(name)).map(([k]) => k.slice(prefix.length));
+  }
+
   /**
    * Runs a creating request, visible to `settled` until it has an outcome; the object it answers with
    * is held before anyone waiting in `settled` resumes.

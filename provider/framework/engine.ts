@@ -206,7 +206,7 @@ function refuseSharedObject(def: Resource, c: Ctx, id: string, props: Props, ado
 
 export async function diff(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult> {
   // (A refresh diffs too, after its read, which refuses first: see read.)
-  refuseUnconfirmed(def, id, olds, news);
+  refuseUnconfirmed(rt, def, id, olds, news);
   const d = diffProps(def.diff, olds, news);
   if (d.replaces.length > 0 && typeof news[ADOPT_KEY] === "string") {
     throw explainFailure(
@@ -302,10 +302,15 @@ function unconfirmed(e: UnconfirmedCreateError): PartialFailure {
   return new PartialFailure(id, { [UNCONFIRMED_KEY]: { sentAt: e.sentAt, before: e.before } }, [`${e.message} ${UNCONFIRMED_FIX}`]);
 }
 
-/** Every call on a resource whose create is unconfirmed refuses, sending nothing, until recover resolves it (see UNCONFIRMED_KEY). */
-function refuseUnconfirmed(def: Resource, id: string, recorded: Props, props: Props): void {
+/**
+ * Every call on a resource whose create is unconfirmed refuses, sending nothing, until recover resolves
+ * it (see UNCONFIRMED_KEY). The placeholder is held under the resource's name first, so that a delete
+ * of the object it may replace is refused in this run too (see unconfirmedReplacement).
+ */
+function refuseUnconfirmed(rt: ProviderRuntime, def: Resource, id: string, recorded: Props, props: Props): void {
   const u = unconfirmedIn(recorded);
   if (!u) return;
+  hold(rt, def, id, recorded, true, props);
   const why = `${def.kind}: its create, sent ${u.sentAt}, got no answer, and what it may have made could not be looked for, so GitBook may hold an object of this resource that state does not name.`;
   throw explainFailure(def, props, id, new Error(`${why} Nothing was sent. ${UNCONFIRMED_FIX}`));
 }
@@ -313,7 +318,7 @@ function refuseUnconfirmed(def: Resource, id: string, recorded: Props, props: Pr
 export async function read(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
   // No object to read yet. Refused, which keeps the resource as state has it for recover (an empty
   // answer would drop it from state, and the next up would create a second object).
-  refuseUnconfirmed(def, id, props, props);
+  refuseUnconfirmed(rt, def, id, props, props);
   let live: Props | undefined;
   try {
     live = await def.read(ctx(rt), id, stripProvider(props));
@@ -333,7 +338,7 @@ export async function read(rt: ProviderRuntime, def: Resource, id: string, props
 }
 
 export async function update(rt: ProviderRuntime, def: Resource, id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult> {
-  refuseUnconfirmed(def, id, olds, news);
+  refuseUnconfirmed(rt, def, id, olds, news);
   const local = def.diff.localFields ?? [];
   const live = def.diff.liveFields ?? [];
   const all = changedFields(def.diff, olds, news);
@@ -367,7 +372,7 @@ export async function update(rt: ProviderRuntime, def: Resource, id: string, old
 }
 
 export async function remove(rt: ProviderRuntime, def: Resource, id: string, props: Props): Promise<void> {
-  refuseUnconfirmed(def, id, props, props);
+  refuseUnconfirmed(rt, def, id, props, props);
   const c = ctx(rt);
   // The program took the object over under another name in this run (a resource renamed, the new one
   // given adoptId; a singleton declared anew): the engine deletes the old resource after creating the
@@ -375,6 +380,7 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
   // resources manage every part this one did, it leaves the object to them. This rests on this
   // process's memory of the run: a delete served by another provider process goes ahead, which is why
   // the README and the refusal below tell users to set retainOnDelete on the old resource first.
+  unconfirmedReplacement(def, c, id, props);
   const heirs = takenOver(def, c, id, props);
   if (heirs) {
     // Shown with the run's output (the engine relays the provider host's stderr): the plan said "delete".
@@ -388,6 +394,31 @@ export async function remove(rt: ProviderRuntime, def: Resource, id: string, pro
     throw explainFailure(def, props, id, e);
   }
   claimsOf(c.client).release(def.kind, id);
+}
+
+/**
+ * The engine deletes the object a replacement replaces once the replacement's create has ended, and it
+ * takes an unconfirmed create (a partial failure, under a placeholder ID) as ended: under
+ * `--continue-on-error` it deletes the old object in the same run, or in the next run that reaches the
+ * placeholder. Refused while this process knows the same resource (the program's name and kind) holds
+ * an unconfirmed placeholder: its create in this run, or a call this run refused on it. The engine serves
+ * one operation from one process, and the placeholder's create or check comes before the deletes. A
+ * delete served by another process goes ahead, so recover's drop, which takes the engine's mark back,
+ * remains the way that keeps the old object.
+ */
+function unconfirmedReplacement(def: Resource, c: Ctx, id: string, props: Props): void {
+  const name = props[NAME_KEY];
+  if (typeof name !== "string" || !name || id.startsWith(UNCONFIRMED_ID_PREFIX)) return;
+  const placeholder = claimsOf(c.client).declaredBy(def.kind, name).find((x) => x.startsWith(UNCONFIRMED_ID_PREFIX));
+  if (!placeholder) return;
+  throw explainFailure(
+    def,
+    props,
+    id,
+    new Error(
+      `${def.kind}: ${id} is not deleted: the resource's replacement was created in this run, but its create is unconfirmed (kept in state as ${placeholder}), so GitBook may hold no replacement. Nothing was sent. ${UNCONFIRMED_FIX} Once recover has adopted the replacement, the next up deletes this object; once it has dropped it, the object stays.`,
+    ),
+  );
 }
 
 /**

@@ -388,6 +388,36 @@ describe("a lost create whose looking fails too", () => {
     expect(env.emu.log.count()).toBe(0);
   });
 
+  it("keeps the object a replacement replaces while the replacement's create is unconfirmed: in the run that made it, and in a later one that reaches it (--continue-on-error)", async () => {
+    const sites = "/v1/orgs/:org/sites";
+    const name = { __gitbookName: "replaced" };
+    const old = (await env.up("Site", { title: unique("Replaced"), type: "basic", ...name })).state;
+    const news = (await env.check("Site", { title: old.outs.title, type: "premium", ...name }, old.outs)).inputs!;
+    expect((await env.diff("Site", old, news)).replaces).toEqual(["type"]);
+    // The replacement's POST never reaches GitBook, and every listing after the one before it fails.
+    env.emu.faults.add({ match: { method: "POST", route: sites }, dropBeforeProcess: true, times: 1 });
+    env.emu.faults.add({ match: { method: "GET", route: sites }, errorRate: 1, status: 500, after: 1 });
+    const made = await env.call("Site", "create", { ...news, __provider: "p" }).catch((e: unknown) => e);
+    env.emu.faults.clear();
+    expect(made).toBeInstanceOf(PartialFailure);
+    const placeholder = made as PartialFailure;
+    // What the engine then does: it takes the partial failure as the replacement made, and deletes the old site.
+    env.emu.log.reset();
+    const refusal = new RegExp(`^Site replaced: ${old.id} is not deleted: the resource's replacement was created in this run, but its create is unconfirmed \\(kept in state as ${placeholder.id}\\), .*Nothing was sent\\. .*pulumi-gitbook recover`);
+    await expect(env.destroy("Site", old)).rejects.toThrow(refusal);
+    // Another resource of the kind is deleted as ever: the refusal is this resource's.
+    const other = (await env.up("Site", { title: unique("Other"), __gitbookName: "other" })).state;
+    await env.destroy("Site", other);
+    expect(env.emu.store.sites.has(other.id)).toBe(false);
+    // A later run (another process) that reaches the placeholder: its diff refuses, and so does the old site's delete after it.
+    env.outOfBand();
+    env.emu.log.reset();
+    await expect(env.diff("Site", { id: placeholder.id, outs: placeholder.properties }, news)).rejects.toThrow(/its create, sent .* got no answer/);
+    await expect(env.destroy("Site", old)).rejects.toThrow(refusal);
+    expect(env.emu.log.writes()).toBe(0);
+    expect(env.emu.store.sites.has(old.id)).toBe(true);
+  });
+
   it("passes on the looking's own refusal (more than one candidate) as it is", async () => {
     const ctx = { client: { fresh: (fn: () => unknown) => fn(), guard: (_since: unknown, fn: () => unknown) => fn(), clockLead: () => 0 } as unknown as GitbookClient, config: {} } as Ctx;
     const lost = new AmbiguousRequestError(new ConnectionError("UND_ERR_SOCKET", "other side closed", { method: "POST", path: "/v1/x" }));

@@ -19,10 +19,10 @@ const COLLECTIONS = "/v1/orgs/:org/collections";
  * Both ways on one stack (engine runs are the suite's cost), each kind's faults on its own routes: the
  * first `up` makes a site and loses a collection's create (`--continue-on-error`, so the site is made
  * whatever the collection does), the second replaces the site and its create never reaches GitBook.
- * That second run leaves the collection out of the program: a run that reaches an unconfirmed resource
- * fails at its diff, and the engine deletes last, so the failed replacement stops the run before the
- * collection's delete (which would refuse anyway, keeping it). It runs without `--continue-on-error`:
- * with it, the engine takes the unconfirmed replacement as made and deletes the site it replaces.
+ * That second run leaves the collection out of the program, and runs with `--continue-on-error` too:
+ * the engine takes the unconfirmed replacement as made and deletes the site it replaces, and the
+ * collection it no longer declares; the provider refuses both (the site: the same resource's
+ * replacement is unconfirmed; the collection: its own create is), and nothing is deleted.
  */
 describeDeployments("a create whose answer is lost and whose looking fails too", () => {
   let d: Deployment;
@@ -46,7 +46,7 @@ describeDeployments("a create whose answer is lost and whose looking fails too",
     // The replacement's POST never reaches GitBook, and the looking after it fails.
     d.emu.faults.add({ match: { method: "POST", route: SITES }, dropBeforeProcess: true, times: 1 });
     d.emu.faults.add({ match: { method: "GET", route: SITES }, errorRate: 1, status: 500, after: 1 });
-    replacing = await d.run("up", [replaced("premium")]);
+    replacing = await d.run("up", [replaced("premium")], { flags: ["--continue-on-error"] });
     d.emu.faults.clear();
   });
   afterAll(async () => d?.close());
@@ -62,9 +62,11 @@ describeDeployments("a create whose answer is lost and whose looking fails too",
     expect(kept.outputs.__gitbookUnconfirmedCreate).toMatchObject({ before: [] });
   });
 
-  it("leaves the object a replacement's unconfirmed create replaces in place: the engine marks it for deletion", () => {
+  it("leaves the object a replacement's unconfirmed create replaces in place: the engine marks it for deletion, and its delete is refused", () => {
     expect(replacing.code).not.toBe(0);
     expect(replacing.stdout).toContain("could not be looked for");
+    expect(replacing.stdout).toContain(`${old} is not deleted: the resource's replacement was created in this run, but its create is unconfirmed`);
+    expect(d.emu.log.count({ method: "DELETE" })).toBe(0);
     // What the engine made of it: the unconfirmed replacement, and the old site marked for the deletion the replacement planned.
     const entries = d.cli()!.exported().deployment.resources!.filter((x) => String(x.urn).endsWith("::replaced"));
     expect(entries.map((x) => [x.id === old ? "old" : String(x.id).replace(/-\d+-\w+$/, ""), !!x.delete])).toEqual([
