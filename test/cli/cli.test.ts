@@ -10,7 +10,7 @@
  * Each run here serves several checks: the one `up` of the example is read for its state export,
  * its stack config and its requests; one `preview --diff` is both the README's plan and the proof that
  * nothing else differs. Issue 40 moved this file's other runs into runs other files make: the destroy with
- * the token from GITBOOK_TOKEN alone is the example's prod destroy (test/examples/docsSite.test.ts), and
+ * the token from GITBOOK_TOKEN alone is the example's second up and prod destroy (test/examples/docsSite.test.ts), and
  * the failing `up` (a create refused, a partial failure, a secret input) is test/lifecycle/errors.test.ts's.
  *
  * Outside CI, without a built CLI, it skips and says how to build it; in CI it fails instead.

@@ -2,8 +2,9 @@
  * The main example (examples/docs-site; project file ./Pulumi.yaml, stack files in its
  * stackConfigDir) run as a user runs it: through the Pulumi CLI, the real SDK and the SDK's
  * dynamic-provider host, against the emulator, once per stack config. Each stack must converge,
- * re-run as a no-op without a single write, and (prod) destroy without leaving anything behind, with the
- * token from GITBOOK_TOKEN alone (once test/cli/cli.test.ts's destroy, issue 40). A config mistake failing
+ * re-run as a no-op without a single write, and (prod) destroy without leaving anything behind; its
+ * second up and the destroy run with the token from GITBOOK_TOKEN alone (once test/cli/cli.test.ts's
+ * destroy, issue 40). A config mistake failing
  * the preview naming its key, before any request, is the program's own check: test/unit/docsSiteConfig.test.ts
  * runs the program under Pulumi's mocks (once two previews here, issue 40).
  *
@@ -199,11 +200,16 @@ for (const stack of ["dev", "prod"] as const) {
 
     // One up for several changes (issue 23: engine runs are the suite's cost): it moves
     // two sections, renames the stack's share link if it has one, and shows everything else, branding,
-    // redirects and access list among them, read back as declared with nothing to write.
-    it(`reorders two sections${want.shareLinks ? " and renames a share link in place" : ""} with the requests needed and nothing else, replacing nothing`, async () => {
+    // redirects and access list among them, read back as declared with nothing to write. It runs with
+    // the token from GITBOOK_TOKEN alone (an empty gitbook:token is one not set): an up configures the
+    // provider from the stack's config, where a destroy, which runs no program, configures it from the
+    // provider's inputs the last up recorded (the token among them, encrypted), so a destroy alone
+    // would not show where the token came from (issue 40: once test/cli/cli.test.ts's destroy).
+    it(`reorders two sections${want.shareLinks ? " and renames a share link in place" : ""} with the requests needed and nothing else, replacing nothing, with the token from GITBOOK_TOKEN alone`, async () => {
       const sections = JSON.parse(exampleSectionsConfig()) as unknown[];
       const swapped = [sections[1], sections[0], ...sections.slice(2)];
-      const config: Record<string, string> = { "docs-site:sections": JSON.stringify(swapped) };
+      const config: Record<string, string> = { "docs-site:sections": JSON.stringify(swapped), "gitbook:token": "" };
+      d.cli()!.env.GITBOOK_TOKEN = d.emu.token;
       const renamed = want.shareLinks > 0;
       const before = renamed ? d.resource("docs/reviewers") : undefined;
       const link = before && d.emu.store.shareLinks.get(before.id!)!;
@@ -240,11 +246,9 @@ for (const stack of ["dev", "prod"] as const) {
       }
     });
 
-    // With the token from GITBOOK_TOKEN alone (an empty gitbook:token is one not set): a destroy runs no
-    // program, so the provider's own process finds it there.
-    it.runIf(stack === "prod")("destroys everything it made with the token from GITBOOK_TOKEN alone, leaving nothing on the emulator, and no file or log under the stack then holds the token", async () => {
+    // Still with the token from GITBOOK_TOKEN alone: the provider's inputs the last up recorded hold none.
+    it.runIf(stack === "prod")("destroys everything it made, leaving nothing on the emulator, and no file or log under the stack then holds the token", async () => {
       expect(inventory(d.emu)).not.toEqual(EMPTY);
-      d.cli()!.env.GITBOOK_TOKEN = d.emu.token;
       const r = await run("destroy", { "gitbook:token": "" });
       expect(r.error).toBeUndefined();
       expect(d.state().resources).toEqual([]);
