@@ -1,15 +1,17 @@
 /**
  * What a user sees from the real `pulumi` CLI (built by `npm run pulumi-cli`; local file backend;
  * the emulator): the main example's dev stack with the token given both ways, what `pulumi stack
- * export` holds, the plans `preview --diff` and `preview --json` print (the `--diff` one is the
- * README's pull-request plan, checked against the README's block), and exit codes of runs that fail.
+ * export` holds, and the plans `preview --diff` and `preview --json` print (the `--diff` one is the
+ * README's pull-request plan, checked against the README's block).
  * Every other suite that deploys programs (test/lifecycle, test/examples, test/faults) also runs
  * through the CLI when it is built; this one exists only for the CLI. The example's prod stack is
  * deployed by test/examples/docsSite.test.ts.
  *
  * Each run here serves several checks: the one `up` of the example is read for its state export,
  * its stack config and its requests; one `preview --diff` is both the README's plan and the proof that
- * nothing else differs; the `destroy` runs with the token from GITBOOK_TOKEN alone.
+ * nothing else differs. Issue 40 moved this file's other runs into runs other files make: the destroy with
+ * the token from GITBOOK_TOKEN alone is the example's second up and prod destroy (test/examples/docsSite.test.ts), and
+ * the failing `up` (a create refused, a partial failure, a secret input) is test/lifecycle/errors.test.ts's.
  *
  * Outside CI, without a built CLI, it skips and says how to build it; in CI it fails instead.
  */
@@ -21,15 +23,12 @@ import { Emulator } from "../../emulator";
 import { createCliStack, cliMissing, type CliStack } from "../../dev/pulumiCli";
 import { EXAMPLE_DIR, exampleConfig } from "../../dev/example";
 import { readProject } from "../../dev/project";
-import { filesUnder, ROOT, startDeployment, steps, type Deployment } from "../support/lifecycle";
+import { filesUnder, ROOT, steps } from "../support/lifecycle";
 import { GIT_SYNC_QUESTION, ORG_QUESTION } from "../support/provider";
-import { NO_VALUE } from "../../provider/framework/check";
 
 const missing = cliMissing();
 if (missing && process.env.CI === "true") throw new Error(`CI must run the CLI suite, and ${missing}`);
 if (missing) console.warn(`test/cli skipped: ${missing}`);
-
-const ref = (s: string) => ({ $ref: s });
 
 const README = path.join(ROOT, "README.md");
 /** The README's snippet sits in the fenced block right after this marker. */
@@ -135,95 +134,5 @@ describe.skipIf(!!missing)("the main example's dev stack through the Pulumi CLI"
     expect(plan.steps.filter((s) => s.op !== "same").map((s) => `${s.op} ${s.urn.split("::").pop()}`)).toEqual(["update docs/order"]);
     expect(plan.changeSummary.update).toBe(1);
     expect(emu.log.byRoute()).toEqual({ [ORG_QUESTION]: 1, [GIT_SYNC_QUESTION]: 1 });
-  });
-
-  it("destroys to nothing with the token from GITBOOK_TOKEN alone, which no file or log under the stack then holds", async () => {
-    const { "gitbook:token": _, ...withoutToken } = config;
-    stack.env.GITBOOK_TOKEN = emu.token;
-    const r = await stack.run("destroy", withoutToken);
-    expect(r.code, r.stdout).toBe(0);
-    expect(emu.log.writes()).toBeGreaterThan(0);
-    expect(emu.store.sites.size).toBe(0);
-    expect(emu.store.teams.size).toBe(0);
-    expect(emu.store.openApiSpecs.size).toBe(0);
-    expect(stack.state().resources).toEqual([]);
-    expect(r.stdout).not.toContain(emu.token);
-    for (const [file, body] of filesUnder(dir)) expect(body, file).not.toContain(emu.token);
-  });
-});
-
-/**
- * One `up` fails three ways at once (`--continue-on-error`, so each is attempted whatever the others
- * do: they are creates, independent of each other): a create GitBook refuses (and a resource given its
- * ID, which the engine checks without it), a partial failure (a team created, its member refused), and
- * beside them a resource with a secret input that succeeds. (Bad input failing check before any request
- * is provider/resources/*.test.ts's, e.g. site.test.ts's title; a check failure's rendering through the
- * CLI, test/lifecycle/errors.test.ts's wrong organization.)
- */
-describe.skipIf(!!missing)("runs that fail, through the Pulumi CLI", () => {
-  let d: Deployment;
-  let failed: Awaited<ReturnType<CliStack["run"]>>;
-  beforeAll(async () => {
-    d = await startDeployment({ engine: "cli" });
-  });
-  afterAll(async () => d?.close());
-
-  const team = (members: unknown[]) => ({ kind: "Team", name: "team", args: { title: "Docs Team", members } });
-  const sso = {
-    kind: "SamlProvider",
-    name: "sso",
-    // As a program would: from secret stack config.
-    args: { label: "Okta", entityID: "http://www.okta.com/exk1", ssoURL: "https://acme.okta.com/sso", certificate: { $secretConfig: "samlCertificate" } },
-  };
-  const secretConfig = { config: { "lifecycle:samlCertificate": "MIIC-secret-certificate" } };
-
-  it("fails `pulumi up` when a create fails, and records nothing of it", async () => {
-    // The team is created, and its member's write refused: a partial failure (a member the organization
-    // lacks is refused before any write, so a refusal of the write itself stands for one).
-    d.emu.faults.add({ match: { method: "PUT", route: "/v1/orgs/:org/teams/:team/members" }, errorRate: 1, status: 500, times: 1 });
-    failed = (await d.run(
-      "up",
-      [
-        { kind: "Site", name: "site", args: { title: "Failing Docs" } },
-        { kind: "SiteSection", name: "section", args: { siteId: ref("site.id"), spaceId: "spc_does_not_exist", title: "Guides" } },
-        // Depends on the failed section: the engine still checks it, without the section's ID.
-        { kind: "SiteSpace", name: "placed", args: { siteId: ref("site.id"), sectionId: ref("section.id"), spaceId: d.emu.seeded.spaceIds[0] } },
-        // And one that needs only the site, which was made.
-        { kind: "ShareLink", name: "reviewers", args: { siteId: ref("site.id"), name: "Reviewers" } },
-        team([{ user: d.emu.seeded.members[1]!.email }]),
-        sso,
-      ],
-      { ...secretConfig, flags: ["--continue-on-error"] },
-    )) as Awaited<ReturnType<CliStack["run"]>>;
-    expect(failed.code).not.toBe(0);
-    // The refusal names the input it is about, ahead of the request, and its dependents do not repeat it.
-    expect(failed.stdout).toMatch(
-      /pulumi-nodejs:dynamic\/gitbook:SiteSection \(section\):\n    error: SiteSection section: spaceId: no space "spc_does_not_exist" in this organization\n    \(GitBook API 400 on POST \/v1\/orgs\/\w+\/sites\/site_\w+\/sections\)\n\n/,
-    );
-    expect(failed.error!.split("\n").filter((l) => l.includes("spc_does_not_exist"))).toHaveLength(1);
-    expect(failed.error).not.toContain("error serializing");
-    expect(d.state().resources.some((x) => x.name === "section")).toBe(false);
-    expect(d.emu.store.sections.size).toBe(0);
-    // Said of the dependent: not "sectionId is required", which points at a field the program sets.
-    expect(failed.stdout).toContain(`sectionId ${NO_VALUE}`);
-    expect(failed.stdout).not.toContain("sectionId is required");
-    expect(d.emu.store.siteSpaces.size).toBe(0);
-  });
-
-  it("keeps a secret input secret in state", () => {
-    expect(d.emu.store.samlProviders.size).toBe(1);
-    expect(JSON.stringify(d.state())).not.toContain("MIIC-secret-certificate");
-    expect(fs.readFileSync(d.statePath, "utf8")).not.toContain("MIIC-secret-certificate");
-    expect(d.resource("sso").inputs.certificate).toMatchObject({ ciphertext: expect.any(String) });
-  });
-
-  // The next up finishing the job from what state recorded is the provider's: provider/resources/createdThenFailed.test.ts.
-  it("keeps a partial failure in state, and fails the run", () => {
-    expect(failed.stdout).toMatch(/Team team: .*500/);
-    const kept = d.resource("team");
-    expect(kept.id).toBeDefined();
-    expect(d.emu.store.teams.has(kept.id!)).toBe(true);
-    expect(d.emu.store.teams.size).toBe(1);
-    expect(d.emu.store.teamMembers.size).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * its own outside this checkout, laid out as `pulumi new typescript` writes one, its tsconfig.json
  * unchanged: no skipLibCheck, no esModuleInterop): the package's files in node_modules, a program
  * that type-checks with that tsconfig (it failed with TS1259 in zod's declarations), loads the
- * package, and previews through the CLI against the emulator without a request. Offline: the
+ * package, and previews through the CLI against the emulator without a token or a request. Offline: the
  * program's lock pins what npm's cache holds. Each test file gives the install (tarball, git URL).
  */
 import { execFile, spawn } from "node:child_process";
@@ -101,18 +101,27 @@ export function describeInstalledProgram(
       expect(r.stdout.trim()).toBe(`function function ${fs.realpathSync(installed.program)}/node_modules/pulumi-gitbook/dist/provider/index.js`);
     });
 
-    it.runIf(runsProgram)("previews through the CLI against the emulator, sending nothing", async () => {
+    // Without a token, as a new user's first preview may be (an empty gitbook:token is one not set): it
+    // passes and says once, for the run, what will fail and how to set it (once a preview of
+    // test/lifecycle/errors.test.ts's, issue 40). A preview with a token asks only whether it sees the
+    // organization: test/cli/cli.test.ts's `preview --diff`.
+    it.runIf(runsProgram)("previews through the CLI against the emulator without a token, sending nothing, and says once what will fail and how to set it", async () => {
       d = await startDeployment();
       const spaces = [...d.emu.store.spaces.values()];
       const r = await d.run("preview", undefined, {
         programDir: installed.program,
         packageRoot: path.join(installed.program, "node_modules/pulumi-gitbook"),
-        config: { "fresh-program:spaceId": spaces[0]!.id, "fresh-program:v2SpaceId": spaces[1]!.id },
+        config: { "gitbook:token": "", "fresh-program:spaceId": spaces[0]!.id, "fresh-program:v2SpaceId": spaces[1]!.id },
       });
       expect(r.error).toBeUndefined();
       expect(steps(r).sort()).toEqual(["create docs", "create guides", "create guides-v2"]);
-      // Nothing but the question whether the token sees the organization.
-      expect(d.emu.log.byRoute()).toEqual({ "GET /v1/orgs/:org": 1 });
+      expect(d.emu.log.count()).toBe(0);
+      // The engine's own events (its display prints each diagnostic twice, as it happens and in the summary).
+      const warned = (r as typeof r & { diagnostics: string[] }).diagnostics.filter((l) => l.includes("no GitBook API token"));
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toContain("gitbook:token is not set, nor GITBOOK_TOKEN");
+      expect(warned[0]).toContain("`pulumi up`, `pulumi refresh` and `npx pulumi-gitbook import` will fail");
+      expect(warned[0]).toContain("pulumi config set --secret gitbook:token <token>");
     }, 120_000);
 
     more?.(() => installed);

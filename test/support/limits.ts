@@ -1,7 +1,8 @@
 /**
  * Every row of the API's Limits table that applies to these resources, as one bad field in otherwise
- * valid arguments. test/unit/limits.test.ts checks each row at the provider's check, in process;
- * test/faults/limits.test.ts proves through the CLI that such a row fails up at check with no request.
+ * valid arguments. test/unit/limits.test.ts checks each row at the provider's check, in process; that a
+ * check failure of a nested field fails up at check under its dotted path with no request is
+ * test/lifecycle/state.test.ts's, through the CLI (issue 40: one run, of source.file).
  *
  * Rows that do not apply: `limit` on list endpoints (the client always asks for the maximum, 1000),
  * Site `hostname` (read-only: the API gives no way to set it), section-group icon, space title and

@@ -1,7 +1,7 @@
 /**
  * Every row of the API's Limits table (test/support/limits.ts) at the provider's check, in process:
  * each fails on its field (and no other), with a reason naming the limit, and sends nothing. That
- * such a failure stops `pulumi up` is proved once through the CLI (test/faults/limits.test.ts; `pulumi preview`: test/cli/cli.test.ts).
+ * such a failure stops `pulumi up` is proved once through the CLI (test/lifecycle/state.test.ts, of a nested field, source.file).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROWS, VALID } from "../support/limits";

@@ -3,7 +3,7 @@
 // {"$ref": "<name>.<output>"} or to a field inside it with {"$ref": "<name>.<output>.<field>"}, mark a
 // value secret with {"$secret": value}, and read secret stack config with
 // {"$secretConfig": "<key in the lifecycle namespace>"}. With `lifecycle:exports` set to
-// `none` it exports nothing.
+// `none` it exports nothing; set to a JSON list of names, the IDs of those alone.
 const pulumi = require("@pulumi/pulumi");
 const gitbook = require("pulumi-gitbook");
 
@@ -29,7 +29,9 @@ module.exports = async () => {
     const opts = { ...(d.dependsOn && { dependsOn: d.dependsOn.map((n) => made[n]) }), ...(d.retainOnDelete && { retainOnDelete: true }) };
     made[d.name] = new gitbook[d.kind](d.name, resolve(d.args), opts);
   }
-  // `lifecycle:exports: none`: a program that uses no resource's outputs.
-  if (config.get("exports") === "none") return {};
-  return Object.fromEntries(Object.entries(made).map(([n, r]) => [n, r.id]));
+  // `lifecycle:exports: none`: a program that uses no resource's outputs; a JSON list: only those named.
+  const exported = config.get("exports");
+  if (exported === "none") return {};
+  const names = exported === undefined ? Object.keys(made) : JSON.parse(exported);
+  return Object.fromEntries(names.map((n) => [n, made[n].id]));
 };
