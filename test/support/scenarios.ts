@@ -18,8 +18,11 @@ const ref = (s: string) => ({ $ref: s });
 
 export interface Scenario {
   kind: string;
-  /** The program: dependencies first, the resource under test named "subject". */
-  program(emu: Emulator, variant: "base" | "update" | "replace"): Decl[];
+  /**
+   * The program: dependencies first, the resource under test named "subject". `tag` sets apart what
+   * GitBook keeps unique in an organization (a spec's slug), for a second instance beside the first.
+   */
+  program(emu: Emulator, variant: "base" | "update" | "replace", tag?: string): Decl[];
   /** The fields an update and a replace are expected to touch. */
   updateField: string;
   replaceField: string;
@@ -28,8 +31,8 @@ export interface Scenario {
   /** Changes the subject outside Pulumi; returns the input field that should show as drift. */
   drift(emu: Emulator, id: string): string;
   remove(emu: Emulator, id: string): void;
-  /** Creates an equivalent object outside Pulumi (through the API) and returns its id. */
-  existing(emu: Emulator, d: Deployed): Promise<string>;
+  /** Creates an equivalent object outside Pulumi (through the API) and returns its id; `tag` as the program's. */
+  existing(emu: Emulator, d: Deployed, tag?: string): Promise<string>;
   /** Objects of this kind on the emulator (to prove destroy leaves nothing). */
   count(emu: Emulator): number;
 }
@@ -426,11 +429,11 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
   },
   {
     kind: "OpenApiSpec",
-    program: (_e, v) => [
+    program: (_e, v, tag = "") => [
       {
         kind: "OpenApiSpec",
         name: "subject",
-        args: { slug: v === "replace" ? "public-api" : "petstore", source: { text: SPEC("Petstore") }, visibility: v === "update" ? "public" : "private" },
+        args: { slug: `${v === "replace" ? "public-api" : "petstore"}${tag}`, source: { text: SPEC("Petstore") }, visibility: v === "update" ? "public" : "private" },
       },
     ],
     updateField: "visibility",
@@ -438,7 +441,7 @@ export const scenarios: Record<string, Scenario> = Object.fromEntries(
     live: specBySlugOrId,
     drift: (e, id) => ((specBySlugOrId(e, id)!.visibility = "public"), "visibility"),
     remove: (e, id) => e.store.openApiSpecs.delete(specBySlugOrId(e, id)!.id),
-    existing: async (e) => (await api(e, "POST", `/orgs/${org(e)}/openapi`, { slug: "petstore", source: { text: SPEC("Old") } })).id,
+    existing: async (e, _d, tag = "") => (await api(e, "POST", `/orgs/${org(e)}/openapi`, { slug: `petstore${tag}`, source: { text: SPEC("Old") } })).id,
     count: (e) => e.store.openApiSpecs.size,
   },
   {
