@@ -127,7 +127,7 @@ describe("one per site or site space", () => {
 describe("one resource per adopted object", () => {
   // The provider refuses the second of two such resources its process sees; when the engine sends the
   // adopting create before the diff of the one holding the object in state, that one was refused and
-  // both ended in state (seen through the CLI: test/lifecycle/docsSiteIdentity.test.ts), so that a later run
+  // both ended in state (seen through the CLI: test/lifecycle/cascade.test.ts, the DocsSite case), so that a later run
   // dropping either would delete the object under the other. The program refuses it, whatever the order.
   it("refuses a second resource of a kind whose adoptId names the same object, by literal ID or the same Output, naming both and the fix", () => {
     new Space("handbook-a", { title: "Handbook", adoptId: "spc_adopted" });

@@ -178,7 +178,7 @@ describe("update", () => {
     await expect(refused).rejects.toThrow(
       new RegExp(`organizationId: this change replaces the Space: .*would delete Space ${s.id} \\(its pages going with it to GitBook's trash\\).*allowReplacement: true`),
     );
-    // Refused before any write: a preview fails with this message (once a CLI case of test/lifecycle/docsSiteIdentity.test.ts).
+    // Refused before any write: a preview fails with this message (once a CLI case of the DocsSite identity tests, now test/lifecycle/cascade.test.ts).
     expect(env.emu.log.writes()).toBe(0);
     expect(live(s.id).deletedAt).toBeUndefined();
     const d = await env.diff("Space", s, (await env.check("Space", { organizationId: "org_other", title: "Handbook", allowReplacement: true })).inputs!);

@@ -16,8 +16,8 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const SECONDS: Record<string, number> = {
   // Estimated: its preview folded into the up (issue 40); npm's installs are most of it.
   "test/install/new.test.ts": 118,
-  // Estimated: 6 of its 8 engine runs left (issue 40).
-  "test/import/roundTrip.test.ts": 88,
+  // Estimated: 5 of its 8 engine runs left (issue 40).
+  "test/import/roundTrip.test.ts": 80,
   // Estimated: its final preview planned in process (issue 40), 4 of 5 runs left.
   "test/faults/killedCheckpoint.test.ts": 87,
   // Estimated: 4 of its 7 runs left (issue 40).
@@ -26,14 +26,12 @@ const SECONDS: Record<string, number> = {
   "test/lifecycle/everyKind.test.ts": 130,
   // Estimated: three cases, 9 engine runs (13 before issue 40, 100 s).
   "test/faults/recoverCases.test.ts": 70,
-  // Estimated: four of its former twelve runs (the refusals themselves moved in process, issue 40).
-  "test/lifecycle/cascade.test.ts": 35,
+  // Estimated: its four runs, and docsSiteIdentity's five ups, two of them riding in the four (issue 40).
+  "test/lifecycle/cascade.test.ts": 95,
   // Estimated: 5 of its 11 runs left, its config mistakes checked in process (issue 40).
   "test/examples/docsSite.test.ts": 45,
   // Estimated for 2026-12 (issue 40): scaled by the engine runs each file kept.
   "test/faults/unconfirmedCreate.test.ts": 38,
-  // Estimated: five ups, adoptRename.test.ts's moves folded into them.
-  "test/lifecycle/docsSiteIdentity.test.ts": 75,
   // Estimated: 3 of its 5 runs left, its destroy and failing up folded into docsSite's and errors' runs (issue 40).
   "test/cli/cli.test.ts": 30,
   // Estimated: 3 of its 4 runs left, cli.test.ts's failing up in its failed-create run (issue 40).
