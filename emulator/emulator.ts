@@ -78,7 +78,7 @@ export class Emulator {
   readonly log = new RequestLog();
   faults: Faults;
   /** Open gates (see `gate`), each with the requests it holds. */
-  private readonly gates = new Set<{ match: RouteFilter; arrived: () => void; opened: Promise<void> }>();
+  private readonly gates = new Set<{ match: RouteFilter; every: boolean; arrived: () => void; opened: Promise<void> }>();
 
   private readonly revoked = new Set<string>();
   private readonly contract: Contract | undefined;
@@ -189,14 +189,14 @@ export class Emulator {
 
   /**
    * Holds the first matching request, before faults and processing, until `open()`; `arrived` resolves
-   * when it comes (later ones pass). For tests that make something happen while a client is mid-way (in
-   * process only).
+   * when it comes (later ones pass; with `every`, they are held too). For tests that make something
+   * happen while a client is mid-way, or that let only chosen requests through until then.
    */
-  gate(match: RouteFilter): { arrived: Promise<void>; open(): void } {
+  gate(match: RouteFilter, opts: { every?: boolean } = {}): { arrived: Promise<void>; open(): void } {
     let arrived!: () => void;
     let open!: () => void;
     const first = new Promise<void>((resolve) => (arrived = resolve));
-    const entry = { match, arrived, opened: new Promise<void>((resolve) => (open = resolve)) };
+    const entry = { match, every: !!opts.every, arrived, opened: new Promise<void>((resolve) => (open = resolve)) };
     this.gates.add(entry);
     return {
       arrived: first,
@@ -242,7 +242,7 @@ export class Emulator {
     const record = (status: number) => this.log.record({ method, route, path, status, ms: performance.now() - started });
 
     for (const g of [...this.gates].filter((x) => matchesFilter(x.match, method, route, path))) {
-      this.gates.delete(g);
+      if (!g.every) this.gates.delete(g);
       g.arrived();
       await g.opened;
     }

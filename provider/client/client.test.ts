@@ -161,7 +161,7 @@ describe("error mapping", () => {
   }
 
   // `destroy` and `refresh` configure the provider from the config recorded in state at the last `up`
-  // (test/faults/revokedToken.test.ts finishes a destroy stopped by a revoked token with --run-program).
+  // (test/faults/everyFault.test.ts finishes a destroy stopped by a revoked token with --run-program).
   it("says, on a 401, that a changed token reaches destroy and refresh only with --run-program", async () => {
     const s = await serve((_req, res) => apiError(res, 401, "Invalid or revoked API token"));
     const { c } = client(s.url);

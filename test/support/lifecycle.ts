@@ -58,10 +58,14 @@ if (!ENGINE) console.warn(`Suites that deploy programs are skipped: ${cliMissing
 /** `describe` for suites that deploy programs: skipped when no engine is available (see testEngine). */
 export const describeDeployments: typeof describe.skip = describe.skipIf(!ENGINE);
 
-export async function startDeployment(opts: EmulatorOptions & { stack?: string; engine?: Engine } = {}): Promise<Deployment> {
+/**
+ * A program folder with its own CLI stack and state, on a new emulator, or with `emulator` on one another
+ * deployment started (another stack over the same organization; closing this one leaves it running).
+ */
+export async function startDeployment(opts: EmulatorOptions & { stack?: string; engine?: Engine; emulator?: Emulator } = {}): Promise<Deployment> {
   const engine = opts.engine ?? ENGINE;
   if (!engine) throw new Error(`no engine to deploy with: ${cliMissing()}`);
-  const emu = await Emulator.start(opts);
+  const emu = opts.emulator ?? (await Emulator.start(opts));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gitbook-lifecycle-"));
   const statePath = path.join(dir, "state.json");
   const hostLog = path.join(dir, "host.log");
@@ -76,7 +80,7 @@ export async function startDeployment(opts: EmulatorOptions & { stack?: string; 
     ...runOpts.config,
   });
   const close = async () => {
-    await emu.close();
+    if (!opts.emulator) await emu.close();
   };
   const resource = (d: Deployment) => (name: string) => {
     const r = d.state().resources.find((x) => x.name === name);

@@ -24,7 +24,7 @@ const SECONDS: Record<string, number> = {
   "test/faults/killed.test.ts": 60,
   // Measured 130 s: its seven runs with convergence's, the forced replacements', the site address's, the unknowns', state's, the plans' and the drop's resources (issue 40).
   "test/lifecycle/everyKind.test.ts": 130,
-  // Estimated: three cases, 9 engine runs (13 before issue 40, 100 s).
+  // Estimated: three cases, 8 engine runs (13 before issue 40, 100 s).
   "test/faults/recoverCases.test.ts": 70,
   // Estimated: its four runs, and docsSiteIdentity's five ups, two of them riding in the four (issue 40).
   "test/lifecycle/cascade.test.ts": 95,
@@ -36,10 +36,9 @@ const SECONDS: Record<string, number> = {
   "test/cli/cli.test.ts": 30,
   // Estimated: 3 of its 4 runs left, cli.test.ts's failing up in its failed-create run (issue 40).
   "test/lifecycle/errors.test.ts": 31,
-  // Estimated: 4 of its 6 runs left: the no-write rerun planned in process, the stale-token destroy's message proved in process (issue 40).
-  "test/faults/revokedToken.test.ts": 36,
   "test/install/tarball.test.ts": 45,
-  "test/faults/everyFault.test.ts": 44,
+  // Estimated: revokedToken.test.ts's runs folded into its own, 4 engine runs where the two took 6 (issue 40).
+  "test/faults/everyFault.test.ts": 75,
   // Estimated: its one up (limits.test.ts's folded in; the rest rides in everyKind.test.ts's runs, issue 40).
   "test/lifecycle/state.test.ts": 9,
   "test/faults/recoverCheckpoint.test.ts": 30,

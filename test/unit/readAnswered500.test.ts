@@ -4,7 +4,7 @@
  * resent: it is GitBook's own failure, not a passing one), naming the resource, and changes nothing:
  * the state the engine keeps is the one before, and once GitBook answers, the same call finds it true.
  * Through the CLI, a run stopped this way renders the provider's error as any failed call's
- * (test/faults/revokedToken.test.ts's revoked token). The first read of an `up`, the question whether
+ * (test/faults/everyFault.test.ts's revoked token). The first read of an `up`, the question whether
  * the token sees the organization, answered 500 fails check, naming the setting: provider/config.test.ts.
  */
 import { expect, it } from "vitest";
