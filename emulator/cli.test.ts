@@ -1,4 +1,7 @@
-// `pulumi-gitbook emulator` as a user runs it: the compiled bin (npm run build first), in its own process.
+// `pulumi-gitbook emulator` as a user runs it: the compiled bin (npm run build first), in its own
+// process, once: the bin's wiring, a real SIGTERM and a real exit code. Every other answer of the
+// command (refusals, seed files, states, edit, delete, export, import) is proved in process by
+// cliMain.test.ts: each `node` started here cost about 0.7 CPU-second.
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -64,7 +67,6 @@ async function request(url: string, token: string, method: string, route: string
   return res.status;
 }
 
-// One emulator for both: each `pulumi-gitbook` process costs about half a CPU-second to start.
 it("prints the URL, token, organization and spaces and the config lines that point a program at them; injects the faults of --faults from the first request, and --log prints every request as answered", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-"));
   const faults = path.join(dir, "faults.json");
@@ -104,81 +106,4 @@ it("prints the URL, token, organization and spaces and the config lines that poi
 
   emu.child.kill("SIGTERM");
   expect((await emu.exited).code).toBe(0);
-});
-
-it("refuses a faults file it cannot use, naming the file and the fault, before listening", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-"));
-  const faults = path.join(dir, "faults.json");
-  fs.writeFileSync(faults, JSON.stringify([{ latencyMs: 5 }, { errorRate: 2 }]));
-  const emu = run("emulator", "--faults", faults);
-  const { code, stderr } = await emu.exited;
-  expect(code).not.toBe(0);
-  expect(stderr).toContain(`--faults ${faults}: fault 2: errorRate must be within 0..1`);
-  expect(emu.out()).not.toContain("is running");
-});
-
-/** One `pulumi-gitbook` command run to its end, against the emulator of `env` (GITBOOK_API_URL, GITBOOK_TOKEN). */
-function once(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GITBOOK_API_URL: "", GITBOOK_TOKEN: "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-const EXAMPLE_SEED = path.resolve(__dirname, "../examples/emulator/seed.json");
-
-it("starts from a seed file, edits in the app, exports, and starts again from the export where it was", async () => {
-  const emu = run("emulator", "--token", "t", "--seed-file", EXAMPLE_SEED);
-  const banner = await emu.printed("Ctrl-C to stop.");
-  const url = field(banner, "base URL");
-  const org = field(banner, "organization");
-  const site = /^ {4}docs {2}(site_\w+)$/m.exec(banner)![1]!;
-  expect(banner).toContain(`seeded from   ${EXAMPLE_SEED}`);
-  const env = { GITBOOK_API_URL: url, GITBOOK_TOKEN: "t" };
-
-  const edited = await once(env, "emulator", "edit", "site", site, "title=Renamed in the app", "published=false");
-  expect(edited.code, edited.stderr).toBe(0);
-  expect(JSON.parse(edited.stdout)).toMatchObject({ id: site, title: "Renamed in the app", published: false });
-  const siteBody = async (base: string) => (await fetch(`${base}/v1/orgs/${org}/sites/${site}`, { headers: { authorization: "Bearer t" } })).json();
-  expect(await siteBody(url)).toMatchObject({ title: "Renamed in the app", published: false });
-
-  const refused = await once(env, "emulator", "edit", "site", site, "colour=red");
-  expect(refused.code).toBe(1);
-  expect(refused.stderr).toMatch(/^emulator edit: set\.colour: a site has no field "colour" \(fields: /);
-
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-")), "state.json");
-  expect((await once(env, "emulator", "export", file)).code).toBe(0);
-  emu.child.kill("SIGTERM");
-  await emu.exited;
-
-  const again = run("emulator", "--token", "t", "--state", file);
-  const url2 = field(await again.printed("Ctrl-C to stop."), "base URL");
-  expect(await siteBody(url2)).toMatchObject({ id: site, title: "Renamed in the app", published: false });
-
-  // import into a running emulator; delete, as in the app.
-  const fresh = run("emulator", "--token", "u");
-  const url3 = field(await fresh.printed("Ctrl-C to stop."), "base URL");
-  expect((await once({ GITBOOK_API_URL: url3, GITBOOK_TOKEN: "u" }, "emulator", "import", file)).code).toBe(0);
-  const deleted = await once({}, "emulator", "delete", "site", site, "--url", url3, "--token", "u");
-  expect(deleted).toMatchObject({ code: 0, stdout: `deleted site ${site}\n` });
-  expect((await fetch(`${url3}/v1/orgs/${org}/sites/${site}`, { headers: { authorization: "Bearer u" } })).status).toBe(404);
-});
-
-it("refuses a seed file it cannot use, naming each path into it, before listening", async () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "emulator-cli-")), "seed.json");
-  fs.writeFileSync(file, JSON.stringify({ sites: [{ title: "Docs", sections: [{ title: "Intro" }, { title: "A", space: "missing" }] }] }));
-  const emu = run("emulator", "--seed-file", file);
-  const { code, stderr } = await emu.exited;
-  expect(code).toBe(2);
-  expect(stderr).toBe(`--seed-file ${file}: 2 problems\n  sites[0].sections[0].space: required\n  sites[0].sections[1].title: Too small: expected string to have >=2 characters\n`);
-  expect(emu.out()).not.toContain("is running");
-});
-
-it("says which emulator it could not reach, and what it needs", async () => {
-  expect(await once({}, "emulator", "export")).toMatchObject({ code: 2, stderr: expect.stringMatching(/^emulator export: --url \(or the stack's gitbook:apiUrl, or GITBOOK_API_URL\) must name the running emulator/) });
-  expect(await once({ GITBOOK_API_URL: "http://127.0.0.1:9", GITBOOK_TOKEN: "t" }, "emulator", "export")).toMatchObject({ code: 1, stderr: "emulator export: no emulator answers at http://127.0.0.1:9\n" });
 });

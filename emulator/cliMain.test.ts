@@ -1,6 +1,6 @@
 // `pulumi-gitbook emulator` in process: its `main` called as the bin calls it, stdout and stderr
 // captured, the signal handlers it installs taken instead of installed, so that the CLI's every
-// answer is checked in milliseconds. cli.test.ts keeps the few runs of the compiled bin in its own
+// answer is checked in milliseconds. cli.test.ts keeps the one run of the compiled bin in its own
 // process (the bin wiring, a real SIGTERM, a real exit code).
 import * as fs from "node:fs";
 import http from "node:http";
@@ -169,6 +169,13 @@ describe("usage", () => {
     expect(s.code).toBe(2);
     expect(s.stderr).toBe(`--seed-file ${seed}: spaces[0].title: Too small: expected string to have >=1 characters\n`);
     expect(s.stdout).toBe("");
+    // Several problems: counted, then each on its own line by its path.
+    const two = tmp("seed.json", JSON.stringify({ sites: [{ title: "Docs", sections: [{ title: "Intro" }, { title: "A", space: "missing" }] }] }));
+    expect(await run("--seed-file", two)).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `--seed-file ${two}: 2 problems\n  sites[0].sections[0].space: required\n  sites[0].sections[1].title: Too small: expected string to have >=2 characters\n`,
+    });
     const notJson = tmp("seed.json", "{ spaces: [] }");
     expect(await run("--seed-file", notJson)).toMatchObject({ code: 2, stderr: expect.stringMatching(new RegExp(`^--seed-file ${notJson}: .*JSON`)) });
   });
@@ -176,6 +183,8 @@ describe("usage", () => {
   it("refuses a fault it cannot inject, naming the file and the fault's place in it", async () => {
     const faults = tmp("faults.json", JSON.stringify([{ latencyMs: 5 }, { errorRate: 0.5, status: 429 }]));
     await expect(main(["--faults", faults])).rejects.toThrow(`--faults ${faults}: fault 2: errorRate status must be 500, 502, 503 or 504`);
+    const rate = tmp("faults.json", JSON.stringify([{ latencyMs: 5 }, { errorRate: 2 }]));
+    await expect(main(["--faults", rate])).rejects.toThrow(`--faults ${rate}: fault 2: errorRate must be within 0..1`);
     expect(out).not.toContain("is running");
     expect(signals.size).toBe(0);
   });
@@ -342,6 +351,13 @@ describe("edit, delete, export, import", () => {
     } finally {
       await other.close();
     }
+    // An emulator started from the file is where this one was.
+    const url = field((await run("--state", file, "--token", "admin-token")).stdout, "base URL");
+    const siteBody = async (base: string) => {
+      const body = (await (await fetch(`${base}/v1/orgs/${emu.seeded.organizationId}/sites/${site()}`, { headers: { authorization: "Bearer admin-token" } })).json()) as { urls: object };
+      return { ...body, urls: { ...body.urls, location: "(its own address)" } };
+    };
+    expect(await siteBody(url)).toEqual(await siteBody(emu.url));
   });
 
   it("refuses a malformed command with exit code 2 and the usage, before any request", async () => {

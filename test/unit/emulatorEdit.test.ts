@@ -2,22 +2,21 @@
  * The README's "Trying it locally against the emulator", the provider's part in process: the emulator
  * started from the shipped example seed file, a program that uses the seeded spaces, an edit "in the
  * app" with `pulumi-gitbook emulator edit` and a delete with `pulumi-gitbook emulator delete` (the
- * commands in their own process, as a user runs them), a refresh showing the drift on the edited fields
- * and dropping the deleted section, the next up restoring the declared values with one PATCH per edit
- * and making the section again, and then nothing to do. (The engine adds nothing to this proof: the
+ * command's `main` as the bin calls it, in process: emulator/cli.test.ts runs the bin itself), a
+ * refresh showing the drift on the edited fields and dropping the deleted section, the next up
+ * restoring the declared values with one PATCH per edit and making the section again, and then
+ * nothing to do. (The engine adds nothing to this proof: the
  * refresh's and the up's steps are the provider's read, diff and update; the CLI's own rendering of a
  * refresh is in test/lifecycle/everyKind.test.ts and test/cli.)
  */
-import { execFile } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../emulator/cli";
 import type { Decl } from "../support/lifecycle";
 import { inProcessProgram, stepNames, type InProcessProgram } from "../support/program";
 import { startProviderEnv, type ProviderEnv } from "../support/provider";
 
 const ROOT = path.resolve(__dirname, "../..");
-const BIN = path.join(ROOT, "dist/bin/pulumi-gitbook.js");
 const SEED = path.join(ROOT, "examples/emulator/seed.json");
 const ref = (s: string) => ({ $ref: s });
 
@@ -27,16 +26,25 @@ const program = (env: ProviderEnv): Decl[] => [
   { kind: "SiteSection", name: "reference", args: { siteId: ref("site.id"), spaceId: env.emu.seeded.ids.api, title: "API reference", path: "api" } },
 ];
 
-/**
- * `pulumi-gitbook emulator ...` in its own process, pointed at the emulator as the banner says.
- * Asynchronous: the emulator answers from this process, so waiting synchronously would starve it.
- */
-function emulatorCommand(env: ProviderEnv, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, "emulator", ...args], { env: { ...process.env, GITBOOK_API_URL: env.emu.url, GITBOOK_TOKEN: env.emu.token } }, (err, stdout, stderr) =>
-      resolve({ status: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
-    );
-  });
+/** `pulumi-gitbook emulator ...` pointed at the emulator as the banner says: its exit code and what it printed. */
+async function emulatorCommand(env: ProviderEnv, ...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const printed = { stdout: "", stderr: "" };
+  for (const stream of ["stdout", "stderr"] as const) {
+    vi.spyOn(process[stream], "write").mockImplementation(((chunk: string | Uint8Array) => {
+      printed[stream] += String(chunk);
+      return true;
+    }) as typeof process.stdout.write);
+  }
+  vi.stubEnv("GITBOOK_API_URL", env.emu.url);
+  vi.stubEnv("GITBOOK_TOKEN", env.emu.token);
+  try {
+    await main(args);
+    return { status: Number(process.exitCode ?? 0), ...printed };
+  } finally {
+    process.exitCode = undefined;
+    vi.restoreAllMocks();
+    vi.unstubAllEnvs();
+  }
 }
 
 describe("edit in the app against the emulator (README)", () => {
@@ -44,7 +52,6 @@ describe("edit in the app against the emulator (README)", () => {
   let p: InProcessProgram;
   let ids: { site: string; section: string; deleted: string };
   beforeAll(async () => {
-    if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (npm test does)`);
     env = await startProviderEnv({ seedFile: SEED });
     p = inProcessProgram(env);
   });
