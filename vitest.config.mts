@@ -34,6 +34,10 @@ export default defineConfig({
     pool: "forks",
     // Vitest's default on a 2-core machine is one worker, which leaves the CPU idle while a CLI test
     // waits on its `pulumi` processes. Three keep both cores busy; more only make every run slower.
+    // `npm run test:unit` passes --maxWorkers=2: nothing in the unit project waits on another process,
+    // so there a third worker only competes for the two cores (92 CPU-seconds in 51 s with three, 72 in
+    // 48 s with two). A project of its own cannot say so here: Vitest then runs the projects one after
+    // the other, and `npm test` loses the unit files filling the CLI files' waits.
     maxWorkers: 3,
     // The longest files first, so that the last to start are short (see the sequencer).
     sequence: { sequencer: LongestFirst },
@@ -48,9 +52,6 @@ export default defineConfig({
           // project took 134 s of CPU isolated and 56 s shared (78 s and 36 s of wall time alone).
           // Its files keep no state between them: the project passes in any order (--sequence.shuffle.files).
           isolate: false,
-          // In process, nothing waits on another process: a third worker on 2 cores only competes for
-          // them. Alone (npm run test:unit) it took 92 CPU-seconds in 51 s with three, 72 in 48 s with two.
-          maxWorkers: 2,
           // Some compile generated programs with tsc: seconds each, more on a loaded machine.
           testTimeout: 60_000,
           hookTimeout: 60_000,
