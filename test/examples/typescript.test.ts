@@ -46,11 +46,10 @@ describeDeployments("the TypeScript example (examples/typescript)", () => {
   // The program's second run is the up's, through the same host; what it would plan is the provider's
   // check and diff of the inputs the up recorded, made in this process (issue 40: no preview of its own).
   it("plans no change for a second run of what it declared, sending no write", async () => {
-    const writes = d.emu.log.writes();
     const resources = d.state().resources.filter((r) => r.custom);
     const declared: Decl[] = resources.map((r) => ({ kind: r.type.replace(/^.*:/, ""), name: r.name, args: Object.fromEntries(Object.entries(r.inputs).filter(([k]) => k !== "__provider")) }));
     const planned = await plannedSteps(d.emu, declared, resources);
+    // No write (plannedSteps fails on one).
     expect(planned.map((s) => `${s.op} ${s.name}`).sort()).toEqual(["same docs", "same guides", "same guides-v2"]);
-    expect(d.emu.log.writes()).toBe(writes);
   });
 });

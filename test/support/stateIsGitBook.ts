@@ -82,9 +82,11 @@ export async function plannedSteps(
   resources: readonly Recorded[],
   /**
    * `cwd`: the program's folder, where the provider resolves a file source's relative path (the CLI's
-   * provider host runs there). `noRequest`: fail on any request, a read too (what a no-op `up` sends).
+   * provider host runs there). `requests`: fail unless the plan sends exactly these ("METHOD route",
+   * reads too: `[]` is what a no-op `up` sends); without it, fail on any write. The plan's requests
+   * leave the log afterwards, so a caller's own count of them would always be zero.
    */
-  opts: { cwd?: string; noRequest?: boolean } = {},
+  opts: { cwd?: string; requests?: readonly string[] } = {},
 ): Promise<ProgramStep[]> {
   const env = await startProviderEnv({ emulator: emu });
   const logged = emu.log.entries.length;
@@ -114,8 +116,9 @@ export async function plannedSteps(
     };
     const declared = [...decls.filter((d) => kinds.has(d.kind)).map(added), ...children];
     const steps = await inProcessProgram(env, from).preview(declared);
-    const sent = emu.log.entries.slice(logged).filter((e) => opts.noRequest || e.method !== "GET");
-    if (sent.length) throw new Error(`the plan sent ${sent.map((e) => `${e.method} ${e.route}`).join(", ")}`);
+    const sent = emu.log.entries.slice(logged).map((e) => `${e.method} ${e.route}`);
+    const wrong = opts.requests ? [...sent].sort().join(", ") !== [...opts.requests].sort().join(", ") : sent.some((e) => !e.startsWith("GET "));
+    if (wrong) throw new Error(`the plan sent ${sent.join(", ") || "nothing"}${opts.requests ? `, not ${opts.requests.join(", ") || "nothing"}` : ""}`);
     return [...steps, ...from.filter((e) => !declared.some((d) => d.name === e.name)).map((e) => ({ name: e.name, op: "delete" as const }))];
   } finally {
     process.chdir(cwd);

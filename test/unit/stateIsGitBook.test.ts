@@ -15,6 +15,7 @@ import type { Decl } from "../support/lifecycle";
 import { programSuite } from "../support/program";
 import { differencesFromGitBook, plannedSteps } from "../support/stateIsGitBook";
 import { ref } from "../support/scenarios";
+import { ORG_QUESTION } from "../support/provider";
 
 const HOST = "docs.acme.test";
 const REPO = 4242;
@@ -134,6 +135,10 @@ describe("state equals GitBook after every up, for every kind", () => {
       { name: "collection", op: "delete" },
       { name: "access", op: "delete" },
     ]);
+    // `requests`: exactly what the plan must send; a plan of creates asks whether the token sees the organization.
+    await expect(plannedSteps(s.env.emu, decls, [], { requests: [] })).rejects.toThrow(new RegExp(`^the plan sent ${ORG_QUESTION}, not nothing$`));
+    expect((await plannedSteps(s.env.emu, decls, [], { requests: [ORG_QUESTION] })).every((x) => x.op === "create")).toBe(true);
+    expect(await plannedSteps(s.env.emu, decls, stateOf(decls), { requests: [] })).toHaveLength(decls.length);
   });
 
   it("after an up that moves defaults, moves paths with their old-path rules, changes the branding and claims a hostname", async () => {
