@@ -346,6 +346,23 @@ const topLevel = (p: string) => (d: App, siteId: string) => {
 };
 const specOf = (d: App, id: string) => [...st(d).openApiSpecs.values()].find((x) => x.id === id || x.slug === id)!;
 
+/**
+ * One row per text field of a resource's object: the app writes "Edited in the app" (or the value
+ * `edited` gives a field whose text has a form), and the next `up` restores the declared text with one
+ * request on `restore`.
+ */
+function textRows(resource: string, table: (d: App) => Map<string, object>, declared: Record<string, string>, edited: Record<string, string>, restore: string): Row[] {
+  const record = (d: App, id: string) => table(d).get(id) as Record<string, unknown>;
+  return Object.entries(declared).map(([field, value]) => ({
+    resource,
+    field,
+    edit: (d, id) => void (record(d, id)[field] = edited[field] ?? "Edited in the app"),
+    live: (d, id) => record(d, id)[field],
+    declared: value,
+    requests: { [restore]: 1 },
+  }));
+}
+
 const rows: Row[] = [
   // Site
   { resource: "site", field: "title", edit: (d, id) => void (st(d).sites.get(id)!.title = "Renamed in the app"), live: (d, id) => st(d).sites.get(id)!.title, declared: "App Edits Docs", requests: { [route.site]: 1 } },
@@ -424,16 +441,7 @@ const rows: Row[] = [
     // The site space read for its outputs (nothing of its own was PATCHed), then its section's default set.
     requests: { [route.getSiteSpaces]: 1, [route.section]: 1 },
   },
-  ...(["title", "icon", "path", "description", "condition"] as const).map(
-    (field): Row => ({
-      resource: "alpha",
-      field,
-      edit: (d, id) => void (st(d).sections.get(id)![field] = { path: "edited", condition: "true" }[field as string] ?? "Edited in the app"),
-      live: (d, id) => st(d).sections.get(id)![field],
-      declared: { title: "Alpha", icon: "book", path: "alpha", description: "The first", condition: BETA }[field],
-      requests: { [route.section]: 1 },
-    }),
-  ),
+  ...textRows("alpha", (d) => st(d).sections, { title: "Alpha", icon: "book", path: "alpha", description: "The first", condition: BETA }, { path: "edited", condition: "true" }, route.section),
   {
     resource: "gamma-gamma",
     field: "groupId",
@@ -459,16 +467,7 @@ const rows: Row[] = [
     requests: { [route.structure]: 1, [route.section]: 1 },
   },
   // SiteExternalLink
-  ...(["title", "url", "description", "icon", "condition"] as const).map(
-    (field): Row => ({
-      resource: "link",
-      field,
-      edit: (d, id) => void (st(d).externalLinks.get(id)![field] = { url: "https://elsewhere.example.com/", condition: "true" }[field as string] ?? "Edited in the app"),
-      live: (d, id) => st(d).externalLinks.get(id)![field],
-      declared: { title: "Blog", url: "https://blog.example.com", description: "News", icon: "rss", condition: BETA }[field],
-      requests: { [route.link]: 1 },
-    }),
-  ),
+  ...textRows("link", (d) => st(d).externalLinks, { title: "Blog", url: "https://blog.example.com", description: "News", icon: "rss", condition: BETA }, { url: "https://elsewhere.example.com/", condition: "true" }, route.link),
   { resource: "link", field: "draft", edit: (d, id) => void (st(d).externalLinks.get(id)!.draft = true), live: (d, id) => st(d).externalLinks.get(id)!.draft, declared: false, requests: { [route.link]: 1 } },
   // SiteSpace
   { resource: "v2", field: "condition", edit: (d, id) => void (st(d).siteSpaces.get(id)!.condition = "true"), live: (d, id) => st(d).siteSpaces.get(id)!.condition, declared: BETA, requests: { [route.siteSpace]: 1 } },
